@@ -1,0 +1,316 @@
+/* loom-schema.c — schema v1 and the migration runner.
+ *
+ * Each migration is one step from version N-1 to N. They run in a single transaction, so a
+ * failure leaves the store exactly as it was.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "loom-error.h"
+#include "loom-schema.h"
+#include "loom-store.h"
+
+/* The search index is derived data. Rows map to base rows through their rowid so that the
+ * triggers can delete an entry without scanning the index:
+ *   message m → 4·m, event e → 4·e + 1, session title s → 4·s + 2. */
+#define INDEX_BODY_LIMIT "65536"
+
+static const char schema_v1[] =
+  "CREATE TABLE projects ("
+  "  id INTEGER PRIMARY KEY,"
+  "  path TEXT NOT NULL UNIQUE,"
+  "  name TEXT NOT NULL,"
+  "  created_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+
+  "CREATE TABLE folders ("
+  "  id INTEGER PRIMARY KEY,"
+  "  name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),"
+  "  position INTEGER NOT NULL DEFAULT 0,"
+  "  created_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+
+  "CREATE TABLE sessions ("
+  "  id INTEGER PRIMARY KEY,"
+  "  uuid TEXT NOT NULL UNIQUE,"
+  "  title TEXT NOT NULL DEFAULT '',"
+  "  source TEXT NOT NULL,"
+  "  source_path TEXT,"
+  "  source_session_id TEXT,"
+  "  source_missing INTEGER NOT NULL DEFAULT 0,"
+  "  project_id INTEGER REFERENCES projects(id) ON DELETE SET NULL,"
+  "  cwd TEXT,"
+  "  git_branch TEXT,"
+  "  git_commit TEXT,"
+  "  agent_version TEXT,"
+  "  agent_mode TEXT,"
+  "  selected_agent_id TEXT,"
+  "  model TEXT,"
+  "  models TEXT NOT NULL DEFAULT '[]',"
+  "  created_at INTEGER NOT NULL DEFAULT 0,"
+  "  updated_at INTEGER NOT NULL DEFAULT 0,"
+  "  last_opened_at INTEGER NOT NULL DEFAULT 0,"
+  "  archived_at INTEGER NOT NULL DEFAULT 0,"
+  "  trashed_at INTEGER NOT NULL DEFAULT 0,"
+  "  message_count INTEGER NOT NULL DEFAULT 0,"
+  "  event_count INTEGER NOT NULL DEFAULT 0,"
+  "  folder_id INTEGER REFERENCES folders(id) ON DELETE SET NULL,"
+  "  pinned INTEGER NOT NULL DEFAULT 0,"
+  "  archived INTEGER NOT NULL DEFAULT 0,"
+  "  session_type TEXT NOT NULL DEFAULT 'main',"
+  "  fork_source_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"
+  "  parent_session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"
+  "  task_objective TEXT,"
+  "  task_status TEXT,"
+  "  tools_used TEXT NOT NULL DEFAULT '{}',"
+  "  tokens_input INTEGER NOT NULL DEFAULT 0,"
+  "  tokens_output INTEGER NOT NULL DEFAULT 0,"
+  "  tokens_cache_read INTEGER NOT NULL DEFAULT 0,"
+  "  tokens_cache_creation INTEGER NOT NULL DEFAULT 0,"
+  "  n_user_messages INTEGER NOT NULL DEFAULT 0,"
+  "  n_assistant_messages INTEGER NOT NULL DEFAULT 0,"
+  "  n_tool_calls INTEGER NOT NULL DEFAULT 0,"
+  "  n_tool_results INTEGER NOT NULL DEFAULT 0,"
+  "  n_tool_errors INTEGER NOT NULL DEFAULT 0,"
+  "  n_reasoning INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE UNIQUE INDEX sessions_source_id ON sessions (source, source_session_id)"
+  "  WHERE source_session_id IS NOT NULL;"
+  "CREATE INDEX sessions_updated ON sessions (updated_at DESC);"
+  "CREATE INDEX sessions_created ON sessions (created_at DESC);"
+  "CREATE INDEX sessions_folder ON sessions (folder_id) WHERE folder_id IS NOT NULL;"
+  "CREATE INDEX sessions_parent ON sessions (parent_session_id)"
+  "  WHERE parent_session_id IS NOT NULL;"
+  "CREATE INDEX sessions_fork ON sessions (fork_source_session_id)"
+  "  WHERE fork_source_session_id IS NOT NULL;"
+  "CREATE INDEX sessions_project ON sessions (project_id);"
+
+  /* seq orders messages and events together in one timeline. */
+  "CREATE TABLE messages ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  role TEXT NOT NULL,"
+  "  flags INTEGER NOT NULL DEFAULT 0,"
+  "  source_id TEXT,"
+  "  model TEXT,"
+  "  created_at INTEGER NOT NULL DEFAULT 0,"
+  "  text TEXT NOT NULL DEFAULT ''"
+  ");"
+  "CREATE INDEX messages_session ON messages (session_id, seq);"
+
+  "CREATE TABLE events ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  seq INTEGER NOT NULL,"
+  "  kind TEXT NOT NULL,"
+  "  message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,"
+  "  call_id TEXT,"
+  "  tool_name TEXT,"
+  "  is_error INTEGER NOT NULL DEFAULT 0,"
+  "  path TEXT,"
+  "  source_id TEXT,"
+  "  created_at INTEGER NOT NULL DEFAULT 0,"
+  "  text TEXT NOT NULL DEFAULT '',"          /* bounded, for display and search */
+  "  payload TEXT,"                           /* complete, for export */
+  "  payload_size INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE INDEX events_session ON events (session_id, seq);"
+  "CREATE INDEX events_call ON events (session_id, call_id) WHERE call_id IS NOT NULL;"
+
+  "CREATE TABLE artifacts ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  path TEXT NOT NULL,"
+  "  kind TEXT NOT NULL DEFAULT 'file',"
+  "  size INTEGER NOT NULL DEFAULT 0,"
+  "  sha256 TEXT,"
+  "  content BLOB,"
+  "  created_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE INDEX artifacts_session ON artifacts (session_id);"
+
+  "CREATE TABLE summaries ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  kind TEXT NOT NULL DEFAULT 'summary',"
+  "  text TEXT NOT NULL,"
+  "  model TEXT,"
+  "  created_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE INDEX summaries_session ON summaries (session_id);"
+
+  /* One cursor per agent file: enough to tell an append from a rewrite. */
+  "CREATE TABLE import_cursors ("
+  "  source_path TEXT PRIMARY KEY,"
+  "  source TEXT NOT NULL,"
+  "  session_id INTEGER REFERENCES sessions(id) ON DELETE SET NULL,"
+  "  device INTEGER NOT NULL DEFAULT 0,"
+  "  inode INTEGER NOT NULL DEFAULT 0,"
+  "  size INTEGER NOT NULL DEFAULT 0,"
+  "  mtime INTEGER NOT NULL DEFAULT 0,"
+  "  offset INTEGER NOT NULL DEFAULT 0,"
+  "  line INTEGER NOT NULL DEFAULT 0,"
+  "  prefix_hash TEXT,"
+  "  state TEXT,"
+  "  updated_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE INDEX import_cursors_session ON import_cursors (session_id);"
+
+  /* A session deleted for good is remembered so that the next import does not bring it back. */
+  "CREATE TABLE tombstones ("
+  "  source TEXT NOT NULL,"
+  "  source_session_id TEXT NOT NULL,"
+  "  deleted_at INTEGER NOT NULL,"
+  "  PRIMARY KEY (source, source_session_id)"
+  ") WITHOUT ROWID;"
+
+  "CREATE VIRTUAL TABLE search_index USING fts5 ("
+  "  title, body, session_id UNINDEXED, kind UNINDEXED,"
+  "  tokenize = 'unicode61 remove_diacritics 2'"
+  ");"
+
+  "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages BEGIN"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4, '', substr (new.text, 1, " INDEX_BODY_LIMIT "), new.session_id,"
+  "          'message:' || new.role);"
+  "END;"
+  "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4;"
+  "END;"
+  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role ON messages BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4;"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4, '', substr (new.text, 1, " INDEX_BODY_LIMIT "), new.session_id,"
+  "          'message:' || new.role);"
+  "END;"
+
+  "CREATE TRIGGER events_index_insert AFTER INSERT ON events BEGIN"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4 + 1, '',"
+  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, "
+  INDEX_BODY_LIMIT "),"
+  "          new.session_id, 'event:' || new.kind);"
+  "END;"
+  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4 + 1;"
+  "END;"
+  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path ON events BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4 + 1;"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4 + 1, '',"
+  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, "
+  INDEX_BODY_LIMIT "),"
+  "          new.session_id, 'event:' || new.kind);"
+  "END;"
+
+  "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4 + 2, new.title, '', new.id, 'title');"
+  "END;"
+  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4 + 2;"
+  "END;"
+  "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id * 4 + 2;"
+  "  INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  VALUES (new.id * 4 + 2, new.title, '', new.id, 'title');"
+  "END;";
+
+const char loom_schema_index_rebuild_sql[] =
+  "DELETE FROM search_index;"
+  "INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  SELECT id * 4 + 2, title, '', id, 'title' FROM sessions;"
+  "INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  SELECT id * 4, '', substr (text, 1, " INDEX_BODY_LIMIT "), session_id, 'message:' || role"
+  "  FROM messages;"
+  "INSERT INTO search_index (rowid, title, body, session_id, kind)"
+  "  SELECT id * 4 + 1, '',"
+  "         substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, " INDEX_BODY_LIMIT "),"
+  "         session_id, 'event:' || kind"
+  "  FROM events;"
+  "INSERT INTO search_index (search_index) VALUES ('optimize');";
+
+static const char * const migrations[] = {
+  NULL,       /* version 0: the empty database */
+  schema_v1,
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1);
+
+static gboolean
+exec_sql (sqlite3     *db,
+          const char  *sql,
+          const char  *path,
+          GError     **error)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                   "Could not update the store “%s”: %s", path, message);
+      sqlite3_free (message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+read_user_version (sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  int version = -1;
+
+  if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
+      sqlite3_step (stmt) == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+  return version;
+}
+
+gboolean
+loom_schema_migrate (sqlite3     *db,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autofree char *set_version = NULL;
+  int version;
+
+  g_assert (db != NULL);
+
+  if (!exec_sql (db, "BEGIN IMMEDIATE", path, error))
+    return FALSE;
+
+  /* Read again inside the transaction: another process may have migrated meanwhile. */
+  version = read_user_version (db);
+  if (version < 0 || version > LOOM_STORE_SCHEMA_VERSION)
+    {
+      exec_sql (db, "ROLLBACK", path, NULL);
+      g_set_error (error, LOOM_ERROR,
+                   version < 0 ? LOOM_ERROR_CORRUPT : LOOM_ERROR_NEWER_SCHEMA,
+                   "The store “%s” has schema version %d; this version of Intentloom History "
+                   "understands up to %d",
+                   path, version, LOOM_STORE_SCHEMA_VERSION);
+      return FALSE;
+    }
+
+  if (version == LOOM_STORE_SCHEMA_VERSION)
+    return exec_sql (db, "COMMIT", path, error);
+
+  for (int v = version + 1; v <= LOOM_STORE_SCHEMA_VERSION; v++)
+    {
+      if (!exec_sql (db, migrations[v], path, error))
+        {
+          exec_sql (db, "ROLLBACK", path, NULL);
+          return FALSE;
+        }
+    }
+
+  set_version = g_strdup_printf ("PRAGMA user_version = %d", LOOM_STORE_SCHEMA_VERSION);
+  if (!exec_sql (db, set_version, path, error) || !exec_sql (db, "COMMIT", path, error))
+    {
+      exec_sql (db, "ROLLBACK", path, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,52 @@
+/* loom-store-private.h — what the store's own files share. Nothing outside src/core uses it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <sqlite3.h>
+
+#include "loom-store.h"
+
+G_BEGIN_DECLS
+
+struct _LoomStore
+{
+  GObject   parent_instance;
+  sqlite3  *db;
+  char     *path;
+  char     *recovered_path;
+};
+
+/* Sets @error from the connection's last error, saying what was being done. */
+void          loom_store_set_error        (LoomStore     *self,
+                                           GError       **error,
+                                           const char    *doing);
+sqlite3_stmt *loom_store_prepare          (LoomStore     *self,
+                                           const char    *sql,
+                                           GError       **error);
+gboolean      loom_store_exec             (LoomStore     *self,
+                                           const char    *sql,
+                                           GError       **error);
+gboolean      loom_store_begin            (LoomStore     *self,
+                                           GError       **error);
+gboolean      loom_store_commit           (LoomStore     *self,
+                                           GError       **error);
+void          loom_store_rollback         (LoomStore     *self);
+
+/* Resolves a uuid or unambiguous prefix to a row id. */
+gint64        loom_store_resolve_session  (LoomStore     *self,
+                                           const char    *id,
+                                           GError       **error);
+LoomSession  *loom_store_load_session     (LoomStore     *self,
+                                           gint64         rowid,
+                                           GError       **error);
+
+/* The SELECT list and joins that read a LoomSessionRecord; see loom_store_read_record(). */
+extern const char loom_store_session_select[];
+void          loom_store_read_record      (sqlite3_stmt       *stmt,
+                                           LoomSessionRecord  *record);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
+
+G_END_DECLS

@@ -1,0 +1,396 @@
+/* loom-store.c — opening the store: location, permissions, pragmas, migrations and recovery.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "loom-error.h"
+#include "loom-schema.h"
+#include "loom-store-private.h"
+#include "loom-time.h"
+
+G_DEFINE_FINAL_TYPE (LoomStore, loom_store, G_TYPE_OBJECT)
+
+static void
+loom_store_finalize (GObject *object)
+{
+  LoomStore *self = (LoomStore *)object;
+
+  g_clear_pointer (&self->db, sqlite3_close_v2);
+  g_clear_pointer (&self->path, g_free);
+  g_clear_pointer (&self->recovered_path, g_free);
+
+  G_OBJECT_CLASS (loom_store_parent_class)->finalize (object);
+}
+
+static void
+loom_store_class_init (LoomStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = loom_store_finalize;
+}
+
+static void
+loom_store_init (LoomStore *self)
+{
+}
+
+static char *
+default_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "intentloom-history", NULL);
+}
+
+char *
+loom_store_default_path (void)
+{
+  g_autofree char *dir = NULL;
+  const char *env = g_getenv ("LOOM_DB");
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+
+  dir = default_dir ();
+  return g_build_filename (dir, "history.db", NULL);
+}
+
+void
+loom_store_set_error (LoomStore  *self,
+                      GError    **error,
+                      const char *doing)
+{
+  int code = sqlite3_extended_errcode (self->db);
+  LoomError loom_code = LOOM_ERROR_DATABASE;
+
+  if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
+    loom_code = LOOM_ERROR_CORRUPT;
+  else if ((code & 0xff) == SQLITE_CONSTRAINT)
+    loom_code = LOOM_ERROR_EXISTS;
+
+  g_set_error (error, LOOM_ERROR, loom_code, "Could not %s in “%s”: %s",
+               doing, self->path, sqlite3_errmsg (self->db));
+}
+
+sqlite3_stmt *
+loom_store_prepare (LoomStore   *self,
+                    const char  *sql,
+                    GError     **error)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (self->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+    {
+      loom_store_set_error (self, error, "prepare a query");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  return stmt;
+}
+
+gboolean
+loom_store_exec (LoomStore   *self,
+                 const char  *sql,
+                 GError     **error)
+{
+  if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+    {
+      loom_store_set_error (self, error, "update the store");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+loom_store_begin (LoomStore  *self,
+                  GError    **error)
+{
+  /* IMMEDIATE takes the write lock now, so busy_timeout applies instead of a late failure
+   * when another process (the app and the CLI share the store) writes at the same time. */
+  return loom_store_exec (self, "BEGIN IMMEDIATE", error);
+}
+
+gboolean
+loom_store_commit (LoomStore  *self,
+                   GError    **error)
+{
+  if (!loom_store_exec (self, "COMMIT", error))
+    {
+      loom_store_rollback (self);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+loom_store_rollback (LoomStore *self)
+{
+  if (!sqlite3_get_autocommit (self->db))
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Creates the file with 0600 before SQLite does, since SQLite would follow the umask. */
+static gboolean
+ensure_private_file (const char  *path,
+                     GError     **error)
+{
+  int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the store “%s”: %s",
+                   path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  close (fd);
+  return TRUE;
+}
+
+static gboolean
+ensure_private_dir (const char  *path,
+                    GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *our_dir = default_dir ();
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the folder “%s”: %s",
+                   dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  /* Our own folder holds nothing but private history: keep it 0700 even if it was created
+   * looser. A folder the user chose with --db is theirs to set. */
+  if (g_strcmp0 (dir, our_dir) == 0 && g_chmod (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not protect the folder “%s”: %s",
+                   dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Renames a broken store (and its WAL and shared-memory files) aside. Never deletes. */
+static char *
+move_aside (const char  *path,
+            GError     **error)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%SZ");
+  g_autofree char *aside = NULL;
+
+  for (guint i = 0; aside == NULL || g_file_test (aside, G_FILE_TEST_EXISTS); i++)
+    {
+      g_free (aside);
+      aside = i == 0 ? g_strdup_printf ("%s.corrupt-%s", path, stamp)
+                     : g_strdup_printf ("%s.corrupt-%s-%u", path, stamp, i);
+    }
+
+  if (g_rename (path, aside) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO,
+                   "The store “%s” is damaged and could not be moved aside: %s",
+                   path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *suffix = i == 0 ? "-wal" : "-shm";
+      g_autofree char *from = g_strconcat (path, suffix, NULL);
+      g_autofree char *to = g_strconcat (aside, suffix, NULL);
+
+      if (g_file_test (from, G_FILE_TEST_EXISTS))
+        g_rename (from, to);
+    }
+
+  /* The front ends tell the person, naming the kept copy (loom_store_get_recovered_path()). */
+  return g_steal_pointer (&aside);
+}
+
+typedef enum {
+  OPEN_OK,
+  OPEN_FAILED,
+  OPEN_DAMAGED,
+} OpenResult;
+
+/* @error is never NULL here: the caller needs to tell damage from other failures. */
+static OpenResult
+open_connection (LoomStore  *self,
+                 GError    **error)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+  int version = 0;
+
+  rc = sqlite3_open_v2 (self->path, &self->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
+                        NULL);
+  if (rc != SQLITE_OK)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not open the store “%s”: %s",
+                   self->path, self->db ? sqlite3_errmsg (self->db) : sqlite3_errstr (rc));
+      return OPEN_FAILED;
+    }
+
+  sqlite3_extended_result_codes (self->db, TRUE);
+  sqlite3_busy_timeout (self->db, 5000);
+
+  /* The version is read before anything could write: a newer store is left byte for byte. */
+  rc = sqlite3_prepare_v2 (self->db, "PRAGMA user_version", -1, &stmt, NULL);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    version = sqlite3_column_int (stmt, 0);
+  sqlite3_finalize (stmt);
+
+  if ((rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT)
+    return OPEN_DAMAGED;
+  if (rc != SQLITE_ROW)
+    {
+      loom_store_set_error (self, error, "read the schema version");
+      return OPEN_FAILED;
+    }
+
+  if (version > LOOM_STORE_SCHEMA_VERSION)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_NEWER_SCHEMA,
+                   "The store “%s” was written by a newer version of Intentloom History "
+                   "(schema %d; this version understands up to %d). It was not changed.",
+                   self->path, version, LOOM_STORE_SCHEMA_VERSION);
+      return OPEN_FAILED;
+    }
+
+  if (!loom_schema_migrate (self->db, self->path, error))
+    {
+      if (g_error_matches (*error, LOOM_ERROR, LOOM_ERROR_CORRUPT))
+        {
+          g_clear_error (error);
+          return OPEN_DAMAGED;
+        }
+      /* A page that is damaged deeper in the file surfaces as a plain database error. */
+      if ((sqlite3_errcode (self->db) & 0xff) == SQLITE_CORRUPT)
+        {
+          g_clear_error (error);
+          return OPEN_DAMAGED;
+        }
+      return OPEN_FAILED;
+    }
+
+  /* WAL only once the schema is ours: switching rewrites the header, and a failed migration
+   * must leave the file exactly as it was. */
+  if (!loom_store_exec (self, "PRAGMA journal_mode = WAL;"
+                              "PRAGMA synchronous = NORMAL;"
+                              "PRAGMA foreign_keys = ON;", error))
+    {
+      if (g_error_matches (*error, LOOM_ERROR, LOOM_ERROR_CORRUPT))
+        {
+          g_clear_error (error);
+          return OPEN_DAMAGED;
+        }
+      return OPEN_FAILED;
+    }
+
+  return OPEN_OK;
+}
+
+LoomStore *
+loom_store_open (const char  *path,
+                 GError     **error)
+{
+  g_autoptr(LoomStore) self = NULL;
+
+  self = g_object_new (LOOM_TYPE_STORE, NULL);
+  self->path = path != NULL ? g_strdup (path) : loom_store_default_path ();
+
+  if (!ensure_private_dir (self->path, error) || !ensure_private_file (self->path, error))
+    return NULL;
+
+  for (guint attempt = 0; ; attempt++)
+    {
+      g_autoptr(GError) local_error = NULL;
+      OpenResult result = open_connection (self, &local_error);
+
+      if (result == OPEN_OK)
+        break;
+
+      g_clear_pointer (&self->db, sqlite3_close_v2);
+      if (result == OPEN_FAILED)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return NULL;
+        }
+
+      if (attempt > 0)
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                       "The store “%s” could not be recreated", self->path);
+          return NULL;
+        }
+
+      g_clear_pointer (&self->recovered_path, g_free);
+      self->recovered_path = move_aside (self->path, error);
+      if (self->recovered_path == NULL || !ensure_private_file (self->path, error))
+        return NULL;
+    }
+
+  /* The file existed before with whatever mode it had; history is private. */
+  if (g_chmod (self->path, 0600) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not protect the store “%s”: %s",
+                   self->path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+const char *
+loom_store_get_path (LoomStore *self)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+  return self->path;
+}
+
+const char *
+loom_store_get_recovered_path (LoomStore *self)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+  return self->recovered_path;
+}
+
+int
+loom_store_get_schema_version (LoomStore *self)
+{
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), -1);
+
+  stmt = loom_store_prepare (self, "PRAGMA user_version", NULL);
+  if (stmt == NULL || sqlite3_step (stmt) != SQLITE_ROW)
+    return -1;
+  return sqlite3_column_int (stmt, 0);
+}
+
+gboolean
+loom_store_rebuild_index (LoomStore  *self,
+                          GError    **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+
+  if (!loom_store_begin (self, error))
+    return FALSE;
+  if (!loom_store_exec (self, loom_schema_index_rebuild_sql, error))
+    {
+      loom_store_rollback (self);
+      return FALSE;
+    }
+  return loom_store_commit (self, error);
+}

@@ -1,0 +1,486 @@
+/* test-cli.c — every `loom` command, run as a real process against a temporary store.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "loom-store.h"
+#include "loom-test-utils.h"
+#include "loom-time.h"
+
+typedef struct
+{
+  char      *dir;
+  char      *path;
+  LoomStore *store;   /* the test's own connection, to set up and check */
+  char      *out;
+  char      *err;
+  int        status;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = loom_test_make_tmpdir ();
+  f->path = g_build_filename (f->dir, "history.db", NULL);
+  f->store = loom_store_open (f->path, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+  g_free (f->out);
+  g_free (f->err);
+}
+
+/* Runs `loom --db PATH ARGS…` (or without --db when @path is NULL) and keeps its output. */
+static int
+run_loom_at (Fixture    *f,
+             const char *path,
+             ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  int wait_status = 0;
+  const char *arg;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *)g_getenv ("LOOM_CLI"));
+  if (path != NULL)
+    {
+      g_ptr_array_add (argv, (char *)"--db");
+      g_ptr_array_add (argv, (char *)path);
+    }
+  va_start (args, path);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *)arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_clear_pointer (&f->out, g_free);
+  g_clear_pointer (&f->err, g_free);
+  envp = g_environ_unsetenv (envp, "LOOM_DB");
+  if (path == NULL)
+    envp = g_environ_setenv (envp, "LOOM_DB", f->path, TRUE);
+
+  g_spawn_sync (NULL, (char **)argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &f->out, &f->err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  f->status = WEXITSTATUS (wait_status);
+  return f->status;
+}
+
+#define run_loom(f, ...) run_loom_at ((f), (f)->path, __VA_ARGS__, NULL)
+
+static JsonNode *
+parse_out (Fixture *f)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static LoomSession *
+reload (Fixture    *f,
+        const char *uuid)
+{
+  g_autoptr(GError) error = NULL;
+  LoomSession *session = loom_store_get_session (f->store, uuid, &error);
+
+  g_assert_no_error (error);
+  return session;
+}
+
+static void
+test_version_and_help (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char * const commands[][2] = {
+    { "sessions", "list" }, { "sessions", "show" }, { "sessions", "rename" },
+    { "sessions", "pin" }, { "sessions", "unpin" }, { "sessions", "archive" },
+    { "sessions", "restore" }, { "sessions", "trash" }, { "sessions", "delete" },
+    { "sessions", "empty-trash" }, { "sessions", "move" }, { "folders", "list" },
+    { "folders", "create" }, { "folders", "rename" }, { "folders", "reorder" },
+    { "folders", "delete" }, { "index", "rebuild" },
+  };
+
+  g_assert_cmpint (run_loom (f, "--version"), ==, 0);
+  g_assert_true (g_str_has_prefix (f->out, "loom 0."));
+
+  g_assert_cmpint (run_loom (f, "--help"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "sessions"));
+  g_assert_nonnull (strstr (f->out, "--db PATH"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_assert_cmpint (run_loom (f, commands[i][0], commands[i][1], "--help"), ==, 0);
+      g_assert_nonnull (strstr (f->out, "Usage:"));
+      g_assert_nonnull (strstr (f->out, commands[i][1]));
+      g_assert_cmpstr (f->err, ==, "");
+    }
+  g_assert_cmpint (run_loom (f, "sessions", "--help"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "empty-trash"));
+  g_assert_cmpint (run_loom (f, "folders", "--help"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "reorder"));
+
+  /* Mistakes: a usage error (2) on stderr, nothing on stdout. */
+  g_assert_cmpint (run_loom (f, "frobnicate"), ==, 2);
+  g_assert_nonnull (strstr (f->err, "unknown command"));
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_cmpint (run_loom (f, "--colour"), ==, 2);
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--bogus"), ==, 2);
+  g_assert_nonnull (strstr (f->err, "--bogus"));
+  g_assert_cmpint (run_loom (f, "sessions", "rename", "only-one-arg"), ==, 2);
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--collection", "nowhere"), ==, 2);
+  g_assert_cmpint (run_loom_at (f, f->path, NULL), ==, 2);
+}
+
+static void
+test_list_and_show (Fixture       *f,
+                    gconstpointer  data)
+{
+  gint64 now = loom_time_now_ms ();
+  g_autofree char *a = loom_test_add_session (f->store, "Fix the parser - 2026-11-20",
+                                              "claude-code", "x", 4, 2, now - 1000);
+  g_autofree char *b = loom_test_add_session (f->store, "Plan the release - 2026-11-21", "codex",
+                                              "y", 2, 0, now - 2000);
+  g_autofree char *c = loom_test_add_session (f->store, "Old idea - 2026-10-01", "gemini", "z",
+                                              1, 0, now - 3000);
+  g_autoptr(JsonNode) list = NULL;
+  g_autoptr(JsonNode) one = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *array;
+  JsonObject *object;
+
+  g_assert_true (loom_store_set_trashed (f->store, c, TRUE, &error));
+
+  g_assert_cmpint (run_loom (f, "sessions", "list"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Fix the parser - 2026-11-20"));
+  g_assert_nonnull (strstr (f->out, "Plan the release"));
+  g_assert_null (strstr (f->out, "Old idea"));
+  /* Most recently active first. */
+  g_assert_true (strstr (f->out, "Fix the parser") < strstr (f->out, "Plan the release"));
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json"), ==, 0);
+  list = parse_out (f);
+  array = json_node_get_array (list);
+  g_assert_cmpuint (json_array_get_length (array), ==, 3);
+  object = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (object, "id"), ==, a);
+  g_assert_cmpstr (json_object_get_string_member (object, "source"), ==, "claude-code");
+  g_assert_cmpint (json_object_get_int_member (object, "message_count"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (object, "event_count"), ==, 2);
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char * const members[] = {
+        "id", "source", "source_session_id", "source_path", "parent_session_id", "title", "cwd",
+        "git_branch", "model", "created_at", "updated_at", "message_count", "event_count",
+        "tools_used", "counts", "tokens", "folder", "pinned", "archived", "trashed",
+      };
+      JsonObject *o = json_array_get_object_element (array, i);
+
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        if (!json_object_has_member (o, members[m]))
+          g_error ("session JSON lacks “%s”", members[m]);
+    }
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--collection", "trash", "--json"), ==, 0);
+  {
+    g_autoptr(JsonNode) trash = parse_out (f);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (trash)), ==, 1);
+  }
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--agent", "codex", "--json"), ==, 0);
+  {
+    g_autoptr(JsonNode) codex = parse_out (f);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (codex)), ==, 1);
+  }
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--sort", "title", "--limit", "1"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Fix the parser"));
+  g_assert_null (strstr (f->out, "Plan the release"));
+
+  g_assert_cmpint (run_loom (f, "sessions", "show", b, "--json"), ==, 0);
+  one = parse_out (f);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (one), "title"), ==,
+                   "Plan the release - 2026-11-21");
+
+  /* By prefix, in text. */
+  {
+    g_autofree char *prefix = g_strndup (b, 8);
+
+    g_assert_cmpint (run_loom (f, "sessions", "show", prefix), ==, 0);
+    g_assert_nonnull (strstr (f->out, "Plan the release - 2026-11-21"));
+    g_assert_nonnull (strstr (f->out, b));
+  }
+
+  g_assert_cmpint (run_loom (f, "sessions", "show", "00000000-missing"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "No session"));
+  g_assert_cmpstr (f->out, ==, "");
+}
+
+static void
+test_changes (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Untitled", "codex", "x", 1, 0,
+                                                 loom_time_now_ms ());
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(LoomFolder) folder = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (run_loom (f, "sessions", "rename", uuid, "Tidy imports - 2026-11-29"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Tidy imports - 2026-11-29"));
+  session = reload (f, uuid);
+  g_assert_cmpstr (loom_session_get_title (session), ==, "Tidy imports - 2026-11-29");
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "rename", uuid, "   "), ==, 1);
+  g_assert_nonnull (strstr (f->err, "empty"));
+
+  g_assert_cmpint (run_loom (f, "sessions", "pin", uuid, "--json"), ==, 0);
+  {
+    g_autoptr(JsonNode) node = parse_out (f);
+    g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "pinned"));
+  }
+  session = reload (f, uuid);
+  g_assert_true (loom_session_get_pinned (session));
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "unpin", uuid), ==, 0);
+  session = reload (f, uuid);
+  g_assert_false (loom_session_get_pinned (session));
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "archive", uuid), ==, 0);
+  session = reload (f, uuid);
+  g_assert_true (loom_session_get_archived (session));
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "trash", uuid), ==, 0);
+  session = reload (f, uuid);
+  g_assert_true (loom_session_get_trashed (session));
+  g_clear_object (&session);
+
+  /* Restore undoes the trash first, then the archive. */
+  g_assert_cmpint (run_loom (f, "sessions", "restore", uuid), ==, 0);
+  session = reload (f, uuid);
+  g_assert_false (loom_session_get_trashed (session));
+  g_assert_true (loom_session_get_archived (session));
+  g_clear_object (&session);
+  g_assert_cmpint (run_loom (f, "sessions", "restore", uuid), ==, 0);
+  session = reload (f, uuid);
+  g_assert_false (loom_session_get_archived (session));
+  g_clear_object (&session);
+
+  folder = loom_store_create_folder (f->store, "Refactors", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_loom (f, "sessions", "move", uuid, "Refactors"), ==, 0);
+  session = reload (f, uuid);
+  g_assert_cmpint (loom_session_get_folder_id (session), ==, loom_folder_get_id (folder));
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--folder", "refactors", "--json"), ==, 0);
+  {
+    g_autoptr(JsonNode) node = parse_out (f);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (node)), ==, 1);
+  }
+
+  g_assert_cmpint (run_loom (f, "sessions", "move", uuid, "Nowhere"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "No folder"));
+  g_assert_cmpint (run_loom (f, "sessions", "move", uuid, "--no-folder"), ==, 0);
+  session = reload (f, uuid);
+  g_assert_cmpint (loom_session_get_folder_id (session), ==, 0);
+  g_clear_object (&session);
+
+  g_assert_cmpint (run_loom (f, "sessions", "pin", "feedface-none"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "No session"));
+}
+
+static void
+test_delete (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *doomed = loom_test_add_session (f->store, "Doomed", "claude-code",
+                                                   "marmalade", 3, 2, loom_time_now_ms ());
+  g_autofree char *kept = loom_test_add_session (f->store, "Kept", "claude-code", "toast", 2, 1,
+                                                 loom_time_now_ms ());
+  g_autofree char *trashed = loom_test_add_session (f->store, "In the trash", "codex",
+                                                    "crumbs", 1, 1, loom_time_now_ms ());
+  g_autoptr(JsonNode) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *rows;
+
+  g_assert_cmpint (run_loom (f, "sessions", "delete", "--dry-run", "--json", doomed), ==, 0);
+  plan = parse_out (f);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (plan), "dry_run"));
+  rows = json_object_get_object_member (json_node_get_object (plan), "rows");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "sessions")), ==,
+                    1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "messages")), ==,
+                    3);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "events")), ==,
+                    2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "search_index")),
+                    ==, 1 + 3 + 2);
+  /* The dry-run removed nothing. */
+  g_assert_cmpint (loom_test_count_rows (f->path, "sessions"), ==, 3);
+  g_assert_cmpint (loom_test_count_matches (f->path, "marmalade"), ==, 5);
+
+  g_assert_cmpint (run_loom (f, "sessions", "delete", "--dry-run", doomed), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Would delete 1 session"));
+  g_assert_nonnull (strstr (f->out, "Doomed"));
+
+  g_assert_cmpint (run_loom (f, "sessions", "delete", doomed), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Deleted 1 session"));
+  g_assert_cmpint (loom_test_count_rows (f->path, "sessions"), ==, 2);
+  g_assert_cmpint (loom_test_count_matches (f->path, "marmalade"), ==, 0);
+  g_assert_cmpint (loom_test_count_matches (f->path, "toast"), ==, 3);
+
+  g_assert_cmpint (run_loom (f, "sessions", "delete", doomed), ==, 1);
+  g_assert_nonnull (strstr (f->err, "No session"));
+
+  g_assert_true (loom_store_set_trashed (f->store, trashed, TRUE, &error));
+  g_assert_cmpint (run_loom (f, "sessions", "empty-trash", "--dry-run"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "In the trash"));
+  g_assert_cmpint (loom_test_count_rows (f->path, "sessions"), ==, 2);
+  g_assert_cmpint (run_loom (f, "sessions", "empty-trash", "--json"), ==, 0);
+  g_assert_cmpint (loom_test_count_rows (f->path, "sessions"), ==, 1);
+  g_assert_cmpint (loom_test_count_matches (f->path, "crumbs"), ==, 0);
+}
+
+static void
+test_folders (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Filed", "codex", "x", 1, 0,
+                                                 loom_time_now_ms ());
+  g_autoptr(JsonNode) list = NULL;
+  g_autoptr(LoomSession) session = NULL;
+
+  g_assert_cmpint (run_loom (f, "folders", "list"), ==, 0);
+  g_assert_nonnull (strstr (f->err, "No folders"));
+
+  g_assert_cmpint (run_loom (f, "folders", "create", "Bugs"), ==, 0);
+  g_assert_cmpint (run_loom (f, "folders", "create", "Ideas", "--json"), ==, 0);
+  {
+    g_autoptr(JsonNode) node = parse_out (f);
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "name"), ==,
+                     "Ideas");
+  }
+  g_assert_cmpint (run_loom (f, "folders", "create", "bugs"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "already exists"));
+
+  g_assert_cmpint (run_loom (f, "folders", "rename", "Bugs", "Bug hunts"), ==, 0);
+  g_assert_cmpint (run_loom (f, "folders", "reorder", "Ideas", "0"), ==, 0);
+  g_assert_cmpint (run_loom (f, "sessions", "move", uuid, "Bug hunts"), ==, 0);
+
+  g_assert_cmpint (run_loom (f, "folders", "list", "--json"), ==, 0);
+  list = parse_out (f);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (list)), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_array_get_object_element (json_node_get_array (list), 0), "name"),
+                   ==, "Ideas");
+  g_assert_cmpint (json_object_get_int_member (
+                     json_array_get_object_element (json_node_get_array (list), 1), "sessions"),
+                   ==, 1);
+
+  g_assert_cmpint (run_loom (f, "folders", "delete", "Bug hunts"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "1 session left the folder and was kept"));
+  session = reload (f, uuid);
+  g_assert_cmpint (loom_session_get_folder_id (session), ==, 0);
+
+  g_assert_cmpint (run_loom (f, "folders", "delete", "Bug hunts"), ==, 1);
+  g_assert_cmpint (run_loom (f, "folders", "reorder", "Ideas", "first"), ==, 2);
+}
+
+static void
+test_index_rebuild (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_free (loom_test_add_session (f->store, "Indexed", "codex", "quokka", 2, 1,
+                                 loom_time_now_ms ()));
+  g_assert_cmpint (run_loom (f, "index", "rebuild"), ==, 0);
+  g_assert_cmpint (loom_test_count_matches (f->path, "quokka"), ==, 3);
+}
+
+/* LOOM_DB points the CLI at a store as --db does. */
+static void
+test_env_store (Fixture       *f,
+                gconstpointer  data)
+{
+  g_free (loom_test_add_session (f->store, "Through the environment", "codex", "x", 1, 0,
+                                 loom_time_now_ms ()));
+  g_assert_cmpint (run_loom_at (f, NULL, "sessions", "list", NULL), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Through the environment"));
+}
+
+static void
+test_newer_store_refused (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *future = g_build_filename (f->dir, "future.db", NULL);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(LoomStore) store = loom_store_open (future, &error);
+    g_assert_no_error (error);
+  }
+  {
+    /* Pretend a later version wrote it. */
+    sqlite3 *db = NULL;
+
+    g_assert_cmpint (sqlite3_open (future, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 7",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    sqlite3_close (db);
+  }
+  before = loom_test_file_checksum (future);
+
+  g_assert_cmpint (run_loom_at (f, future, "sessions", "list", NULL), ==, 1);
+  g_assert_nonnull (strstr (f->err, "newer version"));
+  g_assert_cmpstr (f->out, ==, "");
+  after = loom_test_file_checksum (future);
+  g_assert_cmpstr (before, ==, after);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  if (g_getenv ("LOOM_CLI") == NULL)
+    g_error ("LOOM_CLI must name the loom executable under test");
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/cli/version-and-help", test_version_and_help);
+  ADD ("/cli/sessions/list-and-show", test_list_and_show);
+  ADD ("/cli/sessions/changes", test_changes);
+  ADD ("/cli/sessions/delete", test_delete);
+  ADD ("/cli/folders", test_folders);
+  ADD ("/cli/index/rebuild", test_index_rebuild);
+  ADD ("/cli/store/env", test_env_store);
+  ADD ("/cli/store/newer-refused", test_newer_store_refused);
+#undef ADD
+
+  return g_test_run ();
+}

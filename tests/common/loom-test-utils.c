@@ -1,0 +1,131 @@
+/* loom-test-utils.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+
+#include "loom-test-utils.h"
+#include "loom-time.h"
+
+char *
+loom_test_make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("loom-test-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+void
+loom_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_remove (path);
+      return;
+    }
+
+  dir = g_dir_open (path, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      loom_test_remove_tree (child);
+    }
+  g_rmdir (path);
+}
+
+char *
+loom_test_add_session (LoomStore  *store,
+                       const char *title,
+                       const char *source,
+                       const char *word,
+                       guint       n_messages,
+                       guint       n_events,
+                       gint64      updated_at)
+{
+  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr(GError) error = NULL;
+
+  record->title = g_strdup (title);
+  record->source = g_strdup (source);
+  record->source_session_id = g_uuid_string_random ();
+  record->project_path = g_strdup ("/home/ada/src/loom");
+  record->cwd = g_strdup ("/home/ada/src/loom");
+  record->created_at = updated_at - 60 * 1000;
+  record->updated_at = updated_at;
+  g_assert_true (loom_store_insert_session (store, record, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < n_messages; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("message %u about %s", i, word);
+      gint64 id = loom_store_add_message (store, record->id, i % 2 ? "assistant" : "user", text,
+                                          record->created_at + i, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (id, >, 0);
+    }
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autofree char *payload = g_strdup_printf ("{\"command\":\"grep %s\"}", word);
+      gint64 id = loom_store_add_event (store, record->id, "tool_call", "Bash", payload,
+                                        record->created_at + i, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (id, >, 0);
+    }
+
+  return g_strdup (record->uuid);
+}
+
+static gint64
+query_int (const char *db_path,
+           const char *sql,
+           const char *text)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 value;
+
+  g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (text != NULL)
+    sqlite3_bind_text (stmt, 1, text, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return value;
+}
+
+gint64
+loom_test_count_rows (const char *db_path,
+                      const char *table)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM \"%s\"", table);
+
+  return query_int (db_path, sql, NULL);
+}
+
+gint64
+loom_test_count_matches (const char *db_path,
+                         const char *word)
+{
+  return query_int (db_path, "SELECT count(*) FROM search_index WHERE search_index MATCH ?1",
+                    word);
+}
+
+char *
+loom_test_file_checksum (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *)contents, length);
+}

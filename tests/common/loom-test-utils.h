@@ -1,0 +1,32 @@
+/* loom-test-utils.h — small helpers shared by the test programs.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "loom-store.h"
+
+G_BEGIN_DECLS
+
+/* A fresh temporary folder, removed with its contents by loom_test_remove_tree(). */
+char        *loom_test_make_tmpdir       (void);
+void         loom_test_remove_tree       (const char  *path);
+
+/* Adds a session with @n_messages messages (alternating user/assistant, the text containing
+ * @word) and @n_events events; returns its uuid. */
+char        *loom_test_add_session       (LoomStore   *store,
+                                          const char  *title,
+                                          const char  *source,
+                                          const char  *word,
+                                          guint        n_messages,
+                                          guint        n_events,
+                                          gint64       updated_at);
+
+/* Counts the rows of a table through a separate read-only connection. */
+gint64       loom_test_count_rows        (const char  *db_path,
+                                          const char  *table);
+gint64       loom_test_count_matches     (const char  *db_path,
+                                          const char  *word);
+char        *loom_test_file_checksum     (const char  *path);
+
+G_END_DECLS
