@@ -168,6 +168,8 @@ print_session_details (LoomSession *session)
   const LoomSessionRecord *r = loom_session_get_record (session);
   g_autofree char *counts = NULL;
   g_autofree char *tokens = NULL;
+  g_autofree char *n_messages = NULL;
+  g_autofree char *n_events = NULL;
 
   print_field (_("Title"), r->title);
   print_field (_("ID"), r->uuid);
@@ -193,19 +195,23 @@ print_session_details (LoomSession *session)
   print_time_field (_("Trashed"), r->trashed_at);
   print_field (_("Folder"), r->folder_name);
   print_field (_("Pinned"), r->pinned ? _("yes") : NULL);
-  counts = g_strdup_printf (_("%" G_GINT64_FORMAT " messages, %" G_GINT64_FORMAT " events"),
-                            r->message_count, r->event_count);
+  /* gettext cannot see through G_GINT64_FORMAT: the numbers are formatted apart. */
+  n_messages = g_strdup_printf ("%" G_GINT64_FORMAT, r->message_count);
+  n_events = g_strdup_printf ("%" G_GINT64_FORMAT, r->event_count);
+  counts = g_strdup_printf (_("%s messages, %s events"), n_messages, n_events);
   print_field (_("Contents"), counts);
   print_field (_("Task"), r->task_objective);
   print_field (_("Task status"), r->task_status);
   print_field (_("Tools used"), g_strcmp0 (r->tools_used_json, "{}") ? r->tools_used_json : NULL);
   if (r->tokens_input || r->tokens_output || r->tokens_cache_read || r->tokens_cache_creation)
     {
-      tokens = g_strdup_printf (_("%" G_GINT64_FORMAT " in, %" G_GINT64_FORMAT " out, "
-                                  "%" G_GINT64_FORMAT " cache read, %" G_GINT64_FORMAT
-                                  " cache written"),
-                                r->tokens_input, r->tokens_output, r->tokens_cache_read,
-                                r->tokens_cache_creation);
+      g_autofree char *in = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_input);
+      g_autofree char *out = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_output);
+      g_autofree char *read = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_cache_read);
+      g_autofree char *written = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_cache_creation);
+
+      tokens = g_strdup_printf (_("%s in, %s out, %s cache read, %s cache written"),
+                                in, out, read, written);
       print_field (_("Tokens"), tokens);
     }
 }

@@ -11,6 +11,7 @@
 #include "loom-cli.h"
 
 static const LoomCliCommand top_commands[] = {
+  { "import", loom_cli_import, N_("Import sessions from the agents’ files") },
   { "sessions", loom_cli_sessions, N_("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_("Create, rename, reorder and delete folders") },
   { "index", loom_cli_index, N_("Maintain the search index") },

@@ -62,6 +62,9 @@ int         loom_cli_sessions        (LoomCli        *cli,
 int         loom_cli_folders         (LoomCli        *cli,
                                       int             argc,
                                       char          **argv);
+int         loom_cli_import          (LoomCli        *cli,
+                                      int             argc,
+                                      char          **argv);
 int         loom_cli_index           (LoomCli        *cli,
                                       int             argc,
                                       char          **argv);

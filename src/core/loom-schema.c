@@ -33,6 +33,8 @@ static const char schema_v1[] =
   "  id INTEGER PRIMARY KEY,"
   "  uuid TEXT NOT NULL UNIQUE,"
   "  title TEXT NOT NULL DEFAULT '',"
+  "  title_locked INTEGER NOT NULL DEFAULT 0,"   /* a person chose it: imports keep it */
+  "  agent_title TEXT,"                          /* the agent's own name for the session */
   "  source TEXT NOT NULL,"
   "  source_path TEXT,"
   "  source_session_id TEXT,"
@@ -94,9 +96,15 @@ static const char schema_v1[] =
   "  source_id TEXT,"
   "  model TEXT,"
   "  created_at INTEGER NOT NULL DEFAULT 0,"
-  "  text TEXT NOT NULL DEFAULT ''"
+  "  text TEXT NOT NULL DEFAULT '',"
+  "  input_tokens INTEGER,"                      /* usage of this model response, if known */
+  "  output_tokens INTEGER,"
+  "  cache_read_tokens INTEGER,"
+  "  cache_creation_tokens INTEGER"
   ");"
   "CREATE INDEX messages_session ON messages (session_id, seq);"
+  "CREATE UNIQUE INDEX messages_source ON messages (session_id, source_id)"
+  "  WHERE source_id IS NOT NULL;"
 
   "CREATE TABLE events ("
   "  id INTEGER PRIMARY KEY,"
@@ -108,6 +116,7 @@ static const char schema_v1[] =
   "  tool_name TEXT,"
   "  is_error INTEGER NOT NULL DEFAULT 0,"
   "  path TEXT,"
+  "  change_kind TEXT,"
   "  source_id TEXT,"
   "  created_at INTEGER NOT NULL DEFAULT 0,"
   "  text TEXT NOT NULL DEFAULT '',"          /* bounded, for display and search */
@@ -116,6 +125,8 @@ static const char schema_v1[] =
   ");"
   "CREATE INDEX events_session ON events (session_id, seq);"
   "CREATE INDEX events_call ON events (session_id, call_id) WHERE call_id IS NOT NULL;"
+  "CREATE UNIQUE INDEX events_source ON events (session_id, kind, source_id)"
+  "  WHERE source_id IS NOT NULL;"
 
   "CREATE TABLE artifacts ("
   "  id INTEGER PRIMARY KEY,"

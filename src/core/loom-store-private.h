@@ -16,6 +16,7 @@ struct _LoomStore
   sqlite3  *db;
   char     *path;
   char     *recovered_path;
+  GHashTable *statements;  /* SQL text → prepared statement, for hot paths (imports) */
 };
 
 /* Sets @error from the connection's last error, saying what was being done. */
@@ -23,6 +24,11 @@ void          loom_store_set_error        (LoomStore     *self,
                                            GError       **error,
                                            const char    *doing);
 sqlite3_stmt *loom_store_prepare          (LoomStore     *self,
+                                           const char    *sql,
+                                           GError       **error);
+/* A prepared statement kept for the store's lifetime, reset and unbound, ready to bind.
+ * @sql must be a string that lives as long as the store (a literal). Not for concurrent use. */
+sqlite3_stmt *loom_store_cached           (LoomStore     *self,
                                            const char    *sql,
                                            GError       **error);
 gboolean      loom_store_exec             (LoomStore     *self,

@@ -440,7 +440,8 @@ loom_store_rename_session (LoomStore   *self,
       return FALSE;
     }
 
-  return update_session (self, id, "UPDATE sessions SET title = ?2 WHERE id = ?1",
+  return update_session (self, id,
+                         "UPDATE sessions SET title = ?2, title_locked = 1 WHERE id = ?1",
                          "rename the session", 0, trimmed, error);
 }
 

@@ -19,6 +19,7 @@ loom_store_finalize (GObject *object)
 {
   LoomStore *self = (LoomStore *)object;
 
+  g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->recovered_path, g_free);
@@ -35,6 +36,8 @@ loom_store_class_init (LoomStoreClass *klass)
 static void
 loom_store_init (LoomStore *self)
 {
+  self->statements = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                            (GDestroyNotify)sqlite3_finalize);
 }
 
 static char *
@@ -86,6 +89,30 @@ loom_store_prepare (LoomStore   *self,
       sqlite3_finalize (stmt);
       return NULL;
     }
+  return stmt;
+}
+
+sqlite3_stmt *
+loom_store_cached (LoomStore   *self,
+                   const char  *sql,
+                   GError     **error)
+{
+  sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+
+  if (stmt != NULL)
+    {
+      sqlite3_reset (stmt);
+      sqlite3_clear_bindings (stmt);
+      return stmt;
+    }
+
+  if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+    {
+      loom_store_set_error (self, error, "prepare a query");
+      sqlite3_finalize (stmt);
+      return NULL;
+    }
+  g_hash_table_insert (self->statements, (gpointer)sql, stmt);
   return stmt;
 }
 

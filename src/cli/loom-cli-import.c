@@ -1,0 +1,158 @@
+/* loom-cli-import.c — `loom import`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "loom-cli.h"
+#include "loom-import.h"
+
+#define BAR_WIDTH 30
+
+typedef struct
+{
+  gint64 last_draw;
+  guint  percent;
+} Progress;
+
+/* A bar on stderr when it is a terminal; scripts reading a pipe see only the summary. */
+static void
+draw_progress (guint64     done,
+               guint64     total,
+               const char *path,
+               gpointer    user_data)
+{
+  Progress *progress = user_data;
+  guint percent = total > 0 ? (guint)(done * 100 / total) : 100;
+  gint64 now = g_get_monotonic_time ();
+  char bar[BAR_WIDTH + 1];
+  guint filled = percent * BAR_WIDTH / 100;
+
+  if (percent == progress->percent && now - progress->last_draw < 100000)
+    return;
+  progress->percent = percent;
+  progress->last_draw = now;
+
+  for (guint i = 0; i < BAR_WIDTH; i++)
+    bar[i] = i < filled ? '#' : '-';
+  bar[BAR_WIDTH] = '\0';
+  fprintf (stderr, "\r[%s] %3u%%  %.1f / %.1f MB ", bar, percent, done / 1e6, total / 1e6);
+  fflush (stderr);
+}
+
+static JsonNode *
+stats_to_json (const LoomImportStats *stats)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+#define ADD_INT(name, value) \
+  json_builder_set_member_name (builder, name); \
+  json_builder_add_int_value (builder, (gint64)(value));
+  json_builder_begin_object (builder);
+  ADD_INT ("files", stats->files_seen)
+  ADD_INT ("files_imported", stats->files_imported)
+  ADD_INT ("files_unchanged", stats->files_unchanged)
+  ADD_INT ("files_failed", stats->files_failed)
+  ADD_INT ("sessions", stats->sessions_touched)
+  ADD_INT ("sessions_new", stats->sessions_new)
+  ADD_INT ("sessions_missing", stats->sessions_missing)
+  ADD_INT ("messages", stats->messages)
+  ADD_INT ("events", stats->events)
+  ADD_INT ("records", stats->records)
+  ADD_INT ("bytes", stats->bytes)
+#undef ADD_INT
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    json_builder_add_string_value (builder, g_ptr_array_index (stats->warnings, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+static void
+print_summary (const LoomImportStats *stats)
+{
+  g_autofree char *messages = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->messages);
+  g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->events);
+
+  printf (_("Files:     %u (%u read, %u unchanged, %u failed)\n"), stats->files_seen,
+          stats->files_imported, stats->files_unchanged, stats->files_failed);
+  printf (_("Sessions:  %u (%u new)\n"), stats->sessions_touched, stats->sessions_new);
+  /* gettext cannot see through G_GUINT64_FORMAT: the numbers are formatted apart. */
+  printf (_("Messages:  %s\n"), messages);
+  printf (_("Events:    %s\n"), events);
+  if (stats->sessions_missing > 0)
+    printf (_("Kept:      %u sessions whose agent file is gone\n"), stats->sessions_missing);
+  printf (_("Warnings:  %u\n"), stats->warnings->len);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    printf ("  %s\n", (const char *)g_ptr_array_index (stats->warnings, i));
+}
+
+int
+loom_cli_import (LoomCli  *cli,
+                 int       argc,
+                 char    **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new (_("[PATH…]"));
+  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *source = NULL;
+  gboolean json = FALSE, quiet = FALSE;
+  LoomImportOptions options = { 0 };
+  Progress progress = { 0, G_MAXUINT };
+  gboolean show_progress;
+  LoomStore *store;
+  int status;
+  const GOptionEntry entries[] = {
+    { "source", 's', 0, G_OPTION_ARG_STRING, &source,
+      N_("The agent that wrote the files: claude-code, codex or gemini (default: detect)"),
+      N_("AGENT") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the summary as JSON"), NULL },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+                                _("Import agent sessions into the store. Without PATH, the "
+                                  "agents' own folders are read (~/.claude/projects, "
+                                  "~/.codex/sessions, ~/.gemini/tmp, or CLAUDE_CONFIG_DIR and "
+                                  "CODEX_HOME). A PATH may be a file or a folder. Only what is "
+                                  "new since the last import is read; the agents' files are "
+                                  "never changed."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!loom_cli_parse (context, &argc, &argv, &status))
+    return status;
+
+  options.source = source;
+  options.paths = argc > 1 ? (const char * const *)argv + 1 : NULL;
+
+  if (!(store = loom_cli_get_store (cli)))
+    return LOOM_EXIT_FAILED;
+
+  show_progress = !quiet && !json && isatty (STDERR_FILENO);
+  if (!loom_import_run (store, &options, show_progress ? draw_progress : NULL, &progress, NULL,
+                        stats, &error))
+    {
+      if (show_progress)
+        fputc ('\n', stderr);
+      return loom_cli_fail (error);
+    }
+  if (show_progress)
+    fputc ('\n', stderr);
+
+  if (json)
+    {
+      g_autoptr(JsonNode) node = stats_to_json (stats);
+      loom_cli_print_json (node);
+    }
+  else
+    print_summary (stats);
+
+  /* Warnings are normal with hostile input; a file that could not be read at all is not. */
+  return stats->files_failed > 0 ? LOOM_EXIT_FAILED : LOOM_EXIT_OK;
+}

@@ -1,0 +1,862 @@
+/* loom-import-file.c — what a format calls while one file is imported: reading records and
+ * writing sessions, messages and events, then recomputing what is derived from them.
+ *
+ * Everything here runs inside the file's transaction (see loom-import.c).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-import-private.h"
+#include "loom-time.h"
+
+/* What is shown and searched of an event; the payload keeps everything. */
+#define EVENT_TEXT_LIMIT 65536
+#define TITLE_PROMPT_LIMIT 60
+
+LoomImportFile *
+loom_import_file_new (LoomStore          *store,
+                      const LoomImporter *importer,
+                      LoomImportStats    *stats,
+                      const char         *path,
+                      gboolean            reset,
+                      guint64             offset,
+                      guint64             line,
+                      JsonObject         *state,
+                      GError            **error)
+{
+  g_autoptr(LoomImportFile) file = g_new0 (LoomImportFile, 1);
+
+  file->store = g_object_ref (store);
+  file->importer = importer;
+  file->stats = stats;
+  file->path = g_strdup (path);
+  file->reset = reset;
+  file->state = state != NULL ? json_object_ref (state) : json_object_new ();
+  file->sessions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  file->next_seq = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  file->tokens = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+  if (!importer->whole_document && !g_str_has_suffix (path, ".json"))
+    {
+      file->reader = loom_jsonl_reader_new (path, offset, line, error);
+      if (file->reader == NULL)
+        return NULL;
+    }
+  return g_steal_pointer (&file);
+}
+
+void
+loom_import_file_free (LoomImportFile *file)
+{
+  if (file == NULL)
+    return;
+  g_clear_object (&file->store);
+  g_clear_pointer (&file->path, g_free);
+  g_clear_pointer (&file->state, json_object_unref);
+  g_clear_pointer (&file->reader, loom_jsonl_reader_free);
+  g_clear_pointer (&file->sessions, g_hash_table_unref);
+  g_clear_pointer (&file->next_seq, g_hash_table_unref);
+  g_clear_pointer (&file->tokens, g_hash_table_unref);
+  g_clear_object (&file->document_parser);
+  g_free (file);
+}
+
+const char *
+loom_import_file_get_path (LoomImportFile *file)
+{
+  return file->path;
+}
+
+gboolean
+loom_import_file_is_reset (LoomImportFile *file)
+{
+  return file->reset;
+}
+
+JsonObject *
+loom_import_file_get_state (LoomImportFile *file)
+{
+  return file->state;
+}
+
+guint64
+loom_import_file_get_line (LoomImportFile *file)
+{
+  return file->reader != NULL ? loom_jsonl_reader_get_line (file->reader) : 0;
+}
+
+void
+loom_import_file_warn (LoomImportFile *file,
+                       const char     *format,
+                       ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (file->reader != NULL && loom_import_file_get_line (file) > 0)
+    g_ptr_array_add (file->stats->warnings,
+                     g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": %s", file->path,
+                                      loom_import_file_get_line (file), message));
+  else
+    g_ptr_array_add (file->stats->warnings, g_strdup_printf ("%s: %s", file->path, message));
+}
+
+gboolean
+loom_import_file_next_record (LoomImportFile  *file,
+                              JsonNode       **record)
+{
+  g_return_val_if_fail (file->reader != NULL, FALSE);
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *problem = NULL;
+      LoomJsonlResult result;
+
+      result = loom_jsonl_reader_next (file->reader, record, &problem, &error);
+      switch (result)
+        {
+        case LOOM_JSONL_RECORD:
+          file->stats->records++;
+          return TRUE;
+
+        case LOOM_JSONL_BAD:
+          loom_import_file_warn (file, "%s", problem);
+          continue;
+
+        case LOOM_JSONL_ERROR:
+          loom_import_file_warn (file, "%s", error->message);
+          file->failed_to_read = TRUE;
+          return FALSE;
+
+        case LOOM_JSONL_END:
+        default:
+          if (loom_jsonl_reader_has_pending_tail (file->reader))
+            g_ptr_array_add (file->stats->warnings,
+                             g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
+                                              "incomplete; it is read again when the file grows",
+                                              file->path,
+                                              loom_jsonl_reader_get_line (file->reader) + 1));
+          return FALSE;
+        }
+    }
+}
+
+JsonNode *
+loom_import_file_read_document (LoomImportFile  *file,
+                                GError         **error)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *repaired = NULL;
+  const char *contents;
+  gsize length;
+  gsize ends[2];
+
+  mapped = g_mapped_file_new (file->path, FALSE, error);
+  if (mapped == NULL)
+    return NULL;
+  contents = g_mapped_file_get_contents (mapped);
+  length = g_mapped_file_get_length (mapped);
+
+  if (contents == NULL || length == 0)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is empty", file->path);
+      return NULL;
+    }
+
+  if (loom_jsonl_split_values (contents, length, LOOM_JSONL_MAX_DEPTH, ends, 2) < 0)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE,
+                   "“%s” nests deeper than %d levels and was not read", file->path,
+                   LOOM_JSONL_MAX_DEPTH);
+      return NULL;
+    }
+
+  if (!g_utf8_validate_len (contents, length, NULL))
+    {
+      repaired = g_utf8_make_valid (contents, (gssize)length);
+      contents = repaired;
+      length = strlen (repaired);
+      loom_import_file_warn (file, "invalid UTF-8 was replaced by U+FFFD");
+    }
+  else
+    {
+      repaired = g_strndup (contents, length);
+      contents = repaired;
+    }
+  if (loom_jsonl_fix_surrogates (repaired, length) > 0)
+    loom_import_file_warn (file, "unpaired surrogate escapes were replaced by U+FFFD");
+
+  g_clear_object (&file->document_parser);
+  file->document_parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (file->document_parser, contents, (gssize)length, &local_error))
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is not valid JSON: %s",
+                   file->path, local_error->message);
+      return NULL;
+    }
+  file->stats->records++;
+  return json_parser_get_root (file->document_parser);
+}
+
+/* ——— Writing ——— */
+
+static void
+bind_text (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text)
+{
+  if (text != NULL)
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+static void
+bind_count (sqlite3_stmt *stmt,
+            int           index,
+            gint64        value)
+{
+  if (value >= 0)
+    sqlite3_bind_int64 (stmt, index, value);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+static gint64
+step_returning_id (LoomStore     *store,
+                   sqlite3_stmt  *stmt,
+                   const char    *doing,
+                   GError       **error)
+{
+  int rc = sqlite3_step (stmt);
+  gint64 id = 0;
+
+  if (rc == SQLITE_ROW)
+    {
+      id = sqlite3_column_int64 (stmt, 0);
+      rc = sqlite3_step (stmt);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, doing);
+      sqlite3_reset (stmt);
+      return -1;
+    }
+  sqlite3_reset (stmt);
+  return id;
+}
+
+static gboolean
+is_tombstoned (LoomImportFile  *file,
+               const char      *source,
+               const char      *source_session_id,
+               GError         **error)
+{
+  static const char sql[] =
+    "SELECT 1 FROM tombstones WHERE source = ?1 AND source_session_id = ?2";
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return FALSE;
+  bind_text (stmt, 1, source);
+  bind_text (stmt, 2, source_session_id);
+  return step_returning_id (file->store, stmt, "check deleted sessions", error) > 0;
+}
+
+static gint64
+find_session (LoomImportFile  *file,
+              const char      *source,
+              const char      *source_session_id,
+              GError         **error)
+{
+  static const char sql[] =
+    "SELECT id FROM sessions WHERE source = ?1 AND source_session_id = ?2";
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return -1;
+  bind_text (stmt, 1, source);
+  bind_text (stmt, 2, source_session_id);
+  return step_returning_id (file->store, stmt, "find the session", error);
+}
+
+static gint64
+create_session (LoomImportFile  *file,
+                const char      *source,
+                const char      *source_session_id,
+                GError         **error)
+{
+  static const char sql[] =
+    "INSERT INTO sessions (uuid, source, source_session_id) VALUES (?1, ?2, ?3) RETURNING id";
+  g_autofree char *uuid = g_uuid_string_random ();
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return -1;
+  bind_text (stmt, 1, uuid);
+  bind_text (stmt, 2, source);
+  bind_text (stmt, 3, source_session_id);
+  return step_returning_id (file->store, stmt, "add the session", error);
+}
+
+static gint64
+ensure_project (LoomImportFile  *file,
+                const char      *path,
+                gint64           created_at,
+                GError         **error)
+{
+  static const char sql[] =
+    "INSERT INTO projects (path, name, created_at) VALUES (?1, ?2, ?3)"
+    " ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id";
+  g_autofree char *name = NULL;
+  sqlite3_stmt *stmt;
+
+  if (path == NULL || *path == '\0')
+    return 0;
+  if (!(stmt = loom_store_cached (file->store, sql, error)))
+    return -1;
+  name = g_path_get_basename (path);
+  bind_text (stmt, 1, path);
+  bind_text (stmt, 2, name);
+  sqlite3_bind_int64 (stmt, 3, created_at);
+  return step_returning_id (file->store, stmt, "record the project", error);
+}
+
+static gint64
+ensure_parent (LoomImportFile  *file,
+               const char      *source,
+               const char      *parent_source_id,
+               GError         **error)
+{
+  gint64 parent;
+
+  if (parent_source_id == NULL)
+    return 0;
+  parent = find_session (file, source, parent_source_id, error);
+  if (parent == 0)
+    parent = create_session (file, source, parent_source_id, error);  /* filled in later */
+  return parent;
+}
+
+gint64
+loom_import_file_session (LoomImportFile           *file,
+                          const LoomSessionRecord  *meta,
+                          GError                  **error)
+{
+  static const char sql[] =
+    "UPDATE sessions SET"
+    "  source_path = coalesce (?2, source_path), source_missing = 0,"
+    "  agent_title = coalesce (?3, agent_title), project_id = coalesce (?4, project_id),"
+    "  cwd = coalesce (?5, cwd), git_branch = coalesce (?6, git_branch),"
+    "  git_commit = coalesce (?7, git_commit), agent_version = coalesce (?8, agent_version),"
+    "  agent_mode = coalesce (?9, agent_mode),"
+    "  selected_agent_id = coalesce (?10, selected_agent_id),"
+    "  session_type = coalesce (?11, session_type),"
+    "  parent_session_id = coalesce (?12, parent_session_id),"
+    "  task_objective = coalesce (?13, task_objective),"
+    "  task_status = coalesce (?14, task_status),"
+    "  created_at = CASE WHEN ?15 > 0 AND (created_at = 0 OR ?15 < created_at) THEN ?15"
+    "               ELSE created_at END,"
+    "  updated_at = max (updated_at, ?16)"
+    " WHERE id = ?1";
+  const char *source = meta->source ? meta->source : file->importer->name;
+  const char *project_path = meta->project_path ? meta->project_path : meta->cwd;
+  sqlite3_stmt *stmt;
+  gint64 id, project_id, parent_id;
+  gboolean created = FALSE;
+
+  g_return_val_if_fail (meta->source_session_id != NULL, 0);
+
+  if (is_tombstoned (file, source, meta->source_session_id, error))
+    return 0;
+  if (error != NULL && *error != NULL)
+    return 0;
+
+  id = find_session (file, source, meta->source_session_id, error);
+  if (id == 0)
+    {
+      id = create_session (file, source, meta->source_session_id, error);
+      created = TRUE;
+    }
+  if (id <= 0)
+    return 0;
+
+  project_id = ensure_project (file, project_path, meta->created_at, error);
+  parent_id = ensure_parent (file, source, meta->parent_uuid, error);
+  if (project_id < 0 || parent_id < 0 || !(stmt = loom_store_cached (file->store, sql, error)))
+    return 0;
+
+  sqlite3_bind_int64 (stmt, 1, id);
+  bind_text (stmt, 2, meta->source_path ? meta->source_path : file->path);
+  bind_text (stmt, 3, meta->title);
+  if (project_id > 0)
+    sqlite3_bind_int64 (stmt, 4, project_id);
+  bind_text (stmt, 5, meta->cwd);
+  bind_text (stmt, 6, meta->git_branch);
+  bind_text (stmt, 7, meta->git_commit);
+  bind_text (stmt, 8, meta->agent_version);
+  bind_text (stmt, 9, meta->agent_mode);
+  bind_text (stmt, 10, meta->selected_agent_id);
+  bind_text (stmt, 11, meta->session_type);
+  if (parent_id > 0)
+    sqlite3_bind_int64 (stmt, 12, parent_id);
+  bind_text (stmt, 13, meta->task_objective);
+  bind_text (stmt, 14, meta->task_status);
+  sqlite3_bind_int64 (stmt, 15, meta->created_at);
+  sqlite3_bind_int64 (stmt, 16, meta->updated_at);
+  if (step_returning_id (file->store, stmt, "update the session", error) < 0)
+    return 0;
+
+  if (g_hash_table_add (file->sessions, g_memdup2 (&id, sizeof id)))
+    {
+      file->stats->sessions_touched++;
+      if (created)
+        file->stats->sessions_new++;
+    }
+  return id;
+}
+
+static gint64
+next_seq (LoomImportFile  *file,
+          gint64           session_id,
+          GError         **error)
+{
+  static const char sql[] =
+    "SELECT max (ifnull ((SELECT max (seq) FROM messages WHERE session_id = ?1), 0),"
+    "            ifnull ((SELECT max (seq) FROM events WHERE session_id = ?1), 0))";
+  gint64 *seq = g_hash_table_lookup (file->next_seq, &session_id);
+
+  if (seq == NULL)
+    {
+      sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+      gint64 last;
+
+      if (stmt == NULL)
+        return -1;
+      sqlite3_bind_int64 (stmt, 1, session_id);
+      if ((last = step_returning_id (file->store, stmt, "order the timeline", error)) < 0)
+        return -1;
+      seq = g_new (gint64, 1);
+      *seq = last;
+      g_hash_table_insert (file->next_seq, g_memdup2 (&session_id, sizeof session_id), seq);
+    }
+  return ++*seq;
+}
+
+static gint64
+find_message (LoomImportFile  *file,
+              gint64           session_id,
+              const char      *source_id,
+              GError         **error)
+{
+  static const char sql[] = "SELECT id FROM messages WHERE session_id = ?1 AND source_id = ?2";
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return -1;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  bind_text (stmt, 2, source_id);
+  return step_returning_id (file->store, stmt, "find the message", error);
+}
+
+gint64
+loom_import_file_add_message (LoomImportFile          *file,
+                              gint64                   session_id,
+                              const LoomMessageDraft  *m,
+                              GError                 **error)
+{
+  static const char insert_sql[] =
+    "INSERT INTO messages (session_id, seq, role, flags, source_id, model, created_at, text,"
+    "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id";
+  /* A message seen again (Claude writes one record per content block) grows by its new text;
+   * its usage is replaced, so the last record's final usage wins. */
+  static const char update_sql[] =
+    "UPDATE messages SET"
+    "  text = CASE WHEN ?2 = '' THEN text WHEN text = '' THEN ?2"
+    "              ELSE text || char (10) || char (10) || ?2 END,"
+    "  flags = flags | ?3, model = coalesce (?4, model),"
+    "  input_tokens = coalesce (?5, input_tokens), output_tokens = coalesce (?6, output_tokens),"
+    "  cache_read_tokens = coalesce (?7, cache_read_tokens),"
+    "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
+    " WHERE id = ?1";
+  sqlite3_stmt *stmt;
+  gint64 id = 0, seq;
+
+  g_return_val_if_fail (m->role != NULL, 0);
+
+  if (m->source_id != NULL && (id = find_message (file, session_id, m->source_id, error)) < 0)
+    return 0;
+
+  if (id > 0)
+    {
+      if (!(stmt = loom_store_cached (file->store, update_sql, error)))
+        return 0;
+      sqlite3_bind_int64 (stmt, 1, id);
+      bind_text (stmt, 2, m->text ? m->text : "");
+      sqlite3_bind_int (stmt, 3, (int)m->flags);
+      bind_text (stmt, 4, m->model);
+      bind_count (stmt, 5, m->input_tokens);
+      bind_count (stmt, 6, m->output_tokens);
+      bind_count (stmt, 7, m->cache_read_tokens);
+      bind_count (stmt, 8, m->cache_creation_tokens);
+      return step_returning_id (file->store, stmt, "update a message", error) < 0 ? 0 : id;
+    }
+
+  if ((seq = next_seq (file, session_id, error)) < 0 ||
+      !(stmt = loom_store_cached (file->store, insert_sql, error)))
+    return 0;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int64 (stmt, 2, seq);
+  bind_text (stmt, 3, m->role);
+  sqlite3_bind_int (stmt, 4, (int)m->flags);
+  bind_text (stmt, 5, m->source_id);
+  bind_text (stmt, 6, m->model);
+  sqlite3_bind_int64 (stmt, 7, m->created_at);
+  bind_text (stmt, 8, m->text ? m->text : "");
+  bind_count (stmt, 9, m->input_tokens);
+  bind_count (stmt, 10, m->output_tokens);
+  bind_count (stmt, 11, m->cache_read_tokens);
+  bind_count (stmt, 12, m->cache_creation_tokens);
+  id = step_returning_id (file->store, stmt, "add a message", error);
+  if (id <= 0)
+    return 0;
+  file->stats->messages++;
+  return id;
+}
+
+static gint64
+find_event (LoomImportFile  *file,
+            gint64           session_id,
+            const char      *kind,
+            const char      *source_id,
+            GError         **error)
+{
+  static const char sql[] =
+    "SELECT id FROM events WHERE session_id = ?1 AND kind = ?2 AND source_id = ?3";
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return -1;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  bind_text (stmt, 2, kind);
+  bind_text (stmt, 3, source_id);
+  return step_returning_id (file->store, stmt, "find the event", error);
+}
+
+/* Cuts @text to at most @limit bytes on a character boundary. */
+static const char *
+bounded_text (const char *text,
+              gsize       limit,
+              char      **owned)
+{
+  const char *end;
+  gsize len;
+
+  *owned = NULL;
+  if (text == NULL)
+    return "";
+  len = strlen (text);
+  if (len <= limit)
+    return text;
+  end = g_utf8_find_prev_char (text, text + limit + 1);
+  *owned = g_strndup (text, end != NULL ? (gsize)(end - text) : limit);
+  return *owned;
+}
+
+gint64
+loom_import_file_add_event (LoomImportFile        *file,
+                            gint64                 session_id,
+                            const LoomEventDraft  *e,
+                            GError               **error)
+{
+  static const char sql[] =
+    "INSERT INTO events (session_id, seq, kind, message_id, call_id, tool_name, is_error, path,"
+    "                    change_kind, source_id, created_at, text, payload, payload_size)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id";
+  g_autofree char *owned = NULL;
+  sqlite3_stmt *stmt;
+  gint64 id, seq;
+
+  g_return_val_if_fail (e->kind != NULL, 0);
+
+  if (e->source_id != NULL)
+    {
+      id = find_event (file, session_id, e->kind, e->source_id, error);
+      if (id != 0)
+        return id < 0 ? 0 : id;
+    }
+
+  if ((seq = next_seq (file, session_id, error)) < 0 ||
+      !(stmt = loom_store_cached (file->store, sql, error)))
+    return 0;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int64 (stmt, 2, seq);
+  bind_text (stmt, 3, e->kind);
+  if (e->message_id > 0)
+    sqlite3_bind_int64 (stmt, 4, e->message_id);
+  bind_text (stmt, 5, e->call_id);
+  bind_text (stmt, 6, e->tool_name);
+  sqlite3_bind_int (stmt, 7, !!e->is_error);
+  bind_text (stmt, 8, e->path);
+  bind_text (stmt, 9, e->change_kind);
+  bind_text (stmt, 10, e->source_id);
+  sqlite3_bind_int64 (stmt, 11, e->created_at);
+  bind_text (stmt, 12, bounded_text (e->text, EVENT_TEXT_LIMIT, &owned));
+  bind_text (stmt, 13, e->payload);
+  sqlite3_bind_int64 (stmt, 14, e->payload ? (gint64)strlen (e->payload) : 0);
+  id = step_returning_id (file->store, stmt, "add an event", error);
+  if (id <= 0)
+    return 0;
+  file->stats->events++;
+  return id;
+}
+
+void
+loom_import_file_set_tokens (LoomImportFile *file,
+                             gint64          session_id,
+                             gint64          input,
+                             gint64          output,
+                             gint64          cache_read,
+                             gint64          cache_creation)
+{
+  LoomTokenTotals *totals = g_new (LoomTokenTotals, 1);
+
+  totals->input = input;
+  totals->output = output;
+  totals->cache_read = cache_read;
+  totals->cache_creation = cache_creation;
+  g_hash_table_insert (file->tokens, g_memdup2 (&session_id, sizeof session_id), totals);
+}
+
+/* ——— After the file ——— */
+
+gboolean
+loom_import_file_clear (LoomStore   *store,
+                        const char  *path,
+                        GError     **error)
+{
+  static const char * const statements[] = {
+    "DELETE FROM events WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
+    "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
+    {
+      sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
+
+      if (stmt == NULL)
+        return FALSE;
+      bind_text (stmt, 1, path);
+      if (step_returning_id (store, stmt, "clear a re-read file", error) < 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char recompute_sql[] =
+  "UPDATE sessions SET"
+  "  n_user_messages = (SELECT count(*) FROM messages"
+  "                     WHERE session_id = ?1 AND role = 'user' AND flags & ?2 = 0),"
+  "  n_assistant_messages = (SELECT count(*) FROM messages"
+  "                          WHERE session_id = ?1 AND role = 'assistant' AND flags & ?3 = 0),"
+  "  n_tool_calls = (SELECT count(*) FROM events WHERE session_id = ?1 AND kind = 'tool_call'),"
+  "  n_tool_results = (SELECT count(*) FROM events"
+  "                    WHERE session_id = ?1 AND kind = 'tool_result'),"
+  "  n_tool_errors = (SELECT count(*) FROM events"
+  "                   WHERE session_id = ?1 AND kind = 'tool_result' AND is_error),"
+  "  n_reasoning = (SELECT count(*) FROM events WHERE session_id = ?1 AND kind = 'reasoning'),"
+  "  event_count = (SELECT count(*) FROM events WHERE session_id = ?1),"
+  "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
+  "                (SELECT tool_name, count(*) AS n FROM events"
+  "                 WHERE session_id = ?1 AND kind = 'tool_call' AND tool_name IS NOT NULL"
+  "                 GROUP BY tool_name ORDER BY n DESC, tool_name)),"
+  "  models = (SELECT ifnull (json_group_array (model), '[]') FROM"
+  "            (SELECT model, min (seq) AS first FROM messages"
+  "             WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
+  "             GROUP BY model ORDER BY first)),"
+  "  model = coalesce ((SELECT model FROM messages"
+  "                     WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
+  "                     GROUP BY model ORDER BY count(*) DESC, min (seq) LIMIT 1), model),"
+  "  created_at = (SELECT min (t) FROM (SELECT nullif (created_at, 0) AS t"
+  "                UNION ALL SELECT min (nullif (created_at, 0)) FROM messages WHERE session_id = ?1"
+  "                UNION ALL SELECT min (nullif (created_at, 0)) FROM events WHERE session_id = ?1)),"
+  "  updated_at = (SELECT max (t) FROM (SELECT updated_at AS t"
+  "                UNION ALL SELECT max (created_at) FROM messages WHERE session_id = ?1"
+  "                UNION ALL SELECT max (created_at) FROM events WHERE session_id = ?1))"
+  " WHERE id = ?1";
+
+static const char message_count_sql[] =
+  "UPDATE sessions SET message_count = n_user_messages + n_assistant_messages,"
+  "  created_at = ifnull (created_at, 0), updated_at = ifnull (updated_at, 0)"
+  " WHERE id = ?1";
+
+static const char summed_tokens_sql[] =
+  "UPDATE sessions SET"
+  "  tokens_input = (SELECT ifnull (sum (input_tokens), 0) FROM messages WHERE session_id = ?1),"
+  "  tokens_output = (SELECT ifnull (sum (output_tokens), 0) FROM messages WHERE session_id = ?1),"
+  "  tokens_cache_read = (SELECT ifnull (sum (cache_read_tokens), 0) FROM messages"
+  "                       WHERE session_id = ?1),"
+  "  tokens_cache_creation = (SELECT ifnull (sum (cache_creation_tokens), 0) FROM messages"
+  "                           WHERE session_id = ?1)"
+  " WHERE id = ?1 AND EXISTS (SELECT 1 FROM messages WHERE session_id = ?1"
+  "                           AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL))";
+
+static const char reported_tokens_sql[] =
+  "UPDATE sessions SET tokens_input = ?2, tokens_output = ?3, tokens_cache_read = ?4,"
+  "  tokens_cache_creation = ?5 WHERE id = ?1";
+
+/* A name for the session from its first real prompt: one line, at most a few words. */
+static char *
+title_from_prompt (const char *text)
+{
+  g_autoptr(GString) title = g_string_new (NULL);
+  gboolean space = FALSE;
+  glong n = 0;
+
+  for (const char *p = text; *p != '\0' && n < TITLE_PROMPT_LIMIT; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_isspace (c) || g_unichar_iscntrl (c))
+        {
+          space = title->len > 0;
+          continue;
+        }
+      if (space)
+        {
+          g_string_append_c (title, ' ');
+          n++;
+        }
+      space = FALSE;
+      g_string_append_unichar (title, c);
+      n++;
+    }
+
+  if (n >= TITLE_PROMPT_LIMIT)
+    {
+      /* Cut at the last word boundary and say that it goes on. */
+      const char *last_space = strrchr (title->str, ' ');
+
+      if (last_space != NULL && last_space - title->str > TITLE_PROMPT_LIMIT / 2)
+        g_string_truncate (title, (gsize)(last_space - title->str));
+      g_string_append (title, "…");
+    }
+  return g_string_free (g_steal_pointer (&title), title->len == 0);
+}
+
+static gboolean
+update_title (LoomImportFile  *file,
+              gint64           session_id,
+              GError         **error)
+{
+  static const char read_sql[] =
+    "SELECT s.title_locked, s.agent_title, s.created_at,"
+    "       (SELECT text FROM messages WHERE session_id = s.id AND role = 'user'"
+    "        AND flags & ?2 = 0 AND text != '' ORDER BY seq LIMIT 1)"
+    " FROM sessions s WHERE s.id = ?1";
+  static const char write_sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1";
+  g_autofree char *base = NULL;
+  g_autofree char *date = NULL;
+  g_autofree char *title = NULL;
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (!(stmt = loom_store_cached (file->store, read_sql, error)))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int (stmt, 2, LOOM_MESSAGE_NOT_A_PROMPT);
+  rc = sqlite3_step (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      loom_store_set_error (file->store, error, "name the session");
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  if (sqlite3_column_int (stmt, 0))
+    {
+      sqlite3_reset (stmt);
+      return TRUE;  /* a person named it */
+    }
+
+  if (sqlite3_column_type (stmt, 1) != SQLITE_NULL)
+    base = title_from_prompt ((const char *)sqlite3_column_text (stmt, 1));
+  if (base == NULL && sqlite3_column_type (stmt, 3) != SQLITE_NULL)
+    base = title_from_prompt ((const char *)sqlite3_column_text (stmt, 3));
+  date = loom_time_to_date (sqlite3_column_int64 (stmt, 2));
+  sqlite3_reset (stmt);
+
+  title = g_strdup_printf ("%s - %s", base ? base : "Untitled session", date ? date : "undated");
+  if (!(stmt = loom_store_cached (file->store, write_sql, error)))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  bind_text (stmt, 2, title);
+  return step_returning_id (file->store, stmt, "name the session", error) >= 0;
+}
+
+static gboolean
+run_for_session (LoomImportFile  *file,
+                 const char      *sql,
+                 gint64           session_id,
+                 GError         **error)
+{
+  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  if (sqlite3_bind_parameter_count (stmt) >= 3)
+    {
+      sqlite3_bind_int (stmt, 2, LOOM_MESSAGE_NOT_A_PROMPT);
+      sqlite3_bind_int (stmt, 3, LOOM_MESSAGE_API_ERROR);
+    }
+  return step_returning_id (file->store, stmt, "count the session", error) >= 0;
+}
+
+gboolean
+loom_import_file_finish (LoomImportFile  *file,
+                         GError         **error)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, file->sessions);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      gint64 session_id = *(gint64 *)key;
+      LoomTokenTotals *totals = g_hash_table_lookup (file->tokens, &session_id);
+
+      if (!run_for_session (file, recompute_sql, session_id, error) ||
+          !run_for_session (file, message_count_sql, session_id, error))
+        return FALSE;
+
+      if (totals != NULL)
+        {
+          sqlite3_stmt *stmt = loom_store_cached (file->store, reported_tokens_sql, error);
+
+          if (stmt == NULL)
+            return FALSE;
+          sqlite3_bind_int64 (stmt, 1, session_id);
+          sqlite3_bind_int64 (stmt, 2, MAX (totals->input, 0));
+          sqlite3_bind_int64 (stmt, 3, MAX (totals->output, 0));
+          sqlite3_bind_int64 (stmt, 4, MAX (totals->cache_read, 0));
+          sqlite3_bind_int64 (stmt, 5, MAX (totals->cache_creation, 0));
+          if (step_returning_id (file->store, stmt, "record the tokens", error) < 0)
+            return FALSE;
+        }
+      else if (!run_for_session (file, summed_tokens_sql, session_id, error))
+        return FALSE;
+
+      if (!update_title (file, session_id, error))
+        return FALSE;
+    }
+  return TRUE;
+}

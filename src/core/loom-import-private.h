@@ -1,0 +1,59 @@
+/* loom-import-private.h — the per-file import context, shared by loom-import.c and
+ * loom-import-file.c.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "loom-import.h"
+#include "loom-importer.h"
+#include "loom-jsonl-reader.h"
+#include "loom-store-private.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint64 input;
+  gint64 output;
+  gint64 cache_read;
+  gint64 cache_creation;
+} LoomTokenTotals;
+
+struct _LoomImportFile
+{
+  LoomStore          *store;
+  const LoomImporter *importer;
+  LoomImportStats    *stats;
+  char               *path;
+  gboolean            reset;
+  JsonObject         *state;
+  LoomJsonlReader    *reader;
+  GHashTable         *sessions;    /* row id → TRUE: touched this pass */
+  GHashTable         *next_seq;    /* row id → gint64 * */
+  GHashTable         *tokens;      /* row id → LoomTokenTotals * */
+  JsonParser         *document_parser;
+  gboolean            failed_to_read;
+};
+
+LoomImportFile *loom_import_file_new     (LoomStore          *store,
+                                          const LoomImporter *importer,
+                                          LoomImportStats    *stats,
+                                          const char         *path,
+                                          gboolean            reset,
+                                          guint64             offset,
+                                          guint64             line,
+                                          JsonObject         *state,
+                                          GError            **error);
+void            loom_import_file_free    (LoomImportFile     *file);
+/* Recomputes counts, totals and titles of every session the file touched. */
+gboolean        loom_import_file_finish  (LoomImportFile     *file,
+                                          GError            **error);
+/* Removes what an earlier pass imported from this file, before it is read again. */
+gboolean        loom_import_file_clear   (LoomStore          *store,
+                                          const char         *path,
+                                          GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomImportFile, loom_import_file_free)
+
+G_END_DECLS

@@ -1,0 +1,710 @@
+/* loom-import.c — finding agent files and importing each one, incrementally.
+ *
+ * Per file a cursor remembers where the last pass stopped and what the file looked like then
+ * (device, inode, size, mtime and a hash of a sample of the imported prefix). A file that did not
+ * change is skipped without being read; a file that grew is read from where the last pass
+ * stopped; a file that shrank, was replaced or whose prefix changed was rewritten, and is read
+ * again from its start after what it gave before is cleared. Each file is one transaction, so an
+ * interrupted import never leaves half a file behind.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loom-error.h"
+#include "loom-import-private.h"
+#include "loom-time.h"
+
+/* The prefix check hashes this much of the start and of the end of the imported part: enough
+ * to notice a rewrite, cheap even for files of gigabytes. */
+#define PREFIX_SAMPLE (64 * 1024)
+#define DETECT_HEAD (64 * 1024)
+
+typedef struct
+{
+  char               *path;
+  const LoomImporter *importer;
+  guint64             size;
+} Candidate;
+
+typedef struct
+{
+  gboolean  found;
+  guint64   device;
+  guint64   inode;
+  guint64   size;
+  gint64    mtime;
+  guint64   offset;
+  guint64   line;
+  char     *prefix_hash;
+  char     *state;
+} Cursor;
+
+static void
+candidate_free (gpointer data)
+{
+  Candidate *candidate = data;
+
+  g_free (candidate->path);
+  g_free (candidate);
+}
+
+LoomImportStats *
+loom_import_stats_new (void)
+{
+  LoomImportStats *stats = g_new0 (LoomImportStats, 1);
+
+  stats->warnings = g_ptr_array_new_with_free_func (g_free);
+  return stats;
+}
+
+void
+loom_import_stats_free (LoomImportStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_clear_pointer (&stats->warnings, g_ptr_array_unref);
+  g_free (stats);
+}
+
+/* ——— Finding files ——— */
+
+static gboolean
+read_head (const char *path,
+           char       *buffer,
+           gsize      *length)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n;
+
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, buffer, DETECT_HEAD);
+  close (fd);
+  if (n < 0)
+    return FALSE;
+  *length = (gsize)n;
+  return TRUE;
+}
+
+static const LoomImporter *
+detect_format (const char *path)
+{
+  const LoomImporter * const *importers = loom_importers ();
+  g_autofree char *head = g_malloc (DETECT_HEAD + 1);
+  gsize length = 0;
+
+  if (!read_head (path, head, &length) || length == 0)
+    return NULL;
+  head[length] = '\0';
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (importers[i]->detect != NULL && importers[i]->detect (path, head, length))
+      return importers[i];
+  return NULL;
+}
+
+static gboolean
+looks_like_session_file (const char *name)
+{
+  return g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json");
+}
+
+/* Every .jsonl and .json file below @dir, not following links out of it. */
+static void
+walk (const char *dir,
+      GPtrArray  *files,
+      guint       depth)
+{
+  g_autoptr(GDir) listing = NULL;
+  const char *name;
+
+  if (depth > 32 || !(listing = g_dir_open (dir, 0, NULL)))
+    return;
+
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      struct stat st;
+
+      if (lstat (path, &st) != 0)
+        continue;
+      if (S_ISDIR (st.st_mode))
+        walk (path, files, depth + 1);
+      else if (S_ISREG (st.st_mode) && looks_like_session_file (name))
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+static void
+add_candidate (GPtrArray          *candidates,
+               GHashTable         *seen,
+               const char         *path,
+               const LoomImporter *importer)
+{
+  Candidate *candidate;
+  struct stat st;
+
+  if (!g_hash_table_add (seen, g_strdup (path)) || stat (path, &st) != 0 || !S_ISREG (st.st_mode))
+    return;
+
+  candidate = g_new0 (Candidate, 1);
+  candidate->path = g_strdup (path);
+  candidate->importer = importer;
+  candidate->size = (guint64)st.st_size;
+  g_ptr_array_add (candidates, candidate);
+}
+
+static int
+compare_candidates (gconstpointer a,
+                    gconstpointer b)
+{
+  const Candidate *ca = *(const Candidate * const *)a;
+  const Candidate *cb = *(const Candidate * const *)b;
+
+  return strcmp (ca->path, cb->path);
+}
+
+static gboolean
+collect (const LoomImportOptions  *options,
+         LoomImportStats          *stats,
+         GPtrArray                *candidates,
+         GPtrArray                *roots,
+         GError                  **error)
+{
+  const LoomImporter *only = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (options->source != NULL && !(only = loom_importer_find (options->source)))
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                   "Unknown agent “%s”; known agents are claude-code, codex and gemini",
+                   options->source);
+      return FALSE;
+    }
+
+  if (options->paths == NULL || options->paths[0] == NULL)
+    {
+      const LoomImporter * const *importers = loom_importers ();
+
+      for (guint i = 0; importers[i] != NULL; i++)
+        {
+          g_auto(GStrv) agent_roots = NULL;
+
+          if (only != NULL && importers[i] != only)
+            continue;
+          if (importers[i]->default_roots == NULL || importers[i]->discover == NULL)
+            continue;
+
+          agent_roots = importers[i]->default_roots ();
+          for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
+            {
+              g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+              if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
+                continue;
+              g_ptr_array_add (roots, g_strdup (agent_roots[r]));
+              importers[i]->discover (agent_roots[r], files);
+              for (guint f = 0; f < files->len; f++)
+                add_candidate (candidates, seen, g_ptr_array_index (files, f), importers[i]);
+            }
+        }
+    }
+  else
+    {
+      for (guint p = 0; options->paths[p] != NULL; p++)
+        {
+          const char *path = options->paths[p];
+          g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+          gboolean named = FALSE;
+
+          if (g_file_test (path, G_FILE_TEST_IS_DIR))
+            {
+              g_ptr_array_add (roots, g_strdup (path));
+              walk (path, files, 0);
+            }
+          else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+            {
+              g_ptr_array_add (files, g_strdup (path));
+              named = TRUE;
+            }
+          else
+            {
+              g_ptr_array_add (stats->warnings,
+                               g_strdup_printf ("%s: no such file or folder", path));
+              stats->files_failed++;
+              continue;
+            }
+
+          for (guint f = 0; f < files->len; f++)
+            {
+              const char *file = g_ptr_array_index (files, f);
+              const LoomImporter *importer = only ? only : detect_format (file);
+
+              if (importer != NULL)
+                add_candidate (candidates, seen, file, importer);
+              else if (named)
+                g_ptr_array_add (stats->warnings,
+                                 g_strdup_printf ("%s: not a session file of a known agent",
+                                                  file));
+            }
+        }
+    }
+
+  g_ptr_array_sort (candidates, compare_candidates);
+  return TRUE;
+}
+
+/* ——— Cursors ——— */
+
+static char *
+sample_hash (const char *path,
+             guint64     offset)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree guchar *buffer = g_malloc (PREFIX_SAMPLE);
+  g_autofree char *length = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
+  guint64 starts[2] = { 0, offset > PREFIX_SAMPLE ? offset - PREFIX_SAMPLE : 0 };
+  int fd;
+
+  if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    return NULL;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize want = (gsize)MIN ((guint64)PREFIX_SAMPLE, offset - starts[i]);
+      ssize_t n = pread (fd, buffer, want, (off_t)starts[i]);
+
+      if (n < 0 || (gsize)n != want)
+        {
+          close (fd);
+          return NULL;
+        }
+      g_checksum_update (checksum, buffer, n);
+    }
+  close (fd);
+
+  g_checksum_update (checksum, (const guchar *)length, -1);
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+static gboolean
+load_cursor (LoomStore   *store,
+             const char  *path,
+             Cursor      *cursor,
+             GError     **error)
+{
+  static const char sql[] =
+    "SELECT device, inode, size, mtime, offset, line, prefix_hash, state"
+    " FROM import_cursors WHERE source_path = ?1";
+  sqlite3_stmt *stmt = loom_store_cached (store, sql, error);
+  int rc;
+
+  memset (cursor, 0, sizeof *cursor);
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      cursor->found = TRUE;
+      cursor->device = (guint64)sqlite3_column_int64 (stmt, 0);
+      cursor->inode = (guint64)sqlite3_column_int64 (stmt, 1);
+      cursor->size = (guint64)sqlite3_column_int64 (stmt, 2);
+      cursor->mtime = sqlite3_column_int64 (stmt, 3);
+      cursor->offset = (guint64)sqlite3_column_int64 (stmt, 4);
+      cursor->line = (guint64)sqlite3_column_int64 (stmt, 5);
+      cursor->prefix_hash = g_strdup ((const char *)sqlite3_column_text (stmt, 6));
+      cursor->state = g_strdup ((const char *)sqlite3_column_text (stmt, 7));
+      rc = sqlite3_step (stmt);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "read the import cursor");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+cursor_clear (Cursor *cursor)
+{
+  g_clear_pointer (&cursor->prefix_hash, g_free);
+  g_clear_pointer (&cursor->state, g_free);
+}
+
+static gboolean
+save_cursor (LoomStore           *store,
+             const char          *path,
+             const LoomImporter  *importer,
+             const struct stat   *st,
+             guint64              offset,
+             guint64              line,
+             JsonObject          *state,
+             GError             **error)
+{
+  static const char sql[] =
+    "INSERT INTO import_cursors (source_path, source, device, inode, size, mtime, offset, line,"
+    "                            prefix_hash, state, updated_at)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    " ON CONFLICT (source_path) DO UPDATE SET source = excluded.source,"
+    "  device = excluded.device, inode = excluded.inode, size = excluded.size,"
+    "  mtime = excluded.mtime, offset = excluded.offset, line = excluded.line,"
+    "  prefix_hash = excluded.prefix_hash, state = excluded.state,"
+    "  updated_at = excluded.updated_at";
+  g_autofree char *hash = sample_hash (path, offset);
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *state_text = NULL;
+  sqlite3_stmt *stmt;
+
+  json_node_set_object (node, state);
+  state_text = loom_json_to_string (node);
+
+  if (!(stmt = loom_store_cached (store, sql, error)))
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 2, importer->name, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 3, (gint64)st->st_dev);
+  sqlite3_bind_int64 (stmt, 4, (gint64)st->st_ino);
+  sqlite3_bind_int64 (stmt, 5, (gint64)st->st_size);
+  sqlite3_bind_int64 (stmt, 6, (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
+                               st->st_mtim.tv_nsec);
+  sqlite3_bind_int64 (stmt, 7, (gint64)offset);
+  sqlite3_bind_int64 (stmt, 8, (gint64)line);
+  if (hash != NULL)
+    sqlite3_bind_text (stmt, 9, hash, -1, SQLITE_STATIC);
+  sqlite3_bind_text (stmt, 10, state_text, -1, SQLITE_STATIC);
+  sqlite3_bind_int64 (stmt, 11, loom_time_now_ms ());
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "save the import cursor");
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  sqlite3_reset (stmt);
+  return TRUE;
+}
+
+static JsonObject *
+parse_state (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+
+  if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
+    return NULL;
+  root = json_parser_get_root (parser);
+  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root))
+                                                       : NULL;
+}
+
+typedef enum {
+  MODE_UNCHANGED,
+  MODE_APPEND,
+  MODE_RESET,
+} Mode;
+
+static Mode
+decide_mode (const Candidate   *candidate,
+             const Cursor      *cursor,
+             const struct stat *st)
+{
+  gint64 mtime = (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
+  g_autofree char *hash = NULL;
+
+  if (!cursor->found)
+    return MODE_RESET;
+  if (cursor->device == (guint64)st->st_dev && cursor->inode == (guint64)st->st_ino &&
+      cursor->size == (guint64)st->st_size && cursor->mtime == mtime)
+    return MODE_UNCHANGED;
+  if (candidate->importer->whole_document || g_str_has_suffix (candidate->path, ".json"))
+    return MODE_RESET;
+  if (cursor->inode != (guint64)st->st_ino || (guint64)st->st_size < cursor->offset)
+    return MODE_RESET;
+
+  hash = sample_hash (candidate->path, cursor->offset);
+  if (hash == NULL || g_strcmp0 (hash, cursor->prefix_hash) != 0)
+    return MODE_RESET;
+  return MODE_APPEND;
+}
+
+/* ——— Importing ——— */
+
+static gboolean
+import_one (LoomStore        *store,
+            const Candidate  *candidate,
+            LoomImportStats  *stats,
+            GError          **error)
+{
+  g_autoptr(LoomImportFile) file = NULL;
+  g_autoptr(JsonObject) state = NULL;
+  Cursor cursor;
+  struct stat st;
+  Mode mode;
+  guint64 offset, line;
+
+  if (stat (candidate->path, &st) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "%s: %s", candidate->path,
+                   g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (!load_cursor (store, candidate->path, &cursor, error))
+    return FALSE;
+  mode = decide_mode (candidate, &cursor, &st);
+  if (mode == MODE_UNCHANGED)
+    {
+      stats->files_unchanged++;
+      cursor_clear (&cursor);
+      return TRUE;
+    }
+
+  offset = mode == MODE_APPEND ? cursor.offset : 0;
+  line = mode == MODE_APPEND ? cursor.line : 0;
+  if (mode == MODE_APPEND)
+    state = parse_state (cursor.state);
+  cursor_clear (&cursor);
+
+  if (!loom_store_begin (store, error))
+    return FALSE;
+
+  if (mode == MODE_RESET && !loom_import_file_clear (store, candidate->path, error))
+    goto fail;
+
+  file = loom_import_file_new (store, candidate->importer, stats, candidate->path,
+                               mode == MODE_RESET, offset, line, state, error);
+  if (file == NULL || !candidate->importer->import_file (file, error) || file->failed_to_read ||
+      !loom_import_file_finish (file, error))
+    {
+      if (file != NULL && file->failed_to_read && error != NULL && *error == NULL)
+        g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "%s could not be read to its end",
+                     candidate->path);
+      goto fail;
+    }
+
+  if (file->reader != NULL)
+    {
+      offset = loom_jsonl_reader_get_offset (file->reader);
+      line = loom_jsonl_reader_get_lines_consumed (file->reader);
+    }
+  else
+    {
+      offset = (guint64)st.st_size;
+      line = 0;
+    }
+
+  if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
+                    error) ||
+      !loom_store_commit (store, error))
+    goto fail;
+
+  stats->files_imported++;
+  stats->bytes += (guint64)st.st_size - (mode == MODE_APPEND ? cursor.offset : 0);
+  return TRUE;
+
+fail:
+  loom_store_rollback (store);
+  return FALSE;
+}
+
+/* Sessions whose agent file is gone (Claude deletes transcripts after 30 days) stay, marked. */
+static gboolean
+mark_missing (LoomStore        *store,
+              GPtrArray        *roots,
+              LoomImportStats  *stats,
+              GError          **error)
+{
+  static const char list_sql[] = "SELECT source_path FROM import_cursors";
+  static const char mark_sql[] =
+    "UPDATE sessions SET source_missing = 1 WHERE source_path = ?1 AND source_missing = 0";
+  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (roots->len == 0)
+    return TRUE;
+  if (!(stmt = loom_store_cached (store, list_sql, error)))
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *path = (const char *)sqlite3_column_text (stmt, 0);
+
+      for (guint r = 0; r < roots->len; r++)
+        {
+          g_autofree char *prefix = g_strconcat (g_ptr_array_index (roots, r), "/", NULL);
+
+          if (g_str_has_prefix (path, prefix) && !g_file_test (path, G_FILE_TEST_EXISTS))
+            {
+              g_ptr_array_add (gone, g_strdup (path));
+              break;
+            }
+        }
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "check for deleted agent files");
+      return FALSE;
+    }
+
+  if (gone->len == 0)
+    return TRUE;
+  if (!loom_store_begin (store, error))
+    return FALSE;
+  for (guint i = 0; i < gone->len; i++)
+    {
+      if (!(stmt = loom_store_cached (store, mark_sql, error)))
+        goto fail;
+      sqlite3_bind_text (stmt, 1, g_ptr_array_index (gone, i), -1, SQLITE_STATIC);
+      if (sqlite3_step (stmt) != SQLITE_DONE)
+        {
+          loom_store_set_error (store, error, "mark deleted agent files");
+          sqlite3_reset (stmt);
+          goto fail;
+        }
+      stats->sessions_missing += (guint)sqlite3_changes (store->db);
+      sqlite3_reset (stmt);
+    }
+  return loom_store_commit (store, error);
+
+fail:
+  loom_store_rollback (store);
+  return FALSE;
+}
+
+gboolean
+loom_import_run (LoomStore                *store,
+                 const LoomImportOptions  *options,
+                 LoomImportProgress        progress,
+                 gpointer                  progress_data,
+                 GCancellable             *cancellable,
+                 LoomImportStats          *stats,
+                 GError                  **error)
+{
+  static const LoomImportOptions default_options = { NULL, NULL };
+  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (candidate_free);
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  guint64 total = 0, done = 0;
+
+  g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  if (options == NULL)
+    options = &default_options;
+
+  if (!collect (options, stats, candidates, roots, error))
+    return FALSE;
+
+  for (guint i = 0; i < candidates->len; i++)
+    total += ((Candidate *)g_ptr_array_index (candidates, i))->size;
+
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      Candidate *candidate = g_ptr_array_index (candidates, i);
+      g_autoptr(GError) file_error = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      stats->files_seen++;
+      if (!import_one (store, candidate, stats, &file_error))
+        {
+          stats->files_failed++;
+          g_ptr_array_add (stats->warnings,
+                           g_strdup_printf ("%s: not imported: %s", candidate->path,
+                                            file_error->message));
+        }
+
+      done += candidate->size;
+      if (progress != NULL)
+        progress (done, total, candidate->path, progress_data);
+    }
+
+  return mark_missing (store, roots, stats, error);
+}
+
+/* ——— In a thread ——— */
+
+typedef struct
+{
+  char  *store_path;
+  char  *source;
+  GStrv  paths;
+} ImportTaskData;
+
+static void
+import_task_data_free (gpointer data)
+{
+  ImportTaskData *task_data = data;
+
+  g_free (task_data->store_path);
+  g_free (task_data->source);
+  g_strfreev (task_data->paths);
+  g_free (task_data);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      data,
+               GCancellable *cancellable)
+{
+  ImportTaskData *task_data = data;
+  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr(LoomStore) store = NULL;
+  LoomImportOptions options = {
+    task_data->source, (const char * const *)task_data->paths
+  };
+  GError *error = NULL;
+
+  /* A connection of its own: the UI thread keeps reading while this one writes. */
+  if (!(store = loom_store_open (task_data->store_path, &error)) ||
+      !loom_import_run (store, &options, NULL, NULL, cancellable, stats, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&stats), (GDestroyNotify)loom_import_stats_free);
+}
+
+void
+loom_import_run_async (const char               *store_path,
+                       const LoomImportOptions  *options,
+                       GCancellable             *cancellable,
+                       GAsyncReadyCallback       callback,
+                       gpointer                  user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ImportTaskData *data = g_new0 (ImportTaskData, 1);
+
+  g_return_if_fail (store_path != NULL);
+
+  data->store_path = g_strdup (store_path);
+  if (options != NULL)
+    {
+      data->source = g_strdup (options->source);
+      data->paths = g_strdupv ((char **)options->paths);
+    }
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, loom_import_run_async);
+  g_task_set_task_data (task, data, import_task_data_free);
+  g_task_run_in_thread (task, import_thread);
+}
+
+LoomImportStats *
+loom_import_run_finish (GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_import_run_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

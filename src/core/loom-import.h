@@ -1,0 +1,64 @@
+/* loom-import.h — importing agent sessions into the store: the operation the CLI and the app run.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "loom-store.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char         *source;      /* NULL: detect each file's format from its content */
+  const char * const *paths;       /* files or folders; NULL or empty: the agents' default roots */
+} LoomImportOptions;
+
+typedef struct
+{
+  guint   files_seen;
+  guint   files_imported;     /* read (in part or whole) this pass */
+  guint   files_unchanged;
+  guint   files_failed;
+  guint   sessions_touched;
+  guint   sessions_new;
+  guint64 messages;           /* added this pass */
+  guint64 events;
+  guint64 records;            /* JSON records read this pass */
+  guint64 bytes;
+  guint   sessions_missing;   /* sources the agent deleted, marked so */
+  GPtrArray *warnings;        /* char *: "FILE:LINE: message" */
+} LoomImportStats;
+
+/* Called from the importing thread after each file; @done and @total are bytes. */
+typedef void (*LoomImportProgress) (guint64     done,
+                                    guint64     total,
+                                    const char *path,
+                                    gpointer    user_data);
+
+LoomImportStats *loom_import_stats_new  (void);
+void             loom_import_stats_free (LoomImportStats *stats);
+
+/* Imports synchronously into @store. Safe in a worker thread with a store of its own. */
+gboolean         loom_import_run        (LoomStore                *store,
+                                         const LoomImportOptions  *options,
+                                         LoomImportProgress        progress,
+                                         gpointer                  progress_data,
+                                         GCancellable             *cancellable,
+                                         LoomImportStats          *stats,
+                                         GError                  **error);
+
+/* Runs loom_import_run() in a thread with its own connection to the store at @store_path. */
+void             loom_import_run_async  (const char               *store_path,
+                                         const LoomImportOptions  *options,
+                                         GCancellable             *cancellable,
+                                         GAsyncReadyCallback       callback,
+                                         gpointer                  user_data);
+LoomImportStats *loom_import_run_finish (GAsyncResult             *result,
+                                         GError                  **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomImportStats, loom_import_stats_free)
+
+G_END_DECLS

@@ -1,0 +1,175 @@
+/* loom-importer.h — what one agent format implements, and what the import framework gives it.
+ *
+ * The framework (loom-import.c) finds files, decides per file whether to skip it, read only
+ * what was appended, or read it again from the start (a rewrite), hands records to the format's
+ * import_file(), writes everything for the file in one transaction, recomputes the sessions'
+ * counts, and saves the file's cursor. A format never opens files for writing: the agents' files
+ * are read-only to us.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "loom-session-record.h"
+
+G_BEGIN_DECLS
+
+typedef struct _LoomImportFile LoomImportFile;
+
+/* Message flags: kept and shown, but not a person's prompt. */
+typedef enum
+{
+  LOOM_MESSAGE_INJECTED        = 1 << 0,  /* context the harness added: AGENTS.md, environment */
+  LOOM_MESSAGE_META            = 1 << 1,  /* Claude isMeta: caveats, expanded slash commands */
+  LOOM_MESSAGE_COMPACT_SUMMARY = 1 << 2,  /* the summary that continues a compacted session */
+  LOOM_MESSAGE_COMMAND         = 1 << 3,  /* slash-command XML and local command output */
+  LOOM_MESSAGE_API_ERROR       = 1 << 4,  /* a synthetic assistant message reporting an error */
+} LoomMessageFlags;
+
+#define LOOM_MESSAGE_NOT_A_PROMPT \
+  (LOOM_MESSAGE_INJECTED | LOOM_MESSAGE_META | LOOM_MESSAGE_COMPACT_SUMMARY | \
+   LOOM_MESSAGE_COMMAND | LOOM_MESSAGE_API_ERROR)
+
+/* Token counts of -1 mean "not known". */
+typedef struct
+{
+  const char *source_id;      /* dedupe key in the session (Claude message.id, a uuid, …) */
+  const char *role;           /* "user", "assistant", "system" */
+  const char *text;           /* appended to the stored text when source_id is seen again */
+  guint       flags;          /* LoomMessageFlags */
+  const char *model;
+  gint64      created_at;     /* Unix ms */
+  gint64      input_tokens;   /* replace the stored usage when >= 0 (the last record wins) */
+  gint64      output_tokens;
+  gint64      cache_read_tokens;
+  gint64      cache_creation_tokens;
+} LoomMessageDraft;
+
+#define LOOM_MESSAGE_DRAFT_INIT { NULL, NULL, NULL, 0, NULL, 0, -1, -1, -1, -1 }
+
+/* Event kinds, as stored. */
+#define LOOM_EVENT_TOOL_CALL   "tool_call"
+#define LOOM_EVENT_TOOL_RESULT "tool_result"
+#define LOOM_EVENT_REASONING   "reasoning"
+#define LOOM_EVENT_FILE_CHANGE "file_change"
+#define LOOM_EVENT_COMPACTION  "compaction"
+#define LOOM_EVENT_LIFECYCLE   "lifecycle"
+#define LOOM_EVENT_API_ERROR   "api_error"
+#define LOOM_EVENT_SUBAGENT    "subagent"
+#define LOOM_EVENT_RAW         "raw"        /* a record we do not understand, kept whole */
+
+typedef struct
+{
+  const char *kind;           /* LOOM_EVENT_* */
+  const char *source_id;      /* dedupe key with kind (a call id, a record uuid, …) */
+  const char *call_id;        /* pairs a tool result with its call */
+  const char *tool_name;
+  gboolean    is_error;
+  const char *path;           /* the file a file change touched */
+  const char *change_kind;    /* "edit", "write", "delete", "patch", … for file changes */
+  const char *text;           /* what to show and search: the command, the output, … */
+  const char *payload;        /* the complete record or input, kept for export */
+  gint64      created_at;
+  gint64      message_id;     /* the message this event belongs to, 0 if none */
+} LoomEventDraft;
+
+typedef struct
+{
+  const char *name;           /* "claude-code", "codex", "gemini" */
+
+  /* Folders the agent keeps sessions in, honouring its environment variables. */
+  char      **(*default_roots) (void);
+
+  /* Adds every session file under @root (a folder) to @files (char * paths). */
+  void        (*discover)      (const char *root,
+                                GPtrArray  *files);
+
+  /* Whether a file looks like this format, from its name and its first bytes. */
+  gboolean    (*detect)        (const char *path,
+                                const char *head,
+                                gsize       head_len);
+
+  /* Whole-document formats are read again in full whenever they change. */
+  gboolean      whole_document;
+
+  /* Imports one file. Bad records are warnings, not errors: return FALSE only when nothing
+   * of the file can be trusted (the framework then rolls the file back). */
+  gboolean    (*import_file)   (LoomImportFile  *file,
+                                GError         **error);
+} LoomImporter;
+
+const LoomImporter *loom_importer_claude (void);
+const LoomImporter *loom_importer_codex  (void);
+const LoomImporter *loom_importer_gemini (void);
+
+/* Every format, in detection order; NULL-terminated. */
+const LoomImporter * const *loom_importers      (void);
+const LoomImporter         *loom_importer_find  (const char *name);
+
+/* ——— What a format calls while importing one file ——— */
+
+const char *loom_import_file_get_path    (LoomImportFile  *file);
+/* TRUE when the file is read from its start (first import, or a rewrite): the framework has
+ * already cleared what this file imported before. FALSE: only appended records follow. */
+gboolean    loom_import_file_is_reset    (LoomImportFile  *file);
+/* Per-file state kept between passes (a JSON object the format owns), e.g. the current model. */
+JsonObject *loom_import_file_get_state   (LoomImportFile  *file);
+
+/* The next record of a JSON Lines file, or FALSE at the end. A line holding several objects
+ * yields them one by one; a malformed, too deep or undecodable record is reported as a warning
+ * naming file and line, and skipped. A final line without a newline that does not parse yet is
+ * left for the next pass. The node belongs to the file until the next call. */
+gboolean    loom_import_file_next_record (LoomImportFile  *file,
+                                          JsonNode       **record);
+guint64     loom_import_file_get_line    (LoomImportFile  *file);
+/* The whole file as one JSON document (whole-document formats). */
+JsonNode   *loom_import_file_read_document (LoomImportFile  *file,
+                                            GError         **error);
+void        loom_import_file_warn        (LoomImportFile  *file,
+                                          const char      *format,
+                                          ...) G_GNUC_PRINTF (2, 3);
+
+/* Finds or creates the session (source + source_session_id) and updates its metadata with the
+ * fields of @meta that are set (non-NULL strings, non-zero numbers). @meta->title is the agent's
+ * own title for the session, without a date; the framework applies the naming convention.
+ * @meta->parent_uuid is the parent's *agent* session id (same source) for a sub-agent session;
+ * the parent is created as a placeholder if its own file was not imported yet.
+ * Returns the session's row id, or 0 when the person deleted that session for good (then skip
+ * its records) — check @error for a real failure. */
+gint64      loom_import_file_session     (LoomImportFile           *file,
+                                          const LoomSessionRecord  *meta,
+                                          GError                  **error);
+/* Returns the message row id (the existing one when source_id was seen), or 0 on error. */
+gint64      loom_import_file_add_message (LoomImportFile           *file,
+                                          gint64                    session_id,
+                                          const LoomMessageDraft   *message,
+                                          GError                  **error);
+/* Returns the event row id (the existing one when kind + source_id was seen), or 0 on error. */
+gint64      loom_import_file_add_event   (LoomImportFile           *file,
+                                          gint64                    session_id,
+                                          const LoomEventDraft     *event,
+                                          GError                  **error);
+/* Cumulative token totals reported by the agent (Codex). Without it, totals are the sum of the
+ * messages' usage (Claude, Gemini). */
+void        loom_import_file_set_tokens  (LoomImportFile           *file,
+                                          gint64                    session_id,
+                                          gint64                    input,
+                                          gint64                    output,
+                                          gint64                    cache_read,
+                                          gint64                    cache_creation);
+
+/* Small helpers the formats share. */
+const char *loom_json_get_string         (JsonObject  *object,
+                                          const char  *member);
+gint64      loom_json_get_int            (JsonObject  *object,
+                                          const char  *member,
+                                          gint64       fallback);
+JsonObject *loom_json_get_object         (JsonObject  *object,
+                                          const char  *member);
+JsonArray  *loom_json_get_array          (JsonObject  *object,
+                                          const char  *member);
+char       *loom_json_to_string          (JsonNode    *node);
+
+G_END_DECLS

@@ -1,0 +1,460 @@
+/* loom-jsonl-reader.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-jsonl-reader.h"
+
+struct _LoomJsonlReader
+{
+  FILE       *fp;
+  char       *path;
+  JsonParser *parser;
+
+  char       *line;          /* the current physical line, without its newline */
+  size_t      capacity;
+  gsize       len;
+  char       *valid;         /* a repaired copy when the line was not valid UTF-8 */
+  const char *text;          /* line or valid */
+
+  GArray     *ends;          /* gsize: where each value on the line ends */
+  guint       next_value;
+
+  guint64     line_no;       /* of the current line */
+  guint64     lines_consumed;
+  guint64     offset;        /* after the last consumed line */
+  guint64     records;
+  gboolean    pending_tail;
+};
+
+LoomJsonlReader *
+loom_jsonl_reader_new (const char  *path,
+                       guint64      offset,
+                       guint64      line,
+                       GError     **error)
+{
+  g_autoptr(LoomJsonlReader) self = g_new0 (LoomJsonlReader, 1);
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self->path = g_strdup (path);
+  self->offset = offset;
+  self->line_no = line;
+  self->lines_consumed = line;
+  self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->parser = json_parser_new_immutable ();
+
+  /* Read-only, always: the agents' files are never ours to change. */
+  self->fp = fopen (path, "rbe");
+  if (self->fp == NULL)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not open “%s”: %s", path,
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+  if (offset > 0 && fseeko (self->fp, (off_t)offset, SEEK_SET) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not seek in “%s”: %s", path,
+                   g_strerror (saved_errno));
+      return NULL;
+    }
+  return g_steal_pointer (&self);
+}
+
+void
+loom_jsonl_reader_free (LoomJsonlReader *self)
+{
+  if (self == NULL)
+    return;
+  if (self->fp != NULL)
+    fclose (self->fp);
+  g_clear_object (&self->parser);
+  g_clear_pointer (&self->ends, g_array_unref);
+  g_free (self->line);
+  g_free (self->valid);
+  g_free (self->path);
+  g_free (self);
+}
+
+int
+loom_jsonl_split_values (const char *text,
+                         gsize       len,
+                         int         max_depth,
+                         gsize      *ends,
+                         int         max_values)
+{
+  gboolean in_string = FALSE;
+  gboolean escaped = FALSE;
+  gboolean in_value = FALSE;
+  int depth = 0;
+  int n = 0;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (escaped)
+            escaped = FALSE;
+          else if (c == '\\')
+            escaped = TRUE;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          in_string = TRUE;
+          in_value = TRUE;
+          break;
+
+        case '{':
+        case '[':
+          if (++depth > max_depth)
+            return -1;
+          in_value = TRUE;
+          break;
+
+        case '}':
+        case ']':
+          depth--;
+          if (depth <= 0)
+            {
+              depth = 0;
+              if (n < max_values)
+                ends[n] = i + 1;
+              n++;
+              in_value = FALSE;
+            }
+          break;
+
+        case ' ':
+        case '\t':
+        case '\r':
+          break;
+
+        default:
+          in_value = TRUE;
+          break;
+        }
+    }
+
+  /* Whatever follows the last complete value (a scalar, or an unterminated object) is one
+   * more value, which the parser will judge. */
+  if (in_value || depth > 0 || in_string)
+    {
+      if (n < max_values)
+        ends[n] = len;
+      n++;
+    }
+  return MIN (n, max_values);
+}
+
+static int
+hex_value (char c)
+{
+  return g_ascii_xdigit_value (c);
+}
+
+static guint
+read_escape (const char *p)
+{
+  return (guint)(hex_value (p[2]) << 12 | hex_value (p[3]) << 8 | hex_value (p[4]) << 4 |
+                 hex_value (p[5]));
+}
+
+static gboolean
+is_u_escape (const char *p,
+             const char *end)
+{
+  return end - p >= 6 && p[0] == '\\' && p[1] == 'u' && g_ascii_isxdigit (p[2]) &&
+         g_ascii_isxdigit (p[3]) && g_ascii_isxdigit (p[4]) && g_ascii_isxdigit (p[5]);
+}
+
+guint
+loom_jsonl_fix_surrogates (char  *text,
+                           gsize  len)
+{
+  char *end = text + len;
+  guint fixed = 0;
+
+  for (char *p = text; p < end; p++)
+    {
+      guint unit;
+
+      if (*p != '\\')
+        continue;
+      if (!is_u_escape (p, end))
+        {
+          p++;  /* skip the escaped character, which may be a backslash */
+          continue;
+        }
+
+      unit = read_escape (p);
+      if (unit >= 0xD800 && unit <= 0xDBFF && is_u_escape (p + 6, end) &&
+          read_escape (p + 6) >= 0xDC00 && read_escape (p + 6) <= 0xDFFF)
+        {
+          p += 11;  /* a proper pair */
+          continue;
+        }
+      if (unit >= 0xD800 && unit <= 0xDFFF)
+        {
+          memcpy (p, "\\uFFFD", 6);
+          fixed++;
+        }
+      p += 5;
+    }
+  return fixed;
+}
+
+/* Reads the next physical line. Returns FALSE at the end of the file or on error. */
+static gboolean
+read_line (LoomJsonlReader  *self,
+           gboolean         *has_newline,
+           GError          **error)
+{
+  ssize_t n;
+
+  errno = 0;
+  n = getline (&self->line, &self->capacity, self->fp);
+  if (n < 0)
+    {
+      if (ferror (self->fp))
+        {
+          int saved_errno = errno;
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not read “%s”: %s", self->path,
+                       g_strerror (saved_errno));
+        }
+      return FALSE;
+    }
+
+  self->len = (gsize)n;
+  *has_newline = self->len > 0 && self->line[self->len - 1] == '\n';
+  if (*has_newline)
+    self->len--;
+  if (self->len > 0 && self->line[self->len - 1] == '\r')
+    self->len--;
+  self->line[self->len] = '\0';
+  return TRUE;
+}
+
+static gboolean
+is_blank (const char *text,
+          gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isspace (text[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+value_bounds (LoomJsonlReader *self,
+              guint            index,
+              gsize           *start,
+              gsize           *length)
+{
+  gsize begin = index == 0 ? 0 : g_array_index (self->ends, gsize, index - 1);
+  gsize end = g_array_index (self->ends, gsize, index);
+
+  while (begin < end && g_ascii_isspace (self->text[begin]))
+    begin++;
+  *start = begin;
+  *length = end - begin;
+  return *length > 0;
+}
+
+/* A last line without a newline may still be being written: it is taken only when every
+ * value on it parses. */
+static gboolean
+tail_is_complete (LoomJsonlReader *self)
+{
+  for (guint i = 0; i < self->ends->len; i++)
+    {
+      gsize start, length;
+
+      if (value_bounds (self, i, &start, &length) &&
+          !json_parser_load_from_data (self->parser, self->text + start, (gssize)length, NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Prepares the values of a freshly read line. Returns a problem to report, or NULL. */
+static char *
+prepare_line (LoomJsonlReader *self)
+{
+  g_autoptr(GString) problem = NULL;
+  const char *invalid_end = NULL;
+  gsize max_values;
+  guint fixed;
+  int n;
+
+  g_clear_pointer (&self->valid, g_free);
+  self->text = self->line;
+  g_array_set_size (self->ends, 0);
+  self->next_value = 0;
+
+  if (!g_utf8_validate_len (self->line, self->len, &invalid_end))
+    {
+      self->valid = g_utf8_make_valid (self->line, (gssize)self->len);
+      self->text = self->valid;
+      self->len = strlen (self->valid);
+      problem = g_string_new ("invalid UTF-8 was replaced by U+FFFD");
+    }
+
+  fixed = loom_jsonl_fix_surrogates ((char *)self->text, self->len);
+  if (fixed > 0)
+    {
+      if (problem == NULL)
+        problem = g_string_new (NULL);
+      else
+        g_string_append (problem, "; ");
+      g_string_append_printf (problem, "%u unpaired surrogate escape(s) were replaced by U+FFFD",
+                              fixed);
+    }
+
+  /* Most lines hold one value; a few hold two. Count first, then collect. */
+  max_values = 4;
+  for (;;)
+    {
+      g_array_set_size (self->ends, max_values);
+      n = loom_jsonl_split_values (self->text, self->len, LOOM_JSONL_MAX_DEPTH,
+                                   (gsize *)(gpointer)self->ends->data, (int)max_values);
+      if (n < 0 || (gsize)n < max_values)
+        break;
+      max_values *= 4;
+    }
+
+  if (n < 0)
+    {
+      g_array_set_size (self->ends, 0);
+      return g_strdup_printf ("the record nests deeper than %d levels and was skipped",
+                              LOOM_JSONL_MAX_DEPTH);
+    }
+  g_array_set_size (self->ends, (guint)n);
+
+  if (n > 1)
+    {
+      if (problem == NULL)
+        problem = g_string_new (NULL);
+      else
+        g_string_append (problem, "; ");
+      g_string_append_printf (problem, "%d JSON values on one line, read one by one", n);
+    }
+
+  return problem ? g_string_free (g_steal_pointer (&problem), FALSE) : NULL;
+}
+
+LoomJsonlResult
+loom_jsonl_reader_next (LoomJsonlReader  *self,
+                        JsonNode        **record,
+                        char            **problem,
+                        GError          **error)
+{
+  g_return_val_if_fail (self != NULL, LOOM_JSONL_ERROR);
+
+  *record = NULL;
+  *problem = NULL;
+
+  for (;;)
+    {
+      gboolean has_newline = FALSE;
+      guint64 line_start;
+
+      while (self->next_value < self->ends->len)
+        {
+          g_autoptr(GError) parse_error = NULL;
+          gsize start, length;
+
+          if (!value_bounds (self, self->next_value++, &start, &length))
+            continue;
+          if (!json_parser_load_from_data (self->parser, self->text + start, (gssize)length,
+                                           &parse_error))
+            {
+              *problem = g_strdup_printf ("not valid JSON (%s)", parse_error->message);
+              return LOOM_JSONL_BAD;
+            }
+          *record = json_parser_get_root (self->parser);
+          if (*record == NULL)
+            continue;
+          self->records++;
+          return LOOM_JSONL_RECORD;
+        }
+
+      if (self->pending_tail)
+        return LOOM_JSONL_END;
+
+      line_start = (guint64)ftello (self->fp);
+      if (!read_line (self, &has_newline, error))
+        return error != NULL && *error != NULL ? LOOM_JSONL_ERROR : LOOM_JSONL_END;
+      self->line_no++;
+
+      if (is_blank (self->line, self->len))
+        {
+          if (has_newline)
+            {
+              self->offset = (guint64)ftello (self->fp);
+              self->lines_consumed = self->line_no;
+            }
+          continue;
+        }
+
+      *problem = prepare_line (self);
+
+      if (!has_newline && self->ends->len > 0 && !tail_is_complete (self))
+        {
+          /* Half written, probably: read it again when the file grows. */
+          g_clear_pointer (problem, g_free);
+          g_array_set_size (self->ends, 0);
+          self->pending_tail = TRUE;
+          self->line_no--;
+          fseeko (self->fp, (off_t)line_start, SEEK_SET);
+          return LOOM_JSONL_END;
+        }
+
+      self->offset = (guint64)ftello (self->fp);
+      self->lines_consumed = self->line_no;
+      if (*problem != NULL)
+        return LOOM_JSONL_BAD;
+    }
+}
+
+guint64
+loom_jsonl_reader_get_line (LoomJsonlReader *self)
+{
+  return self->line_no;
+}
+
+guint64
+loom_jsonl_reader_get_offset (LoomJsonlReader *self)
+{
+  return self->offset;
+}
+
+guint64
+loom_jsonl_reader_get_lines_consumed (LoomJsonlReader *self)
+{
+  return self->lines_consumed;
+}
+
+guint64
+loom_jsonl_reader_get_records (LoomJsonlReader *self)
+{
+  return self->records;
+}
+
+gboolean
+loom_jsonl_reader_has_pending_tail (LoomJsonlReader *self)
+{
+  return self->pending_tail;
+}

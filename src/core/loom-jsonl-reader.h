@@ -1,0 +1,64 @@
+/* loom-jsonl-reader.h — JSON Lines records out of hostile files.
+ *
+ * Files arrive with no final newline, two objects on one line, lines of a hundred megabytes,
+ * invalid UTF-8, unpaired surrogate escapes, nesting thousands deep and half-written last lines.
+ * The reader turns each into either a parsed record or a warning naming the line, and never
+ * holds more than one line in memory.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* Deeper records are refused before parsing: json-glib 1.6 recurses without a limit. */
+#define LOOM_JSONL_MAX_DEPTH 512
+
+typedef struct _LoomJsonlReader LoomJsonlReader;
+
+typedef enum
+{
+  LOOM_JSONL_RECORD,     /* *record is set */
+  LOOM_JSONL_BAD,        /* *problem says what was wrong with the record on this line */
+  LOOM_JSONL_END,        /* nothing more that is complete */
+  LOOM_JSONL_ERROR,      /* reading the file failed */
+} LoomJsonlResult;
+
+/* Starts at byte @offset, which is the start of line @line + 1. */
+LoomJsonlReader *loom_jsonl_reader_new          (const char       *path,
+                                                 guint64           offset,
+                                                 guint64           line,
+                                                 GError          **error);
+void             loom_jsonl_reader_free         (LoomJsonlReader  *reader);
+
+/* The node stays valid until the next call. */
+LoomJsonlResult  loom_jsonl_reader_next         (LoomJsonlReader  *reader,
+                                                 JsonNode        **record,
+                                                 char            **problem,
+                                                 GError          **error);
+/* The line of the last result (1-based). */
+guint64          loom_jsonl_reader_get_line     (LoomJsonlReader  *reader);
+/* Where the next pass starts: after the last line that was complete and consumed. */
+guint64          loom_jsonl_reader_get_offset   (LoomJsonlReader  *reader);
+guint64          loom_jsonl_reader_get_lines_consumed (LoomJsonlReader *reader);
+guint64          loom_jsonl_reader_get_records  (LoomJsonlReader  *reader);
+/* TRUE when the last line had no newline and did not parse: it waits for the next pass. */
+gboolean         loom_jsonl_reader_has_pending_tail (LoomJsonlReader *reader);
+
+/* Exposed for tests: finds where top-level JSON values end in @text, refusing nesting deeper
+ * than @max_depth. Returns the number of values found (up to @max_values), their end offsets in
+ * @ends; -1 when a value nests too deep. */
+int              loom_jsonl_split_values        (const char       *text,
+                                                 gsize             len,
+                                                 int               max_depth,
+                                                 gsize            *ends,
+                                                 int               max_values);
+/* Rewrites unpaired \uD800–\uDFFF escapes as \uFFFD in place (same length). Returns how many. */
+guint            loom_jsonl_fix_surrogates      (char             *text,
+                                                 gsize             len);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomJsonlReader, loom_jsonl_reader_free)
+
+G_END_DECLS
