@@ -9,6 +9,7 @@
 
 #include "loom-cli.h"
 #include "loom-time.h"
+#include "loom-timeline-item.h"
 
 static char *
 format_local_time (gint64 ms)
@@ -248,6 +249,20 @@ sessions_show (LoomCli  *cli,
   if (json)
     {
       g_autoptr(JsonNode) node = loom_session_to_json (session);
+      g_autoptr(GListModel) timeline = NULL;
+      JsonArray *items = json_array_new ();
+
+      if (!(timeline = loom_store_list_timeline (store, argv[1], 0, 0, &error)))
+        {
+          json_array_unref (items);
+          return loom_cli_fail (error);
+        }
+      for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
+        {
+          g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+          json_array_add_element (items, loom_timeline_item_to_json (item));
+        }
+      json_object_set_array_member (json_node_get_object (node), "timeline", items);
       loom_cli_print_json (node);
     }
   else

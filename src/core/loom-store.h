@@ -137,6 +137,13 @@ gint64          loom_store_add_event            (LoomStore               *self,
                                                  gint64                   created_at,
                                                  GError                 **error);
 
+/* A session's messages and events (LoomTimelineItem) in order; @limit 0: all. */
+GListModel     *loom_store_list_timeline        (LoomStore               *self,
+                                                 const char              *id,
+                                                 guint                    offset,
+                                                 guint                    limit,
+                                                 GError                 **error);
+
 /* The derived full-text index. */
 gboolean        loom_store_rebuild_index        (LoomStore               *self,
                                                  GError                 **error);

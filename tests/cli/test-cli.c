@@ -220,6 +220,24 @@ test_list_and_show (Fixture       *f,
   one = parse_out (f);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (one), "title"), ==,
                    "Plan the release - 2026-11-21");
+  g_clear_pointer (&one, json_node_unref);
+
+  /* The timeline comes with it, in order: 4 messages, then 2 tool calls. */
+  g_assert_cmpint (run_loom (f, "sessions", "show", a, "--json"), ==, 0);
+  one = parse_out (f);
+  {
+    JsonArray *timeline = json_object_get_array_member (json_node_get_object (one), "timeline");
+    JsonObject *first, *last;
+
+    g_assert_cmpuint (json_array_get_length (timeline), ==, 6);
+    first = json_array_get_object_element (timeline, 0);
+    last = json_array_get_object_element (timeline, 5);
+    g_assert_cmpstr (json_object_get_string_member (first, "type"), ==, "message");
+    g_assert_cmpstr (json_object_get_string_member (first, "role"), ==, "user");
+    g_assert_cmpstr (json_object_get_string_member (first, "text"), ==, "message 0 about x");
+    g_assert_cmpstr (json_object_get_string_member (last, "kind"), ==, "tool_call");
+    g_assert_cmpstr (json_object_get_string_member (last, "tool_name"), ==, "Bash");
+  }
 
   /* By prefix, in text. */
   {

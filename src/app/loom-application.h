@@ -1,0 +1,24 @@
+/* loom-application.h — the application: actions, settings, style and the one store.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "loom-store.h"
+
+G_BEGIN_DECLS
+
+#define LOOM_TYPE_APPLICATION (loom_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (LoomApplication, loom_application, LOOM, APPLICATION, AdwApplication)
+
+LoomApplication *loom_application_new             (const char        *application_id,
+                                                   GApplicationFlags  flags);
+/* NULL when the store could not be opened; loom_application_get_store_error() says why. */
+LoomStore       *loom_application_get_store       (LoomApplication   *self);
+const GError    *loom_application_get_store_error (LoomApplication   *self);
+GSettings       *loom_application_get_settings    (LoomApplication   *self);
+
+G_END_DECLS

@@ -1,0 +1,803 @@
+/* test-window.c — the application shell as a user meets it: empty, then with sessions.
+ *
+ * Runs the real application and window on a real X server (Xvfb, from the test harness) against
+ * a throwaway SQLite store, drives them through their actions, checks what is on screen, and
+ * saves screenshots to tests/app/screenshots/ in the build folder for a person to look at.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "loom-application.h"
+#include "loom-preferences-window.h"
+#include "loom-session-row.h"
+#include "loom-sidebar.h"
+#include "loom-sidebar-row.h"
+#include "loom-store.h"
+#include "loom-window.h"
+
+/* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
+#define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
+
+/* Helpers: waiting, finding widgets, screenshots */
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Iterates the main context until @condition holds or the time is up; the periodic wake-up
+ * keeps a blocking iteration from sleeping past the deadline. */
+static gboolean
+wait_until (Condition condition,
+            gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
+  gboolean met;
+
+  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_up);
+  return met;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static gboolean
+is_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static gboolean
+is_null (gpointer data)
+{
+  return *(gpointer *)data == NULL;
+}
+
+static void
+on_after_paint (GdkFrameClock *frame_clock,
+                guint         *n_frames)
+{
+  (*n_frames)++;
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  guint      n_frames;
+  guint      wanted;
+} FrameWait;
+
+static gboolean
+has_painted (gpointer data)
+{
+  FrameWait *wait = data;
+
+  if (wait->n_frames < wait->wanted)
+    gtk_widget_queue_draw (wait->widget);
+  return wait->n_frames >= wait->wanted;
+}
+
+/* Waits until @window is mapped and has painted a few more frames, so that what it shows has
+ * caught up with the last change (a reload, a new style). */
+static void
+wait_for_frames (GtkWidget *window,
+                 guint      n_frames)
+{
+  FrameWait wait = { window, 0, n_frames };
+  GdkFrameClock *frame_clock;
+  gulong handler;
+
+  g_assert_true (wait_until (is_mapped, window));
+
+  frame_clock = gtk_widget_get_frame_clock (window);
+  g_assert_nonnull (frame_clock);
+  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
+                              &wait.n_frames);
+  g_assert_true (wait_until (has_painted, &wait));
+  g_signal_handler_disconnect (frame_clock, handler);
+}
+
+/* The widgets of @type under @root that a user can see: mapped and not hidden by their parent
+ * (GtkListView keeps spare rows that are not child-visible). */
+static void
+collect_visible (GtkWidget *root,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
+    return;
+
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_visible (child, type, found);
+}
+
+static GPtrArray *
+find_visible (GtkWidget *root,
+              GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_visible (root, type, found);
+  return found;
+}
+
+static GtkWidget *
+find_visible_status_page (GtkWidget  *root,
+                          const char *title)
+{
+  g_autoptr(GPtrArray) pages = find_visible (root, ADW_TYPE_STATUS_PAGE);
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
+        return pages->pdata[i];
+    }
+  return NULL;
+}
+
+static guint
+count_visible (GtkWidget *root,
+               GType      type)
+{
+  g_autoptr(GPtrArray) found = find_visible (root, type);
+
+  return found->len;
+}
+
+static gboolean
+shows_sidebar (gpointer data)
+{
+  return count_visible (data, LOOM_TYPE_SIDEBAR) == 1;
+}
+
+static GtkWidget *
+find_visible_button (GtkWidget  *root,
+                     const char *icon_name)
+{
+  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
+  guint n_items = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
+          gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+  return NULL;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *file_name = NULL;
+  g_autofree char *path = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  wait_for_frames (widget, 3);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
+    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
+  else
+    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  file_name = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file_name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Applies a style through the preference, as the user does, and waits for the window to show
+ * it. */
+static void
+set_style (LoomApplication *app,
+           GtkWidget       *window,
+           const char      *scheme)
+{
+  AdwStyleManager *style_manager = adw_style_manager_get_default ();
+
+  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
+  g_assert_cmpint (adw_style_manager_get_dark (style_manager), ==, g_str_equal (scheme, "dark"));
+  wait_for_frames (window, 3);
+}
+
+/* Fixture: a fresh store folder and a running application */
+
+typedef struct _Fixture Fixture;
+typedef void (*TestBody) (Fixture *fixture);
+
+struct _Fixture
+{
+  char            *dir;
+  char            *db_path;
+  LoomApplication *app;
+  LoomWindow      *window;
+  TestBody         body;
+  gboolean         body_ran;
+};
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
+  fixture->dir = g_dir_make_tmp ("loom-test-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->db_path = g_build_filename (fixture->dir, "history.db", NULL);
+  g_setenv ("LOOM_DB", fixture->db_path, TRUE);
+
+  /* The memory settings backend lives as long as the process: start each test afresh. */
+  settings = g_settings_new (APP_ID);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "window-maximized");
+  g_settings_reset (settings, "color-scheme");
+}
+
+/* The test body runs inside g_application_run(), from an idle callback once the window is open,
+ * so that the application starts up and shuts down exactly as it does for a user. */
+static gboolean
+run_body_cb (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+
+  wait_for_frames (window, 2);
+  fixture->body (fixture);
+
+  /* Ctrl+W's action: closing the last window ends g_application_run(). */
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  g_assert_true (wait_until (is_hidden, window));
+  fixture->body_ran = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_activate_cb (GApplication *application,
+                Fixture      *fixture)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (LOOM_IS_WINDOW (window));
+  g_assert_null (fixture->window);
+  fixture->window = g_object_ref (LOOM_WINDOW (window));
+  g_idle_add (run_body_cb, fixture);
+}
+
+static void
+fixture_run (Fixture  *fixture,
+             TestBody  body)
+{
+  /* Non-unique: each test starts its own instance on the private bus. */
+  fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
+  fixture->body = body;
+  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), fixture);
+
+  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, 0);
+  g_assert_true (fixture->body_ran);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_assert_cmpint (g_remove (child), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (path), ==, 0);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  /* Once closed, nothing may hold the window, nor the application once it has shut down. */
+  if (fixture->window != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->window));
+  if (fixture->app != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->app));
+
+  g_unsetenv ("LOOM_DB");
+  remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->db_path, g_free);
+  g_clear_pointer (&fixture->dir, g_free);
+}
+
+static void
+insert_session (LoomStore  *store,
+                const char *title,
+                const char *source,
+                const char *project,
+                gint64      age_hours,
+                gboolean    pinned)
+{
+  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 now = g_get_real_time () / 1000;
+
+  record->title = g_strdup (title);
+  record->source = g_strdup (source);
+  if (project != NULL)
+    {
+      record->project_name = g_strdup (project);
+      record->project_path = g_build_filename ("/home/ada/src", project, NULL);
+    }
+  record->created_at = now - (age_hours + 2) * 3600 * 1000;
+  record->updated_at = now - age_hours * 3600 * 1000;
+  record->message_count = 12;
+
+  g_assert_true (loom_store_insert_session (store, record, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (record->uuid);
+
+  if (pinned)
+    {
+      g_assert_true (loom_store_set_pinned (store, record->uuid, TRUE, &error));
+      g_assert_no_error (error);
+    }
+}
+
+static LoomSidebarRow *
+find_sidebar_row (GtkWidget      *root,
+                  LoomCollection  collection)
+{
+  g_autoptr(GPtrArray) rows = find_visible (root, LOOM_TYPE_SIDEBAR_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      LoomSidebarItem *item = loom_sidebar_row_get_item (rows->pdata[i]);
+
+      if (loom_sidebar_item_get_collection (item) == collection)
+        return rows->pdata[i];
+    }
+  return NULL;
+}
+
+/* The count a sidebar row shows, as the user reads it: an empty collection shows none. */
+static guint
+sidebar_count (GtkWidget      *window,
+               LoomCollection  collection)
+{
+  LoomSidebarRow *row = find_sidebar_row (window, collection);
+  g_autoptr(GPtrArray) labels = NULL;
+  GtkLabel *count_label;
+
+  g_assert_nonnull (row);
+  labels = find_visible (GTK_WIDGET (row), GTK_TYPE_LABEL);
+  g_assert_cmpuint (labels->len, >=, 1);
+  if (labels->len == 1)
+    return 0;
+
+  /* The title, then the count. */
+  g_assert_cmpuint (labels->len, ==, 2);
+  count_label = labels->pdata[1];
+  g_assert_cmpuint (loom_sidebar_item_get_count (loom_sidebar_row_get_item (row)), ==,
+                    atoi (gtk_label_get_label (count_label)));
+  return atoi (gtk_label_get_label (count_label));
+}
+
+static void
+select_collection (GtkWidget      *window,
+                   LoomCollection  collection)
+{
+  g_autoptr(GPtrArray) sidebars = find_visible (window, LOOM_TYPE_SIDEBAR);
+
+  g_assert_cmpuint (sidebars->len, ==, 1);
+  loom_sidebar_select_collection (sidebars->pdata[0], collection);
+  wait_for_frames (window, 2);
+}
+
+/* Tests */
+
+static void
+assert_accel (LoomApplication *app,
+              const char      *action,
+              const char      *accel)
+{
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+
+  g_assert_true (g_strv_contains ((const char * const *)accels, accel));
+}
+
+static void
+shell_body (Fixture *fixture)
+{
+  GtkWidget *window;
+  GtkWindow *dialog;
+  GtkWindow *help_overlay;
+  AdwComboRow *style_row;
+  GtkWidget *back_button;
+  LoomStore *store;
+  g_autoptr(GPtrArray) combo_rows = NULL;
+
+  window = GTK_WIDGET (fixture->window);
+  store = loom_window_get_store (fixture->window);
+  g_assert_true (LOOM_IS_STORE (store));
+  g_assert_cmpstr (loom_store_get_path (store), ==, fixture->db_path);
+  g_assert_null (loom_store_get_recovered_path (store));
+
+  /* The shortcuts the help overlay promises. Ctrl+W is a binding of the window class. */
+  assert_accel (fixture->app, "app.quit", "<Control>q");
+  assert_accel (fixture->app, "app.preferences", "<Control>comma");
+  assert_accel (fixture->app, "win.show-help-overlay", "<Control>question");
+
+  /* A new user sees the welcome, not an empty sidebar. */
+  g_assert_nonnull (find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  set_style (fixture->app, window, "light");
+  save_screenshot (window, "empty-light");
+  set_style (fixture->app, window, "dark");
+  save_screenshot (window, "empty-dark");
+  set_style (fixture->app, window, "light");
+
+  /* About */
+  g_assert_true (gtk_widget_activate_action (window, "app.about", NULL));
+  dialog = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (dialog)), ==, PACKAGE_VERSION);
+  save_screenshot (GTK_WIDGET (dialog), "about");
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
+  gtk_window_close (dialog);
+  g_assert_true (wait_until (is_null, &dialog));
+
+  /* Preferences: changing the style there restyles the application at once. */
+  g_assert_true (gtk_widget_activate_action (window, "app.preferences", NULL));
+  dialog = find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
+  wait_for_frames (GTK_WIDGET (dialog), 2);
+  g_assert_true (gtk_widget_activate_action (window, "app.preferences", NULL));
+  g_assert_true (find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW) == dialog);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (fixture->app))),
+                    ==, 2);
+  combo_rows = find_visible (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW);
+  g_assert_cmpuint (combo_rows->len, ==, 1);
+  style_row = combo_rows->pdata[0];
+  g_assert_cmpuint (adw_combo_row_get_selected (style_row), ==, 1);
+  save_screenshot (GTK_WIDGET (dialog), "preferences");
+  adw_combo_row_set_selected (style_row, 2);
+  g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  adw_combo_row_set_selected (style_row, 1);
+  g_assert_false (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
+  gtk_window_close (dialog);
+  g_assert_true (wait_until (is_null, &dialog));
+
+  /* Keyboard shortcuts, loaded by GtkApplication from the resource. */
+  g_assert_true (gtk_widget_activate_action (window, "win.show-help-overlay", NULL));
+  help_overlay =
+    GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_nonnull (help_overlay);
+  g_assert_true (wait_until (is_mapped, help_overlay));
+  save_screenshot (GTK_WIDGET (help_overlay), "shortcuts");
+  gtk_window_close (help_overlay);
+  g_assert_true (wait_until (is_hidden, help_overlay));
+
+  /* Sessions arrive: the window shows them once reloaded. */
+  insert_session (store, "Fix the flaky login test - 2026-11-29", "claude-code", "webapp", 1, TRUE);
+  insert_session (store, "Port the settings page to libadwaita - 2026-11-28", "codex", "gnome-app",
+                  20, FALSE);
+  insert_session (store, "Explain the build failure on arm64 - 2026-11-26", "gemini", "toolchain",
+                  70, FALSE);
+  insert_session (store,
+                  "Refactor the importer so that huge JSONL lines are streamed instead of "
+                  "read whole into memory - 2026-11-02",
+                  "claude-code", "intentloom-history", 24 * 27, FALSE);
+  insert_session (store, "Draft the release notes - 2025-12-15", "codex", NULL, 24 * 349, FALSE);
+  loom_window_reload (fixture->window);
+  wait_for_frames (window, 3);
+
+  g_assert_null (find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
+  g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_ALL), ==, 5);
+  g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_RECENT), ==, 3);
+  g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_PINNED), ==, 1);
+  g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_ACTIVE), ==, 2);
+  g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_TRASH), ==, 0);
+  save_screenshot (window, "sessions-light");
+  set_style (fixture->app, window, "dark");
+  save_screenshot (window, "sessions-dark");
+  set_style (fixture->app, window, "light");
+
+  /* The sidebar chooses what the list shows. */
+  select_collection (window, LOOM_COLLECTION_PINNED);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
+  select_collection (window, LOOM_COLLECTION_TRASH);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_nonnull (find_visible_status_page (window, "Trash Is Empty"));
+  save_screenshot (window, "collection-empty");
+  select_collection (window, LOOM_COLLECTION_ALL);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
+
+  /* A narrow window folds: the sidebar alone, then the list after picking a collection. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 400, 640);
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  save_screenshot (window, "sessions-narrow");
+
+  gtk_widget_activate (GTK_WIDGET (find_sidebar_row (window, LOOM_COLLECTION_RECENT)));
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 3);
+  save_screenshot (window, "sessions-narrow-list");
+
+  back_button = find_visible_button (window, "go-previous-symbolic");
+  g_assert_nonnull (back_button);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (back_button), ==, "Back");
+  /* Activating a button presses it for a moment before it reports the click. */
+  gtk_widget_activate (back_button);
+  g_assert_true (wait_until (shows_sidebar, window));
+}
+
+static void
+test_window_shell (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  fixture_run (fixture, shell_body);
+
+  /* The window was left narrow: the next start opens it so. */
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 400);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 640);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+}
+
+static AdwMessageDialog *
+wait_for_message_dialog (void)
+{
+  AdwMessageDialog *dialog = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+
+  while (dialog == NULL && g_get_monotonic_time () < deadline)
+    {
+      dialog = (AdwMessageDialog *)find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_nonnull (dialog);
+  wait_for_frames (GTK_WIDGET (dialog), 2);
+  return dialog;
+}
+
+static void
+on_response_cb (AdwMessageDialog  *dialog,
+                const char        *response,
+                char             **out)
+{
+  g_assert_null (*out);
+  *out = g_strdup (response);
+}
+
+/* Escape, as a user dismisses it: the dialog answers with its close response and goes away. */
+static void
+close_message_dialog (AdwMessageDialog *dialog)
+{
+  g_autofree char *response = NULL;
+
+  g_signal_connect (dialog, "response", G_CALLBACK (on_response_cb), &response);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (wait_until (is_null, &dialog));
+  g_assert_cmpstr (response, ==, "close");
+}
+
+static void
+newer_store_body (Fixture *fixture)
+{
+  AdwMessageDialog *dialog;
+
+  g_assert_null (loom_window_get_store (fixture->window));
+  g_assert_nonnull (find_visible_status_page (GTK_WIDGET (fixture->window), "History Unavailable"));
+
+  dialog = wait_for_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Open History");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "newer version"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), fixture->db_path));
+  save_screenshot (GTK_WIDGET (dialog), "store-newer-dialog");
+  close_message_dialog (dialog);
+  save_screenshot (GTK_WIDGET (fixture->window), "store-unavailable");
+}
+
+static void
+test_window_newer_store (Fixture       *fixture,
+                         gconstpointer  user_data)
+{
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  gsize before_len, after_len;
+  sqlite3 *db = NULL;
+
+  /* A store written by a later version: the application must refuse it and leave it as it is. */
+  g_assert_cmpint (sqlite3_open (fixture->db_path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE future (x); PRAGMA user_version = 999;",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_assert_true (g_file_get_contents (fixture->db_path, &before, &before_len, NULL));
+
+  fixture_run (fixture, newer_store_body);
+
+  g_assert_true (g_file_get_contents (fixture->db_path, &after, &after_len, NULL));
+  g_assert_cmpmem (before, before_len, after, after_len);
+}
+
+static void
+damaged_store_body (Fixture *fixture)
+{
+  AdwMessageDialog *dialog;
+  const char *recovered;
+
+  recovered = loom_store_get_recovered_path (loom_window_get_store (fixture->window));
+  g_assert_nonnull (recovered);
+  g_assert_true (g_file_test (recovered, G_FILE_TEST_IS_REGULAR));
+
+  /* The user learns where the old data went, and starts from the welcome page. */
+  dialog = wait_for_message_dialog ();
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "History Was Damaged");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), recovered));
+  save_screenshot (GTK_WIDGET (dialog), "store-damaged-dialog");
+  close_message_dialog (dialog);
+  g_assert_nonnull (find_visible_status_page (GTK_WIDGET (fixture->window), "No Sessions Yet"));
+}
+
+static void
+test_window_damaged_store (Fixture       *fixture,
+                           gconstpointer  user_data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) garbage = g_string_new (NULL);
+
+  for (guint i = 0; i < 512; i++)
+    g_string_append (garbage, "this is not an SQLite database\n");
+  g_file_set_contents (fixture->db_path, garbage->str, garbage->len, &error);
+  g_assert_no_error (error);
+
+  fixture_run (fixture, damaged_store_body);
+}
+
+static gint64
+local_ms (int year,
+          int month,
+          int day,
+          int hour,
+          int minute)
+{
+  g_autoptr(GDateTime) when = g_date_time_new_local (year, month, day, hour, minute, 0);
+
+  return g_date_time_to_unix (when) * 1000;
+}
+
+/* What the time column says, relative to Sunday 2026-11-29, 15:00 local time. */
+static void
+test_session_row_format_time (void)
+{
+  gint64 now = local_ms (2026, 11, 29, 15, 0);
+  static const struct {
+    int year, month, day, hour, minute;
+    const char *expected;
+  } cases[] = {
+    { 2026, 11, 29, 14, 5, "14:05" },
+    { 2026, 11, 29, 0, 0, "00:00" },
+    { 2026, 11, 28, 23, 59, "Yesterday" },
+    { 2026, 11, 28, 0, 0, "Yesterday" },
+    { 2026, 11, 27, 23, 59, "Friday" },
+    { 2026, 11, 23, 0, 0, "Monday" },
+    { 2026, 11, 22, 12, 0, "Nov 22" },
+    { 2026, 3, 4, 9, 30, "Mar 4" },
+    { 2025, 12, 15, 9, 30, "Dec 15, 2025" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+
+      text = loom_session_row_format_time (local_ms (cases[i].year, cases[i].month, cases[i].day,
+                                                     cases[i].hour, cases[i].minute),
+                                           now);
+      g_assert_cmpstr (text, ==, cases[i].expected);
+    }
+
+  /* Unknown times stay blank rather than showing 1970. */
+  g_assert_cmpstr (loom_session_row_format_time (0, now), ==, "");
+}
+
+static void
+test_session_row_agent_name (void)
+{
+  g_assert_cmpstr (loom_session_row_agent_name ("claude-code"), ==, "Claude Code");
+  g_assert_cmpstr (loom_session_row_agent_name ("codex"), ==, "Codex");
+  g_assert_cmpstr (loom_session_row_agent_name ("gemini"), ==, "Gemini CLI");
+  g_assert_cmpstr (loom_session_row_agent_name ("aider"), ==, "aider");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable screenshots. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  /* Screenshots must not catch a crossfade half-way. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/app/session-row/format-time", test_session_row_format_time);
+  g_test_add_func ("/app/session-row/agent-name", test_session_row_agent_name);
+  g_test_add ("/app/window/shell", Fixture, NULL,
+              fixture_set_up, test_window_shell, fixture_tear_down);
+  g_test_add ("/app/window/newer-store", Fixture, NULL,
+              fixture_set_up, test_window_newer_store, fixture_tear_down);
+  g_test_add ("/app/window/damaged-store", Fixture, NULL,
+              fixture_set_up, test_window_damaged_store, fixture_tear_down);
+
+  return g_test_run ();
+}
