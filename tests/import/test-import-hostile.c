@@ -1,0 +1,345 @@
+/* test-import-hostile.c — hostile input is normal input: every hazard in one folder, imported
+ * through a real format; each bad record is a warning naming file and line, everything readable
+ * is imported, nothing crashes, and memory follows the largest record, not the file.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "loom-claude-lines.h"
+#include "loom-import.h"
+#include "loom-test-utils.h"
+#include "loom-timeline-item.h"
+
+typedef struct
+{
+  char            *dir;
+  char            *project;
+  char            *db;
+  LoomStore       *store;
+  LoomImportStats *stats;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = loom_test_make_tmpdir ();
+  f->project = g_build_filename (f->dir, "projects", "-tmp-proj", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (f->project, 0700), ==, 0);
+  f->db = g_build_filename (f->dir, "history.db", NULL);
+  f->store = loom_store_open (f->db, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->project);
+  g_free (f->db);
+}
+
+/* Writes a session file named after @session, from lines joined by newlines (or not). */
+static char *
+write_session (Fixture    *f,
+               const char *session,
+               GString    *contents)
+{
+  g_autofree char *name = g_strconcat (session, ".jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+  char *path = g_build_filename (f->project, name, NULL);
+
+  g_file_set_contents (path, contents->str, (gssize)contents->len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+add_line (GString *contents,
+          char    *line)
+{
+  g_string_append (contents, line);
+  g_string_append_c (contents, '\n');
+  g_free (line);
+}
+
+static void
+import (Fixture *f)
+{
+  const char *paths[] = { f->dir, NULL };
+  LoomImportOptions options = { NULL, paths };
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < f->stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+}
+
+static gint64
+messages_of (Fixture    *f,
+             const char *session)
+{
+  g_autoptr(LoomSession) s = NULL;
+  g_autoptr(GError) error = NULL;
+
+  s = loom_store_get_session (f->store, session, &error);
+  if (s == NULL)
+    return -1;
+  return loom_session_get_message_count (s);
+}
+
+static gboolean
+warned (Fixture    *f,
+        const char *path,
+        guint       line,
+        const char *words)
+{
+  g_autofree char *prefix = g_strdup_printf ("%s:%u: ", path, line);
+
+  for (guint i = 0; i < f->stats->warnings->len; i++)
+    {
+      const char *warning = g_ptr_array_index (f->stats->warnings, i);
+
+      if (g_str_has_prefix (warning, prefix) && strstr (warning, words) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+#define S_NO_NEWLINE "10000000-0000-4000-8000-000000000001"
+#define S_TWO_ON_LINE "10000000-0000-4000-8000-000000000002"
+#define S_BAD_UTF8 "10000000-0000-4000-8000-000000000003"
+#define S_SURROGATE "10000000-0000-4000-8000-000000000004"
+#define S_DEEP "10000000-0000-4000-8000-000000000005"
+#define S_UNKNOWN "10000000-0000-4000-8000-000000000006"
+#define S_TRUNCATED "10000000-0000-4000-8000-000000000007"
+#define S_EMPTY "10000000-0000-4000-8000-000000000008"
+#define S_BINARY "10000000-0000-4000-8000-000000000009"
+#define S_MALFORMED "10000000-0000-4000-8000-00000000000a"
+
+static void
+test_every_hazard (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GString) c = g_string_new (NULL);
+  g_autofree char *no_newline = NULL, *two = NULL, *utf8 = NULL, *surrogate = NULL;
+  g_autofree char *deep = NULL, *unknown = NULL, *truncated = NULL, *empty = NULL;
+  g_autofree char *binary = NULL, *malformed = NULL;
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean raw_kept = FALSE;
+
+  add_line (c, claude_user_line_in (S_NO_NEWLINE, 1, "first"));
+  g_string_append (c, claude_assistant_line_in (S_NO_NEWLINE, 2, "last, without a newline"));
+  no_newline = write_session (f, S_NO_NEWLINE, c);
+
+  g_string_truncate (c, 0);
+  {
+    g_autofree char *a = claude_user_line_in (S_TWO_ON_LINE, 1, "one");
+    g_autofree char *b = claude_assistant_line_in (S_TWO_ON_LINE, 2, "two");
+    g_string_append_printf (c, "%s%s\n", a, b);
+  }
+  two = write_session (f, S_TWO_ON_LINE, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_BAD_UTF8, 1, "caf\xe9 au lait"));
+  add_line (c, claude_assistant_line_in (S_BAD_UTF8, 2, "日本語 and 😀 and \xef\xbf\xbd"));
+  utf8 = write_session (f, S_BAD_UTF8, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_SURROGATE, 1, "lone \\\\ud800 \\ud800 surrogate"));
+  surrogate = write_session (f, S_SURROGATE, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_DEEP, 1, "before the deep one"));
+  g_string_append (c, "{\"type\":\"user\",\"sessionId\":\"" S_DEEP "\",\"x\":");
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_c (c, '[');
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_c (c, ']');
+  g_string_append (c, "}\n");
+  add_line (c, claude_assistant_line_in (S_DEEP, 3, "after the deep one"));
+  deep = write_session (f, S_DEEP, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_UNKNOWN, 1, "a prompt"));
+  add_line (c, g_strdup ("{\"type\":\"hologram\",\"sessionId\":\"" S_UNKNOWN "\","
+                         "\"uuid\":\"abcdef00-0000-4000-8000-000000000001\","
+                         "\"timestamp\":\"2026-11-20T10:05:00.000Z\",\"beam\":{\"x\":1}}"));
+  unknown = write_session (f, S_UNKNOWN, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_TRUNCATED, 1, "complete"));
+  g_string_append (c, "{\"type\":\"assistant\",\"sessionId\":\"" S_TRUNCATED "\",\"mess");
+  truncated = write_session (f, S_TRUNCATED, c);
+
+  g_string_truncate (c, 0);
+  empty = write_session (f, S_EMPTY, c);
+
+  g_string_truncate (c, 0);
+  for (guint i = 0; i < 4096; i++)
+    g_string_append_c (c, (char)((i * 37 + 11) % 256));
+  binary = write_session (f, S_BINARY, c);
+
+  g_string_truncate (c, 0);
+  add_line (c, claude_user_line_in (S_MALFORMED, 1, "good"));
+  add_line (c, g_strdup ("{\"type\":\"user\",\"message\":{\"content\": nope}}"));
+  add_line (c, g_strdup ("[1, 2, 3]"));
+  add_line (c, g_strdup ("{\"type\":\"assistant\",\"message\":\"not an object\"}"));
+  add_line (c, g_strdup ("{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":42}}"));
+  add_line (c, claude_assistant_line_in (S_MALFORMED, 6, "still good"));
+  malformed = write_session (f, S_MALFORMED, c);
+
+  before = loom_test_file_checksum (deep);
+  import (f);
+  after = loom_test_file_checksum (deep);
+  g_assert_cmpstr (before, ==, after);
+
+  g_assert_cmpint (messages_of (f, S_NO_NEWLINE), ==, 2);
+  g_assert_cmpint (messages_of (f, S_TWO_ON_LINE), ==, 2);
+  g_assert_true (warned (f, two, 1, "2 JSON values"));
+  g_assert_cmpint (messages_of (f, S_BAD_UTF8), ==, 2);
+  g_assert_true (warned (f, utf8, 1, "invalid UTF-8"));
+  g_assert_cmpint (messages_of (f, S_SURROGATE), ==, 1);
+  g_assert_true (warned (f, surrogate, 1, "surrogate"));
+  g_assert_cmpint (messages_of (f, S_DEEP), ==, 2);
+  g_assert_true (warned (f, deep, 2, "nests deeper"));
+  g_assert_cmpint (messages_of (f, S_TRUNCATED), ==, 1);
+  g_assert_true (warned (f, truncated, 2, "incomplete"));
+  g_assert_cmpint (messages_of (f, S_EMPTY), ==, -1);
+  g_assert_cmpint (messages_of (f, S_BINARY), ==, -1);
+  g_assert_cmpint (messages_of (f, S_MALFORMED), ==, 2);
+  g_assert_true (warned (f, malformed, 2, "not valid JSON"));
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+
+  /* The unknown record is kept, not dropped. */
+  g_assert_cmpint (messages_of (f, S_UNKNOWN), ==, 1);
+  timeline = loom_store_list_timeline (f->store, S_UNKNOWN, 0, 0, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      if (!d->is_message && g_strcmp0 (d->kind, "raw") == 0)
+        raw_kept = TRUE;
+    }
+  g_assert_true (raw_kept);
+
+  /* The truncated line is read once the agent finishes it. */
+  {
+    g_autofree char *contents = NULL;
+    g_autofree char *fixed = NULL;
+    g_autofree char *reply = claude_assistant_line_in (S_TRUNCATED, 2, "finished");
+    char *cut;
+
+    g_file_get_contents (truncated, &contents, NULL, &error);
+    g_assert_no_error (error);
+    cut = strrchr (contents, '\n');
+    cut[1] = '\0';
+    fixed = g_strconcat (contents, reply, "\n", NULL);
+    g_file_set_contents (truncated, fixed, -1, &error);
+    g_assert_no_error (error);
+  }
+  import (f);
+  g_assert_cmpint (messages_of (f, S_TRUNCATED), ==, 2);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+}
+
+/* A 100 MB line is one record: stored whole, shown and indexed by a bounded prefix. */
+static void
+test_hundred_megabyte_line (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->project, S_NO_NEWLINE ".jsonl", NULL);
+  g_autofree char *block = g_malloc (1 << 20);
+  g_autofree char *first = claude_user_line_in (S_NO_NEWLINE, 1, "show me the log");
+  g_autofree char *last = claude_user_line_in (S_NO_NEWLINE, 3, "thanks");
+  g_autofree char *head = claude_assistant_line_in (S_NO_NEWLINE, 2, "@@HUGE@@");
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  char *marker;
+  FILE *fp;
+
+  memset (block, 'z', 1 << 20);
+  marker = strstr (head, "@@HUGE@@");
+  *marker = '\0';
+
+  fp = fopen (path, "wb");
+  fprintf (fp, "%s\n%s", first, head);
+  for (guint i = 0; i < 100; i++)
+    fwrite (block, 1, 1 << 20, fp);
+  fprintf (fp, "%s\n%s\n", marker + strlen ("@@HUGE@@"), last);
+  fclose (fp);
+
+  import (f);
+  session = loom_store_get_session (f->store, S_NO_NEWLINE, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (loom_session_get_message_count (session), ==, 3);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+}
+
+/* Memory follows the largest record: 200 records of 1 MB each do not add up. */
+static void
+test_memory_bounded (Fixture       *f,
+                     gconstpointer  data)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  /* AddressSanitizer keeps freed memory in quarantine: resident size says nothing here. */
+  g_test_skip ("resident size is meaningless under AddressSanitizer");
+#else
+  g_autofree char *path = g_build_filename (f->project, S_TWO_ON_LINE ".jsonl", NULL);
+  g_autofree char *text = g_malloc ((1 << 20) + 1);
+  struct rusage before, after;
+  FILE *fp;
+
+  memset (text, 'q', 1 << 20);
+  text[1 << 20] = '\0';
+  fp = fopen (path, "wb");
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *line = claude_user_line_in (S_TWO_ON_LINE, i, text);
+      fprintf (fp, "%s\n", line);
+    }
+  fclose (fp);
+  g_clear_pointer (&text, g_free);
+
+  getrusage (RUSAGE_SELF, &before);
+  import (f);
+  getrusage (RUSAGE_SELF, &after);
+  g_test_message ("peak resident size grew by %ld KiB for a 200 MiB file",
+                  after.ru_maxrss - before.ru_maxrss);
+  g_assert_cmpint (messages_of (f, S_TWO_ON_LINE), ==, 200);
+  g_assert_cmpint (after.ru_maxrss - before.ru_maxrss, <, 64 * 1024);
+#endif
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  /* First, while the peak resident size still means something. */
+  ADD ("/hostile/a-memory-bounded", test_memory_bounded);
+  ADD ("/hostile/every-hazard", test_every_hazard);
+  ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
+#undef ADD
+
+  return g_test_run ();
+}
