@@ -1,10 +1,1283 @@
-/* loom-importer-gemini.c — placeholder until the format lands; registered so the tree builds.
+/* loom-importer-gemini.c — Gemini CLI sessions under ~/.gemini/tmp/<project>/chats/.
+ *
+ * Two generations of the format live side by side (shared/FORMATS.md §3):
+ *
+ * - session-*.json, the legacy whole document {sessionId, projectHash, startTime, lastUpdated,
+ *   summary?, kind?, messages[]}, pretty-printed and rewritten on every change. The framework
+ *   reads a changed .json again from its start (loom-import.c treats any change to a .json as a
+ *   rewrite), so this file only has to read the document.
+ * - session-*.jsonl and, for sub-agents, chats/<parentSessionId>/<sessionId>.jsonl: a metadata
+ *   line, then MessageRecords, {"$set":{…}} metadata updates and {"$rewindTo":id} truncations.
+ *   The CLI appends a message again, whole, each time it adds tokens or tool calls to it: a later
+ *   record with a seen id supersedes the earlier one.
+ *
+ * The agent does not record the working folder; the project's temporary folder is named after
+ * the SHA-256 of its root (or, in newer CLIs, a slug whose .project_root file names the root).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "loom-importer.h"
+#include <glib/gstdio.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
 
-static const LoomImporter importer = { .name = "gemini" };
+#include "loom-importer.h"
+#include "loom-time.h"
+
+#define SOURCE_NAME "gemini"
+
+/* ~/.gemini/tmp/<project>/chats is two levels down; a folder added by hand may be a bit deeper. */
+#define DISCOVER_DEPTH 4
+/* Enough for the keys at the start of the metadata line or of a pretty-printed document. */
+#define HEAD_LIMIT 8192
+/* The start of a pretty-printed legacy document, where sessionId and projectHash sit. */
+#define PRETTY_HEAD_LIMIT 1024
+#define MARKER_LIMIT 4096
+
+/* What the file's cursor keeps between passes. */
+#define STATE_SESSION "session"     /* the sessionId of the metadata line */
+#define STATE_HASH    "projectHash"
+#define STATE_SEEN    "seen"        /* message id → whether its stored text is not empty */
+
+typedef struct
+{
+  LoomImportFile *file;
+  JsonObject     *state;
+  JsonObject     *seen;             /* borrowed from state */
+  char           *parent_id;        /* the parent's sessionId, from chats/<parent>/<id>.jsonl */
+  gint64          session_id;       /* the session's row, 0 until known */
+  gboolean        deleted;          /* the person deleted the session for good: skip it */
+  gboolean        warned_orphan;
+  gboolean        marker_tried;
+
+  /* Metadata, written when the session is first seen and again at the end of the file. */
+  char           *title;
+  char           *cwd;
+  gint64          created_at;
+  gint64          updated_at;
+  gboolean        subagent;
+  gboolean        dirty;
+
+  gint64          last_time;        /* the latest record time, for records that have none */
+} GeminiImport;
+
+static void
+gemini_import_clear (GeminiImport *ctx)
+{
+  g_clear_pointer (&ctx->parent_id, g_free);
+  g_clear_pointer (&ctx->title, g_free);
+  g_clear_pointer (&ctx->cwd, g_free);
+}
+
+/* ——— Names and places ——— */
+
+static gboolean
+is_session_name (const char *name)
+{
+  return g_str_has_prefix (name, "session-") &&
+         (g_str_has_suffix (name, ".json") || g_str_has_suffix (name, ".jsonl"));
+}
+
+/* Files of the CLI's that sit beside the sessions but are not sessions: logs.json (the prompts
+ * only, a copy of what the sessions hold) and /chat save checkpoints (bare model contents). */
+static gboolean
+is_companion_name (const char *name)
+{
+  return g_strcmp0 (name, "logs.json") == 0 ||
+         (g_str_has_prefix (name, "checkpoint-") && g_str_has_suffix (name, ".json"));
+}
+
+/* A legacy session-X.json is migrated to session-X.jsonl when it is resumed, and left behind.
+ * The .jsonl starts with everything the .json held, so the .json is then redundant. */
+static gboolean
+is_migrated_document (const char *path)
+{
+  g_autofree char *jsonl = NULL;
+
+  if (!g_str_has_suffix (path, ".json"))
+    return FALSE;
+  jsonl = g_strconcat (path, "l", NULL);
+  return g_file_test (jsonl, G_FILE_TEST_IS_REGULAR);
+}
+
+/* Sub-agent sessions are written to chats/<parentSessionId>/<sessionId>.jsonl. */
+static char *
+parent_id_from_path (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *grand = g_path_get_dirname (dir);
+  g_autofree char *dir_name = g_path_get_basename (dir);
+  g_autofree char *grand_name = g_path_get_basename (grand);
+
+  if (g_strcmp0 (dir_name, "chats") != 0 && g_strcmp0 (grand_name, "chats") == 0)
+    return g_steal_pointer (&dir_name);
+  return NULL;
+}
+
+/* The project's temporary folder: the parent of the chats folder that holds @path. */
+static char *
+project_dir_from_path (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  for (guint up = 0; up < 2; up++)
+    {
+      g_autofree char *name = g_path_get_basename (dir);
+      g_autofree char *parent = g_path_get_dirname (dir);
+
+      if (g_strcmp0 (name, "chats") == 0)
+        return g_steal_pointer (&parent);
+      g_free (dir);
+      dir = g_steal_pointer (&parent);
+    }
+  return NULL;
+}
+
+/* ——— Finding the project root ——— */
+
+/* Workspace folders are recorded for sub-agents and after /dir add; the one whose SHA-256 is the
+ * projectHash is the project root (the hash is of the root path, FORMATS.md §3). */
+static char *
+root_from_directories (JsonArray  *directories,
+                       const char *project_hash)
+{
+  guint n = directories != NULL ? json_array_get_length (directories) : 0;
+
+  if (project_hash == NULL)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (directories, i);
+      g_autofree char *hash = NULL;
+      const char *dir;
+
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        continue;
+      dir = json_node_get_string (node);
+      hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, dir, -1);
+      if (g_ascii_strcasecmp (hash, project_hash) == 0)
+        return g_strdup (dir);
+    }
+  return NULL;
+}
+
+/* Newer CLIs name the project folder with a slug and write its owner's path into .project_root. */
+static char *
+root_from_marker (const char *path)
+{
+  g_autofree char *project_dir = project_dir_from_path (path);
+  g_autofree char *marker = NULL;
+  g_autofree char *contents = NULL;
+  GStatBuf st;
+  gsize length;
+
+  if (project_dir == NULL)
+    return NULL;
+  marker = g_build_filename (project_dir, ".project_root", NULL);
+  if (g_stat (marker, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > MARKER_LIMIT ||
+      !g_file_get_contents (marker, &contents, &length, NULL))
+    return NULL;
+  if (!g_utf8_validate_len (contents, length, NULL) || strlen (contents) != length)
+    return NULL;
+  g_strstrip (contents);
+  if (!g_path_is_absolute (contents) || strchr (contents, '\n') != NULL)
+    return NULL;
+  return g_steal_pointer (&contents);
+}
+
+/* ——— What a message says ——— */
+
+/* Appends a placeholder or a block on a line of its own. */
+static void
+append_block (GString    *text,
+              const char *block)
+{
+  if (text->len > 0 && text->str[text->len - 1] != '\n')
+    g_string_append_c (text, '\n');
+  g_string_append (text, block);
+}
+
+static void
+append_part (GString  *text,
+             JsonNode *part)
+{
+  JsonObject *object, *data;
+  const char *value;
+
+  if (JSON_NODE_HOLDS_VALUE (part) && json_node_get_value_type (part) == G_TYPE_STRING)
+    {
+      g_string_append (text, json_node_get_string (part));
+      return;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (part))
+    return;
+  object = json_node_get_object (part);
+
+  /* Thought parts are the model's reasoning; the message's thoughts[] carries it. */
+  if (loom_json_get_int (object, "thought", 0))
+    return;
+
+  if ((value = loom_json_get_string (object, "text")) != NULL)
+    g_string_append (text, value);
+  else if ((data = loom_json_get_object (object, "inlineData")) != NULL)
+    {
+      const char *mime = loom_json_get_string (data, "mimeType");
+      g_autofree char *label = NULL;
+
+      /* The base64 data stays out of the text: it is neither readable nor searchable. */
+      if (mime == NULL || g_str_has_prefix (mime, "image/"))
+        label = g_strdup ("[image]");
+      else
+        label = g_strdup_printf ("[attachment: %s]", mime);
+      append_block (text, label);
+    }
+  else if ((data = loom_json_get_object (object, "fileData")) != NULL)
+    {
+      g_autofree char *label = g_strdup_printf ("[file: %s]",
+                                                loom_json_get_string (data, "fileUri")
+                                                  ? loom_json_get_string (data, "fileUri") : "?");
+      append_block (text, label);
+    }
+  else if ((data = loom_json_get_object (object, "functionCall")) != NULL)
+    {
+      g_autofree char *label = g_strdup_printf ("[tool call: %s]",
+                                                loom_json_get_string (data, "name")
+                                                  ? loom_json_get_string (data, "name") : "?");
+      append_block (text, label);
+    }
+  else if ((data = loom_json_get_object (object, "functionResponse")) != NULL)
+    {
+      g_autofree char *label = g_strdup_printf ("[tool result: %s]",
+                                                loom_json_get_string (data, "name")
+                                                  ? loom_json_get_string (data, "name") : "?");
+      append_block (text, label);
+    }
+  else if ((data = loom_json_get_object (object, "executableCode")) != NULL &&
+           (value = loom_json_get_string (data, "code")) != NULL)
+    append_block (text, value);
+  else if ((data = loom_json_get_object (object, "codeExecutionResult")) != NULL &&
+           (value = loom_json_get_string (data, "output")) != NULL)
+    append_block (text, value);
+}
+
+/* content and displayContent are a PartListUnion: a string, one Part, or an array of them. */
+static char *
+content_text (JsonNode *content)
+{
+  GString *text = g_string_new (NULL);
+
+  if (content == NULL || JSON_NODE_HOLDS_NULL (content))
+    return g_string_free (text, FALSE);
+
+  if (JSON_NODE_HOLDS_ARRAY (content))
+    {
+      JsonArray *parts = json_node_get_array (content);
+
+      for (guint i = 0; i < json_array_get_length (parts); i++)
+        append_part (text, json_array_get_element (parts, i));
+    }
+  else
+    append_part (text, content);
+  return g_string_free (text, FALSE);
+}
+
+/* A "user" turn that only returns function responses is the harness feeding tool results back
+ * (the CLI writes those when it syncs its history), not something a person typed. */
+static gboolean
+only_function_responses (JsonNode *content)
+{
+  JsonArray *parts;
+  guint n;
+
+  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+    return FALSE;
+  parts = json_node_get_array (content);
+  n = json_array_get_length (parts);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *part = json_array_get_element (parts, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (part) ||
+          loom_json_get_object (json_node_get_object (part), "functionResponse") == NULL)
+        return FALSE;
+    }
+  return n > 0;
+}
+
+/* tokens{input, output, cached, thoughts, tool, total}: input is promptTokenCount (cached tokens
+ * included, as Gemini reports it), tool is toolUsePromptTokenCount, output is
+ * candidatesTokenCount and thoughts is thoughtsTokenCount. Thoughts are billed as output and tool
+ * prompts as input, so input + output = total. */
+static void
+set_usage (LoomMessageDraft *draft,
+           JsonObject       *tokens)
+{
+  gint64 input, output, cached, thoughts, tool;
+
+  if (tokens == NULL)
+    return;
+  input = loom_json_get_int (tokens, "input", -1);
+  output = loom_json_get_int (tokens, "output", -1);
+  cached = loom_json_get_int (tokens, "cached", -1);
+  thoughts = loom_json_get_int (tokens, "thoughts", -1);
+  tool = loom_json_get_int (tokens, "tool", -1);
+
+  if (input >= 0 || tool >= 0)
+    draft->input_tokens = MAX (input, 0) + MAX (tool, 0);
+  if (output >= 0 || thoughts >= 0)
+    draft->output_tokens = MAX (output, 0) + MAX (thoughts, 0);
+  if (cached >= 0)
+    draft->cache_read_tokens = cached;
+}
+
+static gint64
+record_time (GeminiImport *ctx,
+             JsonObject   *object)
+{
+  gint64 at = loom_time_from_iso (loom_json_get_string (object, "timestamp"));
+
+  if (at > ctx->last_time)
+    ctx->last_time = at;
+  return at;
+}
+
+/* ——— The session ——— */
+
+static gboolean
+write_session (GeminiImport  *ctx,
+               GError       **error)
+{
+  LoomSessionRecord meta = { 0 };
+
+  meta.source = (char *)SOURCE_NAME;
+  meta.source_session_id = (char *)loom_json_get_string (ctx->state, STATE_SESSION);
+  meta.title = ctx->title;
+  meta.cwd = ctx->cwd;
+  meta.project_path = ctx->cwd;
+  meta.created_at = ctx->created_at;
+  meta.updated_at = ctx->updated_at;
+  meta.session_type = (char *)(ctx->subagent || ctx->parent_id != NULL ? "subagent" : NULL);
+  meta.parent_uuid = ctx->parent_id;
+
+  ctx->session_id = loom_import_file_session (ctx->file, &meta, error);
+  ctx->dirty = FALSE;
+  if (ctx->session_id == 0)
+    {
+      if (error != NULL && *error != NULL)
+        return FALSE;
+      ctx->deleted = TRUE;
+    }
+  return TRUE;
+}
+
+/* On an appending pass the metadata line was read by an earlier pass: its sessionId is in the
+ * cursor's state. */
+static gboolean
+ensure_session (GeminiImport  *ctx,
+                GError       **error)
+{
+  if (ctx->session_id > 0 || ctx->deleted)
+    return TRUE;
+  if (loom_json_get_string (ctx->state, STATE_SESSION) != NULL)
+    return write_session (ctx, error);
+  if (!ctx->warned_orphan)
+    loom_import_file_warn (ctx->file, "records before the session's metadata were skipped");
+  ctx->warned_orphan = TRUE;
+  return TRUE;
+}
+
+/* Takes what is known from a metadata object: the first line of a .jsonl, the legacy document,
+ * or a $set update. */
+static void
+take_metadata (GeminiImport *ctx,
+               JsonObject   *metadata)
+{
+  const char *summary = loom_json_get_string (metadata, "summary");
+  const char *kind = loom_json_get_string (metadata, "kind");
+  const char *hash = loom_json_get_string (metadata, "projectHash");
+  gint64 start = loom_time_from_iso (loom_json_get_string (metadata, "startTime"));
+  gint64 last = loom_time_from_iso (loom_json_get_string (metadata, "lastUpdated"));
+  gboolean had_cwd = ctx->cwd != NULL;
+
+  if (hash != NULL && loom_json_get_string (ctx->state, STATE_HASH) == NULL)
+    json_object_set_string_member (ctx->state, STATE_HASH, hash);
+  hash = loom_json_get_string (ctx->state, STATE_HASH);
+
+  if (summary != NULL && *summary != '\0' && g_strcmp0 (summary, ctx->title) != 0)
+    {
+      g_free (ctx->title);
+      ctx->title = g_strdup (summary);
+      ctx->dirty = TRUE;
+    }
+  if (start > 0 && (ctx->created_at == 0 || start < ctx->created_at))
+    {
+      ctx->created_at = start;
+      ctx->dirty = TRUE;
+    }
+  if (last > ctx->updated_at)
+    {
+      ctx->updated_at = last;
+      ctx->dirty = TRUE;
+    }
+  if (g_strcmp0 (kind, "subagent") == 0 && !ctx->subagent)
+    {
+      ctx->subagent = TRUE;
+      ctx->dirty = TRUE;
+    }
+  if (ctx->cwd == NULL)
+    ctx->cwd = root_from_directories (loom_json_get_array (metadata, "directories"), hash);
+  /* The marker is looked for once per pass: $set records come after every message. */
+  if (ctx->cwd == NULL && !ctx->marker_tried)
+    {
+      ctx->marker_tried = TRUE;
+      ctx->cwd = root_from_marker (loom_import_file_get_path (ctx->file));
+    }
+  if (ctx->cwd != NULL && !had_cwd)
+    ctx->dirty = TRUE;
+}
+
+/* ——— Messages ——— */
+
+/* Adds a message, or updates one seen before in this file. The framework appends the text of a
+ * draft whose id it has seen; Gemini appends the whole message again each time it adds tokens or
+ * tool calls, so the text is given once: the first non-empty one wins. Usage is replaced, so the
+ * last record's tokens win. */
+static gint64
+add_message (GeminiImport      *ctx,
+             LoomMessageDraft  *draft,
+             const char        *text,
+             GError           **error)
+{
+  gboolean had_text = loom_json_get_int (ctx->seen, draft->source_id, 0) != 0;
+  gint64 row;
+
+  draft->text = had_text ? "" : text;
+  row = loom_import_file_add_message (ctx->file, ctx->session_id, draft, error);
+  if (row > 0)
+    json_object_set_boolean_member (ctx->seen, draft->source_id,
+                                    had_text || (text != NULL && *text != '\0'));
+  return row;
+}
+
+static gboolean
+add_event (GeminiImport          *ctx,
+           const LoomEventDraft  *event,
+           GError               **error)
+{
+  return loom_import_file_add_event (ctx->file, ctx->session_id, event, error) > 0;
+}
+
+static gboolean
+import_raw (GeminiImport  *ctx,
+            JsonNode      *node,
+            const char    *source_id,
+            const char    *what,
+            GError       **error)
+{
+  LoomEventDraft event = { 0 };
+  g_autofree char *payload = loom_json_to_string (node);
+
+  if (!ensure_session (ctx, error))
+    return FALSE;
+  if (ctx->session_id == 0)
+    return TRUE;
+
+  event.kind = LOOM_EVENT_RAW;
+  event.source_id = source_id;
+  event.text = what;
+  event.payload = payload;
+  event.created_at = ctx->last_time;
+  return add_event (ctx, &event, error);
+}
+
+static gboolean
+import_user (GeminiImport  *ctx,
+             JsonObject    *record,
+             const char    *id,
+             GError       **error)
+{
+  LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
+  JsonNode *content = json_object_get_member (record, "content");
+  JsonNode *display = json_object_get_member (record, "displayContent");
+  g_autofree char *text = NULL;
+
+  /* displayContent is what the person typed and saw; content is what went to the model, with
+   * @file references expanded. The prompt is the person's words. */
+  text = content_text (display != NULL && !JSON_NODE_HOLDS_NULL (display) ? display : content);
+
+  draft.source_id = id;
+  draft.role = "user";
+  draft.created_at = record_time (ctx, record);
+  if (only_function_responses (content))
+    draft.flags |= LOOM_MESSAGE_INJECTED;
+  return add_message (ctx, &draft, text, error) > 0;
+}
+
+/* info, warning and error records are notices the CLI showed the person. An error (a failed API
+ * call, quota, a bad command) is also an api_error event so that the timeline marks it. */
+static gboolean
+import_notice (GeminiImport  *ctx,
+               JsonObject    *record,
+               const char    *id,
+               const char    *type,
+               GError       **error)
+{
+  LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
+  LoomEventDraft event = { 0 };
+  g_autofree char *text = content_text (json_object_get_member (record, "content"));
+  gint64 row;
+
+  draft.source_id = id;
+  draft.role = "system";
+  draft.created_at = record_time (ctx, record);
+  if ((row = add_message (ctx, &draft, text, error)) == 0)
+    return FALSE;
+  if (g_strcmp0 (type, "error") != 0)
+    return TRUE;
+
+  event.kind = LOOM_EVENT_API_ERROR;
+  event.source_id = id;
+  event.is_error = TRUE;
+  event.text = text;
+  event.created_at = draft.created_at;
+  event.message_id = row;
+  return add_event (ctx, &event, error);
+}
+
+static gboolean
+import_thoughts (GeminiImport  *ctx,
+                 JsonArray     *thoughts,
+                 const char    *message_id,
+                 GError       **error)
+{
+  guint n = thoughts != NULL ? json_array_get_length (thoughts) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (thoughts, i);
+      LoomEventDraft event = { 0 };
+      g_autofree char *source_id = g_strdup_printf ("%s/thought/%u", message_id, i);
+      g_autofree char *payload = loom_json_to_string (node);
+      g_autofree char *text = NULL;
+      JsonObject *thought;
+      const char *subject, *description;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          loom_import_file_warn (ctx->file, "message %s: thought %u is not an object", message_id,
+                                 i);
+          continue;
+        }
+      thought = json_node_get_object (node);
+      subject = loom_json_get_string (thought, "subject");
+      description = loom_json_get_string (thought, "description");
+      if (subject != NULL && *subject != '\0' && description != NULL && *description != '\0')
+        text = g_strconcat (subject, "\n\n", description, NULL);
+      else
+        text = g_strdup (subject != NULL && *subject != '\0' ? subject
+                                                             : description ? description : "");
+
+      event.kind = LOOM_EVENT_REASONING;
+      event.source_id = source_id;
+      event.text = text;
+      event.payload = payload;
+      event.created_at = record_time (ctx, thought);
+      if (!add_event (ctx, &event, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The functionResponse part of a tool call's result: [{functionResponse{id, name, response}}],
+ * sometimes preceded by the functionCall part (cancelled calls) or followed by inlineData. */
+static JsonObject *
+find_function_response (JsonNode   *result,
+                        const char *call_id)
+{
+  JsonObject *first = NULL;
+  JsonArray *parts;
+
+  if (result == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_OBJECT (result))
+    return loom_json_get_object (json_node_get_object (result), "functionResponse");
+  if (!JSON_NODE_HOLDS_ARRAY (result))
+    return NULL;
+
+  parts = json_node_get_array (result);
+  for (guint i = 0; i < json_array_get_length (parts); i++)
+    {
+      JsonNode *part = json_array_get_element (parts, i);
+      JsonObject *response;
+
+      if (!JSON_NODE_HOLDS_OBJECT (part) ||
+          !(response = loom_json_get_object (json_node_get_object (part), "functionResponse")))
+        continue;
+      if (call_id == NULL || g_strcmp0 (loom_json_get_string (response, "id"), call_id) == 0)
+        return response;
+      if (first == NULL)
+        first = response;
+    }
+  return first;
+}
+
+static gboolean
+is_finished (const char *status)
+{
+  return g_strcmp0 (status, "success") == 0 || g_strcmp0 (status, "error") == 0 ||
+         g_strcmp0 (status, "cancelled") == 0;
+}
+
+/* What the model got back: response{output} or response{error}. A cancelled call returns
+ * {error: "[Operation Cancelled] …"} to the model, so it counts as an error like a failed one. */
+static gboolean
+import_tool_result (GeminiImport  *ctx,
+                    JsonObject    *call,
+                    const char    *call_id,
+                    const char    *name,
+                    gint64         created_at,
+                    gint64         message_row,
+                    gboolean      *is_error,
+                    GError       **error)
+{
+  const char *status = loom_json_get_string (call, "status");
+  JsonNode *result = json_object_get_member (call, "result");
+  JsonObject *function_response = find_function_response (result, call_id);
+  JsonObject *response = loom_json_get_object (function_response, "response");
+  JsonNode *display = json_object_get_member (call, "resultDisplay");
+  LoomEventDraft event = { 0 };
+  g_autofree char *payload = NULL;
+  g_autofree char *owned = NULL;
+  const char *text = NULL;
+
+  *is_error = g_strcmp0 (status, "error") == 0 || g_strcmp0 (status, "cancelled") == 0;
+
+  if (function_response != NULL)
+    {
+      payload = loom_json_to_string (result);
+      if (response != NULL && json_object_has_member (response, "error"))
+        *is_error = TRUE;
+      if ((text = loom_json_get_string (response, "output")) == NULL &&
+          (text = loom_json_get_string (response, "error")) == NULL)
+        text = owned = loom_json_to_string (json_object_get_member (function_response,
+                                                                    "response"));
+    }
+  else if (is_finished (status))
+    {
+      /* A finished call whose result was not kept still returned something to the model; what
+       * the person saw of it is all there is. */
+      payload = display != NULL ? loom_json_to_string (display) : NULL;
+      if (display != NULL && JSON_NODE_HOLDS_VALUE (display) &&
+          json_node_get_value_type (display) == G_TYPE_STRING)
+        text = json_node_get_string (display);
+      else
+        text = payload;
+    }
+  else
+    return TRUE;  /* still running when the record was written: a later record brings it */
+
+  event.kind = LOOM_EVENT_TOOL_RESULT;
+  event.source_id = call_id;
+  event.call_id = call_id;
+  event.tool_name = name;
+  event.is_error = *is_error;
+  event.text = text;
+  event.payload = payload;
+  event.created_at = created_at;
+  event.message_id = message_row;
+  return add_event (ctx, &event, error);
+}
+
+static const char *
+file_change_kind (const char *tool)
+{
+  if (g_strcmp0 (tool, "write_file") == 0)
+    return "write";
+  if (g_strcmp0 (tool, "replace") == 0 || g_strcmp0 (tool, "edit") == 0 ||
+      g_strcmp0 (tool, "smart_edit") == 0)
+    return "edit";
+  return NULL;
+}
+
+/* write_file and replace change a file only when they succeed; a failed or cancelled call left
+ * it as it was. resultDisplay holds the diff the person saw. */
+static gboolean
+import_file_change (GeminiImport  *ctx,
+                    JsonObject    *call,
+                    const char    *call_id,
+                    const char    *name,
+                    JsonObject    *args,
+                    gint64         created_at,
+                    gint64         message_row,
+                    GError       **error)
+{
+  const char *kind = file_change_kind (name);
+  const char *status = loom_json_get_string (call, "status");
+  JsonNode *display = json_object_get_member (call, "resultDisplay");
+  LoomEventDraft event = { 0 };
+  g_autofree char *payload = NULL;
+  const char *path;
+
+  if (kind == NULL || g_strcmp0 (status, "success") != 0)
+    return TRUE;
+  if ((path = loom_json_get_string (args, "file_path")) == NULL &&
+      (path = loom_json_get_string (args, "absolute_path")) == NULL &&
+      (path = loom_json_get_string (args, "path")) == NULL)
+    return TRUE;
+
+  if (display != NULL && JSON_NODE_HOLDS_OBJECT (display))
+    payload = loom_json_to_string (display);
+  else
+    payload = loom_json_to_string (json_object_get_member (call, "args"));
+
+  event.kind = LOOM_EVENT_FILE_CHANGE;
+  event.source_id = call_id;
+  event.call_id = call_id;
+  event.tool_name = name;
+  event.path = path;
+  event.change_kind = kind;
+  event.text = path;
+  event.payload = payload;
+  event.created_at = created_at;
+  event.message_id = message_row;
+  return add_event (ctx, &event, error);
+}
+
+static gboolean
+import_tool_call (GeminiImport  *ctx,
+                  JsonNode      *node,
+                  const char    *message_id,
+                  guint          index,
+                  gint64         message_row,
+                  GError       **error)
+{
+  LoomEventDraft event = { 0 };
+  g_autofree char *fallback_id = NULL;
+  g_autofree char *args_text = NULL;
+  JsonObject *call, *args;
+  const char *call_id, *name, *command;
+  gboolean is_error = FALSE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      loom_import_file_warn (ctx->file, "message %s: tool call %u is not an object", message_id,
+                             index);
+      return TRUE;
+    }
+  call = json_node_get_object (node);
+  if ((call_id = loom_json_get_string (call, "id")) == NULL || *call_id == '\0')
+    call_id = fallback_id = g_strdup_printf ("%s/call/%u", message_id, index);
+  if ((name = loom_json_get_string (call, "name")) == NULL)
+    name = "unknown";
+  args = loom_json_get_object (call, "args");
+  args_text = loom_json_to_string (json_object_get_member (call, "args"));
+
+  event.kind = LOOM_EVENT_TOOL_CALL;
+  event.source_id = call_id;
+  event.call_id = call_id;
+  event.tool_name = name;
+  /* A shell call reads best as its command line; other calls as their arguments. */
+  command = loom_json_get_string (args, "command");
+  event.text = command != NULL ? command : args_text;
+  event.payload = args_text;
+  event.created_at = record_time (ctx, call);
+  event.message_id = message_row;
+  if (!add_event (ctx, &event, error))
+    return FALSE;
+
+  return import_tool_result (ctx, call, call_id, name, event.created_at, message_row, &is_error,
+                             error) &&
+         import_file_change (ctx, call, call_id, name, args, event.created_at, message_row, error);
+}
+
+/* A gemini message: the reply, its model and usage, the thoughts that led to it and the tools it
+ * called, with their results inside the same record. */
+static gboolean
+import_gemini (GeminiImport  *ctx,
+               JsonObject    *record,
+               const char    *id,
+               GError       **error)
+{
+  LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
+  g_autofree char *text = content_text (json_object_get_member (record, "content"));
+  JsonArray *calls = loom_json_get_array (record, "toolCalls");
+  guint n_calls = calls != NULL ? json_array_get_length (calls) : 0;
+  gint64 row;
+
+  draft.source_id = id;
+  draft.role = "assistant";
+  draft.model = loom_json_get_string (record, "model");
+  draft.created_at = record_time (ctx, record);
+  set_usage (&draft, loom_json_get_object (record, "tokens"));
+
+  /* Thoughts come before the reply they led to. */
+  if (!import_thoughts (ctx, loom_json_get_array (record, "thoughts"), id, error))
+    return FALSE;
+  if ((row = add_message (ctx, &draft, text, error)) == 0)
+    return FALSE;
+
+  for (guint i = 0; i < n_calls; i++)
+    if (!import_tool_call (ctx, json_array_get_element (calls, i), id, i, row, error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+import_message (GeminiImport  *ctx,
+                JsonNode      *node,
+                GError       **error)
+{
+  JsonObject *record = json_node_get_object (node);
+  const char *id = loom_json_get_string (record, "id");
+  const char *type = loom_json_get_string (record, "type");
+  g_autofree char *raw_id = NULL;
+  g_autofree char *label = NULL;
+
+  if (!ensure_session (ctx, error))
+    return FALSE;
+  if (ctx->session_id == 0)
+    return TRUE;
+
+  if (g_strcmp0 (type, "user") == 0)
+    return import_user (ctx, record, id, error);
+  if (g_strcmp0 (type, "gemini") == 0)
+    return import_gemini (ctx, record, id, error);
+  if (g_strcmp0 (type, "info") == 0 || g_strcmp0 (type, "warning") == 0 ||
+      g_strcmp0 (type, "error") == 0)
+    return import_notice (ctx, record, id, type, error);
+
+  raw_id = g_strdup_printf ("message/%s", id);
+  label = g_strdup_printf ("Unknown Gemini CLI message type: %s", type ? type : "(none)");
+  return import_raw (ctx, node, raw_id, label, error);
+}
+
+/* ——— JSON Lines records ——— */
+
+static gboolean
+import_metadata_line (GeminiImport  *ctx,
+                      JsonObject    *record,
+                      GError       **error)
+{
+  const char *session = loom_json_get_string (record, "sessionId");
+  const char *known = loom_json_get_string (ctx->state, STATE_SESSION);
+
+  if (known != NULL && g_strcmp0 (known, session) != 0)
+    {
+      loom_import_file_warn (ctx->file, "a second session id (%s) in the file was ignored",
+                             session);
+      return TRUE;
+    }
+  if (known == NULL)
+    json_object_set_string_member (ctx->state, STATE_SESSION, session);
+  take_metadata (ctx, record);
+  return write_session (ctx, error);
+}
+
+/* {"$set":{…}}: summary, lastUpdated, directories, and — when the CLI syncs its history — the
+ * whole message list again. */
+static gboolean
+import_update (GeminiImport  *ctx,
+               JsonObject    *update,
+               GError       **error)
+{
+  JsonArray *messages = loom_json_get_array (update, "messages");
+  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+
+  take_metadata (ctx, update);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (messages, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (node) ||
+          loom_json_get_string (json_node_get_object (node), "id") == NULL)
+        {
+          loom_import_file_warn (ctx->file, "message %u of a $set has no id and was skipped", i);
+          continue;
+        }
+      if (!import_message (ctx, node, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* {"$rewindTo": id}: the person went back to before message @id. The CLI drops that message and
+ * every later one from the conversation it resumes; here they stay (they were said, their tools
+ * ran, their tokens were spent) and the rewind is marked in the timeline. */
+static gboolean
+import_rewind (GeminiImport  *ctx,
+               JsonNode      *node,
+               const char    *target,
+               GError       **error)
+{
+  LoomEventDraft event = { 0 };
+  g_autofree char *source_id = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *payload = NULL;
+
+  if (!ensure_session (ctx, error))
+    return FALSE;
+  if (ctx->session_id == 0)
+    return TRUE;
+
+  /* The line number is stable: the file only grows, and a rewrite clears the file's rows. */
+  source_id = g_strdup_printf ("rewind/%" G_GUINT64_FORMAT, loom_import_file_get_line (ctx->file));
+  text = g_strdup_printf ("Rewound to before message %s", target);
+  payload = loom_json_to_string (node);
+
+  event.kind = LOOM_EVENT_LIFECYCLE;
+  event.source_id = source_id;
+  event.text = text;
+  event.payload = payload;
+  event.created_at = ctx->last_time;
+  return add_event (ctx, &event, error);
+}
+
+/* The same order as the CLI's own loader (loadConversationRecord): rewind, message, update,
+ * metadata. */
+static gboolean
+import_record (GeminiImport  *ctx,
+               JsonNode      *node,
+               GError       **error)
+{
+  g_autofree char *raw_id = NULL;
+  g_autofree char *label = NULL;
+  JsonObject *record, *update;
+  const char *target, *type;
+
+  raw_id = g_strdup_printf ("line/%" G_GUINT64_FORMAT, loom_import_file_get_line (ctx->file));
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return import_raw (ctx, node, raw_id, "Unknown Gemini CLI record", error);
+  record = json_node_get_object (node);
+
+  if ((target = loom_json_get_string (record, "$rewindTo")) != NULL)
+    return import_rewind (ctx, node, target, error);
+  if (loom_json_get_string (record, "id") != NULL)
+    return import_message (ctx, node, error);
+  if ((update = loom_json_get_object (record, "$set")) != NULL)
+    return import_update (ctx, update, error);
+  if (loom_json_get_string (record, "sessionId") != NULL &&
+      loom_json_get_string (record, "projectHash") != NULL)
+    return import_metadata_line (ctx, record, error);
+
+  type = loom_json_get_string (record, "type");
+  label = g_strdup_printf ("Unknown Gemini CLI record%s%s", type ? ": " : "", type ? type : "");
+  return import_raw (ctx, node, raw_id, label, error);
+}
+
+static gboolean
+import_lines (GeminiImport  *ctx,
+              GError       **error)
+{
+  JsonNode *node;
+
+  while (loom_import_file_next_record (ctx->file, &node))
+    if (!import_record (ctx, node, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* ——— The legacy document ——— */
+
+static gboolean
+import_document (GeminiImport  *ctx,
+                 GError       **error)
+{
+  JsonNode *root;
+  JsonObject *document;
+  JsonArray *messages;
+  guint n;
+
+  /* A document that does not parse may be half-written (the CLI rewrites it in place): failing
+   * the file keeps its cursor, so the next pass reads it again. */
+  if ((root = loom_import_file_read_document (ctx->file, error)) == NULL)
+    return FALSE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root) ||
+      loom_json_get_string (json_node_get_object (root), "sessionId") == NULL)
+    {
+      loom_import_file_warn (ctx->file, "not a Gemini CLI session: no sessionId");
+      return TRUE;
+    }
+  document = json_node_get_object (root);
+  json_object_set_string_member (ctx->state, STATE_SESSION,
+                                 loom_json_get_string (document, "sessionId"));
+  take_metadata (ctx, document);
+  if (!write_session (ctx, error))
+    return FALSE;
+
+  messages = loom_json_get_array (document, "messages");
+  n = messages != NULL ? json_array_get_length (messages) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (messages, i);
+      g_autofree char *raw_id = NULL;
+
+      if (JSON_NODE_HOLDS_OBJECT (node) &&
+          loom_json_get_string (json_node_get_object (node), "id") != NULL)
+        {
+          if (!import_message (ctx, node, error))
+            return FALSE;
+          continue;
+        }
+      raw_id = g_strdup_printf ("messages/%u", i);
+      if (!import_raw (ctx, node, raw_id, "Gemini CLI message without an id", error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ——— The format ——— */
+
+/* A session starts with its metadata: on the first line of a .jsonl, or at the top of a
+ * pretty-printed .json. The CLI's own loader does not insist on the first line, so any line of
+ * the head that is an object with both keys will do. Claude's records carry a sessionId too, but
+ * never a projectHash; inside a JSON string the quotes around the names would be escaped. */
+static gboolean
+head_looks_like_session (const char *head,
+                         gsize       head_len)
+{
+  const char *p = head, *end = head + head_len;
+
+  if (head_len >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+    p += 3;
+
+  while (p < end)
+    {
+      const char *line_end;
+      gsize span;
+
+      while (p < end && g_ascii_isspace (*p))
+        p++;
+      if (p >= end)
+        break;
+      line_end = memchr (p, '\n', (gsize)(end - p));
+      span = (gsize)((line_end != NULL ? line_end : end) - p);
+
+      if (*p == '{')
+        {
+          if (span <= 2)  /* "{" alone: a pretty-printed document */
+            span = MIN ((gsize)(end - p), (gsize)PRETTY_HEAD_LIMIT);
+          if (g_strstr_len (p, (gssize)span, "\"sessionId\"") != NULL &&
+              g_strstr_len (p, (gssize)span, "\"projectHash\"") != NULL)
+            return TRUE;
+        }
+      if (line_end == NULL)
+        break;
+      p = line_end + 1;
+    }
+  return FALSE;
+}
+
+static gboolean
+file_looks_like_session (const char *path)
+{
+  g_autofree char *head = g_malloc (HEAD_LIMIT);
+  ssize_t n;
+  int fd;
+
+  if ((fd = g_open (path, O_RDONLY | O_CLOEXEC, 0)) < 0)
+    return FALSE;
+  n = read (fd, head, HEAD_LIMIT);
+  close (fd);
+  return n > 0 && head_looks_like_session (head, (gsize)n);
+}
+
+static char **
+gemini_default_roots (void)
+{
+  /* The CLI's homedir() is $GEMINI_CLI_HOME when set; .gemini is a fixed name beneath it. */
+  const char *home = g_getenv ("GEMINI_CLI_HOME");
+  char **roots = g_new0 (char *, 2);
+
+  if (home == NULL || *home == '\0')
+    home = g_get_home_dir ();
+  roots[0] = g_build_filename (home, ".gemini", "tmp", NULL);
+  return roots;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+/* The entries of @dir, sorted so that imports run in a stable order. */
+static GPtrArray *
+list_sorted (const char *dir)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+static gboolean
+is_plain_dir (const char *path)
+{
+  GStatBuf st;
+
+  return g_lstat (path, &st) == 0 && S_ISDIR (st.st_mode);
+}
+
+static gboolean
+is_plain_file (const char *path)
+{
+  GStatBuf st;
+
+  return g_lstat (path, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+static void
+add_session_file (GPtrArray  *files,
+                  const char *path,
+                  const char *name)
+{
+  if (is_session_name (name) && is_plain_file (path) && !is_migrated_document (path))
+    g_ptr_array_add (files, g_strdup (path));
+}
+
+/* chats/ holds session-*.json and session-*.jsonl, and one folder per parent session with its
+ * sub-agents' <sessionId>.jsonl. */
+static void
+discover_chats (const char *chats,
+                GPtrArray  *files)
+{
+  g_autoptr(GPtrArray) names = list_sorted (chats);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (chats, name, NULL);
+
+      if (is_plain_dir (path))
+        {
+          g_autoptr(GPtrArray) children = list_sorted (path);
+
+          for (guint c = 0; c < children->len; c++)
+            {
+              const char *child = g_ptr_array_index (children, c);
+              g_autofree char *child_path = g_build_filename (path, child, NULL);
+
+              if (g_str_has_suffix (child, ".jsonl") && is_plain_file (child_path))
+                g_ptr_array_add (files, g_steal_pointer (&child_path));
+            }
+        }
+      else
+        add_session_file (files, path, name);
+    }
+}
+
+static void
+discover_walk (const char *dir,
+               guint       depth,
+               GPtrArray  *files)
+{
+  g_autoptr(GPtrArray) names = list_sorted (dir);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (is_plain_dir (path))
+        {
+          if (g_strcmp0 (name, "chats") == 0)
+            discover_chats (path, files);
+          else if (depth < DISCOVER_DEPTH)
+            discover_walk (path, depth + 1, files);
+        }
+      else
+        add_session_file (files, path, name);
+    }
+}
+
+static void
+gemini_discover (const char *root,
+                 GPtrArray  *files)
+{
+  g_autofree char *name = g_path_get_basename (root);
+
+  if (g_strcmp0 (name, "chats") == 0)
+    discover_chats (root, files);
+  else
+    discover_walk (root, 0, files);
+}
+
+static gboolean
+gemini_detect (const char *path,
+               const char *head,
+               gsize       head_len)
+{
+  g_autofree char *name = g_path_get_basename (path);
+
+  if (is_companion_name (name))
+    return FALSE;
+  return head_looks_like_session (head, head_len);
+}
+
+static gboolean
+gemini_import_file (LoomImportFile  *file,
+                    GError         **error)
+{
+  const char *path = loom_import_file_get_path (file);
+  g_autofree char *name = g_path_get_basename (path);
+  GeminiImport ctx = { 0 };
+  gboolean ok;
+
+  /* With --source gemini every .json and .jsonl of a folder arrives here, unsniffed; a file
+   * read from where it stopped was a session on its first pass. */
+  if (is_companion_name (name) || is_migrated_document (path))
+    return TRUE;
+  if (loom_import_file_is_reset (file) && !file_looks_like_session (path))
+    {
+      loom_import_file_warn (file, "not a Gemini CLI session file");
+      return TRUE;
+    }
+
+  ctx.file = file;
+  ctx.state = loom_import_file_get_state (file);
+  if (loom_import_file_is_reset (file))
+    {
+      json_object_remove_member (ctx.state, STATE_SESSION);
+      json_object_remove_member (ctx.state, STATE_HASH);
+      json_object_remove_member (ctx.state, STATE_SEEN);
+    }
+  if ((ctx.seen = loom_json_get_object (ctx.state, STATE_SEEN)) == NULL)
+    {
+      ctx.seen = json_object_new ();
+      json_object_set_object_member (ctx.state, STATE_SEEN, ctx.seen);
+    }
+  ctx.parent_id = parent_id_from_path (path);
+
+  if (g_str_has_suffix (path, ".json"))
+    ok = import_document (&ctx, error);
+  else
+    ok = import_lines (&ctx, error);
+
+  /* $set records changed the title or the last update: write them once, at the end — also when
+   * an appending pass brought nothing but $set lines. */
+  if (ok && ctx.dirty && !ctx.deleted && loom_json_get_string (ctx.state, STATE_SESSION) != NULL)
+    ok = write_session (&ctx, error);
+
+  gemini_import_clear (&ctx);
+  return ok;
+}
+
+static const LoomImporter importer = {
+  .name = SOURCE_NAME,
+  .default_roots = gemini_default_roots,
+  .discover = gemini_discover,
+  .detect = gemini_detect,
+  /* Legacy .json files are whole documents, .jsonl files are appended to: the framework reads
+   * any changed .json again in full, and a .jsonl from where it stopped. */
+  .whole_document = FALSE,
+  .import_file = gemini_import_file,
+};
 
 const LoomImporter *
 loom_importer_gemini (void)

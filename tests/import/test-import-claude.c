@@ -1,0 +1,847 @@
+/* test-import-claude.c — Claude Code transcripts: every generation and hazard of FORMATS.md §1
+ * gives exactly the counts written in fixtures/claude/README.md, computed by hand from the
+ * fixtures. The format is detected without being named, the default root is found through
+ * CLAUDE_CONFIG_DIR, importing twice changes nothing, importing in two passes (split at every
+ * line, and inside every line) gives what one pass gives, and the agent's files are never
+ * modified.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "loom-import.h"
+#include "loom-importer.h"
+#include "loom-test-utils.h"
+#include "loom-timeline-item.h"
+
+typedef struct
+{
+  const char *fixture;            /* folder below fixtures/claude/ */
+  const char *session_id;         /* the agent's id for the session */
+  const char *parent;             /* the parent's agent session id, or NULL */
+  const char *title;
+  const char *cwd;
+  const char *project;
+  const char *git_branch;
+  const char *agent_version;
+  const char *agent_mode;
+  const char *model;
+  const char *models;             /* JSON array, in order of first use */
+  gint64      user, assistant, tool_calls, tool_results, tool_errors, reasoning;
+  gint64      message_count, event_count;
+  gint64      tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation;
+  const char *tools_used;         /* JSON object */
+  const char *created_at;
+  const char *updated_at;
+  guint       stored_messages;    /* every message kept, flagged ones and system notices too */
+  guint       flagged;            /* of which not a person's prompt (LOOM_MESSAGE_NOT_A_PROMPT) */
+  guint       file_changes;
+  guint       subagents;
+  guint       compactions;
+  guint       api_errors;
+  guint       lifecycle;
+  guint       raw;
+} Expected;
+
+#define V10 "v1.0-inline-sidechain"
+#define V20 "v2.0-agent-files"
+#define V21 "v2.1-progress"
+#define V212 "v2.1.2xx-titles"
+#define STREAMED "streamed-tool-error"
+#define TWO_IDS "two-session-ids"
+#define NON_ASCII "non-ascii"
+
+#define A_ID "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13"
+#define B_ID "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80"
+#define C_ID "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31"
+
+/* The numbers of fixtures/claude/README.md. */
+static const Expected expected[] = {
+  {
+    .fixture = V10, .session_id = A_ID,
+    .title = "Fix the flaky store test - 2025-09-14", .cwd = "/home/ada/src/loom",
+    .project = "loom", .git_branch = "main", .agent_version = "1.0.98",
+    .model = "claude-opus-4-1-20250805",
+    .models = "[\"claude-opus-4-1-20250805\",\"claude-sonnet-4-20250514\"]",
+    .user = 1, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 4,
+    .event_count = 8,
+    .tokens_input = 14, .tokens_output = 358, .tokens_cache_read = 40600,
+    .tokens_cache_creation = 2550,
+    .tools_used = "{\"Task\":1,\"Edit\":1}",
+    .created_at = "2025-09-14T12:00:00.000Z", .updated_at = "2025-09-14T12:01:02.020Z",
+    .stored_messages = 8, .flagged = 3, .file_changes = 1, .subagents = 1, .lifecycle = 2,
+  },
+  {
+    .fixture = V10, .session_id = A_ID "/sidechain-9e6c3a8d-4f1b-4d72-a3e9-5c2b8f6d1a34",
+    .parent = A_ID,
+    .title = "Find what makes tests/core/test-store.c flaky. - 2025-09-14",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .models = "[\"claude-opus-4-1-20250805\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 8, .tokens_output = 160, .tokens_cache_read = 10800,
+    .tokens_cache_creation = 1000,
+    .tools_used = "{\"Grep\":1}",
+    .created_at = "2025-09-14T12:00:05.700Z", .updated_at = "2025-09-14T12:00:14.020Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = V20, .session_id = B_ID,
+    .title = "Add a CSV export to the tide report command - 2025-12-03",
+    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "feature/tide-export",
+    .agent_version = "2.0.76", .agent_mode = "acceptEdits",
+    .model = "claude-sonnet-4-5-20250929", .models = "[\"claude-sonnet-4-5-20250929\"]",
+    .user = 2, .assistant = 4, .tool_calls = 2, .tool_results = 2, .reasoning = 1,
+    .message_count = 6, .event_count = 12,
+    .tokens_input = 27, .tokens_output = 620, .tokens_cache_read = 46600,
+    .tokens_cache_creation = 3680,
+    .tools_used = "{\"Task\":1,\"Write\":1}",
+    .created_at = "2025-12-03T12:00:10.000Z", .updated_at = "2025-12-03T12:00:41.300Z",
+    .stored_messages = 6, .file_changes = 1, .subagents = 1, .api_errors = 1, .lifecycle = 4,
+  },
+  {
+    .fixture = V20, .session_id = B_ID "/agent-a3f9c2d1", .parent = B_ID,
+    .title = "List the functions in src/report.rs that build rows. - 2025-12-03",
+    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "feature/tide-export",
+    .agent_version = "2.0.76", .model = "claude-haiku-4-5-20251001",
+    .models = "[\"claude-haiku-4-5-20251001\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 9, .tokens_output = 140, .tokens_cache_read = 9200,
+    .tokens_cache_creation = 2100,
+    .tools_used = "{\"Read\":1}",
+    .created_at = "2025-12-03T12:00:15.100Z", .updated_at = "2025-12-03T12:00:27.500Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = V20, .session_id = B_ID "/agent-7e1d0c42", .parent = B_ID,
+    .title = "Warmup - 2025-12-03", .cwd = "/home/ada/src/tide", .project = "tide",
+    .git_branch = "feature/tide-export", .agent_version = "2.0.76",
+    .model = "claude-haiku-4-5-20251001", .models = "[\"claude-haiku-4-5-20251001\"]",
+    .user = 1, .assistant = 1, .message_count = 2, .event_count = 0,
+    .tokens_input = 3, .tokens_output = 20, .tokens_cache_read = 0,
+    .tokens_cache_creation = 2500,
+    .tools_used = "{}",
+    .created_at = "2025-12-03T12:00:01.000Z", .updated_at = "2025-12-03T12:00:02.700Z",
+    .stored_messages = 2,
+  },
+  {
+    .fixture = V21, .session_id = C_ID,
+    .title = "Review the importer for token double counting - 2026-02-10",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.42", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 3, .assistant = 4, .tool_calls = 3, .tool_results = 3, .message_count = 7,
+    .event_count = 15,
+    .tokens_input = 28, .tokens_output = 495, .tokens_cache_read = 60500,
+    .tokens_cache_creation = 8800,
+    .tools_used = "{\"Task\":2,\"Bash\":1}",
+    .created_at = "2026-02-10T12:00:00.000Z", .updated_at = "2026-02-10T12:07:12.000Z",
+    .stored_messages = 11, .flagged = 4, .subagents = 2, .compactions = 1, .api_errors = 2,
+    .lifecycle = 4,
+  },
+  {
+    .fixture = V21, .session_id = C_ID "/agent-a91c3e5f20b7d4e68", .parent = C_ID,
+    .title = "Find tokens summed twice in src/core/loom-import.c - 2026-02-10",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.42", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .reasoning = 1,
+    .message_count = 3, .event_count = 3,
+    .tokens_input = 7, .tokens_output = 145, .tokens_cache_read = 17500,
+    .tokens_cache_creation = 2100,
+    .tools_used = "{\"Grep\":1}",
+    .created_at = "2026-02-10T12:00:05.300Z", .updated_at = "2026-02-10T12:00:15.000Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = V21, .session_id = C_ID "/agent-b27e4d1c90a3f5b86", .parent = C_ID,
+    .title = "List the tests that cover token totals. - 2026-02-10",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.42", .model = "claude-haiku-4-5-20251001",
+    .models = "[\"claude-haiku-4-5-20251001\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 10, .tokens_output = 75, .tokens_cache_read = 6900,
+    .tokens_cache_creation = 1200,
+    .tools_used = "{\"Glob\":1}",
+    .created_at = "2026-02-10T12:00:05.400Z", .updated_at = "2026-02-10T12:00:12.000Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = V212, .session_id = "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64",
+    .title = "Agent-provided titles - 2026-06-18", .cwd = "/home/ada/src/loom",
+    .project = "loom", .git_branch = "fix/titles", .agent_version = "2.1.201",
+    .agent_mode = "acceptEdits", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 2, .assistant = 3, .tool_calls = 2, .tool_results = 2, .reasoning = 1,
+    .message_count = 5, .event_count = 17,
+    .tokens_input = 18, .tokens_output = 605, .tokens_cache_read = 58000,
+    .tokens_cache_creation = 7200,
+    .tools_used = "{\"Read\":1,\"MultiEdit\":1}",
+    .created_at = "2026-06-18T12:00:00.000Z", .updated_at = "2026-06-18T12:02:06.000Z",
+    .stored_messages = 5, .file_changes = 1, .lifecycle = 10, .raw = 1,
+  },
+  {
+    .fixture = STREAMED, .session_id = "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
+    .title = "Run the test suite and fix what fails - 2026-03-05", .cwd = "/home/ada/src/loom",
+    .project = "loom", .git_branch = "main", .agent_version = "2.1.81",
+    .agent_mode = "default", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 2, .assistant = 5, .tool_calls = 4, .tool_results = 4, .tool_errors = 2,
+    .reasoning = 1, .message_count = 7, .event_count = 9,
+    .tokens_input = 20, .tokens_output = 298, .tokens_cache_read = 70700,
+    .tokens_cache_creation = 5800,
+    .tools_used = "{\"Bash\":3,\"Read\":1}",
+    .created_at = "2026-03-05T12:00:00.000Z", .updated_at = "2026-03-05T12:01:23.000Z",
+    .stored_messages = 8, .flagged = 1,
+  },
+  {
+    .fixture = TWO_IDS, .session_id = "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72",
+    .title = "Plan the folder drag and drop - 2026-01-20", .cwd = "/home/ada/src/loom",
+    .project = "loom", .git_branch = "main", .agent_version = "2.1.32",
+    .agent_mode = "acceptEdits", .model = "claude-opus-4-5-20251101",
+    .models = "[\"claude-opus-4-5-20251101\"]",
+    .user = 2, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 5,
+    .event_count = 5,
+    .tokens_input = 15, .tokens_output = 550, .tokens_cache_read = 28800,
+    .tokens_cache_creation = 2600,
+    .tools_used = "{\"ExitPlanMode\":1,\"Edit\":1}",
+    .created_at = "2026-01-20T12:00:00.000Z", .updated_at = "2026-01-21T12:00:15.000Z",
+    .stored_messages = 5, .file_changes = 1,
+  },
+  {
+    .fixture = NON_ASCII, .session_id = "3e6b9d2a-4c8f-4a17-b5e3-7d1a0c9f2e58",
+    .title = "日本語のコメントを直して 🙏 — también en español, por favor - 2026-04-01",
+    .cwd = "/home/ada/プロジェクト/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-sonnet-4-5-20250929", .models = "[\"claude-sonnet-4-5-20250929\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 3,
+    .tokens_input = 6, .tokens_output = 190, .tokens_cache_read = 6900,
+    .tokens_cache_creation = 850,
+    .tools_used = "{\"Edit\":1}",
+    .created_at = "2026-04-01T12:00:00.000Z", .updated_at = "2026-04-01T12:00:09.000Z",
+    .stored_messages = 3, .file_changes = 1,
+  },
+};
+
+static const char * const folders[] = {
+  V10, V20, V21, V212, STREAMED, TWO_IDS, NON_ASCII,
+};
+
+typedef struct
+{
+  char            *dir;
+  char            *db;
+  LoomStore       *store;
+  LoomImportStats *stats;
+} Fixture;
+
+static char *
+fixture_path (const char *relative)
+{
+  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
+
+  g_assert_nonnull (root);
+  return g_build_filename (root, "claude", relative, NULL);
+}
+
+static void
+open_store (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (f->store != NULL)
+    g_assert_finalize_object (f->store);
+  g_remove (f->db);
+  f->store = loom_store_open (f->db, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  f->dir = loom_test_make_tmpdir ();
+  f->db = g_build_filename (f->dir, "history.db", NULL);
+  open_store (f);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->db);
+}
+
+static void
+import_paths (Fixture            *f,
+              const char         *source,
+              const char * const *paths)
+{
+  LoomImportOptions options = { source, paths };
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < f->stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+}
+
+static void
+import_path (Fixture    *f,
+             const char *source,
+             const char *path)
+{
+  const char *paths[] = { path, NULL };
+
+  import_paths (f, source, paths);
+}
+
+static GListModel *
+list_sessions (Fixture *f)
+{
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  g_autoptr(GError) error = NULL;
+  GListModel *sessions;
+
+  query.collection = LOOM_COLLECTION_EVERYTHING;
+  sessions = loom_store_list_sessions (f->store, &query, &error);
+  g_assert_no_error (error);
+  return sessions;
+}
+
+/* The session the agent calls @session_id, or NULL. */
+static LoomSession *
+find_session (Fixture    *f,
+              const char *session_id)
+{
+  g_autoptr(GListModel) sessions = list_sessions (f);
+
+  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+
+      if (g_strcmp0 (loom_session_get_record (session)->source_session_id, session_id) == 0)
+        return g_steal_pointer (&session);
+    }
+  return NULL;
+}
+
+static char *
+sessions_json (Fixture *f)
+{
+  g_autoptr(GListModel) sessions = list_sessions (f);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+
+      json_builder_add_value (builder, loom_session_to_json (session));
+    }
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  return loom_json_to_string (root);
+}
+
+static void
+assert_json_text_equal (const char *what,
+                        JsonNode   *actual,
+                        const char *expected_text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *wanted;
+
+  json_parser_load_from_data (parser, expected_text, -1, &error);
+  g_assert_no_error (error);
+  wanted = json_parser_get_root (parser);
+  if (!json_node_equal (actual, wanted))
+    {
+      g_autofree char *text = loom_json_to_string (actual);
+
+      g_error ("%s: expected %s, got %s", what, expected_text, text);
+    }
+}
+
+static gint64
+member_int (JsonObject *object,
+            const char *group,
+            const char *name)
+{
+  JsonObject *inner = json_object_get_object_member (object, group);
+
+  return json_object_get_int_member (inner, name);
+}
+
+static void
+assert_timeline (Fixture        *f,
+                 LoomSession    *session,
+                 const Expected *e)
+{
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+  guint messages = 0, flagged = 0, file_changes = 0, subagents = 0, compactions = 0;
+  guint api_errors = 0, lifecycle = 0, raw = 0;
+
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      if (d->is_message)
+        {
+          messages++;
+          flagged += (d->flags & LOOM_MESSAGE_NOT_A_PROMPT) != 0;
+        }
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_FILE_CHANGE) == 0)
+        file_changes++;
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_SUBAGENT) == 0)
+        subagents++;
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_COMPACTION) == 0)
+        compactions++;
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_API_ERROR) == 0)
+        api_errors++;
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_LIFECYCLE) == 0)
+        lifecycle++;
+      else if (g_strcmp0 (d->kind, LOOM_EVENT_RAW) == 0)
+        raw++;
+    }
+  g_assert_cmpuint (messages, ==, e->stored_messages);
+  g_assert_cmpuint (flagged, ==, e->flagged);
+  g_assert_cmpuint (file_changes, ==, e->file_changes);
+  g_assert_cmpuint (subagents, ==, e->subagents);
+  g_assert_cmpuint (compactions, ==, e->compactions);
+  g_assert_cmpuint (api_errors, ==, e->api_errors);
+  g_assert_cmpuint (lifecycle, ==, e->lifecycle);
+  g_assert_cmpuint (raw, ==, e->raw);
+}
+
+static void
+assert_session (Fixture        *f,
+                const Expected *e)
+{
+  g_autoptr(LoomSession) session = find_session (f, e->session_id);
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *o;
+
+  g_test_message ("checking %s", e->session_id);
+  g_assert_nonnull (session);
+  node = loom_session_to_json (session);
+  o = json_node_get_object (node);
+
+  g_assert_cmpstr (json_object_get_string_member (o, "source"), ==, "claude-code");
+  g_assert_cmpstr (json_object_get_string_member (o, "session_type"), ==,
+                   e->parent ? "subagent" : "main");
+  if (e->parent != NULL)
+    {
+      g_autoptr(LoomSession) parent = find_session (f, e->parent);
+
+      g_assert_nonnull (parent);
+      g_assert_cmpstr (json_object_get_string_member (o, "parent_session_id"), ==,
+                       loom_session_get_uuid (parent));
+    }
+  else
+    g_assert_true (json_object_get_null_member (o, "parent_session_id"));
+
+  g_assert_cmpstr (json_object_get_string_member (o, "title"), ==, e->title);
+  g_assert_cmpstr (json_object_get_string_member (o, "cwd"), ==, e->cwd);
+  g_assert_cmpstr (json_object_get_string_member (o, "project"), ==, e->project);
+  g_assert_cmpstr (json_object_get_string_member (o, "git_branch"), ==, e->git_branch);
+  g_assert_cmpstr (json_object_get_string_member (o, "agent_version"), ==, e->agent_version);
+  g_assert_cmpstr (json_object_get_string_member (o, "agent_mode"), ==, e->agent_mode);
+  g_assert_cmpstr (json_object_get_string_member (o, "model"), ==, e->model);
+  assert_json_text_equal ("models", json_object_get_member (o, "models"), e->models);
+  g_assert_cmpstr (json_object_get_string_member (o, "created_at"), ==, e->created_at);
+  g_assert_cmpstr (json_object_get_string_member (o, "updated_at"), ==, e->updated_at);
+
+  g_assert_cmpint (member_int (o, "counts", "user_messages"), ==, e->user);
+  g_assert_cmpint (member_int (o, "counts", "assistant_messages"), ==, e->assistant);
+  g_assert_cmpint (member_int (o, "counts", "tool_calls"), ==, e->tool_calls);
+  g_assert_cmpint (member_int (o, "counts", "tool_results"), ==, e->tool_results);
+  g_assert_cmpint (member_int (o, "counts", "tool_errors"), ==, e->tool_errors);
+  g_assert_cmpint (member_int (o, "counts", "reasoning"), ==, e->reasoning);
+  g_assert_cmpint (json_object_get_int_member (o, "message_count"), ==, e->message_count);
+  g_assert_cmpint (json_object_get_int_member (o, "event_count"), ==, e->event_count);
+  g_assert_cmpint (member_int (o, "tokens", "input"), ==, e->tokens_input);
+  g_assert_cmpint (member_int (o, "tokens", "output"), ==, e->tokens_output);
+  g_assert_cmpint (member_int (o, "tokens", "cache_read"), ==, e->tokens_cache_read);
+  g_assert_cmpint (member_int (o, "tokens", "cache_creation"), ==, e->tokens_cache_creation);
+  assert_json_text_equal ("tools_used", json_object_get_member (o, "tools_used"), e->tools_used);
+
+  assert_timeline (f, session, e);
+}
+
+static guint
+expected_in (const char *fixture)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    n += fixture == NULL || strcmp (expected[i].fixture, fixture) == 0;
+  return n;
+}
+
+static void
+assert_fixture (Fixture    *f,
+                const char *fixture)
+{
+  g_autoptr(GListModel) sessions = list_sessions (f);
+
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, expected_in (fixture));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (fixture == NULL || strcmp (expected[i].fixture, fixture) == 0)
+      assert_session (f, &expected[i]);
+}
+
+/* ——— Copies and checksums ——— */
+
+static void
+list_files (const char *dir,
+            GPtrArray  *files)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        list_files (path, files);
+      else
+        g_ptr_array_add (files, g_steal_pointer (&path));
+    }
+}
+
+static void
+copy_tree (const char *from,
+           const char *to)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+  list_files (from, files);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *source = g_ptr_array_index (files, i);
+      g_autofree char *target = g_build_filename (to, source + strlen (from), NULL);
+      g_autofree char *target_dir = g_path_get_dirname (target);
+      g_autofree char *contents = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize length;
+
+      g_assert_cmpint (g_mkdir_with_parents (target_dir, 0700), ==, 0);
+      g_file_get_contents (source, &contents, &length, &error);
+      g_assert_no_error (error);
+      g_file_set_contents (target, contents, (gssize)length, &error);
+      g_assert_no_error (error);
+    }
+}
+
+static GHashTable *
+checksums (const char *dir)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  GHashTable *sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  list_files (dir, files);
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+
+      g_hash_table_insert (sums, g_strdup (path), loom_test_file_checksum (path));
+    }
+  return sums;
+}
+
+static void
+assert_same_checksums (GHashTable *before,
+                       GHashTable *after)
+{
+  GHashTableIter iter;
+  gpointer path, sum;
+
+  g_assert_cmpuint (g_hash_table_size (before), ==, g_hash_table_size (after));
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &path, &sum))
+    g_assert_cmpstr (g_hash_table_lookup (after, path), ==, sum);
+}
+
+/* ——— Tests ——— */
+
+/* Each folder on its own, named as Claude Code, gives the README's sessions and numbers. */
+static void
+test_fixtures (Fixture       *f,
+               gconstpointer  data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = fixture_path (folders[i]);
+
+      g_test_message ("fixture %s", folders[i]);
+      open_store (f);
+      import_path (f, "claude-code", path);
+      g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+      g_assert_cmpuint (f->stats->files_failed, ==, 0);
+      assert_fixture (f, folders[i]);
+    }
+}
+
+/* Without --source, every file is recognised as Claude Code from its content, and the agent's
+ * files come out byte for byte as they went in. */
+static void
+test_detection (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *root = fixture_path ("");
+  g_autoptr(GHashTable) before = checksums (root);
+  g_autoptr(GHashTable) after = NULL;
+
+  import_path (f, NULL, root);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  assert_fixture (f, NULL);
+
+  after = checksums (root);
+  assert_same_checksums (before, after);
+}
+
+/* A second pass over unchanged files changes nothing, not even row order. */
+static void
+test_twice (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autofree char *root = fixture_path ("");
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  gint64 events, messages;
+
+  import_path (f, "claude-code", root);
+  first = sessions_json (f);
+  messages = loom_test_count_rows (f->db, "messages");
+  events = loom_test_count_rows (f->db, "events");
+
+  import_path (f, "claude-code", root);
+  g_assert_cmpuint (f->stats->messages, ==, 0);
+  g_assert_cmpuint (f->stats->events, ==, 0);
+  second = sessions_json (f);
+  g_assert_cmpstr (first, ==, second);
+  g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, messages);
+  g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
+  assert_fixture (f, NULL);
+}
+
+/* The default root is $CLAUDE_CONFIG_DIR/projects; only session files are taken from it. */
+static void
+test_default_root (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *config = g_build_filename (f->dir, "claude-config", NULL);
+  g_autofree char *projects = g_build_filename (config, "projects", NULL);
+  g_autofree char *stray = g_build_filename (projects, "-home-ada-src-loom", "notes.jsonl", NULL);
+  g_autofree char *history = g_build_filename (config, "history.jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* Claude Code keeps every project under one folder: the generations share project folders. */
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = fixture_path (folders[i]);
+
+      copy_tree (path, projects);
+    }
+  g_file_set_contents (stray, "{\"display\":\"not a session\"}\n", -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (history, "{\"display\":\"/init\",\"project\":\"/home/ada\"}\n", -1, &error);
+  g_assert_no_error (error);
+
+  g_setenv ("CLAUDE_CONFIG_DIR", config, TRUE);
+  import_paths (f, "claude-code", NULL);
+  g_unsetenv ("CLAUDE_CONFIG_DIR");
+
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+  assert_fixture (f, NULL);
+}
+
+/* Writes the first @cut bytes of @source's contents to @target (creating or truncating). */
+static void
+write_prefix (const char *target,
+              const char *contents,
+              gsize       cut)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (target, contents, (gssize)cut, &error);
+  g_assert_no_error (error);
+}
+
+static void
+append_rest (const char *target,
+             const char *contents,
+             gsize       cut,
+             gsize       length)
+{
+  FILE *out = fopen (target, "ab");
+
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (contents + cut, 1, length - cut, out), ==, length - cut);
+  g_assert_cmpint (fclose (out), ==, 0);
+}
+
+/* One file of @folder grows in two steps, cut at byte @cut: the store ends up as after a
+ * single import of the whole folder. */
+static void
+import_in_two_passes (Fixture    *f,
+                      const char *folder,
+                      const char *copy,
+                      const char *target,
+                      const char *contents,
+                      gsize       length,
+                      gsize       cut)
+{
+  write_prefix (target, contents, cut);
+  open_store (f);
+  import_path (f, "claude-code", copy);
+  append_rest (target, contents, cut, length);
+  import_path (f, "claude-code", copy);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  assert_fixture (f, folder);
+}
+
+/* Every file of every folder, cut after each line and in the middle of each line (a record the
+ * agent is still writing), imports to the same numbers as one pass. */
+static void
+test_incremental (Fixture       *f,
+                  gconstpointer  data)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = fixture_path (folders[i]);
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+      list_files (path, files);
+      for (guint j = 0; j < files->len; j++)
+        {
+          const char *source = g_ptr_array_index (files, j);
+          g_autofree char *copy = g_build_filename (f->dir, "copy", NULL);
+          g_autofree char *target = g_build_filename (copy, source + strlen (path), NULL);
+          g_autofree char *contents = NULL;
+          g_autoptr(GError) error = NULL;
+          gsize length, start = 0;
+
+          if (!g_str_has_suffix (source, ".jsonl"))
+            continue;
+          g_file_get_contents (source, &contents, &length, &error);
+          g_assert_no_error (error);
+
+          g_test_message ("splitting %s", source);
+          loom_test_remove_tree (copy);
+          copy_tree (path, copy);
+          while (start < length)
+            {
+              const char *newline = memchr (contents + start, '\n', length - start);
+              gsize end = newline ? (gsize)(newline - contents) + 1 : length;
+
+              /* After the line, and in its middle (not always on a character boundary). */
+              import_in_two_passes (f, folders[i], copy, target, contents, length, end);
+              import_in_two_passes (f, folders[i], copy, target, contents, length,
+                                    start + (end - start) / 2);
+              start = end;
+            }
+          loom_test_remove_tree (copy);
+        }
+    }
+}
+
+/* The three records of one streamed message are one message, its blocks events in order. */
+static void
+test_streamed_timeline (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const struct
+  {
+    const char *role_or_kind;
+    const char *tool_name;
+    gboolean    is_error;
+    guint       flags;
+    const char *text;   /* NULL: not checked */
+  } items[] = {
+    { "user", NULL, FALSE, 0, "Run the test suite and fix what fails" },
+    { "assistant", NULL, FALSE, 0, "Running the suite." },
+    { "reasoning", NULL, FALSE, 0, "The suite runs with meson test; start with the error logs." },
+    { "tool_call", "Bash", FALSE, 0, "meson test -C build \\ …" },
+    { "tool_result", "Bash", TRUE, 0, NULL },
+    { "assistant", NULL, FALSE, 0, "One test fails; reading it." },
+    { "tool_call", "Read", FALSE, 0, "/home/ada/src/loom/tests/import/test-import-claude.c" },
+    { "tool_result", "Read", FALSE, 0, NULL },
+    { "assistant", NULL, FALSE, 0, "" },
+    { "tool_call", "Bash", FALSE, 0, "ninja -C build && meson test -C build import-claude" },
+    { "tool_result", "Bash", TRUE, 0, NULL },
+    { "user", NULL, FALSE, LOOM_MESSAGE_INJECTED, "[Request interrupted by user for tool use]" },
+    { "user", NULL, FALSE, 0, "keep going, but print the error logs" },
+    { "assistant", NULL, FALSE, 0, "" },
+    { "tool_call", "Bash", FALSE, 0, NULL },
+    { "tool_result", "Bash", FALSE, 0, "ninja: no work to do.\n 7/12 import-claude  OK  0.39s" },
+    { "assistant", NULL, FALSE, 0, "All green now." },
+  };
+  g_autofree char *path = fixture_path (STREAMED);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+
+  import_path (f, "claude-code", path);
+  session = find_session (f, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47");
+  g_assert_nonnull (session);
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      g_test_message ("item %u", i);
+      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
+      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
+      g_assert_cmpint (d->is_error, ==, items[i].is_error);
+      g_assert_cmpuint (d->flags, ==, items[i].flags);
+      if (items[i].text != NULL)
+        g_assert_cmpstr (d->text, ==, items[i].text);
+      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
+        g_assert_nonnull (d->call_id);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/import/claude/fixtures", Fixture, NULL,
+              fixture_set_up, test_fixtures, fixture_tear_down);
+  g_test_add ("/import/claude/detection", Fixture, NULL,
+              fixture_set_up, test_detection, fixture_tear_down);
+  g_test_add ("/import/claude/twice", Fixture, NULL,
+              fixture_set_up, test_twice, fixture_tear_down);
+  g_test_add ("/import/claude/default-root", Fixture, NULL,
+              fixture_set_up, test_default_root, fixture_tear_down);
+  g_test_add ("/import/claude/incremental", Fixture, NULL,
+              fixture_set_up, test_incremental, fixture_tear_down);
+  g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
+              fixture_set_up, test_streamed_timeline, fixture_tear_down);
+
+  return g_test_run ();
+}
