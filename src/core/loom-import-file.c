@@ -481,7 +481,7 @@ loom_import_file_add_message (LoomImportFile          *file,
    * its usage is replaced, so the last record's final usage wins. */
   static const char update_sql[] =
     "UPDATE messages SET"
-    "  text = CASE WHEN ?2 = '' THEN text WHEN text = '' THEN ?2"
+    "  text = CASE WHEN ?2 = '' OR ?2 = text THEN text WHEN text = '' THEN ?2"
     "              ELSE text || char (10) || char (10) || ?2 END,"
     "  flags = flags | ?3, model = coalesce (?4, model),"
     "  input_tokens = coalesce (?5, input_tokens), output_tokens = coalesce (?6, output_tokens),"
@@ -686,18 +686,16 @@ static const char recompute_sql[] =
   "  model = coalesce ((SELECT model FROM messages"
   "                     WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
   "                     GROUP BY model ORDER BY count(*) DESC, min (seq) LIMIT 1), model),"
-  "  created_at = (SELECT min (t) FROM (SELECT nullif (created_at, 0) AS t"
+  "  created_at = (SELECT ifnull (min (t), 0) FROM (SELECT nullif (created_at, 0) AS t"
   "                UNION ALL SELECT min (nullif (created_at, 0)) FROM messages WHERE session_id = ?1"
   "                UNION ALL SELECT min (nullif (created_at, 0)) FROM events WHERE session_id = ?1)),"
-  "  updated_at = (SELECT max (t) FROM (SELECT updated_at AS t"
+  "  updated_at = (SELECT ifnull (max (t), 0) FROM (SELECT updated_at AS t"
   "                UNION ALL SELECT max (created_at) FROM messages WHERE session_id = ?1"
   "                UNION ALL SELECT max (created_at) FROM events WHERE session_id = ?1))"
   " WHERE id = ?1";
 
 static const char message_count_sql[] =
-  "UPDATE sessions SET message_count = n_user_messages + n_assistant_messages,"
-  "  created_at = ifnull (created_at, 0), updated_at = ifnull (updated_at, 0)"
-  " WHERE id = ?1";
+  "UPDATE sessions SET message_count = n_user_messages + n_assistant_messages WHERE id = ?1";
 
 static const char summed_tokens_sql[] =
   "UPDATE sessions SET"

@@ -16,7 +16,7 @@ struct _LoomStore
   sqlite3  *db;
   char     *path;
   char     *recovered_path;
-  GHashTable *statements;  /* SQL text → prepared statement, for hot paths (imports) */
+  GHashTable *statements;  /* SQL literal's address → prepared statement (imports) */
 };
 
 /* Sets @error from the connection's last error, saying what was being done. */
@@ -27,7 +27,7 @@ sqlite3_stmt *loom_store_prepare          (LoomStore     *self,
                                            const char    *sql,
                                            GError       **error);
 /* A prepared statement kept for the store's lifetime, reset and unbound, ready to bind.
- * @sql must be a string that lives as long as the store (a literal). Not for concurrent use. */
+ * @sql must be a static string (a literal): statements are found by its address. */
 sqlite3_stmt *loom_store_cached           (LoomStore     *self,
                                            const char    *sql,
                                            GError       **error);
