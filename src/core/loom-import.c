@@ -91,16 +91,22 @@ read_head (const char *path,
   return TRUE;
 }
 
+/* The format of @path: @only when given and it recognises the file (or has no detector),
+ * else the first format that does. */
 static const LoomImporter *
-detect_format (const char *path)
+detect_format (const char         *path,
+               const LoomImporter *only)
 {
   const LoomImporter * const *importers = loom_importers ();
   g_autofree char *head = g_malloc (DETECT_HEAD + 1);
   gsize length = 0;
 
   if (!read_head (path, head, &length) || length == 0)
-    return NULL;
+    return only;
   head[length] = '\0';
+
+  if (only != NULL)
+    return only->detect == NULL || only->detect (path, head, length) ? only : NULL;
 
   for (guint i = 0; importers[i] != NULL; i++)
     if (importers[i]->detect != NULL && importers[i]->detect (path, head, length))
@@ -243,7 +249,9 @@ collect (const LoomImportOptions  *options,
           for (guint f = 0; f < files->len; f++)
             {
               const char *file = g_ptr_array_index (files, f);
-              const LoomImporter *importer = only ? only : detect_format (file);
+              /* A file named on the command line with --source is taken at its word; in a
+               * folder, --source only narrows which format may claim a file. */
+              const LoomImporter *importer = named && only ? only : detect_format (file, only);
 
               if (importer != NULL)
                 add_candidate (candidates, seen, file, importer);
