@@ -330,6 +330,10 @@ ensure_project (LoomImportFile  *file,
   return step_returning_id (file->store, stmt, "record the project", error);
 }
 
+/* The parent's row id (a placeholder until its own file is imported), 0 for none, -1 on an
+ * error, -2 when the person deleted the parent for good. */
+#define PARENT_DELETED (-2)
+
 static gint64
 ensure_parent (LoomImportFile  *file,
                const char      *source,
@@ -340,9 +344,26 @@ ensure_parent (LoomImportFile  *file,
 
   if (parent_source_id == NULL)
     return 0;
+  /* The person deleted the parent for good: its sub-agents must not bring it back. */
+  if (is_tombstoned (file, source, parent_source_id, error))
+    return PARENT_DELETED;
   parent = find_session (file, source, parent_source_id, error);
   if (parent == 0)
-    parent = create_session (file, source, parent_source_id, error);  /* filled in later */
+    {
+      static const char name_sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1";
+      g_autofree char *title = NULL;
+      sqlite3_stmt *stmt;
+
+      /* A placeholder until the parent's own file is imported, which names it properly. */
+      parent = create_session (file, source, parent_source_id, error);
+      if (parent <= 0 || !(stmt = loom_store_cached (file->store, name_sql, error)))
+        return -1;
+      title = g_strdup_printf ("Session %s (not imported yet)", parent_source_id);
+      sqlite3_bind_int64 (stmt, 1, parent);
+      bind_text (stmt, 2, title);
+      if (step_returning_id (file->store, stmt, "name the parent session", error) < 0)
+        return -1;
+    }
   return parent;
 }
 
@@ -380,6 +401,11 @@ loom_import_file_session (LoomImportFile           *file,
   if (error != NULL && *error != NULL)
     return 0;
 
+  /* The parent first: a sub-agent of a session deleted for good is not imported either. */
+  parent_id = ensure_parent (file, source, meta->parent_uuid, error);
+  if (parent_id < 0)  /* an error, or PARENT_DELETED */
+    return 0;
+
   id = find_session (file, source, meta->source_session_id, error);
   if (id == 0)
     {
@@ -390,7 +416,6 @@ loom_import_file_session (LoomImportFile           *file,
     return 0;
 
   project_id = ensure_project (file, project_path, meta->created_at, error);
-  parent_id = ensure_parent (file, source, meta->parent_uuid, error);
   if (project_id < 0 || parent_id < 0 || !(stmt = loom_store_cached (file->store, sql, error)))
     return 0;
 
@@ -467,18 +492,14 @@ find_message (LoomImportFile  *file,
   return step_returning_id (file->store, stmt, "find the message", error);
 }
 
-gint64
-loom_import_file_add_message (LoomImportFile          *file,
-                              gint64                   session_id,
-                              const LoomMessageDraft  *m,
-                              GError                 **error)
+/* A message seen again (Claude writes one record per content block) grows by its new text;
+ * its usage is replaced, so the last record's final usage wins. */
+static gint64
+update_message (LoomImportFile          *file,
+                gint64                   id,
+                const LoomMessageDraft  *m,
+                GError                 **error)
 {
-  static const char insert_sql[] =
-    "INSERT INTO messages (session_id, seq, role, flags, source_id, model, created_at, text,"
-    "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id";
-  /* A message seen again (Claude writes one record per content block) grows by its new text;
-   * its usage is replaced, so the last record's final usage wins. */
   static const char update_sql[] =
     "UPDATE messages SET"
     "  text = CASE WHEN ?2 = '' OR ?2 = text THEN text WHEN text = '' THEN ?2"
@@ -489,27 +510,44 @@ loom_import_file_add_message (LoomImportFile          *file,
     "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
     " WHERE id = ?1";
   sqlite3_stmt *stmt;
-  gint64 id = 0, seq;
+
+  /* Nothing to add: spare the write (and the index update it would trigger). */
+  if ((m->text == NULL || *m->text == '\0') && m->flags == 0 && m->model == NULL &&
+      m->input_tokens < 0 && m->output_tokens < 0 && m->cache_read_tokens < 0 &&
+      m->cache_creation_tokens < 0)
+    return id;
+
+  if (!(stmt = loom_store_cached (file->store, update_sql, error)))
+    return 0;
+  sqlite3_bind_int64 (stmt, 1, id);
+  bind_text (stmt, 2, m->text ? m->text : "");
+  sqlite3_bind_int (stmt, 3, (int)m->flags);
+  bind_text (stmt, 4, m->model);
+  bind_count (stmt, 5, m->input_tokens);
+  bind_count (stmt, 6, m->output_tokens);
+  bind_count (stmt, 7, m->cache_read_tokens);
+  bind_count (stmt, 8, m->cache_creation_tokens);
+  return step_returning_id (file->store, stmt, "update a message", error) < 0 ? 0 : id;
+}
+
+gint64
+loom_import_file_add_message (LoomImportFile          *file,
+                              gint64                   session_id,
+                              const LoomMessageDraft  *m,
+                              GError                 **error)
+{
+  /* Insert first, the common case; a conflict on (session, source_id) means the message was
+   * seen before, and it is updated instead. */
+  static const char insert_sql[] =
+    "INSERT INTO messages (session_id, seq, role, flags, source_id, model, created_at, text,"
+    "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+    " ON CONFLICT (session_id, source_id) WHERE source_id IS NOT NULL DO NOTHING"
+    " RETURNING id";
+  sqlite3_stmt *stmt;
+  gint64 id, seq;
 
   g_return_val_if_fail (m->role != NULL, 0);
-
-  if (m->source_id != NULL && (id = find_message (file, session_id, m->source_id, error)) < 0)
-    return 0;
-
-  if (id > 0)
-    {
-      if (!(stmt = loom_store_cached (file->store, update_sql, error)))
-        return 0;
-      sqlite3_bind_int64 (stmt, 1, id);
-      bind_text (stmt, 2, m->text ? m->text : "");
-      sqlite3_bind_int (stmt, 3, (int)m->flags);
-      bind_text (stmt, 4, m->model);
-      bind_count (stmt, 5, m->input_tokens);
-      bind_count (stmt, 6, m->output_tokens);
-      bind_count (stmt, 7, m->cache_read_tokens);
-      bind_count (stmt, 8, m->cache_creation_tokens);
-      return step_returning_id (file->store, stmt, "update a message", error) < 0 ? 0 : id;
-    }
 
   if ((seq = next_seq (file, session_id, error)) < 0 ||
       !(stmt = loom_store_cached (file->store, insert_sql, error)))
@@ -527,10 +565,17 @@ loom_import_file_add_message (LoomImportFile          *file,
   bind_count (stmt, 11, m->cache_read_tokens);
   bind_count (stmt, 12, m->cache_creation_tokens);
   id = step_returning_id (file->store, stmt, "add a message", error);
-  if (id <= 0)
+  if (id < 0)
     return 0;
-  file->stats->messages++;
-  return id;
+  if (id > 0)
+    {
+      file->stats->messages++;
+      return id;
+    }
+
+  if ((id = find_message (file, session_id, m->source_id, error)) <= 0)
+    return 0;
+  return update_message (file, id, m, error);
 }
 
 static gint64
@@ -581,19 +626,14 @@ loom_import_file_add_event (LoomImportFile        *file,
   static const char sql[] =
     "INSERT INTO events (session_id, seq, kind, message_id, call_id, tool_name, is_error, path,"
     "                    change_kind, source_id, created_at, text, payload, payload_size)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) RETURNING id";
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+    " ON CONFLICT (session_id, kind, source_id) WHERE source_id IS NOT NULL DO NOTHING"
+    " RETURNING id";
   g_autofree char *owned = NULL;
   sqlite3_stmt *stmt;
   gint64 id, seq;
 
   g_return_val_if_fail (e->kind != NULL, 0);
-
-  if (e->source_id != NULL)
-    {
-      id = find_event (file, session_id, e->kind, e->source_id, error);
-      if (id != 0)
-        return id < 0 ? 0 : id;
-    }
 
   if ((seq = next_seq (file, session_id, error)) < 0 ||
       !(stmt = loom_store_cached (file->store, sql, error)))
@@ -614,8 +654,10 @@ loom_import_file_add_event (LoomImportFile        *file,
   bind_text (stmt, 13, e->payload);
   sqlite3_bind_int64 (stmt, 14, e->payload ? (gint64)strlen (e->payload) : 0);
   id = step_returning_id (file->store, stmt, "add an event", error);
-  if (id <= 0)
+  if (id < 0)
     return 0;
+  if (id == 0)  /* seen before: the same kind and source id */
+    return MAX (find_event (file, session_id, e->kind, e->source_id, error), 0);
   file->stats->events++;
   return id;
 }

@@ -1,4 +1,4 @@
-/* loom-importer-claude.c — Claude Code sessions: ~/.claude/projects/<project-dir>/<sessionId>.jsonl
+/* loom-importer-claude.c — Claude Code: ~/.claude/projects/<project-dir>/<sessionId>.jsonl
  *
  * The field-level facts come from shared/FORMATS.md, section 1; the comments cite it as "F1.x".
  *
@@ -61,7 +61,7 @@ typedef struct
   char     *parent_sid;  /* NULL for the file's main session */
   gint64    row;         /* 0 until asked for this pass; -1: the person deleted it for good */
   gboolean  own;         /* the file's own session (titles apply to it) */
-  gboolean  subagent;
+  gboolean  subagent;    /* a child session, even when its parent is not known */
 
   /* The latest values the records of this pass showed (F1.1: they can change mid-session). */
   char     *cwd;
@@ -1240,12 +1240,11 @@ bookkeeping_text (JsonObject *record,
   if (str_equal0 (type, "attachment"))
     {
       JsonObject *attachment = loom_json_get_object (record, "attachment");
+      const char *kind = loom_json_get_string (attachment, "type");
       const char *hook = loom_json_get_string (attachment, "hookName");
 
-      return g_strdup_printf ("Attachment: %s%s%s",
-                              loom_json_get_string (attachment, "type") ? loom_json_get_string (attachment, "type")
-                                                                  : "unknown",
-                              hook ? " " : "", hook ? hook : "");
+      return g_strdup_printf ("Attachment: %s%s%s", kind ? kind : "unknown", hook ? " " : "",
+                              or_empty (hook));
     }
   return g_strdup (type);
 }
@@ -1528,8 +1527,9 @@ has_member (JsonObject *object,
   return json_object_has_member (object, name);
 }
 
-/* Claude records carry the threading fields (F1.1) or are one of its bookkeeping types (F1.4);
- * Codex wraps everything in payload, Gemini's records have neither. */
+/* Claude records carry a type and the envelope's threading fields or sessionId (F1.1, F1.4);
+ * file-history records name the message they back up instead. Codex wraps everything in
+ * payload; Gemini's metadata line has no type and its messages no sessionId. */
 static gboolean
 looks_like_record (JsonObject *record)
 {
@@ -1538,14 +1538,10 @@ looks_like_record (JsonObject *record)
   if (type == NULL || has_member (record, "payload") || has_member (record, "projectHash"))
     return FALSE;
   if (has_member (record, "parentUuid") || has_member (record, "leafUuid") ||
-      has_member (record, "isSidechain"))
+      has_member (record, "isSidechain") || has_member (record, "sessionId"))
     return TRUE;
-  if (str_equal0 (type, "file-history-snapshot"))
-    return has_member (record, "snapshot");
-  if (is_bookkeeping (type) || str_equal0 (type, "custom-title") || str_equal0 (type, "ai-title") ||
-      str_equal0 (type, "agent-name") || str_equal0 (type, "mode") ||
-      str_equal0 (type, "permission-mode"))
-    return has_member (record, "sessionId");
+  if (g_str_has_prefix (type, "file-history-"))
+    return has_member (record, "snapshot") || has_member (record, "trackingPath");
   return FALSE;
 }
 

@@ -455,7 +455,8 @@ debounce_cb (gpointer user_data)
 {
   LoomSourceWatcher *self = user_data;
   gint64 now = g_get_monotonic_time ();
-  gint64 due = MIN (self->last_change + QUIET_MSEC * 1000, self->first_change + MAX_WAIT_MSEC * 1000);
+  gint64 due = MIN (self->last_change + QUIET_MSEC * 1000,
+                    self->first_change + MAX_WAIT_MSEC * 1000);
 
   clear_source (&self->debounce_source);
 
@@ -641,16 +642,36 @@ loom_source_watcher_set_importing (LoomSourceWatcher *self,
     }
 }
 
+/* Adds @path to @builder once, in the form GIO reports paths in ("/a/b", never "/a/b/" or
+ * "/a/./b"), so that events find their folder. Relative paths have no meaning here. */
+static void
+add_root (GStrvBuilder *builder,
+          GHashTable   *seen,
+          const char   *path)
+{
+  g_autofree char *canonical = NULL;
+
+  if (!g_path_is_absolute (path))
+    return;
+  canonical = g_canonicalize_filename (path, NULL);
+  if (!g_hash_table_contains (seen, canonical))
+    {
+      g_strv_builder_add (builder, canonical);
+      g_hash_table_add (seen, g_steal_pointer (&canonical));
+    }
+}
+
 /* Every root, in a stable order without duplicates: the agents' default folders, then the
- * extra ones. */
+ * extra ones (those alone when @extra_only). */
 static GStrv
-collect_roots (LoomSourceWatcher *self)
+collect_roots (LoomSourceWatcher *self,
+               gboolean           extra_only)
 {
   const LoomImporter * const *importers = loom_importers ();
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
-  for (guint i = 0; importers[i] != NULL; i++)
+  for (guint i = 0; !extra_only && importers[i] != NULL; i++)
     {
       g_auto(GStrv) roots = NULL;
 
@@ -658,14 +679,11 @@ collect_roots (LoomSourceWatcher *self)
         continue;
       roots = importers[i]->default_roots ();
       for (guint r = 0; roots != NULL && roots[r] != NULL; r++)
-        if (g_hash_table_add (seen, g_canonicalize_filename (roots[r], NULL)))
-          g_strv_builder_add (builder, roots[r]);
+        add_root (builder, seen, roots[r]);
     }
 
   for (guint i = 0; self->extra_folders != NULL && self->extra_folders[i] != NULL; i++)
-    if (g_path_is_absolute (self->extra_folders[i]) &&
-        g_hash_table_add (seen, g_canonicalize_filename (self->extra_folders[i], NULL)))
-      g_strv_builder_add (builder, self->extra_folders[i]);
+    add_root (builder, seen, self->extra_folders[i]);
 
   return g_strv_builder_end (builder);
 }
@@ -726,8 +744,8 @@ loom_source_watcher_request_import (LoomSourceWatcher *self)
 
   job = g_new0 (ImportJob, 1);
   job->store_path = g_strdup (self->store_path);
-  job->roots = collect_roots (self);
-  job->extra_folders = g_strdupv (self->extra_folders);
+  job->roots = collect_roots (self, FALSE);
+  job->extra_folders = collect_roots (self, TRUE);
   job->list_folders = self->watching && self->folders_changed;
   job->context = g_main_context_ref (self->context);
   job->generation = ++self->generation;

@@ -392,7 +392,9 @@ test_missing_root (Fixture       *fixture,
   g_autofree char *root = g_build_filename (later, "sessions", NULL);
   g_autofree char *unrelated = g_build_filename (fixture->dir, "unrelated", NULL);
   g_autofree char *file = g_build_filename (root, "a.jsonl", NULL);
-  const char *folders[] = { root, NULL };
+  /* As a person may type it in the preferences: the watcher goes by the canonical form. */
+  g_autofree char *typed = g_strconcat (later, "/./sessions/", NULL);
+  const char *folders[] = { typed, NULL };
 
   fixture_start (fixture, folders);
   g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, fixture->dir));
@@ -532,6 +534,7 @@ main (int   argc,
   g_setenv ("HOME", test_home, TRUE);
   g_unsetenv ("CLAUDE_CONFIG_DIR");
   g_unsetenv ("CODEX_HOME");
+  g_unsetenv ("GEMINI_CLI_HOME");
   g_unsetenv ("LOOM_DB");
 
   g_test_init (&argc, &argv, NULL);

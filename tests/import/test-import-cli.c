@@ -267,6 +267,17 @@ test_deleted_session_stays_deleted (Fixture       *f,
   g_assert_cmpint (run_loom (f, "sessions", "delete", id, NULL), ==, 0);
 
   append_line (f->session_file, claude_user_line (5, "The agent keeps writing"));
+  /* A sub-agent file that appears afterwards does not bring its parent back either. */
+  {
+    g_autofree char *dir = g_path_get_dirname (f->session_file);
+    g_autofree char *agent = g_build_filename (dir, "agent-a1b2c3d4.jsonl", NULL);
+
+    append_line (agent, g_strdup ("{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-a000-000000000001\","
+                                  "\"parentUuid\":null,\"isSidechain\":true,\"agentId\":\"a1b2c3d4\","
+                                  "\"sessionId\":\"" CLAUDE_SESSION "\",\"timestamp\":"
+                                  "\"2026-11-20T11:00:00.000Z\",\"cwd\":\"/tmp/proj\","
+                                  "\"message\":{\"role\":\"user\",\"content\":\"Search the logs\"}}"));
+  }
   import_json (f, parser);
   g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
   json_parser_load_from_data (parser, f->out, -1, &error);
