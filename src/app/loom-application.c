@@ -15,12 +15,13 @@ struct _LoomApplication
 {
   AdwApplication  parent_instance;
 
-  GSettings      *settings;
-  LoomStore      *store;
-  GError         *store_error;
+  GSettings         *settings;
+  LoomStore         *store;
+  GError            *store_error;
+  LoomSourceWatcher *watcher;
 
   /* The store is opened once per run, so its state is told once, not once per window. */
-  guint           told_store_state : 1;
+  guint              told_store_state : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LoomApplication, loom_application, ADW_TYPE_APPLICATION)
@@ -228,7 +229,39 @@ loom_application_startup (GApplication *application)
    * and shown by the first window instead of ending the application. */
   self->store = loom_store_open (NULL, &self->store_error);
   if (self->store == NULL)
-    g_message ("Could not open the store: %s", self->store_error->message);
+    {
+      g_message ("Could not open the store: %s", self->store_error->message);
+      return;
+    }
+
+  /* The watcher imports with a connection of its own in a worker thread; the windows reload
+   * from the store when it says a pass changed something. Binding "watch-sources" last starts
+   * it with the extra folders already known, and its first pass catches up with whatever the
+   * agents wrote while the application was not running. */
+  self->watcher = loom_source_watcher_new (loom_store_get_path (self->store));
+  g_settings_bind (self->settings, "extra-source-folders",
+                   self->watcher, "extra-folders",
+                   G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "watch-sources",
+                   self->watcher, "watching",
+                   G_SETTINGS_BIND_GET);
+}
+
+static void
+loom_application_shutdown (GApplication *application)
+{
+  LoomApplication *self = LOOM_APPLICATION (application);
+
+  /* A pass is cancelled between two files (each file is one transaction, so nothing is left
+   * half-imported) and its result awaited, so that no thread outlives the application. */
+  if (self->watcher != NULL)
+    {
+      g_settings_unbind (self->watcher, "watching");
+      g_settings_unbind (self->watcher, "extra-folders");
+      loom_source_watcher_stop (self->watcher);
+    }
+
+  G_APPLICATION_CLASS (loom_application_parent_class)->shutdown (application);
 }
 
 static void
@@ -240,6 +273,7 @@ loom_application_dispose (GObject *object)
   if (self->settings != NULL)
     g_settings_unbind (adw_style_manager_get_default (), "color-scheme");
 
+  g_clear_object (&self->watcher);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);
 
@@ -266,6 +300,7 @@ loom_application_class_init (LoomApplicationClass *klass)
   object_class->finalize = loom_application_finalize;
 
   app_class->activate = loom_application_activate;
+  app_class->shutdown = loom_application_shutdown;
   app_class->startup = loom_application_startup;
 }
 
@@ -309,4 +344,12 @@ loom_application_get_settings (LoomApplication *self)
   g_return_val_if_fail (LOOM_IS_APPLICATION (self), NULL);
 
   return self->settings;
+}
+
+LoomSourceWatcher *
+loom_application_get_source_watcher (LoomApplication *self)
+{
+  g_return_val_if_fail (LOOM_IS_APPLICATION (self), NULL);
+
+  return self->watcher;
 }

@@ -14,6 +14,7 @@ struct _LoomSessionRow
 
   LoomSession *session;
 
+  GtkLabel    *missing_label;
   GtkImage    *pinned_icon;
   GtkLabel    *subtitle_label;
   GtkLabel    *time_label;
@@ -105,6 +106,7 @@ loom_session_row_update (LoomSessionRow *self)
   const char *project;
   const char *agent;
   gint64 updated_at;
+  gboolean missing;
 
   g_assert (LOOM_IS_SESSION_ROW (self));
 
@@ -142,6 +144,8 @@ loom_session_row_update (LoomSessionRow *self)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), full_time);
   gtk_widget_set_visible (GTK_WIDGET (self->pinned_icon),
                           loom_session_get_pinned (self->session));
+  missing = loom_session_get_record (self->session)->source_missing;
+  gtk_widget_set_visible (GTK_WIDGET (self->missing_label), missing);
 
   /* The row reads as one sentence to a screen reader rather than as four loose labels. */
   if (loom_session_get_pinned (self->session))
@@ -150,6 +154,16 @@ loom_session_row_update (LoomSessionRow *self)
     description = g_strdup_printf (_("%s, %s, pinned"), subtitle, time);
   else
     description = g_strdup_printf ("%s, %s", subtitle, time);
+  if (missing)
+    {
+      g_autofree char *with_missing = NULL;
+
+      /* Translators: read to screen reader users after the rest of a session's description,
+       * e.g. "gtk · Codex, Yesterday, source deleted". */
+      with_missing = g_strdup_printf (_("%s, source deleted"), description);
+      g_free (description);
+      description = g_steal_pointer (&with_missing);
+    }
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
@@ -228,6 +242,7 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-session-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, missing_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, pinned_icon);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, time_label);
