@@ -527,6 +527,30 @@ shell_body (Fixture *fixture)
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
   adw_combo_row_set_selected (style_row, 1);
   g_assert_false (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+
+  /* Extra source folders: added as the folder chooser would, listed, removed by their button. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) folders = NULL;
+    guint rows_before = count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
+
+    loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
+    loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
+    folders = g_settings_get_strv (settings, "extra-source-folders");
+    g_assert_cmpstrv (folders, ((const char * const[]) { "/srv/agents/claude", NULL }));
+    wait_for_frames (GTK_WIDGET (dialog), 2);
+    g_assert_cmpuint (count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==,
+                      rows_before + 1);
+    save_screenshot (GTK_WIDGET (dialog), "preferences-extra-folder");
+
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "preferences.remove-folder",
+                                               "s", "/srv/agents/claude"));
+    g_clear_pointer (&folders, g_strfreev);
+    folders = g_settings_get_strv (settings, "extra-source-folders");
+    g_assert_cmpuint (g_strv_length (folders), ==, 0);
+    wait_for_frames (GTK_WIDGET (dialog), 2);
+    g_assert_cmpuint (count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==, rows_before);
+  }
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   gtk_window_close (dialog);
   g_assert_true (wait_until (is_null, &dialog));
