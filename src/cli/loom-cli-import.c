@@ -93,6 +93,22 @@ print_summary (const LoomImportStats *stats)
     printf ("  %s\n", (const char *)g_ptr_array_index (stats->warnings, i));
 }
 
+/* The folders added in the app's preferences, when its settings schema is installed: `loom
+ * import` without a path reads what the app would. */
+static char **
+extra_source_folders (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+
+  if (source == NULL || !(schema = g_settings_schema_source_lookup (source, APP_ID, TRUE)) ||
+      !g_settings_schema_has_key (schema, "extra-source-folders"))
+    return NULL;
+  settings = g_settings_new_full (schema, NULL, NULL);
+  return g_settings_get_strv (settings, "extra-source-folders");
+}
+
 int
 loom_cli_import (LoomCli  *cli,
                  int       argc,
@@ -121,7 +137,8 @@ loom_cli_import (LoomCli  *cli,
                                 _("Import agent sessions into the store. Without PATH, the "
                                   "agents' own folders are read (~/.claude/projects, "
                                   "~/.codex/sessions, ~/.gemini/tmp, or CLAUDE_CONFIG_DIR and "
-                                  "CODEX_HOME). A PATH may be a file or a folder. Only what is "
+                                  "CODEX_HOME), and the extra folders chosen in the app’s "
+                                  "preferences. A PATH may be a file or a folder. Only what is "
                                   "new since the last import is read; the agents' files are "
                                   "never changed."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -141,6 +158,21 @@ loom_cli_import (LoomCli  *cli,
       if (show_progress)
         fputc ('\n', stderr);
       return loom_cli_fail (error);
+    }
+
+  if (options.paths == NULL)
+    {
+      g_auto(GStrv) extra = extra_source_folders ();
+      LoomImportOptions extra_options = { source, (const char * const *)extra };
+
+      if (extra != NULL && extra[0] != NULL &&
+          !loom_import_run (store, &extra_options, show_progress ? draw_progress : NULL,
+                            &progress, NULL, stats, &error))
+        {
+          if (show_progress)
+            fputc ('\n', stderr);
+          return loom_cli_fail (error);
+        }
     }
   if (show_progress)
     fputc ('\n', stderr);

@@ -90,6 +90,9 @@ run_loom (Fixture *f,
   envp = g_environ_setenv (envp, "CODEX_HOME", empty, TRUE);
   envp = g_environ_setenv (envp, "HOME", f->dir, TRUE);
   envp = g_environ_unsetenv (envp, "LOOM_DB");
+  /* The app's settings, as a key file the test can write: see test_extra_folders. */
+  envp = g_environ_setenv (envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
+  envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", f->dir, TRUE);
 
   g_clear_pointer (&f->out, g_free);
   g_clear_pointer (&f->err, g_free);
@@ -286,6 +289,41 @@ test_deleted_session_stays_deleted (Fixture       *f,
                     ==, 0);
 }
 
+/* Folders added in the app's preferences are imported by `loom import` too. */
+static void
+test_extra_folders (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *extra = g_build_filename (f->dir, "synced-from-laptop", NULL);
+  g_autofree char *settings_dir = g_build_filename (f->dir, "glib-2.0", "settings", NULL);
+  g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *moved = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *stats;
+
+  if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
+    {
+      g_test_skip ("the app's settings schema is not built (-Dgui=false)");
+      return;
+    }
+
+  /* The session now lives only in the extra folder. */
+  g_assert_cmpint (g_mkdir_with_parents (extra, 0700), ==, 0);
+  moved = g_build_filename (extra, CLAUDE_SESSION ".jsonl", NULL);
+  g_assert_cmpint (g_rename (f->session_file, moved), ==, 0);
+
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  contents = g_strdup_printf ("[org/intentloom/History]\nextra-source-folders=['%s']\n", extra);
+  g_file_set_contents (keyfile, contents, -1, &error);
+  g_assert_no_error (error);
+
+  stats = import_json (f, parser);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "messages"), ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -301,6 +339,7 @@ main (int    argc,
   ADD ("/import-cli/paths-and-errors", test_paths_and_errors);
   ADD ("/import-cli/deleted-source-kept", test_deleted_source_kept);
   ADD ("/import-cli/deleted-session-stays-deleted", test_deleted_session_stays_deleted);
+  ADD ("/import-cli/extra-folders-from-settings", test_extra_folders);
 #undef ADD
 
   return g_test_run ();
