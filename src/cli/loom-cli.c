@@ -12,11 +12,41 @@
 
 static const LoomCliCommand top_commands[] = {
   { "import", loom_cli_import, N_("Import sessions from the agents’ files") },
+  { "search", loom_cli_search, N_("Search all history") },
   { "sessions", loom_cli_sessions, N_("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_("Create, rename, reorder and delete folders") },
   { "index", loom_cli_index, N_("Maintain the search index") },
   { NULL }
 };
+
+/* Commands that hold subcommands: their usage lines name both words. */
+static gboolean
+is_group (const char *command)
+{
+  return g_str_equal (command, "sessions") || g_str_equal (command, "folders") ||
+         g_str_equal (command, "index");
+}
+
+/* The program name shows in every usage line ("Usage: loom sessions list …"). GLib wants it
+ * set once, so it is worked out from the command line before anything runs. */
+static void
+set_program_name (int    argc,
+                  char **argv)
+{
+  g_autofree char *name = NULL;
+  int i = 1;
+
+  while (i < argc && argv[i][0] == '-')
+    i += g_str_equal (argv[i], "--db") ? 2 : 1;
+
+  if (i >= argc)
+    name = g_strdup ("loom");
+  else if (is_group (argv[i]) && i + 1 < argc && argv[i + 1][0] != '-')
+    name = g_strdup_printf ("loom %s %s", argv[i], argv[i + 1]);
+  else
+    name = g_strdup_printf ("loom %s", argv[i]);
+  g_set_prgname (name);
+}
 
 static void
 print_commands (FILE                 *out,
@@ -148,7 +178,6 @@ loom_cli_dispatch (LoomCli              *cli,
                    char                **argv)
 {
   const char *name = argc > 1 ? argv[1] : NULL;
-  g_autofree char *prgname = NULL;
 
   if (name == NULL || g_str_equal (name, "--help") || g_str_equal (name, "-h") ||
       g_str_equal (name, "help"))
@@ -162,14 +191,8 @@ loom_cli_dispatch (LoomCli              *cli,
     }
 
   for (guint i = 0; commands[i].name != NULL; i++)
-    {
-      if (g_str_equal (name, commands[i].name))
-        {
-          prgname = g_strdup_printf ("loom %s %s", group, name);
-          g_set_prgname (prgname);
-          return commands[i].run (cli, argc - 1, argv + 1);
-        }
-    }
+    if (g_str_equal (name, commands[i].name))
+      return commands[i].run (cli, argc - 1, argv + 1);
 
   g_printerr (_("loom %s: unknown command “%s”\n"), group, name);
   g_printerr (_("Try “loom %s --help” for the list of commands.\n"), group);
@@ -185,7 +208,7 @@ loom_cli_run (int    argc,
   int status = LOOM_EXIT_USAGE;
   int i;
 
-  g_set_prgname ("loom");
+  set_program_name (argc, argv);
 
   for (i = 1; i < argc && argv[i][0] == '-'; i++)
     {

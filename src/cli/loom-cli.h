@@ -65,6 +65,9 @@ int         loom_cli_folders         (LoomCli        *cli,
 int         loom_cli_import          (LoomCli        *cli,
                                       int             argc,
                                       char          **argv);
+int         loom_cli_search          (LoomCli        *cli,
+                                      int             argc,
+                                      char          **argv);
 int         loom_cli_index           (LoomCli        *cli,
                                       int             argc,
                                       char          **argv);

@@ -9,6 +9,7 @@
 
 #include "loom-error.h"
 #include "loom-schema.h"
+#include "loom-search-tokenizer.h"
 #include "loom-store-private.h"
 #include "loom-time.h"
 
@@ -269,6 +270,8 @@ open_connection (LoomStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
   sqlite3_busy_timeout (self->db, 5000);
+  if (!loom_search_tokenizer_register (self->db, error))
+    return OPEN_FAILED;
 
   /* The version is read before anything could write: a newer store is left byte for byte. */
   rc = sqlite3_prepare_v2 (self->db, "PRAGMA user_version", -1, &stmt, NULL);

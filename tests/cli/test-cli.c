@@ -117,7 +117,7 @@ test_version_and_help (Fixture       *f,
     { "sessions", "restore" }, { "sessions", "trash" }, { "sessions", "delete" },
     { "sessions", "empty-trash" }, { "sessions", "move" }, { "folders", "list" },
     { "folders", "create" }, { "folders", "rename" }, { "folders", "reorder" },
-    { "folders", "delete" }, { "index", "rebuild" },
+    { "folders", "delete" }, { "index", "rebuild" }, { "import", NULL }, { "search", NULL },
   };
 
   g_assert_cmpint (run_loom (f, "--version"), ==, 0);
@@ -129,9 +129,12 @@ test_version_and_help (Fixture       *f,
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
-      g_assert_cmpint (run_loom (f, commands[i][0], commands[i][1], "--help"), ==, 0);
+      if (commands[i][1] != NULL)
+        g_assert_cmpint (run_loom (f, commands[i][0], commands[i][1], "--help"), ==, 0);
+      else
+        g_assert_cmpint (run_loom (f, commands[i][0], "--help"), ==, 0);
       g_assert_nonnull (strstr (f->out, "Usage:"));
-      g_assert_nonnull (strstr (f->out, commands[i][1]));
+      g_assert_nonnull (strstr (f->out, commands[i][1] ? commands[i][1] : commands[i][0]));
       g_assert_cmpstr (f->err, ==, "");
     }
   g_assert_cmpint (run_loom (f, "sessions", "--help"), ==, 0);
@@ -438,6 +441,43 @@ test_index_rebuild (Fixture       *f,
   g_assert_cmpint (loom_test_count_matches (f->path, "quokka"), ==, 3);
 }
 
+static void
+test_search (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Quokka census - 2026-11-29", "codex",
+                                                 "quokka", 3, 1, loom_time_now_ms ());
+  g_autoptr(JsonNode) node = NULL;
+  JsonArray *array;
+  JsonObject *hit;
+
+  g_assert_cmpint (run_loom (f, "search", "quokka", "--json", "--limit", "2"), ==, 0);
+  node = parse_out (f);
+  array = json_node_get_array (node);
+  g_assert_cmpuint (json_array_get_length (array), ==, 2);
+  hit = json_array_get_object_element (array, 0);
+  g_assert_cmpstr (json_object_get_string_member (hit, "session_id"), ==, uuid);
+  g_assert_cmpstr (json_object_get_string_member (hit, "kind"), ==, "title");
+  g_assert_nonnull (strstr (json_object_get_string_member (hit, "snippet"), "**Quokka**"));
+  hit = json_array_get_object_element (array, 1);
+  g_assert_cmpint (json_object_get_int_member (hit, "item_id"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (hit, "seq"), >, 0);
+  g_assert_true (json_object_has_member (hit, "date"));
+
+  /* Several words as several arguments; the text form names session, item, kind and date. */
+  g_assert_cmpint (run_loom (f, "search", "message", "about", "quokka"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "«quokka»"));
+  g_assert_nonnull (strstr (f->out, "prompt"));
+  g_assert_nonnull (strstr (f->out, "#1"));
+
+  g_assert_cmpint (run_loom (f, "search", "\"quokka"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "quote"));
+  g_assert_cmpint (run_loom (f, "search", "zebra"), ==, 0);
+  g_assert_nonnull (strstr (f->err, "No hits"));
+  g_assert_cmpint (run_loom (f, "search", "--session", uuid, "grep"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "tool"));
+}
+
 /* LOOM_DB points the CLI at a store as --db does. */
 static void
 test_env_store (Fixture       *f,
@@ -496,6 +536,7 @@ main (int    argc,
   ADD ("/cli/sessions/delete", test_delete);
   ADD ("/cli/folders", test_folders);
   ADD ("/cli/index/rebuild", test_index_rebuild);
+  ADD ("/cli/search", test_search);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
 #undef ADD

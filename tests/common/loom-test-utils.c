@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 
+#include "loom-search-tokenizer.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
 
@@ -91,6 +92,7 @@ query_int (const char *db_path,
   gint64 value;
 
   g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
   g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
   if (text != NULL)
     sqlite3_bind_text (stmt, 1, text, -1, SQLITE_STATIC);

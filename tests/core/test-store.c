@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "loom-error.h"
+#include "loom-search-tokenizer.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -55,6 +56,7 @@ exec_raw (const char *path,
   char *message = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
   if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
     g_error ("%s: %s", sql, message);
   sqlite3_close (db);

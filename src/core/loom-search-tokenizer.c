@@ -1,0 +1,243 @@
+/* loom-search-tokenizer.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-search-tokenizer.h"
+
+typedef struct
+{
+  fts5_tokenizer  inner;
+  Fts5Tokenizer  *inner_instance;
+} LoomTokenizer;
+
+typedef struct
+{
+  void        *context;
+  int        (*emit) (void *, int, const char *, int, int, int);
+  int          flags;
+  const char  *text;
+} TokenizeCall;
+
+static fts5_api *
+get_fts5_api (sqlite3 *db)
+{
+  fts5_api *api = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  if (sqlite3_prepare_v2 (db, "SELECT fts5(?1)", -1, &stmt, NULL) != SQLITE_OK)
+    return NULL;
+  sqlite3_bind_pointer (stmt, 1, &api, "fts5_api_ptr", NULL);
+  sqlite3_step (stmt);
+  sqlite3_finalize (stmt);
+  return api;
+}
+
+static int
+tokenizer_create (void           *user_data,
+                  const char    **args,
+                  int             n_args,
+                  Fts5Tokenizer **out)
+{
+  static const char *inner_args[] = { "remove_diacritics", "2" };
+  fts5_api *api = user_data;
+  LoomTokenizer *self = g_new0 (LoomTokenizer, 1);
+  void *inner_data = NULL;
+  int rc;
+
+  rc = api->xFindTokenizer (api, "unicode61", &inner_data, &self->inner);
+  if (rc == SQLITE_OK)
+    rc = self->inner.xCreate (inner_data, inner_args, G_N_ELEMENTS (inner_args),
+                              &self->inner_instance);
+  if (rc != SQLITE_OK)
+    {
+      g_free (self);
+      return rc;
+    }
+  *out = (Fts5Tokenizer *)self;
+  return SQLITE_OK;
+}
+
+static void
+tokenizer_delete (Fts5Tokenizer *tokenizer)
+{
+  LoomTokenizer *self = (LoomTokenizer *)tokenizer;
+
+  if (self->inner_instance != NULL)
+    self->inner.xDelete (self->inner_instance);
+  g_free (self);
+}
+
+/* Scripts written without spaces between words. */
+static gboolean
+is_unspaced_script (gunichar c)
+{
+  return (c >= 0x3040 && c <= 0x30FF) ||   /* Hiragana, Katakana */
+         (c >= 0x3400 && c <= 0x4DBF) ||   /* CJK extension A */
+         (c >= 0x4E00 && c <= 0x9FFF) ||   /* CJK unified ideographs */
+         (c >= 0xAC00 && c <= 0xD7AF) ||   /* Hangul syllables */
+         (c >= 0xF900 && c <= 0xFAFF) ||   /* CJK compatibility ideographs */
+         (c >= 0xFF66 && c <= 0xFF9F) ||   /* half-width Katakana */
+         (c >= 0x20000 && c <= 0x2FA1F);   /* CJK extensions B and later */
+}
+
+static gboolean
+has_unspaced_script (const char *token,
+                     int         length)
+{
+  const char *end = token + length;
+
+  for (const char *p = token; p < end; p = g_utf8_next_char (p))
+    if ((guchar)*p >= 0xE0 && is_unspaced_script (g_utf8_get_char_validated (p, end - p)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Emits a run of unspaced script one character at a time, and the other characters in between
+ * as tokens of their own. Offsets are exact when folding kept the bytes (it does for these
+ * scripts); otherwise each piece carries the whole token's range. */
+static int
+emit_split (TokenizeCall *call,
+            const char   *token,
+            int           length,
+            int           start,
+            int           end)
+{
+  gboolean exact = end - start == length && memcmp (call->text + start, token, length) == 0;
+  const char *p = token;
+  const char *stop = token + length;
+
+  while (p < stop)
+    {
+      const char *next = g_utf8_next_char (p);
+      gunichar c = g_utf8_get_char_validated (p, stop - p);
+      int rc;
+
+      if (!is_unspaced_script (c))
+        {
+          while (next < stop && !is_unspaced_script (g_utf8_get_char_validated (next, stop - next)))
+            next = g_utf8_next_char (next);
+        }
+
+      rc = call->emit (call->context, 0, p, (int)(next - p),
+                       exact ? start + (int)(p - token) : start,
+                       exact ? start + (int)(next - token) : end);
+      if (rc != SQLITE_OK)
+        return rc;
+      p = next;
+    }
+  return SQLITE_OK;
+}
+
+/* In "PaymentService" or "parseHTTPHeader", where a new word starts. */
+static gboolean
+starts_word (const char *original,
+             int         i,
+             int         length)
+{
+  char c = original[i], before = original[i - 1];
+
+  if (g_ascii_isupper (c) && g_ascii_islower (before))
+    return TRUE;
+  return g_ascii_isupper (c) && g_ascii_isupper (before) && i + 1 < length &&
+         g_ascii_islower (original[i + 1]);
+}
+
+/* Indexes a camelCase identifier by its parts too, at the same position, so that "payment"
+ * finds PaymentService. Only documents get the parts: a query keeps the whole word. */
+static int
+emit_with_parts (TokenizeCall *call,
+                 const char   *token,
+                 int           length,
+                 int           start,
+                 int           end)
+{
+  const char *original = call->text + start;
+  int rc, part = 0;
+
+  rc = call->emit (call->context, 0, token, length, start, end);
+  if (rc != SQLITE_OK || end - start != length || length < 4)
+    return rc;
+
+  for (int i = 1; i <= length; i++)
+    {
+      if (i < length && !starts_word (original, i, length))
+        continue;
+      if (part > 0 || i < length)
+        {
+          rc = call->emit (call->context, FTS5_TOKEN_COLOCATED, token + part, i - part,
+                           start + part, start + i);
+          if (rc != SQLITE_OK)
+            return rc;
+        }
+      part = i;
+    }
+  return SQLITE_OK;
+}
+
+static gboolean
+has_inner_capital (const char *original,
+                   int         length)
+{
+  for (int i = 1; i < length; i++)
+    if (starts_word (original, i, length))
+      return TRUE;
+  return FALSE;
+}
+
+static int
+on_inner_token (void       *user_data,
+                int         flags,
+                const char *token,
+                int         length,
+                int         start,
+                int         end)
+{
+  TokenizeCall *call = user_data;
+
+  if (has_unspaced_script (token, length))
+    return emit_split (call, token, length, start, end);
+  if ((call->flags & FTS5_TOKENIZE_DOCUMENT) && end - start == length &&
+      has_inner_capital (call->text + start, length))
+    return emit_with_parts (call, token, length, start, end);
+  return call->emit (call->context, flags, token, length, start, end);
+}
+
+static int
+tokenizer_tokenize (Fts5Tokenizer *tokenizer,
+                    void          *context,
+                    int            flags,
+                    const char    *text,
+                    int            length,
+                    int          (*emit) (void *, int, const char *, int, int, int))
+{
+  LoomTokenizer *self = (LoomTokenizer *)tokenizer;
+  TokenizeCall call = { context, emit, flags, text };
+
+  return self->inner.xTokenize (self->inner_instance, &call, flags, text, length,
+                                on_inner_token);
+}
+
+gboolean
+loom_search_tokenizer_register (sqlite3  *db,
+                                GError  **error)
+{
+  static fts5_tokenizer tokenizer = {
+    tokenizer_create, tokenizer_delete, tokenizer_tokenize,
+  };
+  fts5_api *api;
+
+  g_return_val_if_fail (db != NULL, FALSE);
+
+  api = get_fts5_api (db);
+  if (api == NULL || api->iVersion < 2 ||
+      api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, api, &tokenizer, NULL) != SQLITE_OK)
+    {
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                           "This SQLite has no full-text search (FTS5)");
+      return FALSE;
+    }
+  return TRUE;
+}

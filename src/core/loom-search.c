@@ -1,0 +1,673 @@
+/* loom-search.c — the query language and the search over the full-text index.
+ *
+ * A query becomes an FTS5 expression (every word quoted, so that nothing a person types can be
+ * read as FTS5 syntax) plus SQL conditions for the filters, with every value bound as a
+ * parameter. Errors speak of the query, never of SQL.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-importer.h"
+#include "loom-search.h"
+#include "loom-store-private.h"
+
+typedef struct
+{
+  char     *text;
+  gboolean  prefix;
+  gboolean  negated;
+  gboolean  or_before;   /* "OR" stood between this term and the one before */
+} Term;
+
+typedef struct
+{
+  gboolean  is_text;
+  char     *text;
+  gint64    number;
+} Param;
+
+struct _LoomSearchQuery
+{
+  char      *match;
+  GString   *where;      /* " AND …" conditions */
+  GArray    *params;     /* Param, bound after the match */
+  gboolean   in_trash;
+};
+
+static void
+param_clear (gpointer data)
+{
+  Param *param = data;
+
+  g_free (param->text);
+}
+
+static void
+term_free (gpointer data)
+{
+  Term *term = data;
+
+  g_free (term->text);
+  g_free (term);
+}
+
+void
+loom_search_query_free (LoomSearchQuery *query)
+{
+  if (query == NULL)
+    return;
+  g_free (query->match);
+  g_string_free (query->where, TRUE);
+  g_array_unref (query->params);
+  g_free (query);
+}
+
+const char *
+loom_search_query_get_match (LoomSearchQuery *query)
+{
+  g_return_val_if_fail (query != NULL, NULL);
+  return query->match;
+}
+
+static void
+add_text_param (LoomSearchQuery *query,
+                const char      *text)
+{
+  Param param = { TRUE, g_strdup (text), 0 };
+
+  g_array_append_val (query->params, param);
+}
+
+static void
+add_number_param (LoomSearchQuery *query,
+                  gint64           number)
+{
+  Param param = { FALSE, NULL, number };
+
+  g_array_append_val (query->params, param);
+}
+
+/* A word that the index can find: it has a letter or a digit somewhere. */
+static gboolean
+is_searchable (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    if (g_unichar_isalnum (g_utf8_get_char (p)))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+parse_date (const char  *text,
+            gint64      *ms)
+{
+  g_autoptr(GDateTime) date = NULL;
+  guint year = 0, month = 1, day = 1;
+  int n = sscanf (text, "%4u-%2u-%2u", &year, &month, &day);
+
+  if (n < 1 || year < 1970 || month < 1 || month > 12 || day < 1 || day > 31)
+    return FALSE;
+  /* A date means the start of that day (or month, or year) where the person is. */
+  date = g_date_time_new_local ((int)year, (int)month, (int)day, 0, 0, 0);
+  if (date == NULL)
+    return FALSE;
+  *ms = g_date_time_to_unix (date) * 1000;
+  return TRUE;
+}
+
+static gboolean
+add_filter (LoomSearchQuery  *query,
+            const char       *key,
+            const char       *value,
+            GError          **error)
+{
+  if (*value == '\0')
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                   "“%s:” needs a value, for example %s", key,
+                   g_str_equal (key, "agent") ? "agent:codex" :
+                   g_str_equal (key, "after") ? "after:2026-10-01" : "tool:Bash");
+      return FALSE;
+    }
+
+  if (g_str_equal (key, "agent"))
+    {
+      const char *source = value;
+
+      if (g_ascii_strcasecmp (value, "claude") == 0 || g_ascii_strcasecmp (value, "claude-code") == 0)
+        source = "claude-code";
+      else if (g_ascii_strcasecmp (value, "gemini") == 0 ||
+               g_ascii_strcasecmp (value, "gemini-cli") == 0)
+        source = "gemini";
+      else if (g_ascii_strcasecmp (value, "codex") == 0)
+        source = "codex";
+      else
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "Unknown agent “%s”: use agent:claude-code, agent:codex or agent:gemini",
+                       value);
+          return FALSE;
+        }
+      g_string_append (query->where, " AND s.source = ?");
+      add_text_param (query, source);
+    }
+  else if (g_str_equal (key, "project"))
+    {
+      g_string_append (query->where, " AND (p.name = ? COLLATE NOCASE OR p.path = ?)");
+      add_text_param (query, value);
+      add_text_param (query, value);
+    }
+  else if (g_str_equal (key, "folder"))
+    {
+      g_string_append (query->where, " AND f.name = ? COLLATE NOCASE");
+      add_text_param (query, value);
+    }
+  else if (g_str_equal (key, "tool"))
+    {
+      /* A tool's results carry its name only through the call they answer. */
+      g_string_append (query->where,
+                       " AND e.id IS NOT NULL AND (e.tool_name = ? COLLATE NOCASE OR EXISTS"
+                       " (SELECT 1 FROM events c WHERE c.session_id = e.session_id"
+                       "  AND c.call_id = e.call_id AND c.kind = 'tool_call'"
+                       "  AND c.tool_name = ? COLLATE NOCASE))");
+      add_text_param (query, value);
+      add_text_param (query, value);
+    }
+  else if (g_str_equal (key, "role"))
+    {
+      if (g_ascii_strcasecmp (value, "user") == 0 || g_ascii_strcasecmp (value, "prompt") == 0)
+        g_string_append_printf (query->where,
+                                " AND x.kind = 'message:user' AND m.flags & %d = 0",
+                                LOOM_MESSAGE_NOT_A_PROMPT);
+      else if (g_ascii_strcasecmp (value, "assistant") == 0 ||
+               g_ascii_strcasecmp (value, "reply") == 0)
+        g_string_append (query->where, " AND x.kind = 'message:assistant'");
+      else if (g_ascii_strcasecmp (value, "tool") == 0)
+        g_string_append (query->where,
+                         " AND x.kind IN ('event:tool_call', 'event:tool_result',"
+                         " 'event:file_change')");
+      else if (g_ascii_strcasecmp (value, "reasoning") == 0)
+        g_string_append (query->where, " AND x.kind = 'event:reasoning'");
+      else if (g_ascii_strcasecmp (value, "system") == 0)
+        g_string_append (query->where, " AND x.kind = 'message:system'");
+      else
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "Unknown role “%s”: use role:user, role:assistant, role:tool, "
+                       "role:reasoning or role:system", value);
+          return FALSE;
+        }
+    }
+  else if (g_str_equal (key, "model"))
+    {
+      g_autofree char *pattern = g_strdup_printf ("%%%s%%", value);
+
+      g_string_append (query->where, " AND (s.models LIKE ? OR m.model LIKE ?)");
+      add_text_param (query, pattern);
+      add_text_param (query, pattern);
+    }
+  else if (g_str_equal (key, "after") || g_str_equal (key, "before"))
+    {
+      gint64 ms;
+
+      if (!parse_date (value, &ms))
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "“%s:%s” is not a date: write it as %s:2026-10-01", key, value, key);
+          return FALSE;
+        }
+      /* A title carries the session's creation; other hits their own time. */
+      g_string_append_printf (query->where,
+                              " AND coalesce (nullif (x.created_at, 0), s.created_at) %s ?",
+                              g_str_equal (key, "after") ? ">=" : "<");
+      add_number_param (query, ms);
+    }
+  else if (g_str_equal (key, "in"))
+    {
+      if (g_ascii_strcasecmp (value, "archived") == 0 || g_ascii_strcasecmp (value, "archive") == 0)
+        g_string_append (query->where, " AND s.archived = 1");
+      else if (g_ascii_strcasecmp (value, "trash") == 0)
+        query->in_trash = TRUE;
+      else if (g_ascii_strcasecmp (value, "pinned") == 0)
+        g_string_append (query->where, " AND s.pinned = 1");
+      else
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "Unknown place “%s”: use in:archived, in:trash or in:pinned", value);
+          return FALSE;
+        }
+    }
+  else if (g_str_equal (key, "has"))
+    {
+      if (g_ascii_strcasecmp (value, "error") != 0 && g_ascii_strcasecmp (value, "errors") != 0)
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "Unknown “has:%s”: use has:error", value);
+          return FALSE;
+        }
+      g_string_append_printf (query->where,
+                              " AND (e.is_error = 1 OR x.kind = 'event:api_error'"
+                              " OR m.flags & %d != 0)",
+                              LOOM_MESSAGE_API_ERROR);
+    }
+  else
+    g_assert_not_reached ();
+
+  return TRUE;
+}
+
+static gboolean
+is_filter_key (const char *key)
+{
+  static const char * const keys[] = {
+    "agent", "project", "folder", "tool", "role", "model", "after", "before", "in", "has",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_str_equal (key, keys[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Reads a quoted string starting at *p (on the opening quote). */
+static char *
+read_quoted (const char  **p,
+             GError      **error)
+{
+  const char *start = *p + 1;
+  const char *end = strchr (start, '"');
+
+  if (end == NULL)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                   "A quote is not closed: add a \" after “%s”", start);
+      return NULL;
+    }
+  *p = end + 1;
+  return g_strndup (start, end - start);
+}
+
+static char *
+read_bare (const char **p)
+{
+  const char *start = *p;
+
+  while (**p != '\0' && !g_ascii_isspace (**p))
+    (*p)++;
+  return g_strndup (start, *p - start);
+}
+
+static void
+append_fts_string (GString    *fts,
+                   const Term *term)
+{
+  g_string_append_c (fts, '"');
+  for (const char *c = term->text; *c != '\0'; c++)
+    {
+      if (*c == '"')
+        g_string_append_c (fts, '"');  /* FTS5 escapes a quote by doubling it */
+      g_string_append_c (fts, *c);
+    }
+  g_string_append_c (fts, '"');
+  if (term->prefix)
+    g_string_append (fts, " *");
+}
+
+static char *
+build_match (GPtrArray  *terms,
+             GError    **error)
+{
+  g_autoptr(GString) positive = g_string_new (NULL);
+  g_autoptr(GString) negative = g_string_new (NULL);
+  gboolean group_open = FALSE;
+
+  for (guint i = 0; i < terms->len; i++)
+    {
+      const Term *term = g_ptr_array_index (terms, i);
+      const Term *next = i + 1 < terms->len ? g_ptr_array_index (terms, i + 1) : NULL;
+      gboolean joins_next = next != NULL && next->or_before;
+
+      if (term->negated)
+        {
+          if (term->or_before || joins_next)
+            {
+              g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                                   "OR cannot join an excluded word: write “a OR b -c”");
+              return NULL;
+            }
+          if (negative->len > 0)
+            g_string_append (negative, " OR ");
+          append_fts_string (negative, term);
+          continue;
+        }
+
+      if (term->or_before)
+        g_string_append (positive, " OR ");
+      else if (positive->len > 0)
+        {
+          if (group_open)
+            g_string_append_c (positive, ')');
+          group_open = FALSE;
+          g_string_append (positive, " AND ");
+        }
+      if (joins_next && !term->or_before)
+        {
+          g_string_append_c (positive, '(');
+          group_open = TRUE;
+        }
+      append_fts_string (positive, term);
+    }
+  if (group_open)
+    g_string_append_c (positive, ')');
+
+  if (positive->len == 0)
+    {
+      if (negative->len > 0)
+        g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                             "Say what to search for, not only what to leave out");
+      return NULL;
+    }
+  if (negative->len > 0)
+    g_string_append_printf (positive, " NOT (%s)", negative->str);
+  return g_string_free (g_steal_pointer (&positive), FALSE);
+}
+
+LoomSearchQuery *
+loom_search_query_parse (const char  *text,
+                         GError     **error)
+{
+  g_autoptr(LoomSearchQuery) query = g_new0 (LoomSearchQuery, 1);
+  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (term_free);
+  gboolean or_pending = FALSE;
+  gboolean filters = FALSE;
+  const char *p = text;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  query->where = g_string_new (NULL);
+  query->params = g_array_new (FALSE, TRUE, sizeof (Param));
+  g_array_set_clear_func (query->params, param_clear);
+
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                           "The query is not valid text");
+      return NULL;
+    }
+
+  while (*p != '\0')
+    {
+      g_autofree char *word = NULL;
+      gboolean negated = FALSE, quoted = FALSE;
+      const char *colon;
+      Term *term;
+
+      if (g_ascii_isspace (*p))
+        {
+          p++;
+          continue;
+        }
+      if (*p == '-' && p[1] != '\0' && !g_ascii_isspace (p[1]))
+        {
+          negated = TRUE;
+          p++;
+        }
+
+      if (*p == '"')
+        {
+          if (!(word = read_quoted (&p, error)))
+            return NULL;
+          quoted = TRUE;
+        }
+      else
+        {
+          word = read_bare (&p);
+
+          /* key:value, or key:"quoted value" */
+          colon = strchr (word, ':');
+          if (colon != NULL && !negated)
+            {
+              g_autofree char *key = g_ascii_strdown (word, colon - word);
+
+              if (is_filter_key (key))
+                {
+                  g_autofree char *value = NULL;
+
+                  if (colon[1] == '\0' && *p == '"')
+                    value = read_quoted (&p, error);
+                  else if (colon[1] == '"')
+                    {
+                      const char *q = p - strlen (colon + 1);
+
+                      value = read_quoted (&q, error);
+                      p = q;
+                    }
+                  else
+                    value = g_strdup (colon + 1);
+                  if (value == NULL || !add_filter (query, key, value, error))
+                    return NULL;
+                  filters = TRUE;
+                  continue;
+                }
+            }
+
+          if (!negated && g_str_equal (word, "OR"))
+            {
+              if (terms->len == 0 || or_pending)
+                {
+                  g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                                       "OR needs a word on each side: “migration OR schema”");
+                  return NULL;
+                }
+              or_pending = TRUE;
+              continue;
+            }
+        }
+
+      term = g_new0 (Term, 1);
+      term->negated = negated;
+      term->prefix = !quoted && g_str_has_suffix (word, "*");
+      if (term->prefix)
+        word[strlen (word) - 1] = '\0';
+      term->text = g_steal_pointer (&word);
+      term->or_before = or_pending;
+      or_pending = FALSE;
+
+      /* Punctuation alone finds nothing; leave it out rather than fail. */
+      if (!is_searchable (term->text))
+        {
+          term_free (term);
+          continue;
+        }
+      g_ptr_array_add (terms, term);
+    }
+
+  if (or_pending)
+    {
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                           "OR needs a word on each side: “migration OR schema”");
+      return NULL;
+    }
+
+  query->match = build_match (terms, error);
+  if (query->match == NULL && error != NULL && *error != NULL)
+    return NULL;
+  if (query->match == NULL && !filters)
+    {
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                           "Type a word to search for, or a filter such as agent:codex");
+      return NULL;
+    }
+
+  if (!query->in_trash)
+    g_string_append (query->where, " AND s.trashed_at = 0");
+  else
+    g_string_append (query->where, " AND s.trashed_at != 0");
+
+  return g_steal_pointer (&query);
+}
+
+/* ——— Running ——— */
+
+/* A person's prompts and the assistant's replies above tool output; titles above all. bm25 is
+ * negative, lower is better: a larger weight pulls a hit up. */
+#define SCORE_WEIGHT \
+  "(CASE x.kind WHEN 'title' THEN 4.0" \
+  "  WHEN 'message:user' THEN (CASE WHEN m.flags & %d = 0 THEN 2.5 ELSE 0.8 END)" \
+  "  WHEN 'message:assistant' THEN 2.0 WHEN 'event:reasoning' THEN 1.0" \
+  "  WHEN 'message:system' THEN 0.8 ELSE 0.6 END)"
+
+static const char *
+display_kind (const char *kind,
+              guint       flags)
+{
+  if (g_strcmp0 (kind, "title") == 0)
+    return "title";
+  if (g_strcmp0 (kind, "message:user") == 0)
+    return (flags & LOOM_MESSAGE_NOT_A_PROMPT) ? "context" : "prompt";
+  if (g_strcmp0 (kind, "message:assistant") == 0)
+    return "reply";
+  if (g_strcmp0 (kind, "message:system") == 0)
+    return "system";
+  if (g_strcmp0 (kind, "event:tool_call") == 0 || g_strcmp0 (kind, "event:tool_result") == 0)
+    return "tool";
+  if (g_strcmp0 (kind, "event:reasoning") == 0)
+    return "reasoning";
+  if (g_strcmp0 (kind, "event:file_change") == 0)
+    return "file";
+  return kind != NULL && g_str_has_prefix (kind, "event:") ? kind + strlen ("event:") : kind;
+}
+
+static GListModel *
+run_search (LoomStore        *store,
+            LoomSearchQuery  *query,
+            gint64            session_rowid,
+            guint             offset,
+            guint             limit,
+            GError          **error)
+{
+  g_autoptr(GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
+  g_autoptr(GString) sql = g_string_new (NULL);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int index = 1, rc;
+
+  g_string_append (sql,
+                   "SELECT x.rowid, x.kind, s.uuid, s.title, s.source,"
+                   " coalesce (nullif (x.created_at, 0), s.created_at),");
+  if (query->match != NULL)
+    g_string_append_printf (sql,
+                            " snippet (search_index, -1, char (2), char (3), '…', 16),"
+                            " bm25 (search_index, 10.0, 1.0) * " SCORE_WEIGHT ",",
+                            LOOM_MESSAGE_NOT_A_PROMPT);
+  else
+    g_string_append (sql, " substr (x.title || x.body, 1, 200), 0.0,");
+  g_string_append (sql,
+                   " coalesce (m.seq, e.seq, 0), e.tool_name, ifnull (m.flags, 0),"
+                   " coalesce (m.id, e.id, 0)"
+                   " FROM search_index x"
+                   " JOIN sessions s ON s.id = x.session_id"
+                   " LEFT JOIN projects p ON p.id = s.project_id"
+                   " LEFT JOIN folders f ON f.id = s.folder_id"
+                   " LEFT JOIN messages m ON (x.rowid & 3) = 0 AND m.id = (x.rowid >> 2)"
+                   " LEFT JOIN events e ON (x.rowid & 3) = 1 AND e.id = (x.rowid >> 2)"
+                   " WHERE 1");
+  if (query->match != NULL)
+    g_string_append (sql, " AND search_index MATCH ?");
+  if (session_rowid > 0)
+    g_string_append (sql, " AND x.session_id = ?");
+  g_string_append (sql, query->where->str);
+  if (query->match != NULL)
+    g_string_append (sql, " ORDER BY 8, 6 DESC");
+  else
+    g_string_append (sql, " ORDER BY 6 DESC");
+  g_string_append (sql, " LIMIT ? OFFSET ?");
+
+  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+    return NULL;
+
+  if (query->match != NULL)
+    sqlite3_bind_text (stmt, index++, query->match, -1, SQLITE_STATIC);
+  if (session_rowid > 0)
+    sqlite3_bind_int64 (stmt, index++, session_rowid);
+  for (guint i = 0; i < query->params->len; i++)
+    {
+      Param *param = &g_array_index (query->params, Param, i);
+
+      if (param->is_text)
+        sqlite3_bind_text (stmt, index++, param->text, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_int64 (stmt, index++, param->number);
+    }
+  sqlite3_bind_int64 (stmt, index++, limit > 0 ? (gint64)limit : -1);
+  sqlite3_bind_int64 (stmt, index++, offset);
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (stmt, 0);
+      const char *kind = (const char *)sqlite3_column_text (stmt, 1);
+      LoomSearchHitData data = {
+        .session_uuid = g_strdup ((const char *)sqlite3_column_text (stmt, 2)),
+        .session_title = g_strdup ((const char *)sqlite3_column_text (stmt, 3)),
+        .source = g_strdup ((const char *)sqlite3_column_text (stmt, 4)),
+        .item_type = g_strdup ((rowid & 3) == 0 ? "message" : (rowid & 3) == 1 ? "event" : "title"),
+        .item_id = sqlite3_column_int64 (stmt, 11),
+        .seq = sqlite3_column_int64 (stmt, 8),
+        .kind = g_strdup (display_kind (kind, (guint)sqlite3_column_int (stmt, 10))),
+        .tool_name = g_strdup ((const char *)sqlite3_column_text (stmt, 9)),
+        .created_at = sqlite3_column_int64 (stmt, 5),
+        .snippet = g_strdup ((const char *)sqlite3_column_text (stmt, 6)),
+        .score = sqlite3_column_double (stmt, 7),
+      };
+      g_autoptr(LoomSearchHit) hit = loom_search_hit_new (&data);
+
+      g_list_store_append (hits, hit);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      /* The expression is built from quoted strings only; should FTS5 still refuse it, say so
+       * in the query's terms. */
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                   "The search could not be run: %s", sqlite3_errmsg (store->db));
+      return NULL;
+    }
+  return G_LIST_MODEL (g_steal_pointer (&hits));
+}
+
+GListModel *
+loom_store_search (LoomStore   *store,
+                   const char  *text,
+                   guint        offset,
+                   guint        limit,
+                   GError     **error)
+{
+  g_autoptr(LoomSearchQuery) query = NULL;
+
+  g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (!(query = loom_search_query_parse (text, error)))
+    return NULL;
+  return run_search (store, query, 0, offset, limit, error);
+}
+
+GListModel *
+loom_store_search_session (LoomStore   *store,
+                           const char  *session_id,
+                           const char  *text,
+                           guint        limit,
+                           GError     **error)
+{
+  g_autoptr(LoomSearchQuery) query = NULL;
+  gint64 rowid;
+
+  g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (!(rowid = loom_store_resolve_session (store, session_id, error)) ||
+      !(query = loom_search_query_parse (text, error)))
+    return NULL;
+  return run_search (store, query, rowid, 0, limit, error);
+}

@@ -1,0 +1,425 @@
+/* test-search.c — the query language and the index: every filter, phrases, prefixes,
+ * exclusions, diacritics, text without spaces, identifiers and paths, ranking, deletion and
+ * rebuilding.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <sqlite3.h>
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-search-tokenizer.h"
+#include "loom-search.h"
+#include "loom-test-utils.h"
+#include "loom-time.h"
+
+#define DAY_MS (24 * 60 * 60 * (gint64)1000)
+
+typedef struct
+{
+  char      *dir;
+  char      *path;
+  LoomStore *store;
+  char      *migration;   /* codex, project "billing", folder "Work", pinned */
+  char      *cafe;        /* claude-code, project "webapp", archived */
+  char      *japanese;    /* gemini, project "webapp" */
+  char      *trashed;     /* codex, in the trash */
+} Fixture;
+
+static gint64 base_time;
+
+static gint64
+add_session (Fixture    *f,
+             const char *title,
+             const char *source,
+             const char *project,
+             const char *model,
+             gint64      created_at,
+             char      **uuid)
+{
+  g_autoptr(LoomSessionRecord) r = loom_session_record_new ();
+  g_autoptr(GError) error = NULL;
+
+  r->title = g_strdup (title);
+  r->source = g_strdup (source);
+  r->source_session_id = g_uuid_string_random ();
+  r->project_path = g_strdup_printf ("/home/ada/src/%s", project);
+  r->model = g_strdup (model);
+  r->models_json = g_strdup_printf ("[\"%s\"]", model);
+  r->created_at = created_at;
+  r->updated_at = created_at;
+  g_assert_true (loom_store_insert_session (f->store, r, &error));
+  g_assert_no_error (error);
+  *uuid = g_strdup (r->uuid);
+  return r->id;
+}
+
+static void
+message (Fixture    *f,
+         gint64      session,
+         const char *role,
+         const char *text,
+         gint64      when)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (loom_store_add_message (f->store, session, role, text, when, &error), >, 0);
+  g_assert_no_error (error);
+}
+
+static gint64
+event (Fixture    *f,
+       gint64      session,
+       const char *kind,
+       const char *tool,
+       const char *text,
+       gint64      when)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 id = loom_store_add_event (f->store, session, kind, tool, text, when, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (id, >, 0);
+  return id;
+}
+
+static void
+exec_sql (Fixture    *f,
+          const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LoomFolder) work = NULL;
+  gint64 s, error_event;
+  g_autofree char *sql = NULL;
+
+  f->dir = loom_test_make_tmpdir ();
+  f->path = g_build_filename (f->dir, "history.db", NULL);
+  f->store = loom_store_open (f->path, &error);
+  g_assert_no_error (error);
+
+  s = add_session (f, "Fix the billing migration - 2026-10-05", "codex", "billing", "gpt-5",
+                   base_time - 40 * DAY_MS, &f->migration);
+  message (f, s, "user", "The payment_service migration fails on production", base_time - 40 * DAY_MS);
+  message (f, s, "assistant", "The migration adds a NOT NULL column without a default",
+           base_time - 40 * DAY_MS + 1000);
+  event (f, s, "tool_call", "Bash", "psql -f db/migrations/0042_add_currency.sql",
+         base_time - 40 * DAY_MS + 2000);
+  error_event = event (f, s, "tool_result", "Bash", "ERROR: column currency contains null values",
+                       base_time - 40 * DAY_MS + 3000);
+  event (f, s, "reasoning", NULL, "The migration must backfill before adding the constraint",
+         base_time - 40 * DAY_MS + 4000);
+  event (f, s, "tool_call", "Edit", "src/auth/login.c PaymentService::charge",
+         base_time - 40 * DAY_MS + 5000);
+
+  s = add_session (f, "Café crème layout - 2026-11-01", "claude-code", "webapp", "claude-opus-4",
+                   base_time - 5 * DAY_MS, &f->cafe);
+  message (f, s, "user", "Make the café page look like the naïve mock-up", base_time - 5 * DAY_MS);
+  message (f, s, "assistant", "I changed the layout of the cafe page", base_time - 5 * DAY_MS + 1);
+  event (f, s, "tool_call", "Bash", "npm run migration-check", base_time - 5 * DAY_MS + 2);
+
+  s = add_session (f, "日本語のコメント - 2026-11-20", "gemini", "webapp", "gemini-2.5-pro",
+                   base_time - DAY_MS, &f->japanese);
+  message (f, s, "user", "日本語のコメントを直してください", base_time - DAY_MS);
+  message (f, s, "assistant", "コメントを修正しました。migration は不要です。",
+           base_time - DAY_MS + 1);
+
+  s = add_session (f, "Old migration notes - 2026-09-01", "codex", "billing", "gpt-5",
+                   base_time - 80 * DAY_MS, &f->trashed);
+  message (f, s, "user", "migration notes for the archive", base_time - 80 * DAY_MS);
+
+  work = loom_store_create_folder (f->store, "Work", &error);
+  g_assert_true (loom_store_move_session (f->store, f->migration, loom_folder_get_id (work),
+                                          &error));
+  g_assert_true (loom_store_set_pinned (f->store, f->migration, TRUE, &error));
+  g_assert_true (loom_store_set_archived (f->store, f->cafe, TRUE, &error));
+  g_assert_true (loom_store_set_trashed (f->store, f->trashed, TRUE, &error));
+  g_assert_no_error (error);
+
+  /* The core's plain add_event has no error flag; set it as an importer would. */
+  sql = g_strdup_printf ("UPDATE events SET is_error = 1 WHERE id = %" G_GINT64_FORMAT,
+                         error_event);
+  exec_sql (f, sql);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+  g_free (f->migration);
+  g_free (f->cafe);
+  g_free (f->japanese);
+  g_free (f->trashed);
+}
+
+/* The hits of @query as "session-letter:kind" strings, in rank order. */
+static char *
+hits (Fixture    *f,
+      const char *query)
+{
+  g_autoptr(GListModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  model = loom_store_search (f->store, query, 0, 50, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (model, i);
+      const LoomSearchHitData *d = loom_search_hit_get_data (hit);
+      char letter = g_str_equal (d->session_uuid, f->migration) ? 'M' :
+                    g_str_equal (d->session_uuid, f->cafe) ? 'C' :
+                    g_str_equal (d->session_uuid, f->japanese) ? 'J' : 'T';
+
+      g_string_append_printf (out, "%s%c:%s", out->len ? " " : "", letter, d->kind);
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static guint
+count (Fixture    *f,
+       const char *query)
+{
+  g_autoptr(GListModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+
+  model = loom_store_search (f->store, query, 0, 0, &error);
+  g_assert_no_error (error);
+  return g_list_model_get_n_items (model);
+}
+
+static void
+assert_refused (Fixture    *f,
+                const char *query,
+                const char *words)
+{
+  g_autoptr(GListModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+
+  model = loom_store_search (f->store, query, 0, 10, &error);
+  g_assert_null (model);
+  g_assert_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT);
+  if (strstr (error->message, words) == NULL)
+    g_error ("“%s” was refused with “%s”, expected it to mention “%s”", query, error->message,
+             words);
+  g_assert_null (strstr (error->message, "SQL"));
+  g_assert_null (strstr (error->message, "fts5"));
+}
+
+static void
+test_words_phrases_prefix_or_not (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *h = NULL;
+
+  /* The trashed session is not searched unless asked. */
+  g_assert_cmpuint (count (f, "migration"), ==, 6);
+  g_assert_cmpuint (count (f, "migration in:trash"), ==, 2);
+
+  g_assert_cmpuint (count (f, "\"NOT NULL column\""), ==, 1);
+  g_assert_cmpuint (count (f, "\"column NOT NULL\""), ==, 0);
+  g_assert_cmpuint (count (f, "migra*"), >=, 6);
+  g_assert_cmpuint (count (f, "backfill constraint"), ==, 1);
+  g_assert_cmpuint (count (f, "backfill unicorn"), ==, 0);
+  g_assert_cmpuint (count (f, "backfill OR unicorn"), ==, 1);
+  g_assert_cmpuint (count (f, "unicorn OR layout"), ==, 2);
+  h = hits (f, "migration -production -backfill -psql -npm");
+  g_assert_true (g_str_has_prefix (h, "M:title "));
+  g_assert_cmpuint (strlen (h), ==, strlen ("M:title J:reply M:reply"));
+  g_assert_nonnull (strstr (h, "J:reply"));
+  g_assert_nonnull (strstr (h, "M:reply"));
+}
+
+static void
+test_diacritics_cjk_identifiers (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_assert_cmpuint (count (f, "cafe"), ==, 3);
+  g_assert_cmpuint (count (f, "café"), ==, 3);
+  g_assert_cmpuint (count (f, "naive"), ==, 1);
+  g_assert_cmpuint (count (f, "creme"), ==, 1);
+
+  /* Text without spaces: any substring. */
+  g_assert_cmpuint (count (f, "コメント"), ==, 3);
+  g_assert_cmpuint (count (f, "直して"), ==, 1);
+  g_assert_cmpuint (count (f, "日本語"), ==, 2);
+  g_assert_cmpuint (count (f, "修正"), ==, 1);
+
+  /* Identifiers and paths by their parts, and whole. */
+  g_assert_cmpuint (count (f, "payment_service"), ==, 1);
+  g_assert_cmpuint (count (f, "payment"), ==, 2);
+  g_assert_cmpuint (count (f, "service"), ==, 2);
+  g_assert_cmpuint (count (f, "PaymentService"), ==, 1);
+  g_assert_cmpuint (count (f, "src/auth/login.c"), ==, 1);
+  g_assert_cmpuint (count (f, "login.c"), ==, 1);
+  g_assert_cmpuint (count (f, "0042_add_currency.sql"), ==, 1);
+}
+
+static void
+test_filters (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *after = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *day = loom_time_to_date (base_time - 10 * DAY_MS);
+
+  g_assert_cmpuint (count (f, "migration agent:codex"), ==, 4);
+  g_assert_cmpuint (count (f, "migration agent:gemini"), ==, 1);
+  g_assert_cmpuint (count (f, "migration agent:claude"), ==, 1);
+  g_assert_cmpuint (count (f, "migration project:billing"), ==, 4);
+  g_assert_cmpuint (count (f, "migration project:WEBAPP"), ==, 2);
+  g_assert_cmpuint (count (f, "migration folder:work"), ==, 4);
+  g_assert_cmpuint (count (f, "tool:bash"), ==, 3);
+  g_assert_cmpuint (count (f, "migration tool:Bash"), ==, 1);  /* "migrations" is another word */
+  g_assert_cmpuint (count (f, "migration role:user"), ==, 1);
+  g_assert_cmpuint (count (f, "migration role:assistant"), ==, 2);
+  g_assert_cmpuint (count (f, "migration role:tool"), ==, 1);
+  g_assert_cmpuint (count (f, "migration role:reasoning"), ==, 1);
+  g_assert_cmpuint (count (f, "model:opus"), ==, count (f, "model:claude-opus"));
+  g_assert_cmpuint (count (f, "cafe model:opus"), ==, 3);
+  g_assert_cmpuint (count (f, "cafe model:gpt"), ==, 0);
+  g_assert_cmpuint (count (f, "migration in:archived"), ==, 1);
+  g_assert_cmpuint (count (f, "migration in:pinned"), ==, 4);
+  g_assert_cmpuint (count (f, "has:error"), ==, 1);
+  g_assert_cmpuint (count (f, "null has:error"), ==, 1);
+
+  after = g_strdup_printf ("migration after:%s", day);
+  before = g_strdup_printf ("migration before:%s", day);
+  g_assert_cmpuint (count (f, after), ==, 2);
+  g_assert_cmpuint (count (f, before), ==, 4);
+}
+
+static void
+test_malformed_queries (Fixture       *f,
+                        gconstpointer  data)
+{
+  assert_refused (f, "\"unclosed phrase", "quote");
+  assert_refused (f, "OR migration", "OR needs");
+  assert_refused (f, "migration OR", "OR needs");
+  assert_refused (f, "-migration", "not only what to leave out");
+  assert_refused (f, "", "Type a word");
+  assert_refused (f, "   ", "Type a word");
+  assert_refused (f, "agent:cobol x", "Unknown agent");
+  assert_refused (f, "role:wizard x", "role:user");
+  assert_refused (f, "after:yesterday x", "not a date");
+  assert_refused (f, "in:attic x", "in:archived");
+  assert_refused (f, "has:cake x", "has:error");
+  assert_refused (f, "agent: x", "needs a value");
+
+  /* FTS5 syntax typed by a person is searched for, never interpreted. */
+  g_assert_cmpuint (count (f, "NEAR(migration column)"), ==, 0);
+  g_assert_cmpuint (count (f, "migration AND"), ==, 0);
+  g_assert_cmpuint (count (f, "title:migration"), ==, 0);
+  assert_refused (f, "\"\"", "Type a word");
+  g_assert_cmpuint (count (f, "migration ^ * ( ) :"), ==, 6);
+  g_assert_cmpuint (count (f, "std::vector"), ==, 0);
+}
+
+static void
+test_ranking (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *h = hits (f, "migration");
+
+  /* The title first, then a person's prompt and the replies, tool output last; on equal
+   * footing the more recent first. */
+  g_assert_true (g_str_has_prefix (h, "M:title"));
+  g_assert_nonnull (strstr (h, "M:prompt"));
+  g_assert_true (strstr (h, "M:prompt") < strstr (h, "C:tool"));
+  g_assert_true (strstr (h, "M:reply") < strstr (h, "C:tool"));
+}
+
+/* Deleting a session leaves nothing of it to be found; rebuilding gives the same answers. */
+static void
+test_delete_and_rebuild (Fixture       *f,
+                         gconstpointer  data)
+{
+  static const char * const queries[] = {
+    "migration", "cafe", "コメント", "payment", "tool:bash", "\"NOT NULL\"", "migra*",
+  };
+  g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(LoomDeletePlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *ids[] = { NULL, NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    g_ptr_array_add (before, hits (f, queries[i]));
+
+  exec_sql (f, "DELETE FROM search_index");
+  g_assert_cmpuint (count (f, "migration"), ==, 0);
+  g_assert_true (loom_store_rebuild_index (f->store, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
+    {
+      g_autofree char *after = hits (f, queries[i]);
+      g_assert_cmpstr (after, ==, g_ptr_array_index (before, i));
+    }
+
+  ids[0] = f->migration;
+  plan = loom_store_plan_delete (f->store, ids, &error);
+  g_assert_true (loom_store_execute_delete (f->store, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count (f, "payment"), ==, 0);
+  g_assert_cmpuint (count (f, "backfill"), ==, 0);
+  g_assert_cmpuint (count (f, "psql"), ==, 0);
+  g_assert_cmpuint (count (f, "billing"), ==, 0);
+  g_assert_cmpint (loom_test_count_matches (f->path, "payment OR backfill OR billing"), ==, 0);
+}
+
+static void
+test_within_session (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GListModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+
+  model = loom_store_search_session (f->store, f->migration, "migration", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (model, i);
+      const LoomSearchHitData *d = loom_search_hit_get_data (hit);
+
+      g_assert_cmpstr (d->session_uuid, ==, f->migration);
+      g_assert_nonnull (strstr (d->snippet, LOOM_SEARCH_MARK_START));
+      if (!g_str_equal (d->kind, "title"))
+        g_assert_cmpint (d->seq, >, 0);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  base_time = loom_time_now_ms ();
+
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("/search/words-phrases-prefix-or-not", test_words_phrases_prefix_or_not);
+  ADD ("/search/diacritics-cjk-identifiers", test_diacritics_cjk_identifiers);
+  ADD ("/search/filters", test_filters);
+  ADD ("/search/malformed-queries", test_malformed_queries);
+  ADD ("/search/ranking", test_ranking);
+  ADD ("/search/delete-and-rebuild", test_delete_and_rebuild);
+  ADD ("/search/within-session", test_within_session);
+#undef ADD
+
+  return g_test_run ();
+}
