@@ -1,0 +1,432 @@
+/* loom-store-timeline-pages.c — reading a session's timeline in pieces, for the lazy model.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "loom-error.h"
+#include "loom-store-private.h"
+#include "loom-store-timeline-pages.h"
+
+/* Sub-agent payloads are small; anything larger is not worth parsing to find a child. */
+#define SUBAGENT_PAYLOAD_LIMIT (1024 * 1024)
+
+/* The columns read_item() expects, for a messages/events union. */
+#define ITEM_COLUMNS_MESSAGES \
+  "SELECT id, seq, 1, role, NULL, flags, model, created_at, text, NULL, NULL, 0, NULL," \
+  "       NULL, 0 FROM messages"
+#define ITEM_COLUMNS_EVENTS \
+  "SELECT id, seq, 0, NULL, kind, 0, NULL, created_at, text, tool_name, call_id, is_error," \
+  "       path, change_kind, payload_size FROM events"
+
+static char *
+column_strdup (sqlite3_stmt *stmt,
+               int           column)
+{
+  return g_strdup ((const char *)sqlite3_column_text (stmt, column));
+}
+
+static LoomTimelineItem *
+read_item (sqlite3_stmt *stmt)
+{
+  LoomTimelineData data = {
+    .id = sqlite3_column_int64 (stmt, 0),
+    .seq = sqlite3_column_int64 (stmt, 1),
+    .is_message = sqlite3_column_int (stmt, 2),
+    .role = column_strdup (stmt, 3),
+    .kind = column_strdup (stmt, 4),
+    .flags = (guint)sqlite3_column_int (stmt, 5),
+    .model = column_strdup (stmt, 6),
+    .created_at = sqlite3_column_int64 (stmt, 7),
+    .text = column_strdup (stmt, 8),
+    .tool_name = column_strdup (stmt, 9),
+    .call_id = column_strdup (stmt, 10),
+    .is_error = sqlite3_column_int (stmt, 11),
+    .path = column_strdup (stmt, 12),
+    .change_kind = column_strdup (stmt, 13),
+    .payload_size = sqlite3_column_int64 (stmt, 14),
+  };
+
+  return loom_timeline_item_new (&data);
+}
+
+static GPtrArray *
+read_items (LoomStore     *self,
+            sqlite3_stmt  *stmt,
+            const char    *doing,
+            GError       **error)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_ptr_array_add (items, read_item (stmt));
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, doing);
+      return NULL;
+    }
+  return g_steal_pointer (&items);
+}
+
+GArray *
+loom_store_read_timeline_keys (LoomStore  *self,
+                               gint64      session_id,
+                               GError    **error)
+{
+  /* A result is shown inside its call, and an edit's or a sub-agent's call inside the file
+   * change or the sub-agent start that stands for it: those stay out of the list. The call id
+   * index makes each check one lookup. */
+  static const char sql[] =
+    "SELECT seq, id, 1 FROM messages WHERE session_id = ?1 AND text <> ''"
+    " UNION ALL "
+    "SELECT e.seq, e.id, 0 FROM events e WHERE e.session_id = ?1"
+    "  AND NOT (e.call_id IS NOT NULL AND e.kind = 'tool_result' AND EXISTS ("
+    "    SELECT 1 FROM events c WHERE c.session_id = ?1 AND c.call_id = e.call_id"
+    "      AND c.kind IN ('tool_call', 'file_change', 'subagent')))"
+    "  AND NOT (e.call_id IS NOT NULL AND e.kind = 'tool_call' AND EXISTS ("
+    "    SELECT 1 FROM events c WHERE c.session_id = ?1 AND c.call_id = e.call_id"
+    "      AND c.kind IN ('file_change', 'subagent')))"
+    " ORDER BY 1";
+  g_autoptr(GArray) keys = NULL;
+  sqlite3_stmt *stmt;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+
+  keys = g_array_new (FALSE, FALSE, sizeof (LoomTimelineKey));
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      LoomTimelineKey key = {
+        .seq = sqlite3_column_int64 (stmt, 0),
+        .id = sqlite3_column_int64 (stmt, 1),
+        .is_message = sqlite3_column_int (stmt, 2),
+      };
+
+      g_array_append_val (keys, key);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "read the timeline");
+      return NULL;
+    }
+  return g_steal_pointer (&keys);
+}
+
+GPtrArray *
+loom_store_read_timeline_range (LoomStore  *self,
+                                gint64      session_id,
+                                gint64      first_seq,
+                                gint64      last_seq,
+                                GError    **error)
+{
+  static const char sql[] =
+    "SELECT * FROM ("
+    ITEM_COLUMNS_MESSAGES " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
+    " UNION ALL "
+    ITEM_COLUMNS_EVENTS " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
+    ") ORDER BY 2, 3 DESC, 1";
+  sqlite3_stmt *stmt;
+  GPtrArray *items;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_int64 (stmt, 2, first_seq);
+  sqlite3_bind_int64 (stmt, 3, last_seq);
+  items = read_items (self, stmt, "read the timeline", error);
+  sqlite3_reset (stmt);
+  return items;
+}
+
+GPtrArray *
+loom_store_read_tool_results (LoomStore          *self,
+                              gint64              session_id,
+                              const char * const *call_ids,
+                              GError            **error)
+{
+  /* The ids travel as one JSON array: a statement with a fixed text, whatever their number. */
+  static const char sql[] =
+    ITEM_COLUMNS_EVENTS " WHERE session_id = ?1 AND kind = 'tool_result'"
+    "  AND call_id IN (SELECT value FROM json_each (?2))"
+    " ORDER BY seq";
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *json = NULL;
+  sqlite3_stmt *stmt;
+  GPtrArray *items;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (call_ids == NULL || call_ids[0] == NULL)
+    return g_ptr_array_new_with_free_func (g_object_unref);
+
+  builder = json_builder_new ();
+  json_builder_begin_array (builder);
+  for (guint i = 0; call_ids[i] != NULL; i++)
+    json_builder_add_string_value (builder, call_ids[i]);
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  json = json_to_string (root, FALSE);
+
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_text (stmt, 2, json, -1, SQLITE_STATIC);
+  items = read_items (self, stmt, "read the tool results", error);
+  sqlite3_reset (stmt);
+  return items;
+}
+
+char *
+loom_store_get_event_payload (LoomStore  *self,
+                              gint64      event_id,
+                              GError    **error)
+{
+  static const char sql[] = "SELECT payload FROM events WHERE id = ?1";
+  sqlite3_stmt *stmt;
+  char *payload = NULL;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, event_id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    payload = column_strdup (stmt, 0);
+  else if (rc == SQLITE_DONE)
+    g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
+                 "No event with row %" G_GINT64_FORMAT, event_id);
+  else
+    loom_store_set_error (self, error, "read an event");
+  sqlite3_reset (stmt);
+  return payload;
+}
+
+GListModel *
+loom_store_list_child_sessions (LoomStore   *self,
+                                const char  *id,
+                                GError     **error)
+{
+  g_autofree char *sql = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GListStore) children = NULL;
+  gint64 rowid;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(rowid = loom_store_resolve_session (self, id, error)))
+    return NULL;
+
+  sql = g_strconcat (loom_store_session_select,
+                     " WHERE s.parent_session_id = ?1 ORDER BY s.created_at, s.id", NULL);
+  if (!(stmt = loom_store_prepare (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, rowid);
+
+  children = g_list_store_new (LOOM_TYPE_SESSION);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      LoomSessionRecord record = { 0 };
+      g_autoptr(LoomSession) session = NULL;
+
+      loom_store_read_record (stmt, &record);
+      session = loom_session_new (&record);
+      loom_session_record_clear (&record);
+      g_list_store_append (children, session);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "list the sub-agent sessions");
+      return NULL;
+    }
+  return G_LIST_MODEL (g_steal_pointer (&children));
+}
+
+/* Sub-agents */
+
+static JsonObject *
+parse_object (const char *json,
+              JsonNode  **root)
+{
+  g_autoptr(JsonParser) parser = NULL;
+
+  *root = NULL;
+  if (json == NULL || strlen (json) > SUBAGENT_PAYLOAD_LIMIT)
+    return NULL;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, json, -1, NULL))
+    return NULL;
+  *root = json_parser_steal_root (parser);
+  if (*root == NULL || !JSON_NODE_HOLDS_OBJECT (*root))
+    return NULL;
+  return json_node_get_object (*root);
+}
+
+static const char *
+object_get_string (JsonObject *object,
+                   const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)))
+    return NULL;
+  if (json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+/* Runs @sql with the parent row id as ?1 and @value as ?2; returns the first uuid it gives. */
+static char *
+match_child (LoomStore   *self,
+             const char  *sql,
+             gint64       parent_id,
+             const char  *value,
+             GError     **error)
+{
+  sqlite3_stmt *stmt;
+  char *uuid = NULL;
+  int rc;
+
+  if (value == NULL || *value == '\0')
+    return NULL;
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, parent_id);
+  sqlite3_bind_text (stmt, 2, value, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    uuid = column_strdup (stmt, 0);
+  else if (rc != SQLITE_DONE)
+    loom_store_set_error (self, error, "find a sub-agent's session");
+  sqlite3_reset (stmt);
+  return uuid;
+}
+
+/* The agent id that a Claude Code Task result names (toolUseResult.agentId). */
+static char *
+result_agent_id (LoomStore   *self,
+                 gint64       session_id,
+                 const char  *call_id,
+                 GError     **error)
+{
+  static const char sql[] =
+    "SELECT payload FROM events WHERE session_id = ?1 AND call_id = ?2"
+    "  AND kind = 'tool_result' ORDER BY seq LIMIT 1";
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *payload = NULL;
+  sqlite3_stmt *stmt;
+  JsonObject *object;
+  JsonNode *result;
+  int rc;
+
+  if (call_id == NULL)
+    return NULL;
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  sqlite3_bind_text (stmt, 2, call_id, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    payload = column_strdup (stmt, 0);
+  else if (rc != SQLITE_DONE)
+    loom_store_set_error (self, error, "read a sub-agent's result");
+  sqlite3_reset (stmt);
+
+  if (!(object = parse_object (payload, &root)))
+    return NULL;
+  result = json_object_get_member (object, "toolUseResult");
+  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
+    return NULL;
+  return g_strdup (object_get_string (json_node_get_object (result), "agentId"));
+}
+
+char *
+loom_store_find_subagent_session (LoomStore  *self,
+                                  gint64      event_id,
+                                  GError    **error)
+{
+  static const char event_sql[] =
+    "SELECT session_id, call_id, payload FROM events WHERE id = ?1";
+  /* A Codex thread id is the child's own session id; Claude Code names agent files after the
+   * agent id; a 1.0 sidechain is only known by the prompt it was given. */
+  static const char by_thread_sql[] =
+    "SELECT uuid FROM sessions WHERE parent_session_id = ?1"
+    "  AND (source_session_id = ?2 OR substr (source_session_id, -length (?2) - 1) = '/' || ?2)"
+    " ORDER BY id LIMIT 1";
+  static const char by_agent_sql[] =
+    "SELECT uuid FROM sessions WHERE parent_session_id = ?1"
+    "  AND substr (source_session_id, -length (?2) - 7) = '/agent-' || ?2"
+    " ORDER BY id LIMIT 1";
+  static const char by_prompt_sql[] =
+    "SELECT s.uuid FROM sessions s WHERE s.parent_session_id = ?1"
+    "  AND (SELECT trim (m.text) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'"
+    "       ORDER BY m.seq LIMIT 1) = trim (?2)"
+    " ORDER BY s.id LIMIT 1";
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *call_id = NULL;
+  g_autofree char *payload = NULL;
+  g_autofree char *agent_id = NULL;
+  GError *local_error = NULL;
+  sqlite3_stmt *stmt;
+  JsonObject *object;
+  gint64 session_id = 0;
+  char *uuid;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(stmt = loom_store_cached (self, event_sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, event_id);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      session_id = sqlite3_column_int64 (stmt, 0);
+      call_id = column_strdup (stmt, 1);
+      payload = column_strdup (stmt, 2);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_ROW)
+    {
+      if (rc == SQLITE_DONE)
+        g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
+                     "No event with row %" G_GINT64_FORMAT, event_id);
+      else
+        loom_store_set_error (self, error, "read an event");
+      return NULL;
+    }
+
+  object = parse_object (payload, &root);
+
+  uuid = match_child (self, by_thread_sql, session_id,
+                      object_get_string (object, "agent_thread_id"), &local_error);
+  if (uuid == NULL && local_error == NULL)
+    {
+      agent_id = result_agent_id (self, session_id, call_id, &local_error);
+      if (local_error == NULL)
+        uuid = match_child (self, by_agent_sql, session_id, agent_id, &local_error);
+    }
+  if (uuid == NULL && local_error == NULL)
+    uuid = match_child (self, by_prompt_sql, session_id, object_get_string (object, "prompt"),
+                        &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      g_clear_pointer (&uuid, g_free);
+    }
+  return uuid;
+}
