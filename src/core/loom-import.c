@@ -23,6 +23,8 @@
  * to notice a rewrite, cheap even for files of gigabytes. */
 #define PREFIX_SAMPLE (64 * 1024)
 #define DETECT_HEAD (64 * 1024)
+#define BATCH_BYTES (64 * 1024 * 1024)
+#define BATCH_MICROSECONDS (G_USEC_PER_SEC / 2)
 
 typedef struct
 {
@@ -480,7 +482,9 @@ import_one (LoomStore        *store,
     state = parse_state (cursor.state);
   cursor_clear (&cursor);
 
-  if (!loom_store_begin (store, error))
+  /* Inside the batch's transaction (see loom_import_run), a file is a savepoint of its own:
+   * a file that fails leaves nothing behind, and the others of the batch stay. */
+  if (!loom_store_exec (store, "SAVEPOINT import_file", error))
     return FALSE;
 
   if (mode == MODE_RESET && !loom_import_file_clear (store, candidate->path, error))
@@ -510,7 +514,7 @@ import_one (LoomStore        *store,
 
   if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
                     error) ||
-      !loom_store_commit (store, error))
+      !loom_store_exec (store, "RELEASE import_file", error))
     goto fail;
 
   stats->files_imported++;
@@ -518,7 +522,7 @@ import_one (LoomStore        *store,
   return TRUE;
 
 fail:
-  loom_store_rollback (store);
+  sqlite3_exec (store->db, "ROLLBACK TO import_file; RELEASE import_file", NULL, NULL, NULL);
   return FALSE;
 }
 
@@ -599,7 +603,9 @@ loom_import_run (LoomStore                *store,
   static const LoomImportOptions default_options = { NULL, NULL };
   g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
-  guint64 total = 0, done = 0;
+  guint64 total = 0, done = 0, batch_bytes = 0;
+  gint64 batch_started = 0;
+  gboolean in_batch = FALSE;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
   g_return_val_if_fail (stats != NULL, FALSE);
@@ -616,6 +622,7 @@ loom_import_run (LoomStore                *store,
                         error))
     return FALSE;
 
+
   for (guint i = 0; i < candidates->len; i++)
     total += ((Candidate *)g_ptr_array_index (candidates, i))->size;
 
@@ -624,8 +631,20 @@ loom_import_run (LoomStore                *store,
       Candidate *candidate = g_ptr_array_index (candidates, i);
       g_autoptr(GError) file_error = NULL;
 
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+
+      /* Files are written in batches: one commit per file would flush a full-text segment
+       * each time and merge them over and over. A batch ends after enough bytes or time for
+       * readers (the app's window) to see progress. */
+      if (!in_batch)
+        {
+          if (!loom_store_begin (store, error))
+            return FALSE;
+          in_batch = TRUE;
+          batch_started = g_get_monotonic_time ();
+          batch_bytes = 0;
+        }
 
       stats->files_seen++;
       if (!import_one (store, candidate, stats, &file_error))
@@ -637,9 +656,25 @@ loom_import_run (LoomStore                *store,
         }
 
       done += candidate->size;
+      batch_bytes += candidate->size;
+      if (batch_bytes >= BATCH_BYTES ||
+          g_get_monotonic_time () - batch_started >= BATCH_MICROSECONDS ||
+          i + 1 == candidates->len)
+        {
+          in_batch = FALSE;
+          if (!loom_store_commit (store, error))
+            return FALSE;
+        }
+
       if (progress != NULL)
         progress (done, total, candidate->path, progress_data);
     }
+
+  /* Cancelled: what was read so far is kept, whole files only. */
+  if (in_batch && !loom_store_commit (store, error))
+    return FALSE;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
 
   return mark_missing (store, roots, stats, error);
 }
