@@ -1,4 +1,5 @@
-/* loom-session-row.c — one session in the session list: title, project, agent and time.
+/* loom-session-row.c — one session in the session list: title, agent, project, size and time,
+ * and whether it is pinned, archived or kept after the agent deleted its file.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -13,7 +14,10 @@ struct _LoomSessionRow
   GtkWidget    parent_instance;
 
   LoomSession *session;
+  const char  *agent_class;   /* the badge's colour class now applied */
 
+  GtkLabel    *agent_label;
+  GtkImage    *archived_icon;
   GtkLabel    *missing_label;
   GtkImage    *pinned_icon;
   GtkLabel    *subtitle_label;
@@ -54,6 +58,20 @@ loom_session_row_agent_name (const char *source)
 
   /* A source added to the core before it gets a name here is still better shown than hidden. */
   return source;
+}
+
+/* The style class that colours an agent's badge; loom-session-row.css defines them. */
+static const char *
+agent_style_class (const char *source)
+{
+  static const char * const known[] = { "claude-code", "codex", "gemini" };
+
+  for (guint i = 0; source != NULL && i < G_N_ELEMENTS (known); i++)
+    {
+      if (g_str_equal (source, known[i]))
+        return known[i];
+    }
+  return "other-agent";
 }
 
 char *
@@ -98,32 +116,38 @@ loom_session_row_format_time (gint64 ms,
 static void
 loom_session_row_update (LoomSessionRow *self)
 {
+  g_autoptr(GString) description = NULL;
   g_autofree char *subtitle = NULL;
+  g_autofree char *messages = NULL;
   g_autofree char *time = NULL;
   g_autofree char *full_time = NULL;
-  g_autofree char *description = NULL;
+  const LoomSessionRecord *record;
   const char *title;
   const char *project;
   const char *agent;
+  const char *agent_class;
   gint64 updated_at;
-  gboolean missing;
+  guint n_messages;
 
   g_assert (LOOM_IS_SESSION_ROW (self));
 
   if (self->session == NULL)
     return;
 
+  record = loom_session_get_record (self->session);
   title = loom_session_get_title (self->session);
   if (title == NULL || *title == '\0')
     title = _("Untitled Session");
   project = loom_session_get_project_name (self->session);
   agent = loom_session_row_agent_name (loom_session_get_source (self->session));
 
+  n_messages = (guint)CLAMP (loom_session_get_message_count (self->session), 0, G_MAXUINT);
+  messages = g_strdup_printf (ngettext ("%u message", "%u messages", n_messages), n_messages);
   if (project != NULL && *project != '\0')
-    /* Translators: a session's subtitle: its project, then the agent, e.g. "gtk · Codex". */
-    subtitle = g_strdup_printf (_("%s · %s"), project, agent);
+    /* Translators: a session's subtitle: its project, then its size, e.g. "gtk · 42 messages". */
+    subtitle = g_strdup_printf (_("%s · %s"), project, messages);
   else
-    subtitle = g_strdup (agent);
+    subtitle = g_strdup (messages);
 
   updated_at = loom_session_get_updated_at (self->session);
   if (updated_at <= 0)
@@ -142,31 +166,38 @@ loom_session_row_update (LoomSessionRow *self)
   gtk_label_set_label (self->subtitle_label, subtitle);
   gtk_label_set_label (self->time_label, time);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), full_time);
-  gtk_widget_set_visible (GTK_WIDGET (self->pinned_icon),
-                          loom_session_get_pinned (self->session));
-  missing = loom_session_get_record (self->session)->source_missing;
-  gtk_widget_set_visible (GTK_WIDGET (self->missing_label), missing);
 
-  /* The row reads as one sentence to a screen reader rather than as four loose labels. */
-  if (loom_session_get_pinned (self->session))
-    /* Translators: read to screen reader users: a session's subtitle, its time, and that it
-     * is pinned, e.g. "gtk · Codex, Yesterday, pinned". */
-    description = g_strdup_printf (_("%s, %s, pinned"), subtitle, time);
-  else
-    description = g_strdup_printf ("%s, %s", subtitle, time);
-  if (missing)
+  gtk_label_set_label (self->agent_label, agent);
+  agent_class = agent_style_class (loom_session_get_source (self->session));
+  if (agent_class != self->agent_class)
     {
-      g_autofree char *with_missing = NULL;
-
-      /* Translators: read to screen reader users after the rest of a session's description,
-       * e.g. "gtk · Codex, Yesterday, source deleted". */
-      with_missing = g_strdup_printf (_("%s, source deleted"), description);
-      g_free (description);
-      description = g_steal_pointer (&with_missing);
+      if (self->agent_class != NULL)
+        gtk_widget_remove_css_class (GTK_WIDGET (self->agent_label), self->agent_class);
+      gtk_widget_add_css_class (GTK_WIDGET (self->agent_label), agent_class);
+      self->agent_class = agent_class;
     }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->pinned_icon), record->pinned);
+  gtk_widget_set_visible (GTK_WIDGET (self->archived_icon), record->archived);
+  gtk_widget_set_visible (GTK_WIDGET (self->missing_label), record->source_missing);
+
+  /* The row reads as one sentence to a screen reader rather than as loose labels. */
+  description = g_string_new (NULL);
+  /* Translators: read to screen reader users: a session's agent, subtitle and time, e.g.
+   * "Codex, gtk · 42 messages, Yesterday". */
+  g_string_printf (description, _("%s, %s, %s"), agent, subtitle, time);
+  if (record->pinned)
+    /* Translators: read to screen reader users after the rest of a session's description. */
+    g_string_append (description, _(", pinned"));
+  if (record->archived)
+    /* Translators: read to screen reader users after the rest of a session's description. */
+    g_string_append (description, _(", archived"));
+  if (record->source_missing)
+    /* Translators: read to screen reader users after the rest of a session's description. */
+    g_string_append (description, _(", source deleted"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
                                   -1);
 }
 
@@ -242,6 +273,8 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-session-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, agent_label);
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, archived_icon);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, missing_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, pinned_icon);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, subtitle_label);
@@ -252,10 +285,30 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsessionrow");
 }
 
+/* The agents' badge colours are the row's own look; a provider for the display, added once. */
+static void
+loom_session_row_load_style (LoomSessionRow *self)
+{
+  static gboolean loaded;
+  g_autoptr(GtkCssProvider) provider = NULL;
+
+  if (loaded)
+    return;
+  loaded = TRUE;
+
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider,
+                                       "/org/intentloom/History/ui/loom-session-row.css");
+  gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
 static void
 loom_session_row_init (LoomSessionRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  loom_session_row_load_style (self);
 }
 
 GtkWidget *

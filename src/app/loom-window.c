@@ -1,4 +1,8 @@
-/* loom-window.c — the main window: the collections, the session list and, later, the timeline.
+/* loom-window.c — the main window: collections and folders, the session list, the timeline.
+ *
+ * Three panes in an AdwLeaflet: the sidebar, the sessions of what the sidebar selects, and the
+ * selected session's timeline with its details in a flap. A narrow window folds them into one
+ * pane at a time, each with a way back.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,49 +11,14 @@
 #include <glib/gi18n.h>
 
 #include "loom-session-row.h"
-#include "loom-sidebar.h"
-#include "loom-window.h"
+#include "loom-window-actions.h"
+#include "loom-window-private.h"
 
-/* A pass that ends within this time shows no progress at all: most live passes take a few
- * milliseconds, and a bar flashing at every change would only distract. */
-#define PROGRESS_DELAY_MSEC 500
-#define PULSE_MSEC 150
-
-struct _LoomWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-  LoomStore            *store;
-  LoomSourceWatcher    *watcher;
-  /* What the list shows. Reloads merge into it, so that the selection and the scroll position
-   * survive the reloads that background imports cause. */
-  GListStore           *sessions;
-
-  guint                 progress_delay_id;
-  guint                 pulse_id;
-  char                 *last_import_error;
-  guint                 progress_shown : 1;
-  guint                 long_import : 1;
-
-  AdwStatusPage        *collection_empty_page;
-  GtkWidget            *content_pane;
-  AdwWindowTitle       *content_title;
-  GtkProgressBar       *empty_progress;
-  AdwLeaflet           *leaflet;
-  GtkProgressBar       *list_progress;
-  GtkStack             *list_stack;
-  GtkSingleSelection   *selection;
-  GtkListView          *session_list;
-  LoomSidebar          *sidebar;
-  GtkStack             *stack;
-  AdwToastOverlay      *toast_overlay;
-  AdwStatusPage        *unavailable_page;
-};
+#define MAX_MENU_SELECTION 1000
 
 G_DEFINE_FINAL_TYPE (LoomWindow, loom_window, ADW_TYPE_APPLICATION_WINDOW)
 
-static void
+void
 loom_window_show_error (LoomWindow   *self,
                         const char   *what,
                         const GError *error)
@@ -66,270 +35,271 @@ loom_window_show_error (LoomWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
 }
 
-static gpointer
-list_store_peek (GListStore *store,
-                 guint       position)
-{
-  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), position);
+/* ——— The content pane ——— */
 
-  /* The store keeps it alive; only its address is wanted. */
-  return item;
-}
-
-/* Makes @store hold the sessions of @fresh, in its order, keeping the objects of sessions it
- * already holds (updated in place, so their rows update) and replacing only the range that
- * differs. A selected session that is kept stays selected, even when it moves. */
+/* Shows @session's timeline and details, or the page that says what to do when it is NULL.
+ * @n_selected tells that page apart from the one for several selected sessions. */
 static void
-merge_sessions (GListStore *store,
-                GListModel *fresh)
+loom_window_show_session (LoomWindow  *self,
+                          LoomSession *session,
+                          guint        n_selected)
 {
-  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (store));
-  guint n_new = g_list_model_get_n_items (fresh);
-  g_autoptr(GHashTable) by_uuid = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n_new, g_object_unref);
-  guint prefix = 0, suffix = 0;
+  g_assert (LOOM_IS_WINDOW (self));
+  g_assert (session == NULL || LOOM_IS_SESSION (session));
 
-  for (guint i = 0; i < n_old; i++)
+  if (session != NULL && session == self->shown_session)
+    return;
+
+  if (session != NULL && self->store != NULL)
     {
-      LoomSession *session = list_store_peek (store, i);
+      g_autoptr(LoomSession) fresh = NULL;
+      g_autoptr(GError) error = NULL;
 
-      g_hash_table_insert (by_uuid, g_strdup (loom_session_get_uuid (session)), session);
+      /* "Last opened" is what the user did, not what the list did: it is set only here, and
+       * read back so that the details show it. */
+      if (loom_store_mark_opened (self->store, loom_session_get_uuid (session), &error) &&
+          (fresh = loom_store_get_session (self->store, loom_session_get_uuid (session), &error)))
+        loom_session_update (session, loom_session_get_record (fresh));
+      if (error != NULL)
+        g_debug ("Could not mark %s as opened: %s", loom_session_get_uuid (session),
+                 error->message);
     }
 
-  for (guint i = 0; i < n_new; i++)
-    {
-      g_autoptr(LoomSession) session = g_list_model_get_item (fresh, i);
-      LoomSession *known = g_hash_table_lookup (by_uuid, loom_session_get_uuid (session));
-      const LoomSessionRecord *record = loom_session_get_record (session);
+  g_set_object (&self->shown_session, session);
+  loom_timeline_view_set_session (self->timeline_view, self->store, session);
+  loom_session_details_set_session (self->details, self->store, session);
 
-      /* LoomSession does not notify "source deleted": a row learns it from a new object. */
-      if (known != NULL &&
-          (loom_session_get_record (known)->source_missing != 0) == (record->source_missing != 0))
-        {
-          loom_session_update (known, record);
-          g_ptr_array_add (items, g_object_ref (known));
-        }
-      else
-        {
-          g_ptr_array_add (items, g_steal_pointer (&session));
-        }
+  if (session != NULL)
+    {
+      const char *project = loom_session_get_project_name (session);
+      const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
+      g_autofree char *subtitle = NULL;
+
+      /* Translators: the subtitle of a session's timeline: a project, then an agent. */
+      subtitle = project != NULL ? g_strdup_printf (_("%s · %s"), project, agent)
+                                 : g_strdup (agent);
+      adw_window_title_set_title (self->content_title, loom_session_get_title (session));
+      adw_window_title_set_subtitle (self->content_title, subtitle);
+      gtk_stack_set_visible_child_name (self->content_stack, "timeline");
+    }
+  else if (n_selected > 1)
+    {
+      g_autofree char *title = NULL;
+
+      title = g_strdup_printf (ngettext ("%u Session Selected", "%u Sessions Selected",
+                                         n_selected),
+                               n_selected);
+      adw_status_page_set_title (self->several_page, title);
+      adw_window_title_set_title (self->content_title, NULL);
+      adw_window_title_set_subtitle (self->content_title, NULL);
+      gtk_stack_set_visible_child_name (self->content_stack, "several");
+    }
+  else
+    {
+      adw_window_title_set_title (self->content_title, NULL);
+      adw_window_title_set_subtitle (self->content_title, NULL);
+      gtk_stack_set_visible_child_name (self->content_stack, "none");
     }
 
-  while (prefix < MIN (n_old, n_new) && list_store_peek (store, prefix) == items->pdata[prefix])
-    prefix++;
-  while (suffix < MIN (n_old, n_new) - prefix &&
-         list_store_peek (store, n_old - 1 - suffix) == items->pdata[n_new - 1 - suffix])
-    suffix++;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->details_button), session != NULL);
+  if (session == NULL)
+    adw_flap_set_reveal_flap (self->flap, FALSE);
 
-  if (prefix + suffix < MAX (n_old, n_new))
-    g_list_store_splice (store, prefix, n_old - prefix - suffix,
-                         items->pdata + prefix, n_new - prefix - suffix);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.jump-to-start", session != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.jump-to-end", session != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-details", session != NULL);
 }
 
-/* Lists the sessions of the collection chosen in the sidebar. */
-static gboolean
-loom_window_reload_sessions (LoomWindow  *self,
-                             GError     **error)
+/* The session shown may have been renamed, moved or deleted behind the window's back. */
+static void
+loom_window_refresh_shown_session (LoomWindow *self)
 {
-  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autofree char *subtitle = NULL;
-  LoomSidebarItem *item;
-  GtkAdjustment *vadjustment;
-  gboolean at_top;
-  guint n_sessions;
+  g_autoptr(LoomSession) fresh = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (self->shown_session == NULL || self->store == NULL)
+    return;
+
+  fresh = loom_store_get_session (self->store, loom_session_get_uuid (self->shown_session),
+                                  &error);
+  if (fresh == NULL)
+    {
+      loom_window_show_session (self, NULL, 0);
+      return;
+    }
+
+  loom_session_update (self->shown_session, loom_session_get_record (fresh));
+  adw_window_title_set_title (self->content_title, loom_session_get_title (self->shown_session));
+  /* The details show the folder, the pin, the archive: read them again. The timeline is left
+   * as it is: reading it again would lose the reader's place, and LoomTimelineView has no
+   * in-place reload for a session that grows while it is shown. */
+  loom_session_details_set_session (self->details, self->store, self->shown_session);
+}
+
+static void
+on_session_activated_cb (LoomWindow      *self,
+                         LoomSession     *session,
+                         LoomSessionList *session_list)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  loom_window_show_session (self, session, 1);
+
+  /* The content pane is the one to show once the window folds, and a folded window goes
+   * there at once: after a click or Enter, that is. Someone going down the list with the
+   * arrow keys selects each session on the way, and wants to stay in the list. */
+  if (!self->moving_by_key || !adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+}
+
+static gboolean
+on_list_key_pressed_cb (LoomWindow            *self,
+                        guint                  keyval,
+                        guint                  keycode,
+                        GdkModifierType        state,
+                        GtkEventControllerKey *controller)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  /* Seen before the list moves its selection, which reports "session-activated". */
+  switch (keyval)
+    {
+    case GDK_KEY_Up:
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Up:
+    case GDK_KEY_KP_Down:
+    case GDK_KEY_Page_Up:
+    case GDK_KEY_Page_Down:
+    case GDK_KEY_KP_Page_Up:
+    case GDK_KEY_KP_Page_Down:
+    case GDK_KEY_Home:
+    case GDK_KEY_End:
+    case GDK_KEY_KP_Home:
+    case GDK_KEY_KP_End:
+      self->moving_by_key = TRUE;
+      break;
+
+    default:
+      self->moving_by_key = FALSE;
+      break;
+    }
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_list_key_released_cb (LoomWindow            *self,
+                         guint                  keyval,
+                         guint                  keycode,
+                         GdkModifierType        state,
+                         GtkEventControllerKey *controller)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  self->moving_by_key = FALSE;
+}
+
+static void
+on_session_selection_changed_cb (LoomWindow      *self,
+                                 LoomSessionList *session_list)
+{
+  guint n_selected;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  /* One selected session is shown through "session-activated"; none or several replace it with
+   * a page that says so. */
+  n_selected = loom_session_list_get_n_selected (session_list);
+  if (n_selected != 1)
+    loom_window_show_session (self, NULL, n_selected);
+
+  loom_window_actions_update (self);
+}
+
+/* A related session (the parent, the fork source, a sub-agent) asked for from the details:
+ * selected in the list when the list holds it, else shown on its own. */
+static void
+on_open_session_cb (LoomWindow         *self,
+                    const char         *uuid,
+                    LoomSessionDetails *details)
+{
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
 
   g_assert (LOOM_IS_WINDOW (self));
 
   if (self->store == NULL)
-    return TRUE;
-
-  item = loom_sidebar_get_selected_item (self->sidebar);
-  if (item == NULL)
-    return TRUE;
-
-  query.collection = loom_sidebar_item_get_collection (item);
-  sessions = loom_store_list_sessions (self->store, &query, error);
-  if (sessions == NULL)
-    return FALSE;
-
-  n_sessions = g_list_model_get_n_items (sessions);
-
-  /* The list view keeps its first visible session in place when sessions arrive above it. That
-   * is right for someone scrolled down to an older session, but someone at the top of the list
-   * wants to see the new ones come in. */
-  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->session_list));
-  at_top = vadjustment == NULL ||
-           gtk_adjustment_get_value (vadjustment) <= gtk_adjustment_get_lower (vadjustment);
-  merge_sessions (self->sessions, sessions);
-  if (at_top && n_sessions > 0)
-    gtk_widget_activate_action (GTK_WIDGET (self->session_list), "list.scroll-to-item", "u", 0);
-
-  subtitle = g_strdup_printf (ngettext ("%u session", "%u sessions", n_sessions), n_sessions);
-  adw_window_title_set_title (self->content_title, loom_sidebar_item_get_title (item));
-  adw_window_title_set_subtitle (self->content_title, n_sessions > 0 ? subtitle : NULL);
-
-  adw_status_page_set_icon_name (self->collection_empty_page,
-                                 loom_sidebar_item_get_icon_name (item));
-  adw_status_page_set_title (self->collection_empty_page,
-                             loom_sidebar_item_get_empty_title (item));
-  adw_status_page_set_description (self->collection_empty_page,
-                                   loom_sidebar_item_get_empty_description (item));
-  gtk_stack_set_visible_child_name (self->list_stack, n_sessions > 0 ? "list" : "empty");
-
-  return TRUE;
-}
-
-/* ——— Background imports ——— */
-
-static gboolean
-pulse_cb (gpointer user_data)
-{
-  LoomWindow *self = user_data;
-
-  gtk_progress_bar_pulse (self->empty_progress);
-  gtk_progress_bar_pulse (self->list_progress);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-loom_window_update_progress (LoomWindow *self)
-{
-  double fraction = 0.0;
-
-  g_assert (LOOM_IS_WINDOW (self));
-
-  if (self->watcher != NULL)
-    fraction = loom_source_watcher_get_progress (self->watcher);
-
-  gtk_widget_set_visible (GTK_WIDGET (self->empty_progress), self->progress_shown);
-  gtk_widget_set_visible (GTK_WIDGET (self->list_progress), self->progress_shown);
-
-  /* Progress is counted in whole files: until the first one is done (a single big file, say),
-   * the bar pulses to show that something is going on. */
-  if (self->progress_shown && fraction <= 0.0)
-    {
-      if (self->pulse_id == 0)
-        self->pulse_id = g_timeout_add (PULSE_MSEC, pulse_cb, self);
-      return;
-    }
-
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  gtk_progress_bar_set_fraction (self->empty_progress, fraction);
-  gtk_progress_bar_set_fraction (self->list_progress, fraction);
-}
-
-static gboolean
-progress_delay_cb (gpointer user_data)
-{
-  LoomWindow *self = user_data;
-
-  self->progress_delay_id = 0;
-  self->progress_shown = TRUE;
-  loom_window_update_progress (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_importing_changed_cb (LoomWindow        *self,
-                         GParamSpec        *pspec,
-                         LoomSourceWatcher *watcher)
-{
-  g_assert (LOOM_IS_WINDOW (self));
-
-  if (loom_source_watcher_get_importing (watcher))
-    {
-      self->long_import = FALSE;
-      if (self->progress_delay_id == 0 && !self->progress_shown)
-        self->progress_delay_id = g_timeout_add (PROGRESS_DELAY_MSEC, progress_delay_cb, self);
-      return;
-    }
-
-  g_clear_handle_id (&self->progress_delay_id, g_source_remove);
-  /* "imported" follows: a pass the user saw going gets a word on how it ended. */
-  self->long_import = self->progress_shown;
-  self->progress_shown = FALSE;
-  loom_window_update_progress (self);
-}
-
-static void
-on_progress_changed_cb (LoomWindow        *self,
-                        GParamSpec        *pspec,
-                        LoomSourceWatcher *watcher)
-{
-  g_assert (LOOM_IS_WINDOW (self));
-
-  if (self->progress_shown)
-    loom_window_update_progress (self);
-}
-
-static void
-on_imported_cb (LoomWindow            *self,
-                const LoomImportStats *stats,
-                LoomSourceWatcher     *watcher)
-{
-  g_assert (LOOM_IS_WINDOW (self));
-
-  g_clear_pointer (&self->last_import_error, g_free);
-
-  /* Most passes find nothing new: the list is read again only when the store changed. */
-  if (stats->sessions_touched > 0 || stats->sessions_missing > 0)
-    loom_window_reload (self);
-
-  if (self->long_import && stats->sessions_new > 0)
-    {
-      g_autofree char *title = NULL;
-
-      title = g_strdup_printf (ngettext ("Imported %u new session",
-                                         "Imported %u new sessions",
-                                         stats->sessions_new),
-                               stats->sessions_new);
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
-    }
-  self->long_import = FALSE;
-}
-
-static void
-on_import_failed_cb (LoomWindow        *self,
-                     const GError      *error,
-                     LoomSourceWatcher *watcher)
-{
-  g_assert (LOOM_IS_WINDOW (self));
-
-  self->long_import = FALSE;
-
-  /* Every change would fail the same way again: say it once, until a pass succeeds. */
-  if (g_strcmp0 (self->last_import_error, error->message) == 0)
-    return;
-  g_free (self->last_import_error);
-  self->last_import_error = g_strdup (error->message);
-  loom_window_show_error (self, _("Could not import sessions"), error);
-}
-
-static void
-loom_window_set_watcher (LoomWindow        *self,
-                         LoomSourceWatcher *watcher)
-{
-  g_assert (LOOM_IS_WINDOW (self));
-  g_assert (self->watcher == NULL);
-
-  if (watcher == NULL)
     return;
 
-  self->watcher = g_object_ref (watcher);
-  g_signal_connect_object (watcher, "notify::importing",
-                           G_CALLBACK (on_importing_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "notify::progress",
-                           G_CALLBACK (on_progress_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "imported",
-                           G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "import-failed",
-                           G_CALLBACK (on_import_failed_cb), self, G_CONNECT_SWAPPED);
+  if (loom_session_list_select_uuid (self->session_list, uuid))
+    return;
 
-  /* The application starts its first pass before any window exists. */
-  if (loom_source_watcher_get_importing (watcher))
-    on_importing_changed_cb (self, NULL, watcher);
+  session = loom_store_get_session (self->store, uuid, &error);
+  if (session == NULL)
+    {
+      loom_window_show_error (self, _("Could not open the session"), error);
+      return;
+    }
+  loom_window_show_session (self, session, 1);
 }
+
+/* The header bar's session menu: the same as the list's context menu, its toggles saying what
+ * they will do to the selected sessions, plus the jumps, which a narrow window's header bar has
+ * no room for. Built when it opens, so that it is never stale. */
+static void
+update_session_menu_cb (GtkMenuButton *button,
+                        gpointer       user_data)
+{
+  LoomWindow *self = user_data;
+  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) jump = g_menu_new ();
+  g_autoptr(GMenu) edit = g_menu_new ();
+  g_autoptr(GMenu) file = g_menu_new ();
+  g_autoptr(GMenu) source = g_menu_new ();
+  g_autoptr(GMenu) remove = g_menu_new ();
+  gboolean all_pinned, all_archived, all_trashed;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  /* A selection of thousands is not read whole for three labels: they then offer to pin,
+   * archive and trash, which is what most of such a selection wants. */
+  if (loom_session_list_get_n_selected (self->session_list) <= MAX_MENU_SELECTION)
+    sessions = loom_window_get_selected_sessions (self);
+  else
+    sessions = g_ptr_array_new ();
+  all_pinned = all_archived = all_trashed = sessions->len > 0;
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      all_pinned &= loom_session_get_pinned (sessions->pdata[i]);
+      all_archived &= loom_session_get_archived (sessions->pdata[i]);
+      all_trashed &= loom_session_get_trashed (sessions->pdata[i]);
+    }
+
+  g_menu_append (jump, _("Jump to _Start"), "win.jump-to-start");
+  g_menu_append (jump, _("Jump to _End"), "win.jump-to-end");
+  g_menu_append (edit, _("_Rename…"), "session.rename");
+  g_menu_append (edit, _("Copy Rename _Command"), "session.copy-rename-command");
+  g_menu_append (file, all_pinned ? _("Un_pin") : _("_Pin"), "session.pin");
+  g_menu_append (file, _("_Move to…"), "session.move-to");
+  g_menu_append (file, all_archived ? _("Restore from _Archive") : _("_Archive"),
+                 "session.archive");
+  g_menu_append (source, _("_Open Source Folder"), "session.open-source-folder");
+  g_menu_append (remove, all_trashed ? _("Restore from _Trash") : _("Move to _Trash"),
+                 "session.trash");
+  g_menu_append (remove, _("_Delete Permanently…"), "session.delete");
+
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (jump));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (edit));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (source));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (remove));
+  gtk_menu_button_set_menu_model (button, G_MENU_MODEL (menu));
+}
+
+/* ——— Navigation ——— */
 
 static void
 on_back_clicked_cb (LoomWindow *self,
@@ -341,21 +311,18 @@ on_back_clicked_cb (LoomWindow *self,
 }
 
 static void
-on_bind_session_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    LoomWindow               *self)
+on_leaflet_folded_changed_cb (LoomWindow *self,
+                              GParamSpec *pspec,
+                              AdwLeaflet *leaflet)
 {
-  LoomSessionRow *row = LOOM_SESSION_ROW (gtk_list_item_get_child (list_item));
+  g_assert (LOOM_IS_WINDOW (self));
 
-  loom_session_row_set_session (row, gtk_list_item_get_item (list_item));
-}
-
-static void
-on_setup_session_cb (GtkSignalListItemFactory *factory,
-                     GtkListItem              *list_item,
-                     LoomWindow               *self)
-{
-  gtk_list_item_set_child (list_item, loom_session_row_new ());
+  /* A window that folds while the content pane is chosen but empty would open on "Select a
+   * Session" with nothing to select from: the list is the better place to land. */
+  if (adw_leaflet_get_folded (leaflet) &&
+      adw_leaflet_get_visible_child (leaflet) == self->content_pane &&
+      self->shown_session == NULL)
+    adw_leaflet_set_visible_child (leaflet, self->list_pane);
 }
 
 static void
@@ -365,8 +332,7 @@ on_sidebar_item_activated_cb (LoomWindow      *self,
 {
   g_assert (LOOM_IS_WINDOW (self));
 
-  /* Only a folded window needs to move: unfolded, both panes are on screen. */
-  adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+  adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
 }
 
 static void
@@ -374,24 +340,96 @@ on_sidebar_selected_item_changed_cb (LoomWindow  *self,
                                      GParamSpec  *pspec,
                                      LoomSidebar *sidebar)
 {
-  g_autoptr(GError) error = NULL;
+  LoomSidebarItem *item;
 
   g_assert (LOOM_IS_WINDOW (self));
 
-  if (!loom_window_reload_sessions (self, &error))
-    loom_window_show_error (self, _("Could not list the sessions"), error);
+  item = loom_sidebar_get_selected_item (sidebar);
+  if (item == NULL)
+    return;
+
+  loom_session_list_set_scope (self->session_list,
+                               loom_sidebar_item_get_collection (item),
+                               loom_sidebar_item_get_folder_id (item));
 }
 
 static void
-on_unbind_session_cb (GtkSignalListItemFactory *factory,
-                      GtkListItem              *list_item,
-                      LoomWindow               *self)
+on_sessions_dropped_cb (LoomWindow         *self,
+                        const char * const *uuids,
+                        guint               target,
+                        gint64              folder_id,
+                        LoomSidebar        *sidebar)
 {
-  LoomSessionRow *row = LOOM_SESSION_ROW (gtk_list_item_get_child (list_item));
+  g_assert (LOOM_IS_WINDOW (self));
 
-  /* A recycled row must not keep an unrelated session alive or follow its changes. */
-  loom_session_row_set_session (row, NULL);
+  loom_window_move_sessions (self, uuids, (LoomCollection)target, folder_id);
 }
+
+/* ——— Window actions ——— */
+
+static void
+show_collection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  LoomCollection collection;
+
+  if (!loom_collection_from_string (g_variant_get_string (parameter, NULL), &collection) ||
+      collection == LOOM_COLLECTION_EVERYTHING)
+    return;
+
+  /* The shortcuts work from the welcome page too, where there is nothing to show. */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "sessions") != 0)
+    return;
+
+  loom_sidebar_select_collection (self->sidebar, collection);
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
+}
+
+static void
+focus_search_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "sessions") != 0)
+    return;
+
+  if (adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
+  gtk_widget_grab_focus (GTK_WIDGET (loom_session_list_get_search_entry (self->session_list)));
+}
+
+static void
+toggle_details_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
+jump_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  if (self->shown_session == NULL)
+    return;
+
+  if (g_str_equal (action_name, "win.jump-to-start"))
+    loom_timeline_view_scroll_to_start (self->timeline_view);
+  else
+    loom_timeline_view_scroll_to_end (self->timeline_view);
+}
+
+/* ——— Life cycle ——— */
 
 /* The store belongs to the application, which is set after construction (GtkWindow's
  * "application" is not a construct property), so the window takes the store when it joins it. */
@@ -413,6 +451,7 @@ on_application_changed_cb (LoomWindow *self,
       LoomApplication *app = LOOM_APPLICATION (application);
 
       self->store = g_object_ref (loom_application_get_store (app));
+      loom_session_list_set_store (self->session_list, self->store);
       loom_window_set_watcher (self, loom_application_get_source_watcher (app));
     }
   else
@@ -438,6 +477,8 @@ loom_window_close_request (GtkWindow *window)
   LoomWindow *self = LOOM_WINDOW (window);
 
   g_settings_apply (self->settings);
+  /* An import the user started ends with the window rather than reporting to nobody. */
+  g_cancellable_cancel (self->import_cancellable);
 
   return GTK_WINDOW_CLASS (loom_window_parent_class)->close_request (window);
 }
@@ -451,18 +492,12 @@ loom_window_dispose (GObject *object)
   if (self->settings != NULL)
     g_settings_apply (self->settings);
 
-  /* The watcher outlives the window, and reports until the application shuts down. */
-  if (self->watcher != NULL)
-    g_signal_handlers_disconnect_by_data (self->watcher, self);
-  g_clear_object (&self->watcher);
-  g_clear_handle_id (&self->progress_delay_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  g_clear_pointer (&self->last_import_error, g_free);
+  loom_window_import_dispose (self);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_WINDOW);
   g_clear_object (&self->settings);
+  g_clear_object (&self->shown_session);
   g_clear_object (&self->store);
-  g_clear_object (&self->sessions);
 
   G_OBJECT_CLASS (loom_window_parent_class)->dispose (object);
 }
@@ -470,6 +505,9 @@ loom_window_dispose (GObject *object)
 static void
 loom_window_class_init (LoomWindowClass *klass)
 {
+  static const char * const collections[] = {
+    "all", "recent", "pinned", "active", "archived", "trash",
+  };
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
@@ -478,42 +516,91 @@ loom_window_class_init (LoomWindowClass *klass)
 
   window_class->close_request = loom_window_close_request;
 
+  g_type_ensure (LOOM_TYPE_SESSION_DETAILS);
+  g_type_ensure (LOOM_TYPE_SESSION_LIST);
   g_type_ensure (LOOM_TYPE_SIDEBAR);
+  g_type_ensure (LOOM_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, LoomWindow, collection_empty_page);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, content_pane);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, content_title);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, details);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, details_button);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, empty_progress);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, flap);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, list_pane);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, list_progress);
-  gtk_widget_class_bind_template_child (widget_class, LoomWindow, list_stack);
-  gtk_widget_class_bind_template_child (widget_class, LoomWindow, selection);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, session_list);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, several_page);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, session_menu_button);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, sidebar_pane);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, unavailable_page);
   gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_bind_session_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_setup_session_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_leaflet_folded_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_open_session_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_session_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_session_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_sessions_dropped_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_item_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_selected_item_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, on_unbind_session_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.show-collection", "s",
+                                   show_collection_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-search", NULL, focus_search_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-details", NULL,
+                                   toggle_details_action);
+  gtk_widget_class_install_action (widget_class, "win.jump-to-start", NULL, jump_action);
+  gtk_widget_class_install_action (widget_class, "win.jump-to-end", NULL, jump_action);
+  loom_window_import_class_init (widget_class);
+  loom_window_actions_class_init (widget_class);
 
   /* GtkWindow provides window.close; Ctrl+W is the shortcut GNOME applications give it. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.focus-search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-details", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (collections); i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_CONTROL_MASK,
+                                         "win.show-collection", "s", collections[i]);
+
+  /* The session actions' own shortcuts. A text entry that has the focus handles Delete itself
+   * before the window sees it, so typing in the search entry deletes text, not sessions. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "session.trash", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "session.trash", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "session.rename", NULL);
+  /* As in Files. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "folder.new", NULL);
 }
 
 static void
 loom_window_init (LoomWindow *self)
 {
+  GtkEventController *keys;
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->sessions = g_list_store_new (LOOM_TYPE_SESSION);
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->sessions));
+  gtk_menu_button_set_create_popup_func (self->session_menu_button, update_session_menu_cb,
+                                         self, NULL);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_object (keys, "key-pressed", G_CALLBACK (on_list_key_pressed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (keys, "key-released", G_CALLBACK (on_list_key_released_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->session_list), keys);
+  update_session_menu_cb (self->session_menu_button, self);
+  loom_window_show_session (self, NULL, 0);
+  loom_window_actions_update (self);
 
   g_signal_connect (self, "notify::application", G_CALLBACK (on_application_changed_cb), NULL);
 
@@ -571,17 +658,44 @@ loom_window_reload (LoomWindow *self)
 
   if (n_sessions == 0)
     {
-      g_list_store_remove_all (self->sessions);
+      loom_window_show_session (self, NULL, 0);
       gtk_stack_set_visible_child_name (self->stack, "empty");
+      loom_window_actions_update (self);
       return;
     }
 
-  if (!loom_sidebar_reload (self->sidebar, self->store, &error) ||
-      !loom_window_reload_sessions (self, &error))
-    {
-      loom_window_show_error (self, _("Could not list the sessions"), error);
-      return;
-    }
+  /* The sidebar first: a folder that is gone moves its selection, and so the list's scope. */
+  if (!loom_sidebar_reload (self->sidebar, self->store, &error))
+    loom_window_show_error (self, _("Could not list the folders"), error);
+  loom_session_list_reload (self->session_list);
+  loom_window_refresh_shown_session (self);
+  loom_window_actions_update (self);
 
   gtk_stack_set_visible_child_name (self->stack, "sessions");
+}
+
+GPtrArray *
+loom_window_get_selected_sessions (LoomWindow *self)
+{
+  g_return_val_if_fail (LOOM_IS_WINDOW (self), NULL);
+
+  return loom_session_list_get_selected (self->session_list);
+}
+
+LoomSession *
+loom_window_get_shown_session (LoomWindow *self)
+{
+  g_return_val_if_fail (LOOM_IS_WINDOW (self), NULL);
+
+  return self->shown_session;
+}
+
+void
+loom_window_add_toast (LoomWindow *self,
+                       AdwToast   *toast)
+{
+  g_return_if_fail (LOOM_IS_WINDOW (self));
+  g_return_if_fail (ADW_IS_TOAST (toast));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }

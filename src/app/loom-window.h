@@ -1,4 +1,4 @@
-/* loom-window.h — the main window: the collections, the session list and, later, the timeline.
+/* loom-window.h — the main window: collections and folders, the session list, the timeline.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,10 +14,19 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (LoomWindow, loom_window, LOOM, WINDOW, AdwApplicationWindow)
 
-LoomWindow *loom_window_new       (LoomApplication *application);
+LoomWindow  *loom_window_new                   (LoomApplication *application);
 /* NULL when the application could not open the store. */
-LoomStore  *loom_window_get_store (LoomWindow      *self);
-/* Reads the counts and the shown collection again from the store. */
-void        loom_window_reload    (LoomWindow      *self);
+LoomStore   *loom_window_get_store             (LoomWindow      *self);
+/* Reads the counts, the folders, the shown collection and the shown session again from the
+ * store, keeping the selection. Call it after changing the store. */
+void         loom_window_reload                (LoomWindow      *self);
+/* The sessions selected in the list (LoomSession), in list order; an empty array when none.
+ * Transfer full. */
+GPtrArray   *loom_window_get_selected_sessions (LoomWindow      *self);
+/* The session the content pane shows, or NULL. */
+LoomSession *loom_window_get_shown_session     (LoomWindow      *self);
+/* Shows @toast; takes ownership of it, as adw_toast_overlay_add_toast() does. */
+void         loom_window_add_toast             (LoomWindow      *self,
+                                                AdwToast        *toast);
 
 G_END_DECLS

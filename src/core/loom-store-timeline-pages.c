@@ -70,52 +70,184 @@ read_items (LoomStore     *self,
   return g_steal_pointer (&items);
 }
 
-GArray *
-loom_store_read_timeline_keys (LoomStore  *self,
-                               gint64      session_id,
-                               GError    **error)
+typedef enum
 {
-  /* A result is shown inside its call, and an edit's or a sub-agent's call inside the file
-   * change or the sub-agent start that stands for it: those stay out of the list. The call id
-   * index makes each check one lookup. */
+  EVENT_OTHER,
+  EVENT_TOOL_CALL,
+  EVENT_TOOL_RESULT,
+  EVENT_STAND_IN,     /* a file change or a sub-agent start: it shows its call */
+  EVENT_API_ERROR,
+} EventRole;
+
+typedef struct
+{
+  gint64      seq;
+  gint64      id;
+  EventRole   role;
+  const char *call_id;    /* in the string chunk, or NULL */
+  gint64      message_id;
+} EventKey;
+
+static EventRole
+event_role (const char *kind)
+{
+  if (kind == NULL)
+    return EVENT_OTHER;
+  if (g_str_equal (kind, "tool_call"))
+    return EVENT_TOOL_CALL;
+  if (g_str_equal (kind, "tool_result"))
+    return EVENT_TOOL_RESULT;
+  if (g_str_equal (kind, "file_change") || g_str_equal (kind, "subagent"))
+    return EVENT_STAND_IN;
+  if (g_str_equal (kind, "api_error"))
+    return EVENT_API_ERROR;
+  return EVENT_OTHER;
+}
+
+/* Both reads see one snapshot of the store, even with an import committing meanwhile. */
+static gboolean
+read_event_keys (LoomStore   *self,
+                 gint64       session_id,
+                 GArray      *events,
+                 GStringChunk *strings,
+                 GError     **error)
+{
   static const char sql[] =
-    "SELECT seq, id, 1 FROM messages WHERE session_id = ?1 AND text <> ''"
-    " UNION ALL "
-    "SELECT e.seq, e.id, 0 FROM events e WHERE e.session_id = ?1"
-    "  AND NOT (e.call_id IS NOT NULL AND e.kind = 'tool_result' AND EXISTS ("
-    "    SELECT 1 FROM events c WHERE c.session_id = ?1 AND c.call_id = e.call_id"
-    "      AND c.kind IN ('tool_call', 'file_change', 'subagent')))"
-    "  AND NOT (e.call_id IS NOT NULL AND e.kind = 'tool_call' AND EXISTS ("
-    "    SELECT 1 FROM events c WHERE c.session_id = ?1 AND c.call_id = e.call_id"
-    "      AND c.kind IN ('file_change', 'subagent')))"
-    " ORDER BY 1";
-  g_autoptr(GArray) keys = NULL;
+    "SELECT seq, id, kind, call_id, ifnull (message_id, 0) FROM events"
+    " WHERE session_id = ?1 ORDER BY seq";
   sqlite3_stmt *stmt;
   int rc;
 
-  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
-
   if (!(stmt = loom_store_cached (self, sql, error)))
-    return NULL;
+    return FALSE;
   sqlite3_bind_int64 (stmt, 1, session_id);
-
-  keys = g_array_new (FALSE, FALSE, sizeof (LoomTimelineKey));
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      LoomTimelineKey key = {
+      const char *call_id = (const char *)sqlite3_column_text (stmt, 3);
+      EventKey key = {
         .seq = sqlite3_column_int64 (stmt, 0),
         .id = sqlite3_column_int64 (stmt, 1),
-        .is_message = sqlite3_column_int (stmt, 2),
+        .role = event_role ((const char *)sqlite3_column_text (stmt, 2)),
+        .call_id = call_id != NULL ? g_string_chunk_insert_const (strings, call_id) : NULL,
+        .message_id = sqlite3_column_int64 (stmt, 4),
       };
 
-      g_array_append_val (keys, key);
+      g_array_append_val (events, key);
     }
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)
     {
       loom_store_set_error (self, error, "read the timeline");
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
+
+GArray *
+loom_store_read_timeline_keys (LoomStore  *self,
+                               gint64      session_id,
+                               GError    **error)
+{
+  /* Messages with text, in order; flag 16 is LOOM_MESSAGE_API_ERROR. */
+  static const char messages_sql[] =
+    "SELECT seq, id, (flags & 16) <> 0 FROM messages"
+    " WHERE session_id = ?1 AND text <> '' ORDER BY seq";
+  g_autoptr(GArray) keys = NULL;
+  g_autoptr(GArray) events = NULL;
+  g_autoptr(GHashTable) shown_calls = NULL;
+  g_autoptr(GHashTable) stood_in_calls = NULL;
+  g_autoptr(GHashTable) reported_messages = NULL;
+  GStringChunk *strings = NULL;
+  gboolean own_transaction;
+  sqlite3_stmt *stmt = NULL;
+  guint e = 0;
+  int rc = SQLITE_DONE;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  own_transaction = sqlite3_get_autocommit (self->db);
+  if (own_transaction && !loom_store_exec (self, "BEGIN", error))
+    return NULL;
+
+  /* Filtering here rather than with EXISTS per row: a session's events fit in memory, and one
+   * pass over them is several times faster than an index lookup per result. */
+  events = g_array_new (FALSE, FALSE, sizeof (EventKey));
+  strings = g_string_chunk_new (4096);
+  if (!read_event_keys (self, session_id, events, strings, error))
+    goto out;
+
+  /* A result is shown inside its call, and an edit's or a sub-agent's call inside the file
+   * change or the sub-agent start that stands for it: those stay out of the list. A synthetic
+   * error message that an api_error event reports already is left out too: the event shows
+   * it. */
+  shown_calls = g_hash_table_new (g_str_hash, g_str_equal);
+  stood_in_calls = g_hash_table_new (g_str_hash, g_str_equal);
+  reported_messages = g_hash_table_new (g_int64_hash, g_int64_equal);
+  for (guint i = 0; i < events->len; i++)
+    {
+      EventKey *key = &g_array_index (events, EventKey, i);
+
+      if (key->call_id != NULL && (key->role == EVENT_TOOL_CALL || key->role == EVENT_STAND_IN))
+        g_hash_table_add (shown_calls, (gpointer)key->call_id);
+      if (key->call_id != NULL && key->role == EVENT_STAND_IN)
+        g_hash_table_add (stood_in_calls, (gpointer)key->call_id);
+      if (key->role == EVENT_API_ERROR && key->message_id != 0)
+        g_hash_table_add (reported_messages, &key->message_id);
+    }
+
+  if (!(stmt = loom_store_cached (self, messages_sql, error)))
+    goto out;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+
+  /* Messages and events merge by seq, which they share. */
+  keys = g_array_sized_new (FALSE, FALSE, sizeof (LoomTimelineKey), events->len);
+  for (;;)
+    {
+      gboolean have_message;
+      LoomTimelineKey message = { 0 };
+
+      rc = sqlite3_step (stmt);
+      have_message = rc == SQLITE_ROW;
+      if (have_message)
+        {
+          message.seq = sqlite3_column_int64 (stmt, 0);
+          message.id = sqlite3_column_int64 (stmt, 1);
+          message.is_message = TRUE;
+        }
+
+      for (; e < events->len; e++)
+        {
+          EventKey *key = &g_array_index (events, EventKey, e);
+          LoomTimelineKey event = { key->seq, key->id, FALSE };
+
+          if (have_message && key->seq >= message.seq)
+            break;
+          if (key->call_id != NULL &&
+              ((key->role == EVENT_TOOL_RESULT &&
+                g_hash_table_contains (shown_calls, key->call_id)) ||
+               (key->role == EVENT_TOOL_CALL &&
+                g_hash_table_contains (stood_in_calls, key->call_id))))
+            continue;
+          g_array_append_val (keys, event);
+        }
+
+      if (!have_message)
+        break;
+      if (sqlite3_column_int (stmt, 2) && g_hash_table_contains (reported_messages, &message.id))
+        continue;
+      g_array_append_val (keys, message);
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "read the timeline");
+      g_clear_pointer (&keys, g_array_unref);
+    }
+
+out:
+  if (own_transaction)
+    loom_store_exec (self, "COMMIT", NULL);
+  g_string_chunk_free (strings);
   return g_steal_pointer (&keys);
 }
 
@@ -153,11 +285,12 @@ loom_store_read_tool_results (LoomStore          *self,
                               const char * const *call_ids,
                               GError            **error)
 {
-  /* The ids travel as one JSON array: a statement with a fixed text, whatever their number. */
+  /* The ids travel as one JSON array: a statement with a fixed text, whatever their number.
+   * No ORDER BY: with one, SQLite walks the whole session in seq order instead of looking each
+   * call id up in its index. */
   static const char sql[] =
     ITEM_COLUMNS_EVENTS " WHERE session_id = ?1 AND kind = 'tool_result'"
-    "  AND call_id IN (SELECT value FROM json_each (?2))"
-    " ORDER BY seq";
+    "  AND call_id IN (SELECT value FROM json_each (?2))";
   g_autoptr(JsonBuilder) builder = NULL;
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *json = NULL;

@@ -22,9 +22,10 @@ typedef struct
 } LoomTimelineKey;
 
 /* The keys of the items a timeline shows, in order, as a GArray of LoomTimelineKey. Left out:
- * messages without text (an assistant turn that only called tools), results that belong to a
- * call shown elsewhere (loom_store_read_tool_results() reads them with their call), and tool
- * calls that a file change or a sub-agent start of the same call stands for. */
+ * messages without text (an assistant turn that only called tools), synthetic error messages
+ * that an api_error event already reports, results that belong to a call shown elsewhere
+ * (loom_store_read_tool_results() reads them with their call), and tool calls that a file
+ * change or a sub-agent start of the same call stands for. */
 GArray      *loom_store_read_timeline_keys   (LoomStore            *self,
                                               gint64                session_id,
                                               GError              **error);
@@ -37,7 +38,8 @@ GPtrArray   *loom_store_read_timeline_range  (LoomStore            *self,
                                               gint64                last_seq,
                                               GError              **error);
 
-/* The tool results (LoomTimelineItem) of the session whose call id is one of @call_ids. */
+/* The tool results (LoomTimelineItem) of the session whose call id is one of @call_ids, in no
+ * particular order. */
 GPtrArray   *loom_store_read_tool_results    (LoomStore            *self,
                                               gint64                session_id,
                                               const char * const   *call_ids,

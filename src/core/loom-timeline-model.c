@@ -119,8 +119,9 @@ attach_companions (LoomTimelineModel *self,
   for (guint i = 0; i < results->len; i++)
     {
       const LoomTimelineData *data = loom_timeline_item_get_data (results->pdata[i]);
+      LoomTimelineItem *known = g_hash_table_lookup (by_call, data->call_id);
 
-      if (!g_hash_table_contains (by_call, data->call_id))
+      if (known == NULL || loom_timeline_item_get_data (known)->seq > data->seq)
         g_hash_table_insert (by_call, data->call_id, results->pdata[i]);
     }
   for (guint i = 0; i < items->len; i++)
@@ -286,6 +287,60 @@ loom_timeline_model_new (LoomStore  *store,
   self->n_pages = (self->keys->len + PAGE_SIZE - 1) / PAGE_SIZE;
   self->pages = g_new0 (GPtrArray *, MAX (self->n_pages, 1));
   return g_steal_pointer (&self);
+}
+
+static gboolean
+keys_equal (const LoomTimelineKey *a,
+            const LoomTimelineKey *b)
+{
+  return a->seq == b->seq && a->id == b->id && !a->is_message == !b->is_message;
+}
+
+gboolean
+loom_timeline_model_reload (LoomTimelineModel  *self,
+                            GError            **error)
+{
+  g_autoptr(GArray) keys = NULL;
+  guint n_old, n_new, common, first_changed;
+
+  g_return_val_if_fail (LOOM_IS_TIMELINE_MODEL (self), FALSE);
+
+  if (!(keys = loom_store_read_timeline_keys (self->store, self->session_id, error)))
+    return FALSE;
+
+  n_old = self->keys->len;
+  n_new = keys->len;
+  for (common = 0; common < MIN (n_old, n_new); common++)
+    {
+      if (!keys_equal (&g_array_index (self->keys, LoomTimelineKey, common),
+                       &g_array_index (keys, LoomTimelineKey, common)))
+        break;
+    }
+
+  /* The page before the change is read again too: its calls may have got their results. */
+  first_changed = common >= PAGE_SIZE ? (common / PAGE_SIZE - 1) * PAGE_SIZE : 0;
+  if (common == n_old && common == n_new && n_old > 0)
+    first_changed = (n_old - 1) / PAGE_SIZE * PAGE_SIZE;
+
+  for (guint page = first_changed / PAGE_SIZE; page < self->n_pages; page++)
+    {
+      if (self->pages[page] == NULL)
+        continue;
+      g_queue_remove (&self->loaded, GUINT_TO_POINTER (page));
+      g_clear_pointer (&self->pages[page], g_ptr_array_unref);
+    }
+
+  g_array_unref (self->keys);
+  self->keys = g_steal_pointer (&keys);
+  self->n_pages = (n_new + PAGE_SIZE - 1) / PAGE_SIZE;
+  self->pages = g_renew (GPtrArray *, self->pages, MAX (self->n_pages, 1));
+  for (guint page = first_changed / PAGE_SIZE; page < MAX (self->n_pages, 1); page++)
+    self->pages[page] = NULL;
+
+  if (n_old - first_changed > 0 || n_new - first_changed > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), first_changed,
+                                n_old - first_changed, n_new - first_changed);
+  return TRUE;
 }
 
 LoomStore *

@@ -22,6 +22,11 @@ G_DECLARE_FINAL_TYPE (LoomTimelineModel, loom_timeline_model, LOOM, TIMELINE_MOD
 LoomTimelineModel *loom_timeline_model_new             (LoomStore         *store,
                                                         gint64             session_id,
                                                         GError           **error);
+/* Reads the keys again after an import into the session: what was appended is announced as
+ * added, and the last page before it as changed (a call's result may have arrived), so that
+ * a view keeps its place. */
+gboolean           loom_timeline_model_reload          (LoomTimelineModel *self,
+                                                        GError           **error);
 LoomStore         *loom_timeline_model_get_store       (LoomTimelineModel *self);
 gint64             loom_timeline_model_get_session_id  (LoomTimelineModel *self);
 /* The position of the item at @seq or, when that one is not shown (a result inside its call),

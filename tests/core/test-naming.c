@@ -61,7 +61,6 @@ test_split_title (void)
       g_autofree char *name = NULL;
       g_autofree char *date = NULL;
 
-      g_test_message ("title: %s", cases[i].title);
       g_assert_cmpint (loom_naming_split_title (cases[i].title, &name, &date), ==,
                        cases[i].dated);
       g_assert_cmpstr (name, ==, cases[i].name);
@@ -109,7 +108,6 @@ test_suggest_name (void)
     {
       g_autofree char *name = loom_naming_suggest_name (cases[i].prompt);
 
-      g_test_message ("prompt: %s", cases[i].prompt);
       g_assert_cmpstr (name, ==, cases[i].name);
       if (name != NULL)
         g_assert_cmpint (g_utf8_strlen (name, -1), <=, LOOM_NAMING_SUGGESTION_LIMIT);

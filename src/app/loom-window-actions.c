@@ -1,0 +1,1147 @@
+/* loom-window-actions.c — the window's session and folder actions.
+ *
+ * Every action goes through a core operation (rename, pin, archive, trash, move, the delete
+ * plan, the folder operations) and then reloads the window. Moves, archiving and trashing offer
+ * an undo toast that puts each session back exactly where it was — its folder, archived, in the
+ * trash — from the states kept in the toast. Deleting for good has no undo, so it asks first and
+ * lists what goes, from the core's dry run.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "loom-delete-dialog.h"
+#include "loom-error.h"
+#include "loom-folder-dialog.h"
+#include "loom-move-dialog.h"
+#include "loom-naming.h"
+#include "loom-rename-dialog.h"
+#include "loom-sidebar-row.h"
+#include "loom-window-actions.h"
+#include "loom-window-private.h"
+
+/* The undo toast on show, if any: a newer action's toast replaces it, so that Undo never
+ * reverts an older action than the one just done. */
+#define UNDO_TOAST_KEY "loom-window-undo-toast"
+/* Session titles are quoted in toasts up to this many characters. */
+#define TOAST_TITLE_CHARS 40
+
+/* ——— Session states and undo ——— */
+
+/* Where a session is: what a move, archiving or trashing changes, and what undo restores. */
+typedef struct
+{
+  char     *uuid;
+  char     *title;
+  gint64    folder_id;
+  gboolean  archived;
+  gboolean  trashed;
+} SessionState;
+
+static SessionState *
+session_state_new (LoomSession *session)
+{
+  SessionState *state = g_new0 (SessionState, 1);
+
+  state->uuid = g_strdup (loom_session_get_uuid (session));
+  state->title = g_strdup (loom_session_get_title (session));
+  state->folder_id = loom_session_get_folder_id (session);
+  state->archived = loom_session_get_archived (session);
+  state->trashed = loom_session_get_trashed (session);
+  return state;
+}
+
+static void
+session_state_free (gpointer data)
+{
+  SessionState *state = data;
+
+  g_free (state->uuid);
+  g_free (state->title);
+  g_free (state);
+}
+
+static gboolean
+session_state_equal (const SessionState *a,
+                     const SessionState *b)
+{
+  return a->folder_id == b->folder_id &&
+         !a->archived == !b->archived &&
+         !a->trashed == !b->trashed;
+}
+
+/* Writes what differs between @from and @to. A folder deleted since cannot be gone back to: the
+ * session then stays out of any folder, which is where deleting the folder put it. */
+static gboolean
+apply_state (LoomStore           *store,
+             const SessionState  *from,
+             const SessionState  *to,
+             GError             **error)
+{
+  if (from->folder_id != to->folder_id)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!loom_store_move_session (store, to->uuid, to->folder_id, &local_error) &&
+          !(to->folder_id > 0 &&
+            g_error_matches (local_error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND)))
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+
+  if (!from->archived != !to->archived &&
+      !loom_store_set_archived (store, to->uuid, to->archived, error))
+    return FALSE;
+
+  if (!from->trashed != !to->trashed &&
+      !loom_store_set_trashed (store, to->uuid, to->trashed, error))
+    return FALSE;
+
+  return TRUE;
+}
+
+typedef void (*ChangeFunc) (SessionState *state,
+                            gpointer      user_data);
+
+/* Changes each session of @uuids as @change says, and returns the states before of the sessions
+ * that did change (maybe none). A failure is shown and stops there; what changed until then is
+ * returned, so that it can still be undone. */
+static GPtrArray *
+change_sessions (LoomWindow         *self,
+                 const char * const *uuids,
+                 ChangeFunc          change,
+                 gpointer            user_data)
+{
+  LoomStore *store = loom_window_get_store (self);
+  GPtrArray *before = g_ptr_array_new_with_free_func (session_state_free);
+  g_autoptr(GError) error = NULL;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  for (guint i = 0; store != NULL && uuids[i] != NULL; i++)
+    {
+      g_autoptr(LoomSession) session = NULL;
+      SessionState *have;
+      SessionState want;
+
+      if (!(session = loom_store_get_session (store, uuids[i], &error)))
+        break;
+
+      have = session_state_new (session);
+      want = *have;
+      change (&want, user_data);
+      if (session_state_equal (have, &want))
+        {
+          session_state_free (have);
+          continue;
+        }
+
+      if (!apply_state (store, have, &want, &error))
+        {
+          session_state_free (have);
+          break;
+        }
+      g_ptr_array_add (before, have);
+    }
+
+  if (error != NULL)
+    loom_window_show_error (self, _("Could not move the sessions"), error);
+
+  loom_window_reload (self);
+  loom_window_actions_update (self);
+  return before;
+}
+
+typedef struct
+{
+  GWeakRef   window;
+  GPtrArray *before;
+} UndoData;
+
+static void
+undo_data_free (gpointer  data,
+                GClosure *closure)
+{
+  UndoData *undo = data;
+
+  g_weak_ref_clear (&undo->window);
+  g_ptr_array_unref (undo->before);
+  g_free (undo);
+}
+
+static void
+on_undo_clicked_cb (AdwToast *toast,
+                    UndoData *undo)
+{
+  g_autoptr(LoomWindow) self = g_weak_ref_get (&undo->window);
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  if (self == NULL || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  for (guint i = 0; i < undo->before->len; i++)
+    {
+      const SessionState *state = g_ptr_array_index (undo->before, i);
+      g_autoptr(LoomSession) session = NULL;
+      g_autoptr(GError) local_error = NULL;
+      SessionState *now;
+
+      /* A session deleted for good since has nowhere to go back to. */
+      session = loom_store_get_session (store, state->uuid, &local_error);
+      if (session == NULL)
+        {
+          if (!g_error_matches (local_error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND))
+            g_propagate_error (&error, g_steal_pointer (&local_error));
+          if (error != NULL)
+            break;
+          continue;
+        }
+
+      now = session_state_new (session);
+      if (!apply_state (store, now, state, &error))
+        {
+          session_state_free (now);
+          break;
+        }
+      session_state_free (now);
+    }
+
+  if (error != NULL)
+    loom_window_show_error (self, _("Could not undo"), error);
+
+  loom_window_reload (self);
+  loom_window_actions_update (self);
+}
+
+static void
+on_undo_toast_dismissed_cb (AdwToast   *toast,
+                            LoomWindow *self)
+{
+  if (g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY) == toast)
+    g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
+}
+
+/* Shows @title (markup) with an Undo button that restores @before; takes @before. */
+static void
+show_undo_toast (LoomWindow *self,
+                 const char *title,
+                 GPtrArray  *before)
+{
+  AdwToast *toast;
+  AdwToast *previous;
+  UndoData *undo;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  previous = g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY);
+  if (previous != NULL)
+    adw_toast_dismiss (previous);
+
+  undo = g_new0 (UndoData, 1);
+  g_weak_ref_init (&undo->window, self);
+  undo->before = before;
+
+  toast = adw_toast_new (title);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (on_undo_clicked_cb),
+                         undo, undo_data_free, 0);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed_cb),
+                           self, 0);
+  g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, toast);
+
+  loom_window_add_toast (self, toast);
+}
+
+/* A session's title as a toast quotes it: its name without the date, which says nothing here,
+ * cut at a word if long, and escaped, since a toast title is markup. */
+static char *
+toast_title_for (const char *title)
+{
+  g_autofree char *name = NULL;
+
+  loom_naming_split_title (title, &name, NULL);
+  if (*name == '\0')
+    {
+      g_free (name);
+      name = g_strdup (title != NULL ? title : "");
+    }
+
+  if (g_utf8_strlen (name, -1) > TOAST_TITLE_CHARS)
+    {
+      g_autofree char *head = g_utf8_substring (name, 0, TOAST_TITLE_CHARS);
+      char *space = strrchr (head, ' ');
+
+      if (space != NULL && space - head > TOAST_TITLE_CHARS / 2)
+        *space = '\0';
+      g_strchomp (head);
+      g_free (name);
+      name = g_strconcat (head, "…", NULL);
+    }
+  return g_markup_escape_text (name, -1);
+}
+
+static char *
+lookup_folder_name (LoomStore *store,
+                    gint64     folder_id)
+{
+  g_autoptr(GListModel) folders = loom_store_list_folders (store, NULL);
+  guint n_folders = folders != NULL ? g_list_model_get_n_items (folders) : 0;
+
+  for (guint i = 0; i < n_folders; i++)
+    {
+      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+
+      if (loom_folder_get_id (folder) == folder_id)
+        return g_strdup (loom_folder_get_name (folder));
+    }
+  return NULL;
+}
+
+/* ——— Moving ——— */
+
+typedef struct
+{
+  LoomCollection target;
+  gint64         folder_id;
+} MoveTarget;
+
+static void
+move_change (SessionState *state,
+             gpointer      user_data)
+{
+  const MoveTarget *move = user_data;
+
+  switch (move->target)
+    {
+    /* Filed in a folder, or in none: back in All, so that it shows where it was put. */
+    case LOOM_COLLECTION_ALL:
+      state->folder_id = move->folder_id;
+      state->archived = FALSE;
+      state->trashed = FALSE;
+      break;
+
+    /* The folder stays, so that a restore brings the session back to it. */
+    case LOOM_COLLECTION_ARCHIVED:
+      state->archived = TRUE;
+      state->trashed = FALSE;
+      break;
+
+    case LOOM_COLLECTION_TRASH:
+      state->trashed = TRUE;
+      break;
+
+    case LOOM_COLLECTION_RECENT:
+    case LOOM_COLLECTION_PINNED:
+    case LOOM_COLLECTION_ACTIVE:
+    case LOOM_COLLECTION_EVERYTHING:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static char *
+describe_move (LoomWindow       *self,
+               const MoveTarget *move,
+               GPtrArray        *before)
+{
+  const SessionState *first = g_ptr_array_index (before, 0);
+  g_autofree char *title = toast_title_for (first->title);
+  g_autofree char *folder = NULL;
+  g_autofree char *escaped = NULL;
+  guint n = before->len;
+
+  switch (move->target)
+    {
+    case LOOM_COLLECTION_ARCHIVED:
+      if (n == 1)
+        return g_strdup_printf (_("“%s” archived"), title);
+      return g_strdup_printf (ngettext ("%u session archived", "%u sessions archived", n), n);
+
+    case LOOM_COLLECTION_TRASH:
+      if (n == 1)
+        return g_strdup_printf (_("“%s” moved to the trash"), title);
+      return g_strdup_printf (ngettext ("%u session moved to the trash",
+                                        "%u sessions moved to the trash", n), n);
+
+    case LOOM_COLLECTION_ALL:
+      if (move->folder_id == 0)
+        {
+          if (n == 1)
+            return g_strdup_printf (_("“%s” moved to All Sessions"), title);
+          return g_strdup_printf (ngettext ("%u session moved to All Sessions",
+                                            "%u sessions moved to All Sessions", n), n);
+        }
+      folder = lookup_folder_name (loom_window_get_store (self), move->folder_id);
+      escaped = g_markup_escape_text (folder != NULL ? folder : "", -1);
+      if (n == 1)
+        /* Translators: a session's title, then a folder's name. */
+        return g_strdup_printf (_("“%s” moved to “%s”"), title, escaped);
+      return g_strdup_printf (ngettext ("%u session moved to “%s”",
+                                        "%u sessions moved to “%s”", n), n, escaped);
+
+    case LOOM_COLLECTION_RECENT:
+    case LOOM_COLLECTION_PINNED:
+    case LOOM_COLLECTION_ACTIVE:
+    case LOOM_COLLECTION_EVERYTHING:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+void
+loom_window_move_sessions (LoomWindow         *self,
+                           const char * const *uuids,
+                           LoomCollection      target,
+                           gint64              folder_id)
+{
+  MoveTarget move = { target, folder_id };
+  g_autoptr(GPtrArray) before = NULL;
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (LOOM_IS_WINDOW (self));
+  g_return_if_fail (uuids != NULL);
+  g_return_if_fail (target == LOOM_COLLECTION_ALL || target == LOOM_COLLECTION_ARCHIVED ||
+                    target == LOOM_COLLECTION_TRASH);
+  g_return_if_fail (folder_id >= 0);
+
+  before = change_sessions (self, uuids, move_change, &move);
+  if (before->len == 0)
+    return;
+
+  title = describe_move (self, &move, before);
+  show_undo_toast (self, title, g_steal_pointer (&before));
+}
+
+/* ——— The selection ——— */
+
+/* The selected sessions' uuids, NULL-terminated; NULL when none is selected. */
+static GStrv
+dup_selected_uuids (LoomWindow *self)
+{
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  GStrvBuilder *builder;
+  GStrv uuids;
+
+  if (sessions->len == 0)
+    return NULL;
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < sessions->len; i++)
+    g_strv_builder_add (builder, loom_session_get_uuid (g_ptr_array_index (sessions, i)));
+  uuids = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return uuids;
+}
+
+typedef gboolean (*SessionTest) (LoomSession *session);
+
+static gboolean
+all_sessions (GPtrArray   *sessions,
+              SessionTest  test)
+{
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      if (!test (g_ptr_array_index (sessions, i)))
+        return FALSE;
+    }
+  return sessions->len > 0;
+}
+
+static gboolean
+is_archived_only (LoomSession *session)
+{
+  return loom_session_get_archived (session) && !loom_session_get_trashed (session);
+}
+
+/* The selected session, when exactly one is. */
+static LoomSession *
+dup_single_selected (LoomWindow *self)
+{
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+
+  if (sessions->len != 1)
+    return NULL;
+  return g_object_ref (g_ptr_array_index (sessions, 0));
+}
+
+/* ——— Session actions ——— */
+
+static void
+on_rename_response_cb (LoomWindow       *self,
+                       const char       *response,
+                       LoomRenameDialog *dialog)
+{
+  LoomSession *session = loom_rename_dialog_get_session (dialog);
+  g_autofree char *title = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  if (!g_str_equal (response, "rename") || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  title = loom_rename_dialog_dup_title (dialog);
+  if (title == NULL)
+    return;
+
+  if (!loom_store_rename_session (store, loom_session_get_uuid (session), title, &error))
+    loom_window_show_error (self, _("Could not rename the session"), error);
+  loom_window_reload (self);
+}
+
+/* The first prompt, for naming; a session without one (or a store that fails to say) is named
+ * from its title alone. */
+static char *
+find_first_prompt (LoomWindow  *self,
+                   LoomSession *session)
+{
+  g_autoptr(GError) error = NULL;
+  char *prompt;
+
+  prompt = loom_naming_find_first_prompt (loom_window_get_store (self),
+                                          loom_session_get_uuid (session), &error);
+  if (error != NULL)
+    g_debug ("No name suggestion for %s: %s", loom_session_get_uuid (session), error->message);
+  return prompt;
+}
+
+static void
+session_rename_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(LoomSession) session = dup_single_selected (self);
+  g_autofree char *prompt = NULL;
+  LoomRenameDialog *dialog;
+
+  if (session == NULL || loom_window_get_store (self) == NULL)
+    return;
+
+  prompt = find_first_prompt (self, session);
+  dialog = loom_rename_dialog_new (GTK_WINDOW (self), session, prompt);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_rename_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+session_copy_rename_command_action (GtkWidget  *widget,
+                                    const char *action_name,
+                                    GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(LoomSession) session = dup_single_selected (self);
+  g_autofree char *prompt = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *command = NULL;
+
+  if (session == NULL || loom_window_get_store (self) == NULL)
+    return;
+
+  /* The title a rename would propose, so that the agent and the history agree. */
+  prompt = find_first_prompt (self, session);
+  title = loom_naming_conventional_title (loom_session_get_title (session),
+                                          loom_session_get_created_at (session), prompt);
+  command = loom_naming_rename_command (title);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), command);
+
+  loom_window_add_toast (self, adw_toast_new (_("Rename command copied")));
+}
+
+static void
+session_pin_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  LoomStore *store = loom_window_get_store (self);
+  g_autoptr(GError) error = NULL;
+  gboolean pin;
+
+  if (store == NULL || sessions->len == 0)
+    return;
+
+  /* A mixed selection is pinned: the toggle settles on the state most of it is not in yet. */
+  pin = !all_sessions (sessions, loom_session_get_pinned);
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      LoomSession *session = g_ptr_array_index (sessions, i);
+
+      if (!loom_store_set_pinned (store, loom_session_get_uuid (session), pin, &error))
+        {
+          loom_window_show_error (self, pin ? _("Could not pin the session")
+                                            : _("Could not unpin the session"), error);
+          break;
+        }
+    }
+
+  loom_window_reload (self);
+  loom_window_actions_update (self);
+}
+
+static void
+restore_from_archive_change (SessionState *state,
+                             gpointer      user_data)
+{
+  state->archived = FALSE;
+}
+
+static void
+restore_from_trash_change (SessionState *state,
+                           gpointer      user_data)
+{
+  state->trashed = FALSE;
+}
+
+/* Brings the selection back from the archive or the trash, and offers to undo. */
+static void
+restore_selected (LoomWindow *self,
+                  ChangeFunc  change,
+                  gboolean    from_trash)
+{
+  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr(GPtrArray) before = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *quoted = NULL;
+  guint n;
+
+  if (uuids == NULL)
+    return;
+
+  before = change_sessions (self, (const char * const *)uuids, change, NULL);
+  if ((n = before->len) == 0)
+    return;
+
+  quoted = toast_title_for (((SessionState *)g_ptr_array_index (before, 0))->title);
+  if (from_trash)
+    title = n == 1 ? g_strdup_printf (_("“%s” restored from the trash"), quoted)
+                   : g_strdup_printf (ngettext ("%u session restored from the trash",
+                                                "%u sessions restored from the trash", n), n);
+  else
+    title = n == 1 ? g_strdup_printf (_("“%s” restored from the archive"), quoted)
+                   : g_strdup_printf (ngettext ("%u session restored from the archive",
+                                                "%u sessions restored from the archive", n), n);
+  show_undo_toast (self, title, g_steal_pointer (&before));
+}
+
+static void
+session_archive_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_auto(GStrv) uuids = NULL;
+
+  if (sessions->len == 0)
+    return;
+
+  if (all_sessions (sessions, is_archived_only))
+    {
+      restore_selected (self, restore_from_archive_change, FALSE);
+      return;
+    }
+
+  uuids = dup_selected_uuids (self);
+  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_ARCHIVED, 0);
+}
+
+static void
+session_trash_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_auto(GStrv) uuids = NULL;
+
+  if (sessions->len == 0)
+    return;
+
+  if (all_sessions (sessions, loom_session_get_trashed))
+    {
+      restore_selected (self, restore_from_trash_change, TRUE);
+      return;
+    }
+
+  uuids = dup_selected_uuids (self);
+  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_TRASH, 0);
+}
+
+static void
+on_delete_response_cb (LoomWindow       *self,
+                       const char       *response,
+                       LoomDeleteDialog *dialog)
+{
+  LoomDeletePlan *plan = loom_delete_dialog_get_plan (dialog);
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+  guint n;
+
+  if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  if (!loom_store_execute_delete (store, plan, &error))
+    {
+      loom_window_show_error (self, _("Could not delete the sessions"), error);
+    }
+  else
+    {
+      n = loom_delete_plan_get_n_sessions (plan);
+      loom_window_add_toast (self, adw_toast_new_format (ngettext ("%u session deleted",
+                                                                   "%u sessions deleted", n),
+                                                         n));
+    }
+
+  loom_window_reload (self);
+  loom_window_actions_update (self);
+}
+
+static void
+show_delete_dialog (LoomWindow     *self,
+                    LoomDeletePlan *plan,
+                    gboolean        empty_trash)
+{
+  LoomDeleteDialog *dialog;
+
+  dialog = loom_delete_dialog_new (GTK_WINDOW (self), plan, empty_trash);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_delete_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+session_delete_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr(LoomDeletePlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store = loom_window_get_store (self);
+
+  if (store == NULL || uuids == NULL)
+    return;
+
+  if (!(plan = loom_store_plan_delete (store, (const char * const *)uuids, &error)))
+    {
+      loom_window_show_error (self, _("Could not plan the deletion"), error);
+      return;
+    }
+  show_delete_dialog (self, plan, FALSE);
+}
+
+static void
+empty_trash_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(LoomDeletePlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store = loom_window_get_store (self);
+
+  if (store == NULL)
+    return;
+
+  if (!(plan = loom_store_plan_empty_trash (store, &error)))
+    {
+      loom_window_show_error (self, _("Could not plan emptying the trash"), error);
+      return;
+    }
+  if (loom_delete_plan_get_n_sessions (plan) == 0)
+    {
+      loom_window_add_toast (self, adw_toast_new (_("The trash is empty")));
+      return;
+    }
+  show_delete_dialog (self, plan, TRUE);
+}
+
+static void
+on_move_target_chosen_cb (LoomWindow     *self,
+                          guint           target,
+                          gint64          folder_id,
+                          LoomMoveDialog *dialog)
+{
+  loom_window_move_sessions (self, loom_move_dialog_get_uuids (dialog), target, folder_id);
+}
+
+/* Where all of @sessions are, for the move dialog to mark; EVERYTHING when they differ. */
+static void
+common_place (GPtrArray      *sessions,
+              LoomCollection *collection,
+              gint64         *folder_id)
+{
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      LoomSession *session = g_ptr_array_index (sessions, i);
+      LoomCollection here = LOOM_COLLECTION_ALL;
+      gint64 folder = 0;
+
+      if (loom_session_get_trashed (session))
+        here = LOOM_COLLECTION_TRASH;
+      else if (loom_session_get_archived (session))
+        here = LOOM_COLLECTION_ARCHIVED;
+      else
+        folder = loom_session_get_folder_id (session);
+
+      if (i > 0 && (here != *collection || folder != *folder_id))
+        {
+          *collection = LOOM_COLLECTION_EVERYTHING;
+          *folder_id = 0;
+          return;
+        }
+      *collection = here;
+      *folder_id = folder;
+    }
+}
+
+static void
+session_move_to_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr(GListModel) folders = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store = loom_window_get_store (self);
+  LoomCollection collection = LOOM_COLLECTION_EVERYTHING;
+  gint64 folder_id = 0;
+  LoomMoveDialog *dialog;
+
+  if (store == NULL || uuids == NULL)
+    return;
+
+  if (!(folders = loom_store_list_folders (store, &error)))
+    {
+      loom_window_show_error (self, _("Could not list the folders"), error);
+      return;
+    }
+
+  common_place (sessions, &collection, &folder_id);
+  dialog = loom_move_dialog_new (GTK_WINDOW (self), folders, (const char * const *)uuids,
+                                 collection, folder_id);
+  g_signal_connect_object (dialog, "target-chosen", G_CALLBACK (on_move_target_chosen_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+session_move_to_folder_action (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  gint64 folder_id = g_variant_get_int64 (parameter);
+
+  if (uuids == NULL || folder_id < 0)
+    return;
+
+  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_ALL, folder_id);
+}
+
+/* The folder that holds the agent's file, when that file is still there. */
+static GFile *
+dup_source_folder (LoomSession *session)
+{
+  const LoomSessionRecord *record = loom_session_get_record (session);
+  g_autoptr(GFile) file = NULL;
+
+  if (record->source_path == NULL || record->source_missing)
+    return NULL;
+
+  file = g_file_new_for_path (record->source_path);
+  return g_file_get_parent (file);
+}
+
+static void
+session_open_source_folder_action (GtkWidget  *widget,
+                                   const char *action_name,
+                                   GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autoptr(LoomSession) session = dup_single_selected (self);
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *uri = NULL;
+
+  if (session == NULL || (folder = dup_source_folder (session)) == NULL)
+    return;
+
+  uri = g_file_get_uri (folder);
+  gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
+}
+
+/* ——— Folder actions ——— */
+
+static void
+on_folder_response_cb (LoomWindow       *self,
+                       const char       *response,
+                       LoomFolderDialog *dialog)
+{
+  gint64 folder_id = loom_folder_dialog_get_folder_id (dialog);
+  const char *name = loom_folder_dialog_get_name (dialog);
+  g_autoptr(LoomFolder) folder = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  if (!g_str_equal (response, "save") || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  /* A new folder leaves the selection alone: the sessions on show are the ones about to be
+   * dragged into it. */
+  if (folder_id == 0 && !(folder = loom_store_create_folder (store, name, &error)))
+    loom_window_show_error (self, _("Could not create the folder"), error);
+  else if (folder_id > 0 && !loom_store_rename_folder (store, folder_id, name, &error))
+    loom_window_show_error (self, _("Could not rename the folder"), error);
+
+  loom_window_reload (self);
+}
+
+static void
+show_folder_dialog (LoomWindow *self,
+                    gint64      folder_id)
+{
+  g_autoptr(GListModel) folders = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomStore *store = loom_window_get_store (self);
+  LoomFolderDialog *dialog;
+
+  if (store == NULL)
+    return;
+
+  if (!(folders = loom_store_list_folders (store, &error)))
+    {
+      loom_window_show_error (self, _("Could not list the folders"), error);
+      return;
+    }
+
+  dialog = loom_folder_dialog_new (GTK_WINDOW (self), folders, folder_id);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+folder_new_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  show_folder_dialog (LOOM_WINDOW (widget), 0);
+}
+
+static void
+folder_rename_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  gint64 folder_id = g_variant_get_int64 (parameter);
+
+  if (folder_id > 0)
+    show_folder_dialog (LOOM_WINDOW (widget), folder_id);
+}
+
+static void
+on_folder_delete_response_cb (LoomWindow       *self,
+                              const char       *response,
+                              AdwMessageDialog *dialog)
+{
+  gint64 *folder_id = g_object_get_data (G_OBJECT (dialog), "loom-folder-id");
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  if (!loom_store_delete_folder (store, *folder_id, NULL, &error))
+    loom_window_show_error (self, _("Could not delete the folder"), error);
+  loom_window_reload (self);
+}
+
+static void
+folder_delete_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  gint64 folder_id = g_variant_get_int64 (parameter);
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  LoomStore *store = loom_window_get_store (self);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  GtkWidget *dialog;
+  guint n_sessions = 0;
+
+  if (store == NULL || folder_id <= 0)
+    return;
+
+  /* Every session filed there leaves it, archived and trashed ones too. */
+  query.collection = LOOM_COLLECTION_EVERYTHING;
+  query.folder_id = folder_id;
+  if (!(name = lookup_folder_name (store, folder_id)) ||
+      !loom_store_count_sessions (store, &query, &n_sessions, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
+                     "No folder with id %" G_GINT64_FORMAT, folder_id);
+      loom_window_show_error (self, _("Could not delete the folder"), error);
+      return;
+    }
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete Folder?"), NULL);
+  if (n_sessions == 0)
+    adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                    _("“%s” is empty. No session is affected."), name);
+  else
+    adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                    ngettext ("The %u session in “%s” is kept and moves out "
+                                              "of the folder.",
+                                              "The %u sessions in “%s” are kept and move out "
+                                              "of the folder.",
+                                              n_sessions),
+                                    n_sessions, name);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "delete", _("_Delete"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "loom-folder-id",
+                          g_memdup2 (&folder_id, sizeof folder_id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_delete_response_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+folder_move_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  gint64 folder_id = g_variant_get_int64 (parameter);
+  int step = g_str_equal (action_name, "folder.move-up") ? -1 : 1;
+  LoomStore *store = loom_window_get_store (self);
+  g_autoptr(GListModel) folders = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *row;
+  guint n_folders;
+
+  if (store == NULL || !(folders = loom_store_list_folders (store, &error)))
+    {
+      if (error != NULL)
+        loom_window_show_error (self, _("Could not move the folder"), error);
+      return;
+    }
+
+  n_folders = g_list_model_get_n_items (folders);
+  for (guint i = 0; i < n_folders; i++)
+    {
+      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+
+      if (loom_folder_get_id (folder) != folder_id)
+        continue;
+      if ((step < 0 && i == 0) || (step > 0 && i + 1 == n_folders))
+        return;
+      if (!loom_store_reorder_folder (store, folder_id, i + step, &error))
+        loom_window_show_error (self, _("Could not move the folder"), error);
+      break;
+    }
+
+  loom_window_reload (self);
+
+  /* The row was made anew in its new place; the keyboard stays with it, so that pressing
+   * Move Up again from the menu key moves the same folder on. */
+  row = loom_sidebar_get_folder_row (self->sidebar, folder_id);
+  if (row != NULL)
+    gtk_widget_grab_focus (row);
+}
+
+/* ——— Installing and updating ——— */
+
+void
+loom_window_actions_class_init (GtkWidgetClass *widget_class)
+{
+  g_return_if_fail (g_type_is_a (G_TYPE_FROM_CLASS (widget_class), LOOM_TYPE_WINDOW));
+
+  gtk_widget_class_install_action (widget_class, "session.rename", NULL,
+                                   session_rename_action);
+  gtk_widget_class_install_action (widget_class, "session.copy-rename-command", NULL,
+                                   session_copy_rename_command_action);
+  gtk_widget_class_install_action (widget_class, "session.pin", NULL, session_pin_action);
+  gtk_widget_class_install_action (widget_class, "session.archive", NULL,
+                                   session_archive_action);
+  gtk_widget_class_install_action (widget_class, "session.trash", NULL, session_trash_action);
+  gtk_widget_class_install_action (widget_class, "session.delete", NULL,
+                                   session_delete_action);
+  gtk_widget_class_install_action (widget_class, "session.move-to", NULL,
+                                   session_move_to_action);
+  gtk_widget_class_install_action (widget_class, "session.move-to-folder", "x",
+                                   session_move_to_folder_action);
+  gtk_widget_class_install_action (widget_class, "session.open-source-folder", NULL,
+                                   session_open_source_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.empty-trash", NULL, empty_trash_action);
+  gtk_widget_class_install_action (widget_class, "folder.new", NULL, folder_new_action);
+  gtk_widget_class_install_action (widget_class, "folder.rename", "x", folder_rename_action);
+  gtk_widget_class_install_action (widget_class, "folder.delete", "x", folder_delete_action);
+  gtk_widget_class_install_action (widget_class, "folder.move-up", "x", folder_move_action);
+  gtk_widget_class_install_action (widget_class, "folder.move-down", "x", folder_move_action);
+}
+
+static guint
+trash_count (LoomWindow *self)
+{
+  GtkWidget *row;
+
+  /* The sidebar counted it at the last reload; no need to ask the store at every click. */
+  row = loom_sidebar_get_collection_row (self->sidebar, LOOM_COLLECTION_TRASH);
+  if (row == NULL)
+    return 0;
+  return loom_sidebar_item_get_count (loom_sidebar_row_get_item (LOOM_SIDEBAR_ROW (row)));
+}
+
+void
+loom_window_actions_update (LoomWindow *self)
+{
+  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr(GFile) source_folder = NULL;
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean has_store, any, one;
+
+  g_return_if_fail (LOOM_IS_WINDOW (self));
+
+  has_store = loom_window_get_store (self) != NULL;
+  sessions = loom_window_get_selected_sessions (self);
+  any = has_store && sessions->len > 0;
+  one = has_store && sessions->len == 1;
+  if (one)
+    source_folder = dup_source_folder (g_ptr_array_index (sessions, 0));
+
+  gtk_widget_action_set_enabled (widget, "session.rename", one);
+  gtk_widget_action_set_enabled (widget, "session.copy-rename-command", one);
+  gtk_widget_action_set_enabled (widget, "session.pin", any);
+  gtk_widget_action_set_enabled (widget, "session.archive", any);
+  gtk_widget_action_set_enabled (widget, "session.trash", any);
+  gtk_widget_action_set_enabled (widget, "session.delete", any);
+  gtk_widget_action_set_enabled (widget, "session.move-to", any);
+  gtk_widget_action_set_enabled (widget, "session.move-to-folder", any);
+  gtk_widget_action_set_enabled (widget, "session.open-source-folder", source_folder != NULL);
+  gtk_widget_action_set_enabled (widget, "win.empty-trash", has_store && trash_count (self) > 0);
+  gtk_widget_action_set_enabled (widget, "folder.new", has_store);
+  gtk_widget_action_set_enabled (widget, "folder.rename", has_store);
+  gtk_widget_action_set_enabled (widget, "folder.delete", has_store);
+  gtk_widget_action_set_enabled (widget, "folder.move-up", has_store);
+  gtk_widget_action_set_enabled (widget, "folder.move-down", has_store);
+}

@@ -1,0 +1,489 @@
+/* loom-window-import.c — imports as the window shows them: the background imports of the source
+ * watcher, and the imports the user asks for (a folder, the sample history).
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "loom-import.h"
+#include "loom-window-private.h"
+
+/* A pass that ends within this time shows no progress at all: most live passes take a few
+ * milliseconds, and a bar flashing at every change would only distract. */
+#define PROGRESS_DELAY_MSEC 500
+#define PULSE_MSEC 150
+
+/* The sample history is compiled into the application (loom-samples.gresource.xml), so that it
+ * is there however the application was installed, or not installed at all. */
+#define SAMPLES_RESOURCE "/org/intentloom/History/samples"
+
+/* ——— Progress ——— */
+
+static gboolean
+pulse_cb (gpointer user_data)
+{
+  LoomWindow *self = user_data;
+
+  gtk_progress_bar_pulse (self->empty_progress);
+  gtk_progress_bar_pulse (self->list_progress);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+loom_window_update_progress (LoomWindow *self)
+{
+  gboolean shown;
+  double fraction = 0.0;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  shown = self->progress_shown || self->user_import_running;
+  /* An import the user asked for reports no progress of its own: its bar pulses. */
+  if (self->watcher != NULL && !self->user_import_running)
+    fraction = loom_source_watcher_get_progress (self->watcher);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_progress), shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->list_progress), shown);
+
+  /* Progress is counted in whole files: until the first one is done (a single big file, say),
+   * the bar pulses to show that something is going on. */
+  if (shown && fraction <= 0.0)
+    {
+      if (self->pulse_id == 0)
+        self->pulse_id = g_timeout_add (PULSE_MSEC, pulse_cb, self);
+      return;
+    }
+
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  gtk_progress_bar_set_fraction (self->empty_progress, fraction);
+  gtk_progress_bar_set_fraction (self->list_progress, fraction);
+}
+
+/* ——— Background imports ——— */
+
+static gboolean
+progress_delay_cb (gpointer user_data)
+{
+  LoomWindow *self = user_data;
+
+  self->progress_delay_id = 0;
+  self->progress_shown = TRUE;
+  loom_window_update_progress (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_importing_changed_cb (LoomWindow        *self,
+                         GParamSpec        *pspec,
+                         LoomSourceWatcher *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (loom_source_watcher_get_importing (watcher))
+    {
+      self->long_import = FALSE;
+      if (self->progress_delay_id == 0 && !self->progress_shown)
+        self->progress_delay_id = g_timeout_add (PROGRESS_DELAY_MSEC, progress_delay_cb, self);
+      return;
+    }
+
+  g_clear_handle_id (&self->progress_delay_id, g_source_remove);
+  /* "imported" follows: a pass the user saw going gets a word on how it ended. */
+  self->long_import = self->progress_shown;
+  self->progress_shown = FALSE;
+  loom_window_update_progress (self);
+}
+
+static void
+on_progress_changed_cb (LoomWindow        *self,
+                        GParamSpec        *pspec,
+                        LoomSourceWatcher *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (self->progress_shown)
+    loom_window_update_progress (self);
+}
+
+static void
+on_imported_cb (LoomWindow            *self,
+                const LoomImportStats *stats,
+                LoomSourceWatcher     *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  g_clear_pointer (&self->last_import_error, g_free);
+
+  /* Most passes find nothing new: the list is read again only when the store changed. */
+  if (stats->sessions_touched > 0 || stats->sessions_missing > 0)
+    loom_window_reload (self);
+
+  if (self->long_import && stats->sessions_new > 0)
+    {
+      g_autofree char *title = NULL;
+
+      title = g_strdup_printf (ngettext ("Imported %u new session",
+                                         "Imported %u new sessions",
+                                         stats->sessions_new),
+                               stats->sessions_new);
+      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
+    }
+  self->long_import = FALSE;
+}
+
+static void
+on_import_failed_cb (LoomWindow        *self,
+                     const GError      *error,
+                     LoomSourceWatcher *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  self->long_import = FALSE;
+
+  /* Every change would fail the same way again: say it once, until a pass succeeds. */
+  if (g_strcmp0 (self->last_import_error, error->message) == 0)
+    return;
+  g_free (self->last_import_error);
+  self->last_import_error = g_strdup (error->message);
+  loom_window_show_error (self, _("Could not import sessions"), error);
+}
+
+void
+loom_window_set_watcher (LoomWindow        *self,
+                         LoomSourceWatcher *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+  g_assert (self->watcher == NULL);
+
+  if (watcher == NULL)
+    return;
+
+  self->watcher = g_object_ref (watcher);
+  g_signal_connect_object (watcher, "notify::importing",
+                           G_CALLBACK (on_importing_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "notify::progress",
+                           G_CALLBACK (on_progress_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "imported",
+                           G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "import-failed",
+                           G_CALLBACK (on_import_failed_cb), self, G_CONNECT_SWAPPED);
+
+  /* The application starts its first pass before any window exists. */
+  if (loom_source_watcher_get_importing (watcher))
+    on_importing_changed_cb (self, NULL, watcher);
+}
+
+/* ——— Imports the user asks for ——— */
+
+typedef struct
+{
+  LoomWindow *window;
+  char       *name;       /* what the toast calls the folder */
+  gboolean    samples;
+} UserImport;
+
+static void
+user_import_free (UserImport *import)
+{
+  g_clear_object (&import->window);
+  g_free (import->name);
+  g_free (import);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (UserImport, user_import_free)
+
+static void
+loom_window_set_user_import_running (LoomWindow *self,
+                                     gboolean    running)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  self->user_import_running = !!running;
+  /* One import at a time: a second one would only wait for the first one's locks. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-folder",
+                                 !running && self->store != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-samples",
+                                 !running && self->store != NULL);
+  loom_window_update_progress (self);
+}
+
+static char *
+describe_user_import (const UserImport      *import,
+                      const LoomImportStats *stats)
+{
+  g_autofree char *result = NULL;
+
+  if (import->samples && stats->sessions_touched == 0)
+    result = g_strdup (_("The sample history is already loaded"));
+  else if (import->samples)
+    result = g_strdup_printf (ngettext ("Loaded %u sample session",
+                                        "Loaded %u sample sessions",
+                                        stats->sessions_touched),
+                              stats->sessions_touched);
+  else if (stats->sessions_new > 0)
+    result = g_strdup_printf (ngettext ("Imported %u session from “%s”",
+                                        "Imported %u sessions from “%s”",
+                                        stats->sessions_new),
+                              stats->sessions_new, import->name);
+  else if (stats->sessions_touched > 0)
+    result = g_strdup_printf (ngettext ("Updated %u session from “%s”",
+                                        "Updated %u sessions from “%s”",
+                                        stats->sessions_touched),
+                              stats->sessions_touched, import->name);
+  else if (stats->files_unchanged > 0)
+    result = g_strdup_printf (_("The sessions in “%s” were already imported"), import->name);
+  else
+    result = g_strdup_printf (_("No sessions found in “%s”"), import->name);
+
+  if (stats->files_failed == 0)
+    return g_steal_pointer (&result);
+
+  /* Translators: %s says what was imported (a whole sentence), %u how many files failed. */
+  return g_strdup_printf (ngettext ("%s. %u file could not be read",
+                                    "%s. %u files could not be read",
+                                    stats->files_failed),
+                          result, stats->files_failed);
+}
+
+static void
+user_import_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(UserImport) import = user_data;
+  g_autoptr(LoomImportStats) stats = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *escaped = NULL;
+  LoomWindow *self = import->window;
+
+  stats = loom_import_run_finish (result, &error);
+
+  /* The window was closed while the import ran (which cancels it): nobody is there to tell. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      !gtk_widget_get_visible (GTK_WIDGET (self)) || self->store == NULL)
+    return;
+
+  loom_window_set_user_import_running (self, FALSE);
+
+  if (stats == NULL)
+    {
+      loom_window_show_error (self,
+                              import->samples ? _("Could not load the sample history")
+                                              : _("Could not import the folder"),
+                              error);
+      return;
+    }
+
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_debug ("Import of %s: %s", import->name, (const char *)stats->warnings->pdata[i]);
+
+  loom_window_reload (self);
+  if (import->samples)
+    loom_sidebar_select_collection (self->sidebar, LOOM_COLLECTION_ALL);
+
+  title = describe_user_import (import, stats);
+  escaped = g_markup_escape_text (title, -1);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+}
+
+static void
+loom_window_start_import (LoomWindow *self,
+                          const char *path,
+                          gboolean    samples)
+{
+  LoomImportOptions options = { NULL, (const char * const[]) { path, NULL } };
+  UserImport *import;
+
+  g_assert (LOOM_IS_WINDOW (self));
+  g_assert (self->store != NULL);
+
+  import = g_new0 (UserImport, 1);
+  import->window = g_object_ref (self);
+  import->name = g_filename_display_basename (path);
+  import->samples = samples;
+
+  if (self->import_cancellable == NULL)
+    self->import_cancellable = g_cancellable_new ();
+
+  loom_window_set_user_import_running (self, TRUE);
+  /* The import writes through a connection of its own, in a worker thread; the window reads
+   * the result once it is done. */
+  loom_import_run_async (loom_store_get_path (self->store), &options, self->import_cancellable,
+                         user_import_cb, import);
+}
+
+static void
+on_folder_chosen_cb (LoomWindow           *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  g_autoptr(GFile) folder = NULL;
+  g_autofree char *path = NULL;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_clear_object (&self->folder_chooser);
+
+  if (folder == NULL || self->store == NULL || self->user_import_running)
+    return;
+
+  path = g_file_get_path (folder);
+  if (path == NULL)
+    {
+      adw_toast_overlay_add_toast (self->toast_overlay,
+                                   adw_toast_new (_("Only local folders can be imported")));
+      return;
+    }
+
+  loom_window_start_import (self, path, FALSE);
+}
+
+static void
+import_folder_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  if (self->folder_chooser != NULL)
+    {
+      gtk_native_dialog_show (self->folder_chooser);
+      return;
+    }
+
+  chooser = gtk_file_chooser_native_new (_("Import Folder"),
+                                         GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                         _("_Import"),
+                                         _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_folder_chosen_cb), self,
+                           G_CONNECT_SWAPPED);
+  self->folder_chooser = GTK_NATIVE_DIALOG (chooser);
+  gtk_native_dialog_show (self->folder_chooser);
+}
+
+/* Copies the resource folder @resource_path into @dir, leaving alone the files that are already
+ * there with the same contents: an unchanged file is then not imported again. */
+static gboolean
+extract_resource_tree (const char  *resource_path,
+                       const char  *dir,
+                       GError     **error)
+{
+  g_auto(GStrv) children = NULL;
+
+  children = g_resources_enumerate_children (resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+  if (children == NULL)
+    return FALSE;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create the folder %s: %s"), dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  for (guint i = 0; children[i] != NULL; i++)
+    {
+      g_autofree char *child_resource = g_build_path ("/", resource_path, children[i], NULL);
+      g_autofree char *name = g_strdup (children[i]);
+      g_autofree char *child_path = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *existing = NULL;
+      gsize existing_len = 0;
+
+      /* Folders are listed with a trailing slash. */
+      if (g_str_has_suffix (name, "/"))
+        {
+          name[strlen (name) - 1] = '\0';
+          child_path = g_build_filename (dir, name, NULL);
+          if (!extract_resource_tree (child_resource, child_path, error))
+            return FALSE;
+          continue;
+        }
+
+      child_path = g_build_filename (dir, name, NULL);
+      bytes = g_resources_lookup_data (child_resource, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
+      if (bytes == NULL)
+        return FALSE;
+
+      if (g_file_get_contents (child_path, &existing, &existing_len, NULL) &&
+          existing_len == g_bytes_get_size (bytes) &&
+          memcmp (existing, g_bytes_get_data (bytes, NULL), existing_len) == 0)
+        continue;
+
+      if (!g_file_set_contents_full (child_path, g_bytes_get_data (bytes, NULL),
+                                     (gssize)g_bytes_get_size (bytes),
+                                     G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+load_samples_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+  g_autofree char *store_dir = NULL;
+  g_autofree char *samples_dir = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->store == NULL || self->user_import_running)
+    return;
+
+  /* The samples live beside the store rather than in a temporary folder: the sessions keep a
+   * source file that exists, which "Open Source Folder" can show and the next import finds
+   * unchanged. They are a few dozen kilobytes. */
+  store_dir = g_path_get_dirname (loom_store_get_path (self->store));
+  samples_dir = g_build_filename (store_dir, "samples", NULL);
+  if (!extract_resource_tree (SAMPLES_RESOURCE, samples_dir, &error))
+    {
+      loom_window_show_error (self, _("Could not load the sample history"), error);
+      return;
+    }
+
+  loom_window_start_import (self, samples_dir, TRUE);
+}
+
+void
+loom_window_import_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.import-folder", NULL,
+                                   import_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.load-samples", NULL, load_samples_action);
+}
+
+void
+loom_window_import_dispose (LoomWindow *self)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  /* The watcher outlives the window, and reports until the application shuts down. */
+  if (self->watcher != NULL)
+    g_signal_handlers_disconnect_by_data (self->watcher, self);
+  g_clear_object (&self->watcher);
+  g_clear_handle_id (&self->progress_delay_id, g_source_remove);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_pointer (&self->last_import_error, g_free);
+
+  if (self->folder_chooser != NULL)
+    gtk_native_dialog_destroy (self->folder_chooser);
+  g_clear_object (&self->folder_chooser);
+
+  /* The import holds the window until it returns; cancelled, it returns between two files. */
+  g_cancellable_cancel (self->import_cancellable);
+  g_clear_object (&self->import_cancellable);
+}

@@ -1,0 +1,77 @@
+/* loom-window-private.h — what the parts of LoomWindow share: its structure and inner calls.
+ *
+ * The window is split by concern: loom-window.c composes the panes and follows the selection,
+ * loom-window-import.c shows the background imports and runs the imports the user asks for
+ * (a folder, the sample history), loom-window-actions.c holds the session and folder actions.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "loom-session-details.h"
+#include "loom-session-list.h"
+#include "loom-sidebar.h"
+#include "loom-timeline-view.h"
+#include "loom-window.h"
+
+G_BEGIN_DECLS
+
+struct _LoomWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  LoomStore            *store;
+  LoomSourceWatcher    *watcher;
+  /* The session the content pane shows; it may have left the list since. */
+  LoomSession          *shown_session;
+
+  /* Imports the user asked for (a folder, the samples), cancelled when the window goes. */
+  GCancellable         *import_cancellable;
+  GtkNativeDialog      *folder_chooser;
+
+  guint                 progress_delay_id;
+  guint                 pulse_id;
+  char                 *last_import_error;
+  guint                 progress_shown : 1;
+  guint                 long_import : 1;
+  guint                 user_import_running : 1;
+  /* A key that moves the list's selection is being handled. */
+  guint                 moving_by_key : 1;
+
+  GtkWidget            *content_pane;
+  GtkStack             *content_stack;
+  AdwWindowTitle       *content_title;
+  LoomSessionDetails   *details;
+  GtkToggleButton      *details_button;
+  GtkProgressBar       *empty_progress;
+  AdwFlap              *flap;
+  AdwLeaflet           *leaflet;
+  GtkWidget            *list_pane;
+  GtkProgressBar       *list_progress;
+  LoomSessionList      *session_list;
+  AdwStatusPage        *several_page;
+  GtkMenuButton        *session_menu_button;
+  LoomSidebar          *sidebar;
+  GtkWidget            *sidebar_pane;
+  GtkStack             *stack;
+  LoomTimelineView     *timeline_view;
+  AdwToastOverlay      *toast_overlay;
+  AdwStatusPage        *unavailable_page;
+};
+
+/* loom-window.c */
+void     loom_window_show_error         (LoomWindow        *self,
+                                         const char        *what,
+                                         const GError      *error);
+
+/* loom-window-import.c */
+void     loom_window_import_class_init  (GtkWidgetClass    *widget_class);
+void     loom_window_import_dispose     (LoomWindow        *self);
+void     loom_window_set_watcher        (LoomWindow        *self,
+                                         LoomSourceWatcher *watcher);
+void     loom_window_update_progress    (LoomWindow        *self);
+
+G_END_DECLS

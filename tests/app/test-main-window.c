@@ -1,0 +1,1132 @@
+/* test-main-window.c — the main window as people use it: browsing, organising, the keyboard.
+ *
+ * Runs the real application on a real X server (Xvfb, from the test harness) against a store
+ * prepared by importing the Claude Code and Codex fixtures, clicks its way through the three
+ * panes, organises sessions through the drop handler, the actions and the keyboard, and checks
+ * each time that the store changed (and changed back on undo). A first-run test starts from an
+ * empty store and loads the sample history and a folder. Screenshots, light and dark, wide and
+ * narrow, go to tests/app/screenshots/ in the build folder.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "loom-application.h"
+#include "loom-import.h"
+#include "loom-session-details.h"
+#include "loom-session-list.h"
+#include "loom-session-row.h"
+#include "loom-sidebar.h"
+#include "loom-sidebar-row.h"
+#include "loom-store.h"
+#include "loom-test-utils.h"
+#include "loom-timeline-row.h"
+#include "loom-timeline-view.h"
+#include "loom-window.h"
+
+/* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
+#define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
+
+#define N_FIXTURE_SESSIONS 19  /* tests/import/fixtures/claude + codex, sub-agents included */
+#define N_SAMPLE_SESSIONS  7   /* data/samples/README.md */
+
+/* ——— Waiting and looking (as in test-window.c) ——— */
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Iterates the main context until @condition holds or the time is up; the periodic wake-up
+ * keeps a blocking iteration from sleeping past the deadline. */
+static gboolean
+wait_until (Condition condition,
+            gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
+  gboolean met;
+
+  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_up);
+  return met;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static gboolean
+is_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+static void
+on_after_paint (GdkFrameClock *frame_clock,
+                guint         *n_frames)
+{
+  (*n_frames)++;
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  guint      n_frames;
+  guint      wanted;
+} FrameWait;
+
+static gboolean
+has_painted (gpointer data)
+{
+  FrameWait *wait = data;
+
+  if (wait->n_frames < wait->wanted)
+    gtk_widget_queue_draw (wait->widget);
+  return wait->n_frames >= wait->wanted;
+}
+
+/* Waits until @window is mapped and has painted a few more frames, so that what it shows has
+ * caught up with the last change. */
+static void
+wait_for_frames (GtkWidget *window,
+                 guint      n_frames)
+{
+  FrameWait wait = { window, 0, n_frames };
+  GdkFrameClock *frame_clock;
+  gulong handler;
+
+  g_assert_true (wait_until (is_mapped, window));
+
+  frame_clock = gtk_widget_get_frame_clock (window);
+  g_assert_nonnull (frame_clock);
+  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
+                              &wait.n_frames);
+  g_assert_true (wait_until (has_painted, &wait));
+  g_signal_handler_disconnect (frame_clock, handler);
+}
+
+/* The widgets of @type under @root that a user can see: mapped and not hidden by their parent
+ * (GtkListView keeps spare rows that are not child-visible). */
+static void
+collect_visible (GtkWidget *root,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
+    return;
+
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_visible (child, type, found);
+}
+
+static GPtrArray *
+find_visible (GtkWidget *root,
+              GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  collect_visible (root, type, found);
+  return found;
+}
+
+static guint
+count_visible (GtkWidget *root,
+               GType      type)
+{
+  g_autoptr(GPtrArray) found = find_visible (root, type);
+
+  return found->len;
+}
+
+static GtkWidget *
+find_visible_status_page (GtkWidget  *root,
+                          const char *title)
+{
+  g_autoptr(GPtrArray) pages = find_visible (root, ADW_TYPE_STATUS_PAGE);
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
+        return pages->pdata[i];
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_visible_label (GtkWidget  *root,
+                    const char *text)
+{
+  g_autoptr(GPtrArray) labels = find_visible (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      if (g_strcmp0 (gtk_label_get_label (labels->pdata[i]), text) == 0)
+        return labels->pdata[i];
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_visible_button (GtkWidget  *root,
+                     const char *icon_name)
+{
+  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_visible_button_labelled (GtkWidget  *root,
+                              const char *label)
+{
+  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+static void
+on_clicked_cb (GtkButton *button,
+               gboolean  *clicked)
+{
+  *clicked = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+/* Activates @button as Enter or a click does, and waits for it to report the click: a button
+ * stays pressed for a moment first. */
+static void
+click_button (GtkWidget *button)
+{
+  gboolean clicked = FALSE;
+  gulong handler;
+
+  g_assert_nonnull (button);
+  handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
+  gtk_widget_activate (button);
+  g_assert_true (wait_until (is_true, &clicked));
+  g_signal_handler_disconnect (button, handler);
+}
+
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
+  guint n_items = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
+          gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+  return NULL;
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *file_name = NULL;
+  g_autofree char *path = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  wait_for_frames (widget, 3);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
+    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
+  else
+    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  file_name = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file_name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Applies a style through the preference, as the user does, and waits for the window to show
+ * it. */
+static void
+set_style (LoomApplication *app,
+           GtkWidget       *window,
+           const char      *scheme)
+{
+  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
+  wait_for_frames (window, 3);
+}
+
+/* A screenshot in the light and in the dark style, ending light. */
+static void
+save_screenshots (LoomApplication *app,
+                  GtkWidget       *window,
+                  const char      *name)
+{
+  g_autofree char *light = g_strconcat (name, "-light", NULL);
+  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
+
+  set_style (app, window, "light");
+  save_screenshot (window, light);
+  set_style (app, window, "dark");
+  save_screenshot (window, dark);
+  set_style (app, window, "light");
+}
+
+static void
+set_window_size (GtkWidget *window,
+                 int        width,
+                 int        height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  wait_for_frames (window, 3);
+}
+
+/* A key press as the window's key bindings see it: finds the binding of the window class for
+ * @keyval with @modifiers and runs its action, exactly as GTK does when the key reaches the
+ * window (a focused text entry would have had it first). */
+static gboolean
+press_key (GtkWidget       *window,
+           guint            keyval,
+           GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (window);
+  guint n_controllers = g_list_model_get_n_items (controllers);
+
+  for (guint c = 0; c < n_controllers; c++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+      guint n_shortcuts;
+
+      /* The class's key bindings live in a shortcut controller, which lists them. */
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
+      for (guint i = 0; i < n_shortcuts; i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, window,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
+/* ——— Fixture: a store and a running application ——— */
+
+typedef struct _Fixture Fixture;
+typedef void (*TestBody) (Fixture *fixture);
+
+struct _Fixture
+{
+  char            *dir;
+  char            *db_path;
+  LoomApplication *app;
+  LoomWindow      *window;
+  TestBody         body;
+  gboolean         body_ran;
+};
+
+static char *
+fixture_path (const char *name)
+{
+  const char *srcdir = g_getenv ("LOOM_TEST_SRCDIR");
+
+  g_assert_nonnull (srcdir);
+  return g_build_filename (srcdir, "import", "fixtures", name, NULL);
+}
+
+/* Imports the Claude Code and Codex fixtures, as `loom import` would, before the application
+ * starts. */
+static void
+prepare_store (Fixture *fixture)
+{
+  g_autofree char *claude = fixture_path ("claude");
+  g_autofree char *codex = fixture_path ("codex");
+  const char *paths[] = { claude, codex, NULL };
+  LoomImportOptions options = { NULL, paths };
+  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->sessions_new, ==, N_FIXTURE_SESSIONS);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
+  fixture->dir = g_dir_make_tmp ("loom-test-main-window-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->db_path = g_build_filename (fixture->dir, "history.db", NULL);
+  g_setenv ("LOOM_DB", fixture->db_path, TRUE);
+
+  if (GPOINTER_TO_INT (user_data))
+    prepare_store (fixture);
+
+  /* The memory settings backend lives as long as the process: start each test afresh. The
+   * agents' folders are empty in the harness's HOME; not watching them keeps the store as the
+   * test made it. */
+  settings = g_settings_new (APP_ID);
+  g_settings_set_boolean (settings, "watch-sources", FALSE);
+  g_settings_set_int (settings, "window-width", 1280);
+  g_settings_set_int (settings, "window-height", 800);
+  g_settings_reset (settings, "window-maximized");
+  g_settings_reset (settings, "color-scheme");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  /* Once closed, nothing may hold the window, nor the application once it has shut down. */
+  if (fixture->window != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->window));
+  if (fixture->app != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->app));
+
+  g_settings_reset (settings, "watch-sources");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_unsetenv ("LOOM_DB");
+  loom_test_remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->db_path, g_free);
+  g_clear_pointer (&fixture->dir, g_free);
+}
+
+/* The test body runs inside g_application_run(), from an idle callback once the window is open,
+ * so that the application starts up and shuts down exactly as it does for a user. */
+static gboolean
+run_body_cb (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+
+  wait_for_frames (window, 2);
+  fixture->body (fixture);
+
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  g_assert_true (wait_until (is_hidden, window));
+  fixture->body_ran = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_activate_cb (GApplication *application,
+                Fixture      *fixture)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (LOOM_IS_WINDOW (window));
+  g_assert_null (fixture->window);
+  fixture->window = g_object_ref (LOOM_WINDOW (window));
+  g_idle_add (run_body_cb, fixture);
+}
+
+static void
+fixture_run (Fixture  *fixture,
+             TestBody  body)
+{
+  /* Non-unique: each test starts its own instance on the private bus. */
+  fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
+  fixture->body = body;
+  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), fixture);
+
+  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, 0);
+  g_assert_true (fixture->body_ran);
+}
+
+/* ——— What the window shows ——— */
+
+static guint
+count_sessions (LoomStore      *store,
+                LoomCollection  collection)
+{
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  g_autoptr(GError) error = NULL;
+  guint n_sessions = 0;
+
+  query.collection = collection;
+  g_assert_true (loom_store_count_sessions (store, &query, &n_sessions, &error));
+  g_assert_no_error (error);
+  return n_sessions;
+}
+
+static LoomSession *
+get_session (LoomStore  *store,
+             const char *uuid)
+{
+  g_autoptr(GError) error = NULL;
+  LoomSession *session = loom_store_get_session (store, uuid, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  return session;
+}
+
+/* The session a visible list row shows, by title. */
+static LoomSession *
+find_listed_session (GtkWidget  *window,
+                     const char *title)
+{
+  g_autoptr(GPtrArray) rows = find_visible (window, LOOM_TYPE_SESSION_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      LoomSession *session = loom_session_row_get_session (rows->pdata[i]);
+
+      if (session != NULL && g_strcmp0 (loom_session_get_title (session), title) == 0)
+        return session;
+    }
+  return NULL;
+}
+
+/* The session list's selection model: the visible list view whose items are sessions. */
+static GtkSelectionModel *
+session_selection (GtkWidget *window)
+{
+  g_autoptr(GPtrArray) lists = find_visible (window, GTK_TYPE_LIST_VIEW);
+
+  for (guint i = 0; i < lists->len; i++)
+    {
+      GtkSelectionModel *model = gtk_list_view_get_model (lists->pdata[i]);
+      g_autoptr(GObject) first = NULL;
+
+      /* GTK 4.8's selection models say their items are GObjects: look at one. */
+      if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
+          LOOM_IS_SESSION (first))
+        return model;
+    }
+  g_assert_not_reached ();
+}
+
+/* Selects the session with @uuid alone in the list, as a click on its row does. */
+static void
+select_session (GtkWidget  *window,
+                const char *uuid)
+{
+  GtkSelectionModel *selection = session_selection (window);
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+
+      if (g_str_equal (loom_session_get_uuid (session), uuid))
+        {
+          g_assert_true (gtk_selection_model_select_item (selection, i, TRUE));
+          wait_for_frames (window, 2);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* The first widget of @type under @root, seen or not (a folded window keeps the other panes
+ * off screen). */
+static GtkWidget *
+find_any (GtkWidget *root,
+          GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_any (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static LoomCollection
+selected_collection (GtkWidget *window)
+{
+  LoomSidebar *sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
+  LoomSidebarItem *item = loom_sidebar_get_selected_item (sidebar);
+
+  g_assert_nonnull (item);
+  return loom_sidebar_item_get_collection (item);
+}
+
+typedef struct
+{
+  GtkWidget  *window;
+  const char *text;
+} LabelWait;
+
+static gboolean
+shows_label (gpointer data)
+{
+  LabelWait *wait = data;
+
+  return find_visible_label (wait->window, wait->text) != NULL;
+}
+
+static void
+wait_for_label (GtkWidget  *window,
+                const char *text)
+{
+  LabelWait wait = { window, text };
+
+  if (!wait_until (shows_label, &wait))
+    g_error ("“%s” was not shown", text);
+}
+
+/* ——— First run ——— */
+
+static gboolean
+has_sessions_page (gpointer data)
+{
+  return count_visible (data, LOOM_TYPE_SIDEBAR) > 0;
+}
+
+static GtkWindow *
+wait_for_toplevel (GType type)
+{
+  GtkWindow *window = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+
+  while (window == NULL && g_get_monotonic_time () < deadline)
+    {
+      window = find_toplevel (type);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_nonnull (window);
+  wait_for_frames (GTK_WIDGET (window), 2);
+  return window;
+}
+
+static void
+first_run_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autofree char *samples = NULL;
+  g_autofree char *gemini = fixture_path ("gemini");
+  g_autoptr(GFile) gemini_file = g_file_new_for_path (gemini);
+  g_autoptr(GFile) chosen = NULL;
+  GtkWidget *load_button;
+  GtkWindow *chooser;
+
+  /* Someone without any agent history is offered a way in. */
+  g_assert_nonnull (find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_nonnull (find_visible_button_labelled (window, "_Import Folder…"));
+  load_button = find_visible_button_labelled (window, "_Load Sample History");
+  g_assert_nonnull (load_button);
+  save_screenshots (fixture->app, window, "first-run");
+  set_window_size (window, 400, 700);
+  save_screenshot (window, "first-run-narrow");
+  set_window_size (window, 1280, 800);
+
+  /* The sample history: copied beside the store, imported, and the sessions shown at once. */
+  click_button (load_button);
+  wait_for_label (window, "Loaded 7 sample sessions");
+  g_assert_true (wait_until (has_sessions_page, window));
+  g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS);
+  samples = g_build_filename (fixture->dir, "samples", "codex", "2026", "11", "20", NULL);
+  g_assert_true (g_file_test (samples, G_FILE_TEST_IS_DIR));
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, N_SAMPLE_SESSIONS);
+  save_screenshots (fixture->app, window, "samples");
+
+  /* Loading them again changes nothing. */
+  g_assert_true (gtk_widget_activate_action (window, "win.load-samples", NULL));
+  wait_for_label (window, "The sample history is already loaded");
+  g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS);
+
+  /* A folder, through the folder chooser. */
+  g_assert_true (gtk_widget_activate_action (window, "win.import-folder", NULL));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (chooser) == GTK_WINDOW (window));
+  g_assert_true (gtk_window_get_modal (chooser));
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), gemini_file,
+                                                      NULL));
+  wait_for_frames (GTK_WIDGET (chooser), 3);
+  chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_assert_true (g_file_equal (chosen, gemini_file));
+  save_screenshot (GTK_WIDGET (chooser), "import-folder-chooser");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  wait_for_label (window, "Imported 4 sessions from “gemini”");
+  g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS + 5);
+  save_screenshot (window, "import-folder-done");
+}
+
+static void
+test_first_run (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  fixture_run (fixture, first_run_body);
+}
+
+/* ——— Browsing ——— */
+
+#define BROWSED_TITLE "Run the test suite and fix what fails - 2026-03-05"
+/* Its 17 messages and events, each tool result shown within its call: 11 rows. */
+#define N_BROWSED_ITEMS 11
+
+/* Whether a header bar on screen has @title as its title. */
+static gboolean
+shows_title (GtkWidget  *window,
+             const char *title)
+{
+  g_autoptr(GPtrArray) titles = find_visible (window, ADW_TYPE_WINDOW_TITLE);
+
+  for (guint i = 0; i < titles->len; i++)
+    {
+      if (g_strcmp0 (adw_window_title_get_title (titles->pdata[i]), title) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+browse_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autoptr(LoomSession) before = NULL;
+  g_autoptr(LoomSession) after = NULL;
+  g_autofree char *uuid = NULL;
+  LoomSession *listed;
+  GtkWidget *back_button;
+  GtkWidget *details_button;
+
+  /* Wide: the three panes side by side, All selected, no session yet. */
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
+  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), >, 5);
+  save_screenshots (fixture->app, window, "main-window-no-session");
+
+  /* A session: its timeline and its title; opening it is remembered. */
+  listed = find_listed_session (window, BROWSED_TITLE);
+  g_assert_nonnull (listed);
+  uuid = g_strdup (loom_session_get_uuid (listed));
+  before = get_session (store, uuid);
+  g_assert_cmpint (loom_session_get_record (before)->last_opened_at, ==, 0);
+  select_session (window, uuid);
+  g_assert_null (find_visible_status_page (window, "Select a Session"));
+  g_assert_true (shows_title (window, BROWSED_TITLE));
+  g_assert_true (loom_window_get_shown_session (fixture->window) != NULL);
+  g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
+                   uuid);
+  after = get_session (store, uuid);
+  g_assert_cmpint (loom_session_get_record (after)->last_opened_at, >, 0);
+
+  /* Its timeline: every message and event of the session, the first of them on screen. */
+  {
+    LoomTimelineView *timeline = LOOM_TIMELINE_VIEW (find_any (window, LOOM_TYPE_TIMELINE_VIEW));
+    g_autoptr(GPtrArray) rows = NULL;
+
+    g_assert_true (loom_timeline_view_get_session (timeline) != NULL);
+    g_assert_cmpstr (loom_session_get_uuid (loom_timeline_view_get_session (timeline)), ==, uuid);
+    g_assert_cmpuint (g_list_model_get_n_items (loom_timeline_view_get_model (timeline)), ==,
+                      N_BROWSED_ITEMS);
+    rows = find_visible (window, LOOM_TYPE_TIMELINE_ROW);
+    g_assert_cmpuint (rows->len, >=, 5);
+    g_assert_cmpstr (loom_timeline_row_get_accessible_label (rows->pdata[0]), ==,
+                     "You said: Run the test suite and fix what fails");
+  }
+  {
+    g_autoptr(GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
+
+    g_assert_cmpuint (selected->len, ==, 1);
+    g_assert_cmpstr (loom_session_get_uuid (selected->pdata[0]), ==, uuid);
+  }
+  save_screenshots (fixture->app, window, "main-window-session");
+
+  /* The details flap, by its button and by F9. */
+  g_assert_true (press_key (window, GDK_KEY_F9, 0));
+  wait_for_frames (window, 3);
+  details_button = find_visible_button (window, "sidebar-show-right-symbolic");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
+  save_screenshots (fixture->app, window, "main-window-details");
+  click_button (details_button);
+  wait_for_frames (window, 3);
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
+
+  /* Ctrl+1…6 pick the collections; an empty one says so. */
+  g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
+  wait_for_frames (window, 2);
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_RECENT);
+  g_assert_nonnull (find_visible_status_page (window, "No Recent Sessions"));
+  /* The session left the list: the content pane follows. */
+  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
+  save_screenshot (window, "main-window-recent-empty");
+  g_assert_true (press_key (window, GDK_KEY_6, GDK_CONTROL_MASK));
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_TRASH);
+  g_assert_true (press_key (window, GDK_KEY_3, GDK_CONTROL_MASK));
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_PINNED);
+  g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
+  wait_for_frames (window, 2);
+  g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
+
+  /* Ctrl+F: the search entry of the list gets the keyboard. */
+  {
+    LoomSessionList *list = LOOM_SESSION_LIST (find_any (window, LOOM_TYPE_SESSION_LIST));
+    GtkWidget *entry = GTK_WIDGET (loom_session_list_get_search_entry (list));
+    GtkWidget *focus;
+
+    g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+    focus = gtk_root_get_focus (GTK_ROOT (window));
+    g_assert_nonnull (focus);
+    g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
+  }
+
+  /* Narrow: one pane at a time, each with a way back. */
+  select_session (window, uuid);
+  set_window_size (window, 400, 720);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_true (shows_title (window, BROWSED_TITLE));
+  save_screenshots (fixture->app, window, "main-window-narrow-session");
+
+  back_button = find_visible_button (window, "go-previous-symbolic");
+  g_assert_nonnull (back_button);
+  click_button (back_button);
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), >, 0);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  save_screenshots (fixture->app, window, "main-window-narrow-list");
+
+  back_button = find_visible_button (window, "go-previous-symbolic");
+  g_assert_nonnull (back_button);
+  click_button (back_button);
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  save_screenshots (fixture->app, window, "main-window-narrow-sidebar");
+
+  /* Ctrl+2 in a folded window goes to the list it picked. */
+  g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
+  wait_for_frames (window, 3);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_nonnull (find_visible_status_page (window, "No Recent Sessions"));
+  set_window_size (window, 1280, 800);
+}
+
+static void
+test_browse (Fixture       *fixture,
+             gconstpointer  user_data)
+{
+  fixture_run (fixture, browse_body);
+}
+
+/* ——— Organising ——— */
+
+#define OTHER_TITLE "Codex importer test - 2026-03-02"
+
+typedef struct
+{
+  gint64   folder_id;
+  gboolean pinned;
+  gboolean archived;
+  gboolean trashed;
+  char    *title;
+} State;
+
+static State
+read_state (LoomStore  *store,
+            const char *uuid)
+{
+  g_autoptr(LoomSession) session = get_session (store, uuid);
+  State state = {
+    loom_session_get_folder_id (session),
+    loom_session_get_pinned (session),
+    loom_session_get_archived (session),
+    loom_session_get_trashed (session),
+    g_strdup (loom_session_get_title (session)),
+  };
+
+  return state;
+}
+
+static void
+assert_state (LoomStore  *store,
+              const char *uuid,
+              gint64      folder_id,
+              gboolean    pinned,
+              gboolean    archived,
+              gboolean    trashed)
+{
+  State state = read_state (store, uuid);
+
+  g_assert_cmpint (state.folder_id, ==, folder_id);
+  g_assert_cmpint (state.pinned, ==, pinned);
+  g_assert_cmpint (state.archived, ==, archived);
+  g_assert_cmpint (state.trashed, ==, trashed);
+  g_free (state.title);
+}
+
+/* Clicks the Undo button of the toast on screen. */
+static void
+undo (GtkWidget *window)
+{
+  wait_for_frames (window, 2);
+  click_button (find_visible_button_labelled (window, "_Undo"));
+  wait_for_frames (window, 2);
+}
+
+static const char *
+listed_uuid (GtkWidget  *window,
+             const char *title)
+{
+  LoomSession *session = find_listed_session (window, title);
+
+  g_assert_nonnull (session);
+  return loom_session_get_uuid (session);
+}
+
+/* Adds the session with @uuid to the list's selection, as Ctrl+click does. */
+static void
+add_to_selection (GtkWidget  *window,
+                  const char *uuid)
+{
+  GtkSelectionModel *selection = session_selection (window);
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+
+      if (g_str_equal (loom_session_get_uuid (session), uuid))
+        {
+          g_assert_true (gtk_selection_model_select_item (selection, i, FALSE));
+          wait_for_frames (window, 2);
+          return;
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+organise_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autoptr(LoomFolder) folder = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  LoomSidebar *sidebar;
+  GtkWindow *dialog;
+  gint64 folder_id;
+
+  /* A folder to file sessions in, made as the CLI would. */
+  folder = loom_store_create_folder (store, "Releases", &error);
+  g_assert_no_error (error);
+  folder_id = loom_folder_get_id (folder);
+  loom_window_reload (fixture->window);
+  wait_for_frames (window, 2);
+
+  a = g_strdup (listed_uuid (window, BROWSED_TITLE));
+  b = g_strdup (listed_uuid (window, OTHER_TITLE));
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+  assert_state (store, b, 0, FALSE, FALSE, FALSE);
+
+  /* Two sessions selected: the content pane says so, and both go where they are dropped. */
+  select_session (window, a);
+  add_to_selection (window, b);
+  {
+    g_autoptr(GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
+
+    g_assert_cmpuint (selected->len, ==, 2);
+  }
+  g_assert_nonnull (find_visible_status_page (window, "2 Sessions Selected"));
+  save_screenshots (fixture->app, window, "main-window-several");
+
+  sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
+  g_signal_emit_by_name (sidebar, "sessions-dropped",
+                         (const char * const[]) { a, b, NULL }, LOOM_COLLECTION_ALL, folder_id);
+  assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
+  assert_state (store, b, folder_id, FALSE, FALSE, FALSE);
+  wait_for_label (window, "2 sessions moved to “Releases”");
+  save_screenshot (window, "main-window-dropped");
+  undo (window);
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+  assert_state (store, b, 0, FALSE, FALSE, FALSE);
+
+  /* Dropped on the trash, then brought back. */
+  g_signal_emit_by_name (sidebar, "sessions-dropped",
+                         (const char * const[]) { a, NULL }, LOOM_COLLECTION_TRASH, (gint64)0);
+  assert_state (store, a, 0, FALSE, FALSE, TRUE);
+  g_assert_null (find_listed_session (window, BROWSED_TITLE));
+  undo (window);
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+  g_assert_nonnull (find_listed_session (window, BROWSED_TITLE));
+
+  /* By action, on the selected session: into the folder, which then lists it. */
+  select_session (window, a);
+  g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x", folder_id));
+  assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
+  g_assert_true (loom_sidebar_select_folder (sidebar, folder_id));
+  wait_for_frames (window, 3);
+  g_assert_true (shows_title (window, "Releases"));
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
+  save_screenshots (fixture->app, window, "main-window-folder");
+  undo (window);
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
+  wait_for_frames (window, 2);
+
+  /* Pin and unpin. */
+  select_session (window, a);
+  g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  assert_state (store, a, 0, TRUE, FALSE, FALSE);
+  g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+
+  /* Archive: the session leaves All, and the content pane with it; undo brings it back. */
+  g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
+  assert_state (store, a, 0, FALSE, TRUE, FALSE);
+  wait_for_frames (window, 2);
+  g_assert_null (find_listed_session (window, BROWSED_TITLE));
+  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
+  undo (window);
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+
+  /* Delete moves the selected session to the trash; undo restores it. */
+  select_session (window, a);
+  g_assert_true (press_key (window, GDK_KEY_Delete, 0));
+  assert_state (store, a, 0, FALSE, FALSE, TRUE);
+  wait_for_frames (window, 2);
+  save_screenshot (window, "main-window-trashed");
+  undo (window);
+  assert_state (store, a, 0, FALSE, FALSE, FALSE);
+
+  /* F2 renames, keeping the creation date; the header follows. */
+  select_session (window, a);
+  g_assert_true (press_key (window, GDK_KEY_F2, 0));
+  dialog = wait_for_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
+  save_screenshot (GTK_WIDGET (dialog), "main-window-rename");
+  {
+    GtkWidget *entry = find_any (GTK_WIDGET (dialog), GTK_TYPE_EDITABLE);
+
+    g_assert_nonnull (entry);
+    gtk_editable_set_text (GTK_EDITABLE (entry), "Make the test runner pass");
+    wait_for_frames (GTK_WIDGET (dialog), 2);
+  }
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  {
+    State state = read_state (store, a);
+
+    g_assert_cmpstr (state.title, ==, "Make the test runner pass - 2026-03-05");
+    g_free (state.title);
+  }
+  wait_for_frames (window, 3);
+  g_assert_true (shows_title (window, "Make the test runner pass - 2026-03-05"));
+  g_assert_nonnull (find_listed_session (window, "Make the test runner pass - 2026-03-05"));
+}
+
+static void
+test_organise (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  fixture_run (fixture, organise_body);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable screenshots.
+   * Without portals, the folder chooser is a GtkFileChooserDialog the test can drive. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  g_setenv ("GDK_DEBUG", "no-portals", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  /* Screenshots must not catch a transition half-way. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add ("/app/main-window/first-run", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_first_run, fixture_tear_down);
+  g_test_add ("/app/main-window/browse", Fixture, GINT_TO_POINTER (TRUE),
+              fixture_set_up, test_browse, fixture_tear_down);
+  g_test_add ("/app/main-window/organise", Fixture, GINT_TO_POINTER (TRUE),
+              fixture_set_up, test_organise, fixture_tear_down);
+
+  return g_test_run ();
+}
