@@ -63,6 +63,15 @@ notice_kind (const LoomTimelineData *d)
 
 /* "Conversation compacted (manual, 48210 tokens before)" says its title twice: keep the
  * parenthesis. Other agents store the summary itself, which is worth a line. */
+/* At most @max_chars characters of @text. g_utf8_substring() walks past the end of a shorter
+ * string, so the length is checked first. */
+static char *
+prefix_chars (const char *text,
+              glong       max_chars)
+{
+  return g_utf8_substring (text, 0, MIN (max_chars, g_utf8_strlen (text, -1)));
+}
+
 static char *
 compaction_detail (const char *text)
 {
@@ -113,12 +122,12 @@ loom_timeline_notice_row_describe (LoomTimelineContext *context,
       return g_strdup_printf (_("Conversation compacted: %s"), detail);
 
     case NOTICE_ERROR:
-      text = g_utf8_substring (d->text != NULL ? d->text : "", 0, DESCRIPTION_CHARS);
+      text = prefix_chars (d->text != NULL ? d->text : "", DESCRIPTION_CHARS);
       return g_strdup_printf (_("API error: %s"), text);
 
     case NOTICE_NOTE:
     default:
-      return g_utf8_substring (note_text (d, &owned), 0, DESCRIPTION_CHARS);
+      return prefix_chars (note_text (d, &owned), DESCRIPTION_CHARS);
     }
 }
 

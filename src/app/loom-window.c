@@ -132,10 +132,11 @@ loom_window_refresh_shown_session (LoomWindow *self)
 
   loom_session_update (self->shown_session, loom_session_get_record (fresh));
   adw_window_title_set_title (self->content_title, loom_session_get_title (self->shown_session));
-  /* The details show the folder, the pin, the archive: read them again. The timeline is left
-   * as it is: reading it again would lose the reader's place, and LoomTimelineView has no
-   * in-place reload for a session that grows while it is shown. */
+  /* The details show the folder, the pin, the archive: read them again. Given the session it
+   * already shows, the timeline reloads in place: the reader keeps their place and sees what
+   * an import added. */
   loom_session_details_set_session (self->details, self->store, self->shown_session);
+  loom_timeline_view_set_session (self->timeline_view, self->store, self->shown_session);
 }
 
 static void
@@ -218,12 +219,12 @@ on_session_selection_changed_cb (LoomWindow      *self,
   loom_window_actions_update (self);
 }
 
-/* A related session (the parent, the fork source, a sub-agent) asked for from the details:
- * selected in the list when the list holds it, else shown on its own. */
+/* A related session (the parent, the fork source, a sub-agent) asked for from the details or
+ * the timeline: selected in the list when the list holds it, else shown on its own. */
 static void
-on_open_session_cb (LoomWindow         *self,
-                    const char         *uuid,
-                    LoomSessionDetails *details)
+on_open_session_cb (LoomWindow *self,
+                    const char *uuid,
+                    GtkWidget  *source)
 {
   g_autoptr(LoomSession) session = NULL;
   g_autoptr(GError) error = NULL;
