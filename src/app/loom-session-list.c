@@ -300,9 +300,9 @@ loom_session_list_selection_changed (LoomSessionList *self)
 }
 
 static void
-on_selection_changed_cb (LoomSessionList  *self,
-                         guint             position,
-                         guint             n_items,
+on_selection_changed_cb (LoomSessionList   *self,
+                         guint              position,
+                         guint              n_items,
                          GtkSelectionModel *selection)
 {
   g_assert (LOOM_IS_SESSION_LIST (self));
@@ -560,7 +560,8 @@ loom_session_list_size_allocate (GtkWidget *widget,
                                                                     baseline);
 
   /* A popover is not laid out with the other children: it follows its parent from here. */
-  gtk_popover_present (GTK_POPOVER (self->context_menu));
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
 
 static void

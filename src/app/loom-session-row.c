@@ -120,7 +120,6 @@ loom_session_row_update (LoomSessionRow *self)
   g_autofree char *subtitle = NULL;
   g_autofree char *messages = NULL;
   g_autofree char *time = NULL;
-  g_autofree char *full_time = NULL;
   const LoomSessionRecord *record;
   const char *title;
   const char *project;
@@ -153,19 +152,10 @@ loom_session_row_update (LoomSessionRow *self)
   if (updated_at <= 0)
     updated_at = loom_session_get_created_at (self->session);
   time = loom_session_row_format_time (updated_at, g_get_real_time () / 1000);
-  if (updated_at > 0)
-    {
-      g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (updated_at / 1000);
-
-      if (when != NULL)
-        /* Translators: the tooltip of a session's time, see strftime(3). */
-        full_time = g_date_time_format (when, _("Updated %c"));
-    }
 
   gtk_label_set_label (self->title_label, title);
   gtk_label_set_label (self->subtitle_label, subtitle);
   gtk_label_set_label (self->time_label, time);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), full_time);
 
   gtk_label_set_label (self->agent_label, agent);
   agent_class = agent_style_class (loom_session_get_source (self->session));
@@ -199,6 +189,61 @@ loom_session_row_update (LoomSessionRow *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
                                   -1);
+}
+
+/* The tooltip of whatever part of the row is under the pointer. */
+static gboolean
+on_query_tooltip_cb (LoomSessionRow *self,
+                     int             x,
+                     int             y,
+                     gboolean        keyboard_mode,
+                     GtkTooltip     *tooltip,
+                     gpointer        user_data)
+{
+  GtkWidget *picked;
+  gint64 updated_at;
+
+  if (self->session == NULL || keyboard_mode)
+    return FALSE;
+
+  picked = gtk_widget_pick (GTK_WIDGET (self), x, y, GTK_PICK_DEFAULT);
+  if (picked == NULL)
+    return FALSE;
+
+  if (picked == GTK_WIDGET (self->missing_label))
+    {
+      gtk_tooltip_set_text (tooltip, _("The agent deleted this session’s file; "
+                                       "Intentloom History keeps its copy"));
+      return TRUE;
+    }
+  if (picked == GTK_WIDGET (self->archived_icon))
+    {
+      gtk_tooltip_set_text (tooltip, _("Archived"));
+      return TRUE;
+    }
+  if (picked == GTK_WIDGET (self->pinned_icon))
+    {
+      gtk_tooltip_set_text (tooltip, _("Pinned"));
+      return TRUE;
+    }
+  if (picked == GTK_WIDGET (self->time_label))
+    {
+      g_autoptr(GDateTime) when = NULL;
+      g_autofree char *text = NULL;
+
+      updated_at = loom_session_get_updated_at (self->session);
+      if (updated_at <= 0)
+        updated_at = loom_session_get_created_at (self->session);
+      if (updated_at <= 0 || !(when = g_date_time_new_from_unix_local (updated_at / 1000)))
+        return FALSE;
+
+      /* Translators: the tooltip of a session's time, see strftime(3). */
+      text = g_date_time_format (when, _("Updated %c"));
+      gtk_tooltip_set_text (tooltip, text);
+      return TRUE;
+    }
+
+  return FALSE;
 }
 
 static void
@@ -280,6 +325,7 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, time_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionRow, title_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_query_tooltip_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "loomsessionrow");

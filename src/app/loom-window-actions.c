@@ -1115,19 +1115,26 @@ trash_count (LoomWindow *self)
 void
 loom_window_actions_update (LoomWindow *self)
 {
-  g_autoptr(GPtrArray) sessions = NULL;
   g_autoptr(GFile) source_folder = NULL;
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean has_store, any, one;
+  guint n_selected;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
 
+  /* Runs on every selection change: count, and read a session only when it is alone (a
+   * select-all of a hundred thousand sessions must not read them all). */
   has_store = loom_window_get_store (self) != NULL;
-  sessions = loom_window_get_selected_sessions (self);
-  any = has_store && sessions->len > 0;
-  one = has_store && sessions->len == 1;
+  n_selected = loom_window_get_n_selected_sessions (self);
+  any = has_store && n_selected > 0;
+  one = has_store && n_selected == 1;
   if (one)
-    source_folder = dup_source_folder (g_ptr_array_index (sessions, 0));
+    {
+      g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+
+      if (sessions->len == 1)
+        source_folder = dup_source_folder (g_ptr_array_index (sessions, 0));
+    }
 
   gtk_widget_action_set_enabled (widget, "session.rename", one);
   gtk_widget_action_set_enabled (widget, "session.copy-rename-command", one);

@@ -683,6 +683,14 @@ loom_window_get_selected_sessions (LoomWindow *self)
   return loom_session_list_get_selected (self->session_list);
 }
 
+guint
+loom_window_get_n_selected_sessions (LoomWindow *self)
+{
+  g_return_val_if_fail (LOOM_IS_WINDOW (self), 0);
+
+  return loom_session_list_get_n_selected (self->session_list);
+}
+
 LoomSession *
 loom_window_get_shown_session (LoomWindow *self)
 {

@@ -23,6 +23,8 @@ void         loom_window_reload                (LoomWindow      *self);
 /* The sessions selected in the list (LoomSession), in list order; an empty array when none.
  * Transfer full. */
 GPtrArray   *loom_window_get_selected_sessions (LoomWindow      *self);
+/* Cheap, unlike reading the selected sessions themselves when thousands are selected. */
+guint        loom_window_get_n_selected_sessions (LoomWindow    *self);
 /* The session the content pane shows, or NULL. */
 LoomSession *loom_window_get_shown_session     (LoomWindow      *self);
 /* Shows @toast; takes ownership of it, as adw_toast_overlay_add_toast() does. */

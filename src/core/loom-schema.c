@@ -78,6 +78,8 @@ static const char schema_v1[] =
   "CREATE UNIQUE INDEX sessions_source_id ON sessions (source, source_session_id)"
   "  WHERE source_session_id IS NOT NULL;"
   "CREATE INDEX sessions_updated ON sessions (updated_at DESC);"
+  /* The collections (All, Recent, Active, Archived, Trash) are ranges of this one. */
+  "CREATE INDEX sessions_collection ON sessions (trashed_at, archived, updated_at);"
   "CREATE INDEX sessions_created ON sessions (created_at DESC);"
   "CREATE INDEX sessions_folder ON sessions (folder_id) WHERE folder_id IS NOT NULL;"
   "CREATE INDEX sessions_parent ON sessions (parent_session_id)"

@@ -258,8 +258,11 @@ loom_store_count_sessions (LoomStore               *self,
   if (query == NULL)
     query = &default_query;
 
-  sql = g_string_new ("SELECT count(*) FROM sessions s"
-                      " LEFT JOIN projects p ON p.id = s.project_id");
+  /* The join only when a project filter needs it: counting is what the sidebar does on every
+   * change, and the join makes SQLite walk every session. */
+  sql = g_string_new ("SELECT count(*) FROM sessions s");
+  if (query->project != NULL)
+    g_string_append (sql, " LEFT JOIN projects p ON p.id = s.project_id");
   append_query_filter (sql, query);
 
   if (!(stmt = loom_store_prepare (self, sql->str, error)))
