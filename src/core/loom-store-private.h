@@ -48,6 +48,18 @@ LoomSession  *loom_store_load_session     (LoomStore     *self,
                                            gint64         rowid,
                                            GError       **error);
 
+/* The WHERE clause of a session query (after " FROM sessions s"), with the projects table
+ * joined first when @join_projects and the query filters by project; its parameters are bound
+ * by name with loom_store_bind_session_query(). Shared by the list, the count and the ids, so
+ * that all three always mean the same sessions. */
+void          loom_store_append_session_filter (GString                *sql,
+                                                const LoomSessionQuery *query,
+                                                gboolean                join_projects);
+void          loom_store_append_session_order  (GString                *sql,
+                                                const LoomSessionQuery *query);
+void          loom_store_bind_session_query    (sqlite3_stmt           *stmt,
+                                                const LoomSessionQuery *query);
+
 /* The SELECT list and joins that read a LoomSessionRecord; see loom_store_read_record(). */
 extern const char loom_store_session_select[];
 void          loom_store_read_record      (sqlite3_stmt       *stmt,

@@ -97,12 +97,14 @@ session_from_row (sqlite3_stmt *stmt)
   return session;
 }
 
-/* Appends the WHERE clause of @query; the parameters are bound by bind_query() in the same
- * order. */
-static void
-append_query_filter (GString                *sql,
-                     const LoomSessionQuery *query)
+void
+loom_store_append_session_filter (GString                *sql,
+                                  const LoomSessionQuery *query,
+                                  gboolean                join_projects)
 {
+  if (join_projects && query->project != NULL)
+    g_string_append (sql, " JOIN projects p ON p.id = s.project_id");
+
   switch (query->collection)
     {
     case LOOM_COLLECTION_ALL:
@@ -167,9 +169,9 @@ bind_named_text (sqlite3_stmt *stmt,
     sqlite3_bind_text (stmt, index, value, -1, SQLITE_TRANSIENT);
 }
 
-static void
-bind_query (sqlite3_stmt           *stmt,
-            const LoomSessionQuery *query)
+void
+loom_store_bind_session_query (sqlite3_stmt           *stmt,
+                               const LoomSessionQuery *query)
 {
   bind_named_int64 (stmt, ":now", loom_time_now_ms ());
   bind_named_int64 (stmt, ":day", DAY_MS);
@@ -178,25 +180,11 @@ bind_query (sqlite3_stmt           *stmt,
   bind_named_text (stmt, ":project", query->project);
 }
 
-GListModel *
-loom_store_list_sessions (LoomStore               *self,
-                          const LoomSessionQuery  *query,
-                          GError                 **error)
+void
+loom_store_append_session_order (GString                *sql,
+                                 const LoomSessionQuery *query)
 {
-  static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListStore) sessions = NULL;
-  g_autoptr(GString) sql = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
   const char *direction;
-  int rc;
-
-  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
-
-  if (query == NULL)
-    query = &default_query;
-
-  sql = g_string_new (loom_store_session_select);
-  append_query_filter (sql, query);
 
   switch (query->sort)
     {
@@ -217,6 +205,29 @@ loom_store_list_sessions (LoomStore               *self,
       g_string_append_printf (sql, " ORDER BY s.updated_at %s, s.id %s", direction, direction);
       break;
     }
+}
+
+GListModel *
+loom_store_list_sessions (LoomStore               *self,
+                          const LoomSessionQuery  *query,
+                          GError                 **error)
+{
+  static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
+  g_autoptr(GListStore) sessions = NULL;
+  g_autoptr(GString) sql = NULL;
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (query == NULL)
+    query = &default_query;
+
+  /* The select joins projects already. */
+  sql = g_string_new (loom_store_session_select);
+  loom_store_append_session_filter (sql, query, FALSE);
+
+  loom_store_append_session_order (sql, query);
 
   g_string_append_printf (sql, " LIMIT %d OFFSET %u",
                           query->limit > 0 ? (int)MIN (query->limit, G_MAXINT) : -1,
@@ -224,7 +235,7 @@ loom_store_list_sessions (LoomStore               *self,
 
   if (!(stmt = loom_store_prepare (self, sql->str, error)))
     return NULL;
-  bind_query (stmt, query);
+  loom_store_bind_session_query (stmt, query);
 
   sessions = g_list_store_new (LOOM_TYPE_SESSION);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -261,13 +272,11 @@ loom_store_count_sessions (LoomStore               *self,
   /* The join only when a project filter needs it: counting is what the sidebar does on every
    * change, and the join makes SQLite walk every session. */
   sql = g_string_new ("SELECT count(*) FROM sessions s");
-  if (query->project != NULL)
-    g_string_append (sql, " LEFT JOIN projects p ON p.id = s.project_id");
-  append_query_filter (sql, query);
+  loom_store_append_session_filter (sql, query, TRUE);
 
   if (!(stmt = loom_store_prepare (self, sql->str, error)))
     return FALSE;
-  bind_query (stmt, query);
+  loom_store_bind_session_query (stmt, query);
 
   if (sqlite3_step (stmt) != SQLITE_ROW)
     {
