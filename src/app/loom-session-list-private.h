@@ -46,6 +46,7 @@ struct _LoomSessionList
   GtkWidget            *clear_filters_button;
   AdwStatusPage        *empty_page;
   AdwStatusPage        *error_page;
+  GtkWidget            *empty_trash_button;
   GtkMenuButton        *filter_button;
   GtkListView          *list_view;
   GMenu                *project_section;

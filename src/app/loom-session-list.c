@@ -726,6 +726,7 @@ loom_session_list_class_init (LoomSessionListClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, clear_filters_button);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, empty_page);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, error_page);
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionList, empty_trash_button);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, filter_button);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, list_view);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, project_section);
@@ -864,6 +865,8 @@ loom_session_list_set_scope (LoomSessionList *self,
 
   self->collection = collection;
   self->folder_id = folder_id;
+  gtk_widget_set_visible (self->empty_trash_button,
+                          collection == LOOM_COLLECTION_TRASH && folder_id == 0);
   loom_session_list_requery (self);
 }
 

@@ -730,6 +730,23 @@ first_run_body (Fixture *fixture)
   save_screenshot (window, "import-folder-done");
 }
 
+/* Whether a button for @action is on screen somewhere in @root. */
+static gboolean
+has_mapped_action_button (GtkWidget  *root,
+                          const char *action)
+{
+  if (GTK_IS_BUTTON (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_mapped_action_button (child, action))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 test_first_run (Fixture       *fixture,
                 gconstpointer  user_data)
@@ -835,8 +852,13 @@ browse_body (Fixture *fixture)
   save_screenshot (window, "main-window-recent-empty");
   g_assert_true (press_key (window, GDK_KEY_6, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_TRASH);
+  /* The Trash shows its Empty Trash button; other collections do not. */
+  wait_for_frames (window, 2);
+  g_assert_true (has_mapped_action_button (window, "win.empty-trash"));
   g_assert_true (press_key (window, GDK_KEY_3, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_PINNED);
+  wait_for_frames (window, 2);
+  g_assert_false (has_mapped_action_button (window, "win.empty-trash"));
   g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
   wait_for_frames (window, 2);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
