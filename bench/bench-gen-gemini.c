@@ -169,14 +169,13 @@ write_tool_call (Gemini  *g,
   advance (g, 3000);
 }
 
-/* A gemini message; @with_tools FALSE writes it as first recorded, before its calls ran. */
+/* A gemini message without its closing brace: what the CLI records when the model's answer
+ * arrives. The tool calls are added to the same record once they ran. */
 static void
-write_gemini (Gemini     *g,
-              GString    *o,
-              const char *id,
-              guint       n_tools,
-              gsize       big,
-              gboolean    final)
+write_gemini_head (Gemini     *g,
+                   GString    *o,
+                   const char *id,
+                   gboolean    final)
 {
   BenchGen *gen = g->gen;
   BenchRng *rng = &gen->rng;
@@ -221,6 +220,15 @@ write_gemini (Gemini     *g,
   bj_int (o, in + out + thoughts);
   BJ_LIT (o, "},\"model\":");
   bj_str (o, g->model);
+}
+
+/* The rest of a gemini message: its tool calls, if any, and the closing brace. */
+static void
+write_gemini_tail (Gemini  *g,
+                   GString *o,
+                   guint    n_tools,
+                   gsize    big)
+{
   if (n_tools > 0)
     {
       BJ_LIT (o, ",\"toolCalls\":[");
@@ -328,7 +336,8 @@ legacy_session (Gemini *g)
               g_string_append_c (messages, ',');
               n_messages++;
             }
-          write_gemini (g, messages, id, final ? 0 : pick_tools (g, big), final ? 0 : big, final);
+          write_gemini_head (g, messages, id, final);
+          write_gemini_tail (g, messages, final ? 0 : pick_tools (g, big), final ? 0 : big);
           if (!final)
             big = 0;
           n_messages++;
@@ -387,6 +396,7 @@ jsonl_chat (Gemini     *g,
   BenchGen *gen = g->gen;
   BenchRng *rng = &gen->rng;
   GString *o = file->buf;
+  g_autoptr(GString) head = g_string_new (NULL);
   char last_user[37] = "";
 
   BJ_LIT (o, "{\"sessionId\":\"");
@@ -423,15 +433,20 @@ jsonl_chat (Gemini     *g,
           gboolean final = i + 1 == steps;
           guint n_tools = final ? 0 : pick_tools (g, big);
 
+          g_string_truncate (head, 0);
           advance (g, 4000);
           bench_uuid (rng, id);
+          write_gemini_head (g, head, id, final);
           if (n_tools > 0 && bench_rng_chance (rng, 0.5))
             {
-              /* First recorded before the calls ran; the full record below supersedes it. */
-              write_gemini (g, o, id, 0, 0, FALSE);
+              /* First recorded before the calls ran; the same record with its calls, below,
+               * supersedes it. */
+              g_string_append_len (o, head->str, head->len);
+              g_string_append_c (o, '}');
               jsonl_record (gen, file);
             }
-          write_gemini (g, o, id, n_tools, final ? 0 : big, final);
+          g_string_append_len (o, head->str, head->len);
+          write_gemini_tail (g, o, n_tools, final ? 0 : big);
           jsonl_record (gen, file);
           if (!final)
             big = 0;

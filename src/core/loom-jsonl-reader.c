@@ -46,7 +46,8 @@ loom_jsonl_reader_new (const char  *path,
   self->line_no = line;
   self->lines_consumed = line;
   self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
-  self->parser = json_parser_new_immutable ();
+  /* Not the immutable parser: it hashes every string it reads, and records are read once. */
+  self->parser = json_parser_new ();
 
   /* Read-only, always: the agents' files are never ours to change. */
   self->fp = fopen (path, "rbe");

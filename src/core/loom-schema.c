@@ -87,6 +87,8 @@ static const char schema_v1[] =
   "CREATE INDEX sessions_fork ON sessions (fork_source_session_id)"
   "  WHERE fork_source_session_id IS NOT NULL;"
   "CREATE INDEX sessions_project ON sessions (project_id);"
+  /* A file read again clears what it gave before, found by its path. */
+  "CREATE INDEX sessions_source_path ON sessions (source_path) WHERE source_path IS NOT NULL;"
 
   /* seq orders messages and events together in one timeline. */
   "CREATE TABLE messages ("
