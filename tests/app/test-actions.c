@@ -28,54 +28,15 @@
 #include "loom-window.h"
 #include "loom-window-actions.h"
 
+#include "loom-ui-test.h"
+
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
 #define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
 
 /* Every session was created on this day, so that titles and the rename dialog are stable. */
 #define CREATED_DATE "2026-11-20"
 
-/* ——— Waiting and looking (as in test-window.c) ——— */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static gboolean
-is_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (GTK_WIDGET (data));
-}
-
-static gboolean
-is_null (gpointer data)
-{
-  return *(gpointer *)data == NULL;
-}
+/* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
 static gboolean
 is_true (gpointer data)
@@ -83,80 +44,11 @@ is_true (gpointer data)
   return *(gboolean *)data;
 }
 
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-static void
-wait_for_frames (GtkWidget *widget,
-                 guint      n_frames)
-{
-  FrameWait wait = { widget, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, widget));
-
-  frame_clock = gtk_widget_get_frame_clock (widget);
-  g_assert_nonnull (frame_clock);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
-}
-
-static GPtrArray *
-find_visible (GtkWidget *root,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_visible (root, type, found);
-  return found;
-}
-
 static GtkWidget *
 find_visible_label (GtkWidget  *root,
                     const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -170,7 +62,7 @@ static GtkWidget *
 find_visible_button_labelled (GtkWidget  *root,
                               const char *label)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -218,25 +110,8 @@ click_button (GtkWidget *button)
   g_assert_nonnull (button);
   handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
   gtk_widget_activate (button);
-  g_assert_true (wait_until (is_true, &clicked));
+  g_assert_true (loom_ui_test_wait_until (is_true, &clicked));
   g_signal_handler_disconnect (button, handler);
-}
-
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
-  guint n_items = g_list_model_get_n_items (toplevels);
-
-  for (guint i = 0; i < n_items; i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
-          gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;
-    }
-  return NULL;
 }
 
 static GtkWindow *
@@ -247,54 +122,12 @@ wait_for_toplevel (GType type)
 
   while (window == NULL && g_get_monotonic_time () < deadline)
     {
-      window = find_toplevel (type);
+      window = loom_ui_test_find_toplevel (type);
       g_main_context_iteration (NULL, FALSE);
     }
   g_assert_nonnull (window);
-  wait_for_frames (GTK_WIDGET (window), 2);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
   return window;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
-  GskRenderer *renderer;
-  int width, height;
-
-  wait_for_frames (widget, 3);
-
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
 }
 
 static void
@@ -305,7 +138,7 @@ set_style (LoomApplication *app,
   g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
   g_assert_cmpint (adw_style_manager_get_dark (adw_style_manager_get_default ()), ==,
                    g_str_equal (scheme, "dark"));
-  wait_for_frames (widget, 3);
+  loom_ui_test_wait_for_frames (widget, 3);
 }
 
 /* @name-light.png and @name-dark.png of @widget; the style is light again afterwards. */
@@ -318,9 +151,9 @@ save_screenshots (LoomApplication *app,
   g_autofree char *dark = g_strconcat (name, "-dark", NULL);
 
   set_style (app, widget, "light");
-  save_screenshot (widget, light);
+  loom_ui_test_save_screenshot (widget, light);
   set_style (app, widget, "dark");
-  save_screenshot (widget, dark);
+  loom_ui_test_save_screenshot (widget, dark);
   set_style (app, widget, "light");
 }
 
@@ -330,7 +163,7 @@ set_window_size (GtkWidget *window,
                  int        height)
 {
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 }
 
 /* A key press as @widget's key bindings see it: finds the binding for @keyval with @modifiers
@@ -581,11 +414,11 @@ run_body_cb (gpointer user_data)
     g_signal_connect_object (sidebar, "sessions-dropped", G_CALLBACK (on_sessions_dropped_cb),
                              fixture->window, 0);
 
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   fixture->body (fixture);
 
   g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (wait_until (is_hidden, window));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
   fixture->body_ran = TRUE;
 
   return G_SOURCE_REMOVE;
@@ -737,7 +570,7 @@ folder_id_named (Fixture    *fixture,
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
 
   for (guint i = 0; i < lists->len; i++)
     {
@@ -762,7 +595,7 @@ select_session (Fixture        *fixture,
   guint n_items;
 
   loom_sidebar_select_collection (get_sidebar (fixture), collection);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 
   selection = session_selection (window);
   n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
@@ -776,7 +609,7 @@ select_session (Fixture        *fixture,
           /* The window follows its selection; until it refreshes the actions itself, so does
            * the test. */
           loom_window_actions_update (fixture->window);
-          wait_for_frames (window, 2);
+          loom_ui_test_wait_for_frames (window, 2);
           return;
         }
     }
@@ -800,7 +633,7 @@ add_to_selection (Fixture    *fixture,
         {
           gtk_selection_model_select_item (selection, i, FALSE);
           loom_window_actions_update (fixture->window);
-          wait_for_frames (window, 2);
+          loom_ui_test_wait_for_frames (window, 2);
           return;
         }
     }
@@ -829,7 +662,7 @@ wait_for_label (GtkWidget  *root,
 {
   LabelWait wait = { root, text };
 
-  if (!wait_until (shows_label, &wait))
+  if (!loom_ui_test_wait_until (shows_label, &wait))
     g_error ("“%s” was not shown", text);
 }
 
@@ -847,9 +680,9 @@ undo_from_toast (Fixture    *fixture,
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
   wait_for_label (window, title);
-  g_assert_true (wait_until (shows_undo, window));
+  g_assert_true (loom_ui_test_wait_until (shows_undo, window));
   click_button (find_visible_button_labelled (window, "_Undo"));
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 }
 
 /* Answers @dialog with @response as its button does, and waits for it to go. */
@@ -863,7 +696,7 @@ respond (AdwMessageDialog *dialog,
   /* libadwaita 1.2 leaves closing to the button; the dialog's close response is "cancel". */
   if (dialog != NULL)
     gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (wait_until (is_null, &dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
 }
 
 /* The GtkDropTarget of a sidebar row. */
@@ -898,7 +731,7 @@ drop_on (Fixture            *fixture,
   g_value_set_boxed (&value, uuids);
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &handled);
   g_assert_true (handled);
-  wait_for_frames (GTK_WIDGET (fixture->window), 2);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 2);
 }
 
 /* ——— Folders ——— */
@@ -948,9 +781,9 @@ folders_body (Fixture *fixture)
   g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (folder_dialog),
                                                            "save"));
   wait_for_label (GTK_WIDGET (folder_dialog), "A folder named “work” already exists");
-  save_screenshot (GTK_WIDGET (folder_dialog), "actions-folder-name-taken");
+  loom_ui_test_save_screenshot (GTK_WIDGET (folder_dialog), "actions-folder-name-taken");
   loom_folder_dialog_set_name (folder_dialog, "Reading");
-  save_screenshot (GTK_WIDGET (folder_dialog), "actions-folder-new");
+  loom_ui_test_save_screenshot (GTK_WIDGET (folder_dialog), "actions-folder-new");
   respond (ADW_MESSAGE_DIALOG (folder_dialog), "save");
   folders = store_folders (fixture);
   g_assert_cmpstr (folders, ==, "Work,Personal,Reading");
@@ -962,12 +795,12 @@ folders_body (Fixture *fixture)
   /* Rename, from the folder's own menu. */
   research_id = folder_id_named (fixture, "Reading");
   row = loom_sidebar_get_folder_row (sidebar, research_id);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_true (press_key (row, GDK_KEY_Menu, 0));
   menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (row));
   g_assert_nonnull (menu);
-  g_assert_true (wait_until (is_mapped, menu));
-  save_screenshot (GTK_WIDGET (menu), "actions-folder-menu");
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));
+  loom_ui_test_save_screenshot (GTK_WIDGET (menu), "actions-folder-menu");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.rename", NULL));
   folder_dialog = LOOM_FOLDER_DIALOG (wait_for_toplevel (LOOM_TYPE_FOLDER_DIALOG));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
@@ -1009,10 +842,10 @@ folders_body (Fixture *fixture)
 
   /* The row was made anew in its new place: let it be laid out before pointing a menu at it. */
   row = loom_sidebar_get_folder_row (sidebar, research_id);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   loom_sidebar_row_show_menu (LOOM_SIDEBAR_ROW (row));
   menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (row));
-  g_assert_true (wait_until (is_mapped, menu));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.move-up", NULL));
   folders = store_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research,Work,Personal");
@@ -1040,7 +873,7 @@ folders_body (Fixture *fixture)
                    ==, LOOM_COLLECTION_ALL);
   g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)),
                    ==, fixture->work_id);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   save_screenshots (fixture->app, window, "actions-sidebar-folder-selected");
 
   /* Deleting a folder says what becomes of its sessions, and keeps them. The release notes,
@@ -1146,7 +979,7 @@ move_body (Fixture *fixture)
   g_assert_cmpstr (folders, ==, "Work:1,Personal:2");
   g_clear_pointer (&folders, g_free);
   wait_for_label (window, "2 sessions moved to “Personal”");
-  save_screenshot (window, "actions-undo-toast");
+  loom_ui_test_save_screenshot (window, "actions-undo-toast");
   undo_from_toast (fixture, "2 sessions moved to “Personal”");
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
   assert_place (fixture, fixture->arm64, 0, FALSE, FALSE);
@@ -1190,7 +1023,7 @@ move_body (Fixture *fixture)
   move_dialog = LOOM_MOVE_DIALOG (wait_for_toplevel (LOOM_TYPE_MOVE_DIALOG));
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (move_dialog)) == GTK_WINDOW (window));
   g_assert_true (gtk_window_get_modal (GTK_WINDOW (move_dialog)));
-  rows = find_visible (GTK_WIDGET (move_dialog), ADW_TYPE_ACTION_ROW);
+  rows = loom_ui_test_find_visible (GTK_WIDGET (move_dialog), ADW_TYPE_ACTION_ROW);
   g_assert_cmpuint (rows->len, ==, 5);
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[0]), ==, "No Folder");
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[1]), ==, "Work");
@@ -1202,7 +1035,7 @@ move_body (Fixture *fixture)
   save_screenshots (fixture->app, GTK_WIDGET (move_dialog), "actions-move-dialog");
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
   gtk_widget_activate (rows->pdata[2]);
-  g_assert_true (wait_until (is_null, &move_dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &move_dialog));
   assert_place (fixture, fixture->login, fixture->personal_id, FALSE, FALSE);
   undo_from_toast (fixture, "“Fix the flaky login test” moved to “Personal”");
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
@@ -1212,7 +1045,7 @@ move_body (Fixture *fixture)
   move_dialog = LOOM_MOVE_DIALOG (wait_for_toplevel (LOOM_TYPE_MOVE_DIALOG));
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
   g_assert_true (press_key (GTK_WIDGET (move_dialog), GDK_KEY_Escape, 0));
-  g_assert_true (wait_until (is_null, &move_dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &move_dialog));
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
 
   /* A newer action's toast replaces the older one: Undo is always about the last action. */
@@ -1258,7 +1091,7 @@ read_clipboard (GtkWidget *widget)
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_read_cb,
                                  &read);
-  g_assert_true (wait_until (is_true, &read.done));
+  g_assert_true (loom_ui_test_wait_until (is_true, &read.done));
   return read.text;
 }
 
@@ -1406,7 +1239,8 @@ sessions_body (Fixture *fixture)
   g_assert_true (g_str_has_suffix (rows, " search entries"));
   {
     g_autofree char *also = g_strdup_printf ("Also removed: %s.", rows);
-    g_autoptr(GPtrArray) titles = find_visible (GTK_WIDGET (delete_dialog), ADW_TYPE_ACTION_ROW);
+    g_autoptr(GPtrArray) titles = loom_ui_test_find_visible (GTK_WIDGET (delete_dialog),
+                                                             ADW_TYPE_ACTION_ROW);
 
     wait_for_label (GTK_WIDGET (delete_dialog), also);
     g_assert_cmpuint (titles->len, ==, 1);
@@ -1435,8 +1269,8 @@ sessions_body (Fixture *fixture)
     g_assert_true (press_key (trash_row, GDK_KEY_F10, GDK_SHIFT_MASK));
     menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (trash_row));
     g_assert_nonnull (menu);
-    g_assert_true (wait_until (is_mapped, menu));
-    save_screenshot (GTK_WIDGET (menu), "actions-trash-menu");
+    g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));
+    loom_ui_test_save_screenshot (GTK_WIDGET (menu), "actions-trash-menu");
     gtk_popover_popdown (menu);
   }
   g_assert_true (gtk_widget_activate_action (window, "win.empty-trash", NULL));
@@ -1447,7 +1281,7 @@ sessions_body (Fixture *fixture)
                                                           "delete"), ==, "_Empty Trash");
   g_assert_cmpuint (loom_delete_plan_get_n_sessions (loom_delete_dialog_get_plan (delete_dialog)),
                     ==, 2);
-  save_screenshot (GTK_WIDGET (delete_dialog), "actions-empty-trash-dialog");
+  loom_ui_test_save_screenshot (GTK_WIDGET (delete_dialog), "actions-empty-trash-dialog");
   respond (ADW_MESSAGE_DIALOG (delete_dialog), "delete");
   g_assert_cmpuint (count_in (fixture, LOOM_COLLECTION_TRASH, 0), ==, 0);
   g_assert_null (loom_store_get_session (store, fixture->experiment, &error));
@@ -1460,8 +1294,8 @@ sessions_body (Fixture *fixture)
 
   /* With nothing in the trash, there is nothing to confirm. */
   g_assert_true (gtk_widget_activate_action (window, "win.empty-trash", NULL));
-  wait_for_frames (window, 2);
-  g_assert_null (find_toplevel (LOOM_TYPE_DELETE_DIALOG));
+  loom_ui_test_wait_for_frames (window, 2);
+  g_assert_null (loom_ui_test_find_toplevel (LOOM_TYPE_DELETE_DIALOG));
 }
 
 static void
@@ -1501,6 +1335,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   ensure_actions ();
 
   /* Screenshots must not catch a transition half-way. */

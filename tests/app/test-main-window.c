@@ -28,152 +28,21 @@
 #include "loom-timeline-view.h"
 #include "loom-window.h"
 
+#include "loom-ui-test.h"
+
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
 #define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
 
 #define N_FIXTURE_SESSIONS 19  /* tests/import/fixtures/claude + codex, sub-agents included */
 #define N_SAMPLE_SESSIONS  7   /* data/samples/README.md */
 
-/* ——— Waiting and looking (as in test-window.c) ——— */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Iterates the main context until @condition holds or the time is up; the periodic wake-up
- * keeps a blocking iteration from sleeping past the deadline. */
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static gboolean
-is_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (GTK_WIDGET (data));
-}
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-/* Waits until @window is mapped and has painted a few more frames, so that what it shows has
- * caught up with the last change. */
-static void
-wait_for_frames (GtkWidget *window,
-                 guint      n_frames)
-{
-  FrameWait wait = { window, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, window));
-
-  frame_clock = gtk_widget_get_frame_clock (window);
-  g_assert_nonnull (frame_clock);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-/* The widgets of @type under @root that a user can see: mapped and not hidden by their parent
- * (GtkListView keeps spare rows that are not child-visible). */
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
-}
-
-static GPtrArray *
-find_visible (GtkWidget *root,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_visible (root, type, found);
-  return found;
-}
-
-static guint
-count_visible (GtkWidget *root,
-               GType      type)
-{
-  g_autoptr(GPtrArray) found = find_visible (root, type);
-
-  return found->len;
-}
-
-static GtkWidget *
-find_visible_status_page (GtkWidget  *root,
-                          const char *title)
-{
-  g_autoptr(GPtrArray) pages = find_visible (root, ADW_TYPE_STATUS_PAGE);
-
-  for (guint i = 0; i < pages->len; i++)
-    {
-      if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
-        return pages->pdata[i];
-    }
-  return NULL;
-}
+/* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
 static GtkWidget *
 find_visible_label (GtkWidget  *root,
                     const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -187,7 +56,7 @@ static GtkWidget *
 find_visible_button (GtkWidget  *root,
                      const char *icon_name)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -201,7 +70,7 @@ static GtkWidget *
 find_visible_button_labelled (GtkWidget  *root,
                               const char *label)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -235,67 +104,8 @@ click_button (GtkWidget *button)
   g_assert_nonnull (button);
   handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
   gtk_widget_activate (button);
-  g_assert_true (wait_until (is_true, &clicked));
+  g_assert_true (loom_ui_test_wait_until (is_true, &clicked));
   g_signal_handler_disconnect (button, handler);
-}
-
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
-  guint n_items = g_list_model_get_n_items (toplevels);
-
-  for (guint i = 0; i < n_items; i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
-          gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;
-    }
-  return NULL;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
-  GskRenderer *renderer;
-  int width, height;
-
-  wait_for_frames (widget, 3);
-
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
 }
 
 /* Applies a style through the preference, as the user does, and waits for the window to show
@@ -306,7 +116,7 @@ set_style (LoomApplication *app,
            const char      *scheme)
 {
   g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 }
 
 /* A screenshot in the light and in the dark style, ending light. */
@@ -319,9 +129,9 @@ save_screenshots (LoomApplication *app,
   g_autofree char *dark = g_strconcat (name, "-dark", NULL);
 
   set_style (app, window, "light");
-  save_screenshot (window, light);
+  loom_ui_test_save_screenshot (window, light);
   set_style (app, window, "dark");
-  save_screenshot (window, dark);
+  loom_ui_test_save_screenshot (window, dark);
   set_style (app, window, "light");
 }
 
@@ -331,7 +141,7 @@ set_window_size (GtkWidget *window,
                  int        height)
 {
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 }
 
 /* A key press as the window's key bindings see it: finds the binding of the window class for
@@ -472,11 +282,11 @@ run_body_cb (gpointer user_data)
   Fixture *fixture = user_data;
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   fixture->body (fixture);
 
   g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (wait_until (is_hidden, window));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
   fixture->body_ran = TRUE;
 
   return G_SOURCE_REMOVE;
@@ -540,7 +350,7 @@ static LoomSession *
 find_listed_session (GtkWidget  *window,
                      const char *title)
 {
-  g_autoptr(GPtrArray) rows = find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -556,7 +366,7 @@ find_listed_session (GtkWidget  *window,
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
 
   for (guint i = 0; i < lists->len; i++)
     {
@@ -586,7 +396,7 @@ select_session (GtkWidget  *window,
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
           g_assert_true (gtk_selection_model_select_item (selection, i, TRUE));
-          wait_for_frames (window, 2);
+          loom_ui_test_wait_for_frames (window, 2);
           return;
         }
     }
@@ -644,7 +454,7 @@ wait_for_label (GtkWidget  *window,
 {
   LabelWait wait = { window, text };
 
-  if (!wait_until (shows_label, &wait))
+  if (!loom_ui_test_wait_until (shows_label, &wait))
     g_error ("“%s” was not shown", text);
 }
 
@@ -653,7 +463,7 @@ wait_for_label (GtkWidget  *window,
 static gboolean
 has_sessions_page (gpointer data)
 {
-  return count_visible (data, LOOM_TYPE_SIDEBAR) > 0;
+  return loom_ui_test_count_visible (data, LOOM_TYPE_SIDEBAR) > 0;
 }
 
 static GtkWindow *
@@ -664,11 +474,11 @@ wait_for_toplevel (GType type)
 
   while (window == NULL && g_get_monotonic_time () < deadline)
     {
-      window = find_toplevel (type);
+      window = loom_ui_test_find_toplevel (type);
       g_main_context_iteration (NULL, FALSE);
     }
   g_assert_nonnull (window);
-  wait_for_frames (GTK_WIDGET (window), 2);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
   return window;
 }
 
@@ -685,25 +495,26 @@ first_run_body (Fixture *fixture)
   GtkWindow *chooser;
 
   /* Someone without any agent history is offered a way in. */
-  g_assert_nonnull (find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
   g_assert_nonnull (find_visible_button_labelled (window, "_Import Folder…"));
   load_button = find_visible_button_labelled (window, "_Load Sample History");
   g_assert_nonnull (load_button);
   save_screenshots (fixture->app, window, "first-run");
   set_window_size (window, 400, 700);
-  save_screenshot (window, "first-run-narrow");
+  loom_ui_test_save_screenshot (window, "first-run-narrow");
   set_window_size (window, 1280, 800);
 
   /* The sample history: copied beside the store, imported, and the sessions shown at once. */
   click_button (load_button);
   wait_for_label (window, "Loaded 7 sample sessions");
-  g_assert_true (wait_until (has_sessions_page, window));
+  g_assert_true (loom_ui_test_wait_until (has_sessions_page, window));
   g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS);
   samples = g_build_filename (fixture->dir, "samples", "codex", "2026", "11", "20", NULL);
   g_assert_true (g_file_test (samples, G_FILE_TEST_IS_DIR));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, N_SAMPLE_SESSIONS);
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==,
+                    N_SAMPLE_SESSIONS);
   save_screenshots (fixture->app, window, "samples");
 
   /* Loading them again changes nothing. */
@@ -720,14 +531,14 @@ first_run_body (Fixture *fixture)
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
   g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), gemini_file,
                                                       NULL));
-  wait_for_frames (GTK_WIDGET (chooser), 3);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (chooser), 3);
   chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_assert_true (g_file_equal (chosen, gemini_file));
-  save_screenshot (GTK_WIDGET (chooser), "import-folder-chooser");
+  loom_ui_test_save_screenshot (GTK_WIDGET (chooser), "import-folder-chooser");
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   wait_for_label (window, "Imported 4 sessions from “gemini”");
   g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS + 5);
-  save_screenshot (window, "import-folder-done");
+  loom_ui_test_save_screenshot (window, "import-folder-done");
 }
 
 /* Whether a button for @action is on screen somewhere in @root. */
@@ -765,7 +576,7 @@ static gboolean
 shows_title (GtkWidget  *window,
              const char *title)
 {
-  g_autoptr(GPtrArray) titles = find_visible (window, ADW_TYPE_WINDOW_TITLE);
+  g_autoptr(GPtrArray) titles = loom_ui_test_find_visible (window, ADW_TYPE_WINDOW_TITLE);
 
   for (guint i = 0; i < titles->len; i++)
     {
@@ -788,10 +599,10 @@ browse_body (Fixture *fixture)
   GtkWidget *details_button;
 
   /* Wide: the three panes side by side, All selected, no session yet. */
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
-  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), >, 5);
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Select a Session"));
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), >, 5);
   save_screenshots (fixture->app, window, "main-window-no-session");
 
   /* A session: its timeline and its title; opening it is remembered. */
@@ -801,7 +612,7 @@ browse_body (Fixture *fixture)
   before = get_session (store, uuid);
   g_assert_cmpint (loom_session_get_record (before)->last_opened_at, ==, 0);
   select_session (window, uuid);
-  g_assert_null (find_visible_status_page (window, "Select a Session"));
+  g_assert_null (loom_ui_test_find_visible_status_page (window, "Select a Session"));
   g_assert_true (shows_title (window, BROWSED_TITLE));
   g_assert_true (loom_window_get_shown_session (fixture->window) != NULL);
   g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
@@ -818,7 +629,7 @@ browse_body (Fixture *fixture)
     g_assert_cmpstr (loom_session_get_uuid (loom_timeline_view_get_session (timeline)), ==, uuid);
     g_assert_cmpuint (g_list_model_get_n_items (loom_timeline_view_get_model (timeline)), ==,
                       N_BROWSED_ITEMS);
-    rows = find_visible (window, LOOM_TYPE_TIMELINE_ROW);
+    rows = loom_ui_test_find_visible (window, LOOM_TYPE_TIMELINE_ROW);
     g_assert_cmpuint (rows->len, >=, 5);
     g_assert_cmpstr (loom_timeline_row_get_accessible_label (rows->pdata[0]), ==,
                      "You said: Run the test suite and fix what fails");
@@ -833,34 +644,34 @@ browse_body (Fixture *fixture)
 
   /* The details flap, by its button and by F9. */
   g_assert_true (press_key (window, GDK_KEY_F9, 0));
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
   details_button = find_visible_button (window, "sidebar-show-right-symbolic");
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
   save_screenshots (fixture->app, window, "main-window-details");
   click_button (details_button);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
   g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
 
   /* Ctrl+1…6 pick the collections; an empty one says so. */
   g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_RECENT);
-  g_assert_nonnull (find_visible_status_page (window, "No Recent Sessions"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Recent Sessions"));
   /* The session left the list: the content pane follows. */
-  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
-  save_screenshot (window, "main-window-recent-empty");
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Select a Session"));
+  loom_ui_test_save_screenshot (window, "main-window-recent-empty");
   g_assert_true (press_key (window, GDK_KEY_6, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_TRASH);
   /* The Trash shows its Empty Trash button; other collections do not. */
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_true (has_mapped_action_button (window, "win.empty-trash"));
   g_assert_true (press_key (window, GDK_KEY_3, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_PINNED);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_false (has_mapped_action_button (window, "win.empty-trash"));
   g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
 
   /* Ctrl+F: the search entry of the list gets the keyboard. */
@@ -878,31 +689,31 @@ browse_body (Fixture *fixture)
   /* Narrow: one pane at a time, each with a way back. */
   select_session (window, uuid);
   set_window_size (window, 400, 720);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
   g_assert_true (shows_title (window, BROWSED_TITLE));
   save_screenshots (fixture->app, window, "main-window-narrow-session");
 
   back_button = find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   click_button (back_button);
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), >, 0);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), >, 0);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   save_screenshots (fixture->app, window, "main-window-narrow-list");
 
   back_button = find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   click_button (back_button);
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
   save_screenshots (fixture->app, window, "main-window-narrow-sidebar");
 
   /* Ctrl+2 in a folded window goes to the list it picked. */
   g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
-  g_assert_nonnull (find_visible_status_page (window, "No Recent Sessions"));
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Recent Sessions"));
   set_window_size (window, 1280, 800);
 }
 
@@ -963,9 +774,9 @@ assert_state (LoomStore  *store,
 static void
 undo (GtkWidget *window)
 {
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   click_button (find_visible_button_labelled (window, "_Undo"));
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 }
 
 static const char *
@@ -993,7 +804,7 @@ add_to_selection (GtkWidget  *window,
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
           g_assert_true (gtk_selection_model_select_item (selection, i, FALSE));
-          wait_for_frames (window, 2);
+          loom_ui_test_wait_for_frames (window, 2);
           return;
         }
     }
@@ -1018,7 +829,7 @@ organise_body (Fixture *fixture)
   g_assert_no_error (error);
   folder_id = loom_folder_get_id (folder);
   loom_window_reload (fixture->window);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 
   a = g_strdup (listed_uuid (window, BROWSED_TITLE));
   b = g_strdup (listed_uuid (window, OTHER_TITLE));
@@ -1033,7 +844,7 @@ organise_body (Fixture *fixture)
 
     g_assert_cmpuint (selected->len, ==, 2);
   }
-  g_assert_nonnull (find_visible_status_page (window, "2 Sessions Selected"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "2 Sessions Selected"));
   save_screenshots (fixture->app, window, "main-window-several");
 
   sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
@@ -1042,7 +853,7 @@ organise_body (Fixture *fixture)
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
   assert_state (store, b, folder_id, FALSE, FALSE, FALSE);
   wait_for_label (window, "2 sessions moved to “Releases”");
-  save_screenshot (window, "main-window-dropped");
+  loom_ui_test_save_screenshot (window, "main-window-dropped");
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
   assert_state (store, b, 0, FALSE, FALSE, FALSE);
@@ -1061,15 +872,15 @@ organise_body (Fixture *fixture)
   g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x", folder_id));
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
   g_assert_true (loom_sidebar_select_folder (sidebar, folder_id));
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
   g_assert_true (shows_title (window, "Releases"));
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
   save_screenshots (fixture->app, window, "main-window-folder");
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
   g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 
   /* Pin and unpin. */
   select_session (window, a);
@@ -1081,9 +892,9 @@ organise_body (Fixture *fixture)
   /* Archive: the session leaves All, and the content pane with it; undo brings it back. */
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
   assert_state (store, a, 0, FALSE, TRUE, FALSE);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_null (find_listed_session (window, BROWSED_TITLE));
-  g_assert_nonnull (find_visible_status_page (window, "Select a Session"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Select a Session"));
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
 
@@ -1091,8 +902,8 @@ organise_body (Fixture *fixture)
   select_session (window, a);
   g_assert_true (press_key (window, GDK_KEY_Delete, 0));
   assert_state (store, a, 0, FALSE, FALSE, TRUE);
-  wait_for_frames (window, 2);
-  save_screenshot (window, "main-window-trashed");
+  loom_ui_test_wait_for_frames (window, 2);
+  loom_ui_test_save_screenshot (window, "main-window-trashed");
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
 
@@ -1101,13 +912,13 @@ organise_body (Fixture *fixture)
   g_assert_true (press_key (window, GDK_KEY_F2, 0));
   dialog = wait_for_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
-  save_screenshot (GTK_WIDGET (dialog), "main-window-rename");
+  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "main-window-rename");
   {
     GtkWidget *entry = find_any (GTK_WIDGET (dialog), GTK_TYPE_EDITABLE);
 
     g_assert_nonnull (entry);
     gtk_editable_set_text (GTK_EDITABLE (entry), "Make the test runner pass");
-    wait_for_frames (GTK_WIDGET (dialog), 2);
+    loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
   }
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "rename");
@@ -1117,7 +928,7 @@ organise_body (Fixture *fixture)
     g_assert_cmpstr (state.title, ==, "Make the test runner pass - 2026-03-05");
     g_free (state.title);
   }
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
   g_assert_true (shows_title (window, "Make the test runner pass - 2026-03-05"));
   g_assert_nonnull (find_listed_session (window, "Make the test runner pass - 2026-03-05"));
 }
@@ -1139,6 +950,7 @@ main (int   argc,
   g_setenv ("GDK_DEBUG", "no-portals", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
 
   /* Screenshots must not catch a transition half-way. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);

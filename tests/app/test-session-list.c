@@ -21,102 +21,18 @@
 #include "loom-store.h"
 #include "loom-store-projects.h"
 
+#include "loom-ui-test.h"
+
 #define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
 #define N_SESSIONS 500
 #define HOUR_MS ((gint64)3600 * 1000)
 
-/* ——— Waiting and looking ——— */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
+/* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
 static gboolean
 is_unmapped (gpointer data)
 {
   return !gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-static void
-wait_for_frames (GtkWidget *window,
-                 guint      n_frames)
-{
-  FrameWait wait = { window, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, window));
-  frame_clock = gtk_widget_get_frame_clock (window);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
 }
 
 static GtkWidget *sort_root;
@@ -134,14 +50,15 @@ compare_y (gconstpointer a,
   return pa.y < pb.y ? -1 : pa.y > pb.y;
 }
 
-/* The widgets of @type a user can see under @root, top to bottom. */
+/* The widgets of @type a user can see under @root, top to bottom (loom_ui_test_find_visible()
+ * keeps tree order). */
 static GPtrArray *
 find_visible (GtkWidget *root,
               GType      type)
 {
   GPtrArray *found = g_ptr_array_new ();
 
-  collect_visible (root, type, found);
+  loom_ui_test_collect_visible (root, type, found);
   sort_root = root;
   g_ptr_array_sort (found, compare_y);
   return found;
@@ -157,6 +74,8 @@ find_one (GtkWidget *root,
   return found->pdata[0];
 }
 
+/* This test's own screenshot: unlike loom_ui_test_save_screenshot(), it checks neither the size
+ * nor the render node. */
 static void
 save_screenshot (GtkWidget  *widget,
                  const char *name)
@@ -165,12 +84,9 @@ save_screenshot (GtkWidget  *widget,
   g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
   int width, height;
 
-  wait_for_frames (widget, 3);
+  loom_ui_test_wait_for_frames (widget, 3);
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
 
@@ -180,16 +96,7 @@ save_screenshot (GtkWidget  *widget,
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  loom_ui_test_save_texture (texture, name);
 }
 
 /* ——— The store ——— */
@@ -386,7 +293,7 @@ fixture_set_up (Fixture       *f,
 
   loom_session_list_set_store (f->list, f->store);
   gtk_window_present (GTK_WINDOW (f->window));
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
 }
 
 static void
@@ -409,7 +316,7 @@ fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  g_assert_true (wait_until (is_unmapped, f->list));
+  g_assert_true (loom_ui_test_wait_until (is_unmapped, f->list));
   g_assert_finalize_object (f->list);
   g_assert_finalize_object (f->store);
   remove_tree (f->dir);
@@ -425,7 +332,7 @@ set_dark (Fixture  *f,
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK
                                            : ADW_COLOR_SCHEME_FORCE_LIGHT);
-  wait_for_frames (f->window, 3);
+  loom_ui_test_wait_for_frames (f->window, 3);
 }
 
 static GtkWidget *
@@ -494,7 +401,7 @@ activate (Fixture    *f,
       va_end (args);
     }
   g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (f->list), action, parameter));
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
 }
 
 /* ——— Tests ——— */
@@ -530,7 +437,7 @@ test_scopes (Fixture       *f,
   set_dark (f, FALSE);
 
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_PINNED, 0);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpuint (loom_session_list_get_n_sessions (f->list), ==, n_pinned);
   g_assert_cmpuint (n_pinned, >, 5);
   g_assert_cmpstr (loom_session_list_get_title (f->list), ==, "Pinned");
@@ -542,34 +449,34 @@ test_scopes (Fixture       *f,
     g_assert_true (loom_session_get_pinned (sessions->pdata[i]));
 
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_ARCHIVED, 0);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_clear_pointer (&sessions, g_ptr_array_unref);
   sessions = visible_sessions (f);
   g_assert_cmpuint (sessions->len, ==, count_query (f, LOOM_COLLECTION_ARCHIVED, 0, NULL, NULL));
   save_screenshot (f->window, "session-list-archived");
 
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_ALL, f->folder_id);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (loom_session_list_get_title (f->list), ==, "Release 1.0");
   g_assert_cmpuint (loom_session_list_get_n_sessions (f->list), ==, 12);
   g_assert_cmpint (loom_session_list_get_folder_id (f->list), ==, f->folder_id);
 
   /* Empty states, each saying what would be there. */
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_ALL, f->empty_folder_id);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (shown_status_title (f), ==, "Folder Is Empty");
   g_assert_cmpstr (loom_session_list_get_title (f->list), ==, "Someday");
   save_screenshot (f->window, "session-list-empty-folder");
 
   exec_raw (f->db_path, "DELETE FROM sessions WHERE trashed_at != 0");
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_TRASH, 0);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (shown_status_title (f), ==, "Trash Is Empty");
   g_assert_null (loom_session_list_get_subtitle (f->list));
 
   exec_raw (f->db_path, "UPDATE sessions SET pinned = 0");
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_PINNED, 0);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (shown_status_title (f), ==, "No Pinned Sessions");
   set_dark (f, TRUE);
   save_screenshot (f->window, "session-list-empty-dark");
@@ -578,7 +485,7 @@ test_scopes (Fixture       *f,
   /* A change in the store shows after a reload: the empty state gives way to the list. */
   exec_raw (f->db_path, "UPDATE sessions SET pinned = 1 WHERE source_session_id = 'source-7'");
   loom_session_list_reload (f->list);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_null (shown_status_title (f));
   g_assert_cmpuint (loom_session_list_get_n_sessions (f->list), ==, 1);
 }
@@ -640,11 +547,11 @@ test_sort_and_filter (Fixture       *f,
 
   /* Opening the filter menu lists the projects. */
   gtk_menu_button_popup (GTK_MENU_BUTTON (filter_button));
-  wait_for_frames (f->window, 3);
+  loom_ui_test_wait_for_frames (f->window, 3);
   {
     GtkWidget *popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (filter_button)));
 
-    g_assert_true (wait_until (is_mapped, popover));
+    g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, popover));
     /* A popover is a surface of its own: the window's picture does not show it. */
     save_screenshot (popover, "session-list-filter-menu");
     gtk_menu_button_popdown (GTK_MENU_BUTTON (filter_button));
@@ -721,7 +628,7 @@ test_selection_and_drag (Fixture       *f,
   g_assert_true (selected->pdata[1] == shown->pdata[3]);
   g_assert_true (selected->pdata[2] == shown->pdata[4]);
   g_assert_true (selected->pdata[3] == shown->pdata[7]);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   save_screenshot (f->window, "session-list-selection");
 
   /* A selected row drags the whole selection, another row only itself. */
@@ -741,7 +648,7 @@ test_selection_and_drag (Fixture       *f,
 
     save_screenshot (popover, "session-list-menu");
     gtk_popover_popdown (GTK_POPOVER (popover));
-    g_assert_true (wait_until (is_unmapped, popover));
+    g_assert_true (loom_ui_test_wait_until (is_unmapped, popover));
   }
   g_assert_cmpuint (loom_session_list_get_n_selected (f->list), ==, 4);
 
@@ -761,7 +668,7 @@ test_selection_and_drag (Fixture       *f,
   }
   n_activated = f->n_activated;
   loom_session_list_reload (f->list);
-  wait_for_frames (f->window, 2);
+  loom_ui_test_wait_for_frames (f->window, 2);
   g_clear_pointer (&selected, g_ptr_array_unref);
   selected = loom_session_list_get_selected (f->list);
   g_assert_cmpuint (selected->len, ==, 4);
@@ -796,14 +703,14 @@ test_sizes (Fixture       *f,
             gconstpointer  data)
 {
   gtk_window_set_default_size (GTK_WINDOW (f->window), 320, 600);
-  wait_for_frames (f->window, 3);
+  loom_ui_test_wait_for_frames (f->window, 3);
   save_screenshot (f->window, "session-list-narrow");
   set_dark (f, TRUE);
   save_screenshot (f->window, "session-list-narrow-dark");
   set_dark (f, FALSE);
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 640, 600);
-  wait_for_frames (f->window, 3);
+  loom_ui_test_wait_for_frames (f->window, 3);
   save_screenshot (f->window, "session-list-wide");
 }
 
@@ -814,6 +721,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   /* GtkApplication would add the application's icons; this test runs without one. */

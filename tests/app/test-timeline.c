@@ -29,6 +29,8 @@
 #include "loom-timeline-tool-row.h"
 #include "loom-timeline-view.h"
 
+#include "loom-ui-test.h"
+
 #define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
 /* The test's limit for a 20,000-item session's first frame under Xvfb; the benchmark measures
  * the real figure against the 150 ms target. */
@@ -38,108 +40,14 @@
 #define PROGRESS_ID "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31"
 #define PLAN_ID "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72"
 
-/* ——— Waiting, finding, screenshots (as in test-window.c) ——— */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-static void
-wait_for_frames (GtkWidget *window,
-                 guint      n_frames)
-{
-  FrameWait wait = { window, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, window));
-  frame_clock = gtk_widget_get_frame_clock (window);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
-}
-
-static GPtrArray *
-find_visible (GtkWidget *root,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_visible (root, type, found);
-  return found;
-}
+/* ——— Waiting, finding, screenshots (the common helpers are in loom-ui-test.c) ——— */
 
 /* The visible label under @root whose text contains @text. */
 static GtkLabel *
 find_label (GtkWidget  *root,
             const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -149,6 +57,8 @@ find_label (GtkWidget  *root,
   return NULL;
 }
 
+/* This test's own screenshot: it can take a pane as well as a window (it waits on the window and
+ * paints the window's background under a pane), unlike loom_ui_test_save_screenshot(). */
 static void
 save_screenshot (GtkWidget  *widget,
                  const char *name)
@@ -157,12 +67,9 @@ save_screenshot (GtkWidget  *widget,
   g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
   int width, height;
 
-  wait_for_frames (GTK_WIDGET (gtk_widget_get_root (widget)), 3);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (gtk_widget_get_root (widget)), 3);
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
   g_assert_cmpint (width, >, 0);
@@ -184,16 +91,7 @@ save_screenshot (GtkWidget  *widget,
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
                                          node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  loom_ui_test_save_texture (texture, name);
 }
 
 static void
@@ -203,7 +101,7 @@ set_dark (GtkWidget *window,
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK
                                            : ADW_COLOR_SCHEME_FORCE_LIGHT);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 }
 
 /* ——— Fixture: a store with the Claude Code fixtures, and a window ——— */
@@ -310,14 +208,14 @@ show_session (Fixture    *fixture,
 
   loom_timeline_view_set_session (fixture->view, fixture->store, session);
   loom_session_details_set_session (fixture->details, fixture->store, session);
-  wait_for_frames (fixture->window, 3);
+  loom_ui_test_wait_for_frames (fixture->window, 3);
 }
 
 /* The rows on screen, in order, and the one showing an item that matches. */
 static GPtrArray *
 visible_rows (Fixture *fixture)
 {
-  return find_visible (GTK_WIDGET (fixture->view), LOOM_TYPE_TIMELINE_ROW);
+  return loom_ui_test_find_visible (GTK_WIDGET (fixture->view), LOOM_TYPE_TIMELINE_ROW);
 }
 
 typedef gboolean (*ItemMatch) (const LoomTimelineData *d,
@@ -599,7 +497,8 @@ test_session (Fixture       *fixture,
   g_assert_nonnull (find_label (content, "Running the suite."));
 
   /* A copy button per message copies its text. */
-  buttons = find_visible (loom_timeline_row_get_content (rows->pdata[0]), GTK_TYPE_BUTTON);
+  buttons = loom_ui_test_find_visible (loom_timeline_row_get_content (rows->pdata[0]),
+                                       GTK_TYPE_BUTTON);
   for (guint i = 0; i < buttons->len; i++)
     {
       if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), "edit-copy-symbolic") == 0)
@@ -624,7 +523,7 @@ test_session (Fixture       *fixture,
   g_assert_nonnull (find_label (content, "meson test -C build"));
   g_assert_null (find_label (content, "--print-errorlogs"));
   {
-    g_autoptr(GPtrArray) images = find_visible (content, GTK_TYPE_IMAGE);
+    g_autoptr(GPtrArray) images = loom_ui_test_find_visible (content, GTK_TYPE_IMAGE);
     gboolean error_icon = FALSE;
 
     for (guint i = 0; i < images->len; i++)
@@ -639,13 +538,13 @@ test_session (Fixture       *fixture,
 
   /* A click on the header, as a person opens it. */
   {
-    g_autoptr(GPtrArray) header_buttons = find_visible (content, GTK_TYPE_BUTTON);
+    g_autoptr(GPtrArray) header_buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
 
     /* Activating a button presses it for a moment before it reports the click. */
     gtk_widget_activate (header_buttons->pdata[0]);
   }
-  g_assert_true (wait_until (is_expanded, content));
-  wait_for_frames (fixture->window, 4);
+  g_assert_true (loom_ui_test_wait_until (is_expanded, content));
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   g_assert_nonnull (find_label (content, "Input"));
   g_assert_nonnull (find_label (content, "meson test -C build \\\n  --print-errorlogs"));
   g_assert_nonnull (find_label (content, "Error"));
@@ -669,8 +568,8 @@ test_session (Fixture       *fixture,
   set_dark (fixture->window, FALSE);
   save_screenshot (GTK_WIDGET (fixture->details), "details-light");
   {
-    g_autoptr(GPtrArray) scrolled = find_visible (GTK_WIDGET (fixture->details),
-                                                  GTK_TYPE_SCROLLED_WINDOW);
+    g_autoptr(GPtrArray) scrolled = loom_ui_test_find_visible (GTK_WIDGET (fixture->details),
+                                                               GTK_TYPE_SCROLLED_WINDOW);
     GtkAdjustment *adjustment;
 
     g_assert_cmpuint (scrolled->len, ==, 1);
@@ -683,18 +582,18 @@ test_session (Fixture       *fixture,
   /* A narrow window: the timeline alone, as the folded window shows it. */
   gtk_widget_set_visible (GTK_WIDGET (fixture->details), FALSE);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 420, 760);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   save_screenshot (fixture->window, "timeline-narrow-light");
   gtk_widget_set_visible (GTK_WIDGET (fixture->details), TRUE);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 820);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
 
   /* The injected notice after the rejected call is kept, dim and folded, and says what it is. */
   row = find_row (fixture, match_message_text, "[Request interrupted");
   if (row == NULL)
     {
       loom_timeline_view_scroll_to_end (fixture->view);
-      wait_for_frames (fixture->window, 6);
+      loom_ui_test_wait_for_frames (fixture->window, 6);
       row = find_row (fixture, match_message_text, "[Request interrupted");
     }
   g_assert_nonnull (row);
@@ -734,7 +633,7 @@ test_session (Fixture       *fixture,
 
   loom_timeline_view_set_session (fixture->view, NULL, NULL);
   loom_session_details_set_session (fixture->details, NULL, NULL);
-  wait_for_frames (fixture->window, 2);
+  loom_ui_test_wait_for_frames (fixture->window, 2);
   g_assert_cmpuint (count_rows (fixture), ==, 0);
 }
 
@@ -761,10 +660,10 @@ test_file_change (Fixture       *fixture,
                    "File change Edit: src/app/loom-sidebar.c");
 
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
 
   /* Runs of added and unchanged lines, coloured by their class. */
-  labels = find_visible (content, GTK_TYPE_LABEL);
+  labels = loom_ui_test_find_visible (content, GTK_TYPE_LABEL);
   for (guint i = 0; i < labels->len; i++)
     {
       const char *text = gtk_label_get_text (labels->pdata[i]);
@@ -788,12 +687,12 @@ test_file_change (Fixture       *fixture,
   /* The Write of v2.0: a new file, every line added. */
   show_session (fixture, "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80");
   loom_timeline_view_scroll_to_end (fixture->view);
-  wait_for_frames (fixture->window, 6);
+  loom_ui_test_wait_for_frames (fixture->window, 6);
   row = find_row (fixture, match_kind, "file_change");
   g_assert_nonnull (row);
   content = loom_timeline_row_get_content (row);
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   g_assert_nonnull (find_label (content, "+use crate::report::Row;"));
   set_dark (fixture->window, TRUE);
   save_screenshot (fixture->window, "timeline-diff-dark");
@@ -835,7 +734,7 @@ test_subagents (Fixture       *fixture,
   content = loom_timeline_row_get_content (row);
   g_assert_nonnull (find_label (content, "Sub-agent"));
   g_assert_nonnull (find_label (content, "Audit token counting (general-purpose)"));
-  buttons = find_visible (content, GTK_TYPE_BUTTON);
+  buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
   for (guint i = 0; i < buttons->len; i++)
     {
       if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), "Open Session") == 0)
@@ -843,13 +742,13 @@ test_subagents (Fixture       *fixture,
     }
   g_assert_nonnull (open);
   gtk_widget_activate (open);
-  g_assert_true (wait_until (is_set, &opened));
+  g_assert_true (loom_ui_test_wait_until (is_set, &opened));
   child = get_session (fixture, PROGRESS_ID "/agent-a91c3e5f20b7d4e68");
   g_assert_cmpstr (opened, ==, loom_session_get_uuid (child));
 
   /* Opened, the sub-agent shows its task and its report. */
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   g_assert_nonnull (find_label (content, "Find tokens summed twice in src/core/loom-import.c"));
   g_assert_nonnull (find_label (content, "No double counting"));
 
@@ -857,13 +756,13 @@ test_subagents (Fixture       *fixture,
   g_assert_nonnull (find_label (GTK_WIDGET (fixture->details), "Sub-agent Sessions"));
 
   loom_timeline_view_scroll_to_end (fixture->view);
-  wait_for_frames (fixture->window, 6);
+  loom_ui_test_wait_for_frames (fixture->window, 6);
   row = find_row (fixture, match_kind, "api_error");
   g_assert_nonnull (row);
   g_assert_true (LOOM_IS_TIMELINE_NOTICE_ROW (loom_timeline_row_get_content (row)));
   g_assert_nonnull (find_label (loom_timeline_row_get_content (row), "API Error"));
   loom_timeline_view_scroll_to_seq (fixture->view, 15, TRUE);
-  wait_for_frames (fixture->window, 6);
+  loom_ui_test_wait_for_frames (fixture->window, 6);
   row = find_row (fixture, match_kind, "compaction");
   g_assert_nonnull (row);
   g_assert_nonnull (find_label (loom_timeline_row_get_content (row), "Conversation compacted"));
@@ -930,7 +829,7 @@ test_hostile_text (Fixture       *fixture,
   g_assert_nonnull (label);
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (label), "preview"));
   g_settings_set_boolean (settings, "show-reasoning", TRUE);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   row = find_row (fixture, match_kind, "reasoning");
   g_assert_nonnull (row);
   label = find_label (loom_timeline_row_get_content (row), "thinking");
@@ -969,7 +868,7 @@ static GtkButton *
 find_button_with_label (GtkWidget  *root,
                         const char *prefix)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -1012,7 +911,7 @@ test_long_output (Fixture       *fixture,
   content = loom_timeline_row_get_content (row);
   g_assert_nonnull (find_label (content, "line 00000 of the build log"));
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
-  wait_for_frames (fixture->window, 4);
+  loom_ui_test_wait_for_frames (fixture->window, 4);
 
   /* Folded to its first lines. */
   g_assert_nonnull (find_label (content, "line 00011 of the build log"));
@@ -1024,8 +923,8 @@ test_long_output (Fixture       *fixture,
   /* Unfolded as far as a label stays fast, with the whole of it, past the stored bound, one
    * copy away. */
   gtk_widget_activate (GTK_WIDGET (more));
-  g_assert_true (wait_until (shows_less_button, content));
-  wait_for_frames (fixture->window, 4);
+  g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
+  loom_ui_test_wait_for_frames (fixture->window, 4);
   g_assert_nonnull (find_label (content, "line 00999 of the build log"));
   g_assert_null (find_label (content, "line 01000 of the build log"));
   g_assert_nonnull (find_label (content, "Showing the first 1000 of 12000 lines"));
@@ -1104,12 +1003,13 @@ test_long_session (Fixture       *fixture,
   show_session (fixture, STREAMED_ID);
 
   /* From the click to the frame that shows the new session. */
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint), &n_frames);
+  handler = g_signal_connect (frame_clock, "after-paint",
+                              G_CALLBACK (loom_ui_test_on_after_paint), &n_frames);
   cpu_started = thread_cpu_time ();
   started = g_get_monotonic_time ();
   loom_timeline_view_set_session (fixture->view, fixture->store, session);
   loom_session_details_set_session (fixture->details, fixture->store, session);
-  g_assert_true (wait_until (frame_painted, &n_frames));
+  g_assert_true (loom_ui_test_wait_until (frame_painted, &n_frames));
   elapsed = g_get_monotonic_time () - started;
   cpu = thread_cpu_time () - cpu_started;
   g_signal_handler_disconnect (frame_clock, handler);
@@ -1126,7 +1026,7 @@ test_long_session (Fixture       *fixture,
                   loom_timeline_model_get_n_loaded_pages (LOOM_TIMELINE_MODEL (model)));
   g_assert_cmpuint (loom_timeline_model_get_n_loaded_pages (LOOM_TIMELINE_MODEL (model)), <=, 5);
 
-  wait_for_frames (fixture->window, 2);
+  loom_ui_test_wait_for_frames (fixture->window, 2);
   rows = visible_rows (fixture);
   g_assert_cmpuint (rows->len, >, 3);
   g_assert_cmpuint (rows->len, <, 200);
@@ -1138,7 +1038,7 @@ test_long_session (Fixture       *fixture,
   /* End, as the End key does. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
                                              "timeline.scroll-to-end", NULL));
-  wait_for_frames (fixture->window, 8);
+  loom_ui_test_wait_for_frames (fixture->window, 8);
   rows = visible_rows (fixture);
   g_assert_cmpuint (rows->len, >, 0);
   {
@@ -1153,7 +1053,7 @@ test_long_session (Fixture       *fixture,
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
                                              "timeline.scroll-to-start", NULL));
-  wait_for_frames (fixture->window, 8);
+  loom_ui_test_wait_for_frames (fixture->window, 8);
   rows = visible_rows (fixture);
   g_assert_cmpint (loom_timeline_item_get_data (loom_timeline_row_get_item (rows->pdata[0]))->seq,
                    ==, 1);
@@ -1168,6 +1068,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
   g_test_add_func ("/timeline/markdown/markup", test_markdown_markup);

@@ -21,6 +21,8 @@
 #include "loom-source-watcher.h"
 #include "loom-window.h"
 
+#include "loom-ui-test.h"
+
 #define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
 #define LATENCY_LIMIT_USEC (2 * G_USEC_PER_SEC)
 #define TICK_MSEC 50
@@ -70,117 +72,13 @@ ticker_check (Ticker     *ticker,
   g_assert_cmpint (ticker->max_gap, <=, GAP_LIMIT_USEC);
 }
 
-/* ——— Waiting and looking (as in test-window.c) ——— */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (10, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static gboolean
-is_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (GTK_WIDGET (data));
-}
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-static void
-wait_for_frames (GtkWidget *window,
-                 guint      n_frames)
-{
-  FrameWait wait = { window, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, window));
-
-  frame_clock = gtk_widget_get_frame_clock (window);
-  g_assert_nonnull (frame_clock);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
-}
-
-static GPtrArray *
-find_visible (GtkWidget *root,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_visible (root, type, found);
-  return found;
-}
+/* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
 static GtkLabel *
 find_visible_label (GtkWidget  *root,
                     const char *text)
 {
-  g_autoptr(GPtrArray) labels = find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -190,6 +88,8 @@ find_visible_label (GtkWidget  *root,
   return NULL;
 }
 
+/* This test's own screenshot: after two frames, and without checking the size, unlike
+ * loom_ui_test_save_screenshot(). */
 static void
 save_screenshot (GtkWidget  *widget,
                  const char *name)
@@ -198,13 +98,10 @@ save_screenshot (GtkWidget  *widget,
   g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
   GskRenderer *renderer;
   int width, height;
 
-  wait_for_frames (widget, 2);
+  loom_ui_test_wait_for_frames (widget, 2);
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
 
@@ -217,16 +114,7 @@ save_screenshot (GtkWidget  *widget,
   renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  loom_ui_test_save_texture (texture, name);
 }
 
 /* ——— Playing Claude Code ——— */
@@ -436,7 +324,7 @@ run_body_cb (gpointer user_data)
   /* Closing the last window ends g_application_run(); the application then stops its
    * watcher and waits for a pass that still runs. */
   g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (wait_until (is_hidden, window));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
   fixture->body_ran = TRUE;
 
   return G_SOURCE_REMOVE;
@@ -482,7 +370,7 @@ static LoomSessionRow *
 find_row (GtkWidget  *window,
           const char *session_id)
 {
-  g_autoptr(GPtrArray) rows = find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -514,8 +402,8 @@ row_shows (gpointer data)
 static void
 describe_rows (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) rows = find_visible (window, LOOM_TYPE_SESSION_ROW);
-  g_autoptr(GPtrArray) labels = find_visible (window, GTK_TYPE_LABEL);
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (window, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -533,7 +421,7 @@ describe_rows (GtkWidget *window)
 static void
 assert_row_shows (RowWait *wait)
 {
-  if (!wait_until (row_shows, wait))
+  if (!loom_ui_test_wait_until (row_shows, wait))
     {
       describe_rows (wait->window);
       g_error ("No row for session %s with %" G_GINT64_FORMAT " messages%s",
@@ -554,7 +442,7 @@ wait_for_row (RowWait *wait,
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
   GtkSelectionModel *selection = NULL;
 
   for (guint i = 0; i < lists->len; i++)
@@ -582,7 +470,7 @@ selected_session (GtkSelectionModel *selection)
 static gboolean
 shows_progress (gpointer data)
 {
-  g_autoptr(GPtrArray) bars = find_visible (GTK_WIDGET (data), GTK_TYPE_PROGRESS_BAR);
+  g_autoptr(GPtrArray) bars = loom_ui_test_find_visible (GTK_WIDGET (data), GTK_TYPE_PROGRESS_BAR);
 
   return bars->len > 0;
 }
@@ -636,8 +524,8 @@ live_body (Fixture *fixture)
   latency = wait_for_row (&earlier, fixture->started);
   g_test_message ("latency: a session written before the start is listed %" G_GINT64_FORMAT
                   " ms after the start", latency / 1000);
-  g_assert_true (wait_until (is_not_importing, watcher));
-  wait_for_frames (window, 2);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
+  loom_ui_test_wait_for_frames (window, 2);
 
   /* A new session: the agent writes its first prompt and reply. */
   add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000001", NULL,
@@ -652,7 +540,7 @@ live_body (Fixture *fixture)
   g_test_message ("latency: a new session is listed after %" G_GINT64_FORMAT " ms",
                   latency / 1000);
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
-  g_assert_true (wait_until (is_not_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "new session");
   save_screenshot (window, "watch-new-session");
 
@@ -679,7 +567,7 @@ live_body (Fixture *fixture)
   g_test_message ("latency: an appended message is counted after %" G_GINT64_FORMAT " ms",
                   latency / 1000);
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
-  g_assert_true (wait_until (is_not_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "appended record");
   selected = selected_session (selection);
   g_assert_nonnull (selected);
@@ -694,7 +582,7 @@ live_body (Fixture *fixture)
   g_test_message ("latency: a deleted source is marked after %" G_GINT64_FORMAT " ms",
                   latency / 1000);
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
-  g_assert_true (wait_until (is_not_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "deleted source");
   g_assert_true (loom_session_get_record (loom_session_row_get_session (
                    find_row (window, NEW_ID)))->source_missing);
@@ -807,7 +695,7 @@ follow_long_pass (Fixture    *fixture,
   LabelWait toast_wait = { pass->window, toast };
   gint64 duration;
 
-  g_assert_true (wait_until (pass_progress_or_end, pass));
+  g_assert_true (loom_ui_test_wait_until (pass_progress_or_end, pass));
   if (pass->saw_progress)
     {
       g_test_message ("progress shown %" G_GINT64_FORMAT " ms into the pass",
@@ -816,8 +704,8 @@ follow_long_pass (Fixture    *fixture,
       save_screenshot (pass->window, screenshot);
       ticker_restart (&fixture->ticker);
     }
-  g_assert_true (wait_until (pass_ended, pass));
-  wait_for_frames (pass->window, 2);
+  g_assert_true (loom_ui_test_wait_until (pass_ended, pass));
+  loom_ui_test_wait_for_frames (pass->window, 2);
   ticker_check (&fixture->ticker, "long import, while its progress shows");
 
   duration = pass->ended - pass->started;
@@ -829,7 +717,7 @@ follow_long_pass (Fixture    *fixture,
       /* It was shown, and is gone; the user hears how it ended. */
       g_assert_true (pass->saw_progress);
       g_assert_false (shows_progress (pass->window));
-      g_assert_true (wait_until (shows_label, &toast_wait));
+      g_assert_true (loom_ui_test_wait_until (shows_label, &toast_wait));
     }
   else if (duration < PROGRESS_DELAY_USEC)
     {
@@ -854,8 +742,8 @@ long_import_body (Fixture *fixture)
   gint64 since;
 
   assert_row_shows (&earlier);
-  g_assert_true (wait_until (is_not_importing, watcher));
-  wait_for_frames (window, 2);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
+  loom_ui_test_wait_for_frames (window, 2);
 
   /* The files are written aside and moved in at once, as a restored backup would be: the new
    * folder gets monitors, and its sessions make one long pass. */
@@ -872,7 +760,7 @@ long_import_body (Fixture *fixture)
 
   /* The list kept its session and gained the new ones. */
   assert_row_shows (&last);
-  g_assert_true (wait_until (is_not_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (session_selection (window))), ==,
                     N_LONG_SESSIONS + 1);
   save_screenshot (window, "watch-long-import-done");
@@ -924,8 +812,8 @@ first_import_body (Fixture *fixture)
   follow_long_pass (fixture, pass, "watch-first-import");
   g_signal_handler_disconnect (pass->watcher, first_start->handler);
 
-  g_assert_true (wait_until (is_not_importing, pass->watcher));
-  wait_for_frames (window, 2);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, pass->watcher));
+  loom_ui_test_wait_for_frames (window, 2);
   g_assert_null (find_visible_label (window, "No Sessions Yet"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (session_selection (window))), ==,
                     N_LONG_SESSIONS);
@@ -959,7 +847,7 @@ setting_body (Fixture *fixture)
   RowWait created = { window, NEW_ID, 2, FALSE };
   gint64 until;
 
-  g_assert_true (wait_until (is_not_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   g_settings_set_boolean (settings, "watch-sources", FALSE);
   g_assert_false (loom_source_watcher_get_watching (watcher));
   g_assert_cmpuint (loom_source_watcher_get_n_monitors (watcher), ==, 0);
@@ -997,6 +885,8 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
+  loom_ui_test_set_wake_up_interval (10);
 
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 

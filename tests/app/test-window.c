@@ -22,161 +22,24 @@
 #include "loom-store.h"
 #include "loom-window.h"
 
+#include "loom-ui-test.h"
+
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
 #define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
 
-/* Helpers: waiting, finding widgets, screenshots */
-
-static gboolean
-wake_up_cb (gpointer user_data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-typedef gboolean (*Condition) (gpointer data);
-
-/* Iterates the main context until @condition holds or the time is up; the periodic wake-up
- * keeps a blocking iteration from sleeping past the deadline. */
-static gboolean
-wait_until (Condition condition,
-            gpointer  data)
-{
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
-  guint wake_up = g_timeout_add (20, wake_up_cb, NULL);
-  gboolean met;
-
-  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-
-  g_source_remove (wake_up);
-  return met;
-}
-
-static gboolean
-is_mapped (gpointer data)
-{
-  return gtk_widget_get_mapped (GTK_WIDGET (data));
-}
-
-static gboolean
-is_hidden (gpointer data)
-{
-  return !gtk_widget_get_visible (GTK_WIDGET (data));
-}
-
-static gboolean
-is_null (gpointer data)
-{
-  return *(gpointer *)data == NULL;
-}
-
-static void
-on_after_paint (GdkFrameClock *frame_clock,
-                guint         *n_frames)
-{
-  (*n_frames)++;
-}
-
-typedef struct
-{
-  GtkWidget *widget;
-  guint      n_frames;
-  guint      wanted;
-} FrameWait;
-
-static gboolean
-has_painted (gpointer data)
-{
-  FrameWait *wait = data;
-
-  if (wait->n_frames < wait->wanted)
-    gtk_widget_queue_draw (wait->widget);
-  return wait->n_frames >= wait->wanted;
-}
-
-/* Waits until @window is mapped and has painted a few more frames, so that what it shows has
- * caught up with the last change (a reload, a new style). */
-static void
-wait_for_frames (GtkWidget *window,
-                 guint      n_frames)
-{
-  FrameWait wait = { window, 0, n_frames };
-  GdkFrameClock *frame_clock;
-  gulong handler;
-
-  g_assert_true (wait_until (is_mapped, window));
-
-  frame_clock = gtk_widget_get_frame_clock (window);
-  g_assert_nonnull (frame_clock);
-  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (on_after_paint),
-                              &wait.n_frames);
-  g_assert_true (wait_until (has_painted, &wait));
-  g_signal_handler_disconnect (frame_clock, handler);
-}
-
-/* The widgets of @type under @root that a user can see: mapped and not hidden by their parent
- * (GtkListView keeps spare rows that are not child-visible). */
-static void
-collect_visible (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
-    return;
-
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    g_ptr_array_add (found, root);
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_visible (child, type, found);
-}
-
-static GPtrArray *
-find_visible (GtkWidget *root,
-              GType      type)
-{
-  GPtrArray *found = g_ptr_array_new ();
-
-  collect_visible (root, type, found);
-  return found;
-}
-
-static GtkWidget *
-find_visible_status_page (GtkWidget  *root,
-                          const char *title)
-{
-  g_autoptr(GPtrArray) pages = find_visible (root, ADW_TYPE_STATUS_PAGE);
-
-  for (guint i = 0; i < pages->len; i++)
-    {
-      if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
-        return pages->pdata[i];
-    }
-  return NULL;
-}
-
-static guint
-count_visible (GtkWidget *root,
-               GType      type)
-{
-  g_autoptr(GPtrArray) found = find_visible (root, type);
-
-  return found->len;
-}
+/* Helpers: finding widgets (the common helpers are in loom-ui-test.c) */
 
 static gboolean
 shows_sidebar (gpointer data)
 {
-  return count_visible (data, LOOM_TYPE_SIDEBAR) == 1;
+  return loom_ui_test_count_visible (data, LOOM_TYPE_SIDEBAR) == 1;
 }
 
 static GtkWidget *
 find_visible_button (GtkWidget  *root,
                      const char *icon_name)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -184,65 +47,6 @@ find_visible_button (GtkWidget  *root,
         return buttons->pdata[i];
     }
   return NULL;
-}
-
-static GtkWindow *
-find_toplevel (GType type)
-{
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
-  guint n_items = g_list_model_get_n_items (toplevels);
-
-  for (guint i = 0; i < n_items; i++)
-    {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
-
-      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
-          gtk_widget_get_visible (GTK_WIDGET (window)))
-        return window;
-    }
-  return NULL;
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *file_name = NULL;
-  g_autofree char *path = NULL;
-  GskRenderer *renderer;
-  int width, height;
-
-  wait_for_frames (widget, 3);
-
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
-    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
-  else
-    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
-  file_name = g_strconcat (name, ".png", NULL);
-  path = g_build_filename (dir, file_name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
 }
 
 /* Applies a style through the preference, as the user does, and waits for the window to show
@@ -256,7 +60,7 @@ set_style (LoomApplication *app,
 
   g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
   g_assert_cmpint (adw_style_manager_get_dark (style_manager), ==, g_str_equal (scheme, "dark"));
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 }
 
 /* Fixture: a fresh store folder and a running application */
@@ -303,12 +107,12 @@ run_body_cb (gpointer user_data)
   Fixture *fixture = user_data;
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
   fixture->body (fixture);
 
   /* Ctrl+W's action: closing the last window ends g_application_run(). */
   g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (wait_until (is_hidden, window));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
   fixture->body_ran = TRUE;
 
   return G_SOURCE_REMOVE;
@@ -408,7 +212,7 @@ static LoomSidebarRow *
 find_sidebar_row (GtkWidget      *root,
                   LoomCollection  collection)
 {
-  g_autoptr(GPtrArray) rows = find_visible (root, LOOM_TYPE_SIDEBAR_ROW);
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (root, LOOM_TYPE_SIDEBAR_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -430,7 +234,7 @@ sidebar_count (GtkWidget      *window,
   GtkLabel *count_label;
 
   g_assert_nonnull (row);
-  labels = find_visible (GTK_WIDGET (row), GTK_TYPE_LABEL);
+  labels = loom_ui_test_find_visible (GTK_WIDGET (row), GTK_TYPE_LABEL);
   g_assert_cmpuint (labels->len, >=, 1);
   if (labels->len == 1)
     return 0;
@@ -447,11 +251,11 @@ static void
 select_collection (GtkWidget      *window,
                    LoomCollection  collection)
 {
-  g_autoptr(GPtrArray) sidebars = find_visible (window, LOOM_TYPE_SIDEBAR);
+  g_autoptr(GPtrArray) sidebars = loom_ui_test_find_visible (window, LOOM_TYPE_SIDEBAR);
 
   g_assert_cmpuint (sidebars->len, ==, 1);
   loom_sidebar_select_collection (sidebars->pdata[0], collection);
-  wait_for_frames (window, 2);
+  loom_ui_test_wait_for_frames (window, 2);
 }
 
 /* Tests */
@@ -489,40 +293,40 @@ shell_body (Fixture *fixture)
   assert_accel (fixture->app, "win.show-help-overlay", "<Control>question");
 
   /* A new user sees the welcome, not an empty sidebar. */
-  g_assert_nonnull (find_visible_status_page (window, "No Sessions Yet"));
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   set_style (fixture->app, window, "light");
-  save_screenshot (window, "empty-light");
+  loom_ui_test_save_screenshot (window, "empty-light");
   set_style (fixture->app, window, "dark");
-  save_screenshot (window, "empty-dark");
+  loom_ui_test_save_screenshot (window, "empty-dark");
   set_style (fixture->app, window, "light");
 
   /* About */
   g_assert_true (gtk_widget_activate_action (window, "app.about", NULL));
-  dialog = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
+  dialog = loom_ui_test_find_toplevel (ADW_TYPE_ABOUT_WINDOW);
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
   g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (dialog)), ==, PACKAGE_VERSION);
-  save_screenshot (GTK_WIDGET (dialog), "about");
+  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "about");
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   gtk_window_close (dialog);
-  g_assert_true (wait_until (is_null, &dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
 
   /* Preferences: changing the style there restyles the application at once. */
   g_assert_true (gtk_widget_activate_action (window, "app.preferences", NULL));
-  dialog = find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
+  dialog = loom_ui_test_find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
-  wait_for_frames (GTK_WIDGET (dialog), 2);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
   g_assert_true (gtk_widget_activate_action (window, "app.preferences", NULL));
-  g_assert_true (find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW) == dialog);
+  g_assert_true (loom_ui_test_find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW) == dialog);
   g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (fixture->app))),
                     ==, 2);
-  combo_rows = find_visible (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW);
+  combo_rows = loom_ui_test_find_visible (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW);
   g_assert_cmpuint (combo_rows->len, ==, 1);
   style_row = combo_rows->pdata[0];
   g_assert_cmpuint (adw_combo_row_get_selected (style_row), ==, 1);
-  save_screenshot (GTK_WIDGET (dialog), "preferences");
+  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "preferences");
   adw_combo_row_set_selected (style_row, 2);
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
   adw_combo_row_set_selected (style_row, 1);
@@ -532,38 +336,39 @@ shell_body (Fixture *fixture)
   {
     g_autoptr(GSettings) settings = g_settings_new (APP_ID);
     g_auto(GStrv) folders = NULL;
-    guint rows_before = count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
+    guint rows_before = loom_ui_test_count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
 
     loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
     loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
     folders = g_settings_get_strv (settings, "extra-source-folders");
     g_assert_cmpstrv (folders, ((const char * const[]) { "/srv/agents/claude", NULL }));
-    wait_for_frames (GTK_WIDGET (dialog), 2);
-    g_assert_cmpuint (count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==,
+    loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+    g_assert_cmpuint (loom_ui_test_count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==,
                       rows_before + 1);
-    save_screenshot (GTK_WIDGET (dialog), "preferences-extra-folder");
+    loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "preferences-extra-folder");
 
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "preferences.remove-folder",
                                                "s", "/srv/agents/claude"));
     g_clear_pointer (&folders, g_strfreev);
     folders = g_settings_get_strv (settings, "extra-source-folders");
     g_assert_cmpuint (g_strv_length (folders), ==, 0);
-    wait_for_frames (GTK_WIDGET (dialog), 2);
-    g_assert_cmpuint (count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==, rows_before);
+    loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+    g_assert_cmpuint (loom_ui_test_count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==,
+                      rows_before);
   }
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   gtk_window_close (dialog);
-  g_assert_true (wait_until (is_null, &dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
 
   /* Keyboard shortcuts, loaded by GtkApplication from the resource. */
   g_assert_true (gtk_widget_activate_action (window, "win.show-help-overlay", NULL));
   help_overlay =
     GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_nonnull (help_overlay);
-  g_assert_true (wait_until (is_mapped, help_overlay));
-  save_screenshot (GTK_WIDGET (help_overlay), "shortcuts");
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, help_overlay));
+  loom_ui_test_save_screenshot (GTK_WIDGET (help_overlay), "shortcuts");
   gtk_window_close (help_overlay);
-  g_assert_true (wait_until (is_hidden, help_overlay));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, help_overlay));
 
   /* Sessions arrive: the window shows them once reloaded. */
   insert_session (store, "Fix the flaky login test - 2026-11-29", "claude-code", "webapp", 1, TRUE);
@@ -577,49 +382,49 @@ shell_body (Fixture *fixture)
                   "claude-code", "intentloom-history", 24 * 27, FALSE);
   insert_session (store, "Draft the release notes - 2025-12-15", "codex", NULL, 24 * 349, FALSE);
   loom_window_reload (fixture->window);
-  wait_for_frames (window, 3);
+  loom_ui_test_wait_for_frames (window, 3);
 
-  g_assert_null (find_visible_status_page (window, "No Sessions Yet"));
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
+  g_assert_null (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_ALL), ==, 5);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_RECENT), ==, 3);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_PINNED), ==, 1);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_ACTIVE), ==, 2);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_TRASH), ==, 0);
-  save_screenshot (window, "sessions-light");
+  loom_ui_test_save_screenshot (window, "sessions-light");
   set_style (fixture->app, window, "dark");
-  save_screenshot (window, "sessions-dark");
+  loom_ui_test_save_screenshot (window, "sessions-dark");
   set_style (fixture->app, window, "light");
 
   /* The sidebar chooses what the list shows. */
   select_collection (window, LOOM_COLLECTION_PINNED);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
   select_collection (window, LOOM_COLLECTION_TRASH);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
-  g_assert_nonnull (find_visible_status_page (window, "Trash Is Empty"));
-  save_screenshot (window, "collection-empty");
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Trash Is Empty"));
+  loom_ui_test_save_screenshot (window, "collection-empty");
   select_collection (window, LOOM_COLLECTION_ALL);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 5);
 
   /* A narrow window folds: the sidebar alone, then the list after picking a collection. */
   gtk_window_set_default_size (GTK_WINDOW (window), 400, 640);
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
-  save_screenshot (window, "sessions-narrow");
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
+  loom_ui_test_save_screenshot (window, "sessions-narrow");
 
   gtk_widget_activate (GTK_WIDGET (find_sidebar_row (window, LOOM_COLLECTION_RECENT)));
-  wait_for_frames (window, 3);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
-  g_assert_cmpuint (count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 3);
-  save_screenshot (window, "sessions-narrow-list");
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 3);
+  loom_ui_test_save_screenshot (window, "sessions-narrow-list");
 
   back_button = find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (back_button), ==, "Back");
   /* Activating a button presses it for a moment before it reports the click. */
   gtk_widget_activate (back_button);
-  g_assert_true (wait_until (shows_sidebar, window));
+  g_assert_true (loom_ui_test_wait_until (shows_sidebar, window));
 }
 
 static void
@@ -644,11 +449,11 @@ wait_for_message_dialog (void)
 
   while (dialog == NULL && g_get_monotonic_time () < deadline)
     {
-      dialog = (AdwMessageDialog *)find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+      dialog = (AdwMessageDialog *)loom_ui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
       g_main_context_iteration (NULL, FALSE);
     }
   g_assert_nonnull (dialog);
-  wait_for_frames (GTK_WIDGET (dialog), 2);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
   return dialog;
 }
 
@@ -670,7 +475,7 @@ close_message_dialog (AdwMessageDialog *dialog)
   g_signal_connect (dialog, "response", G_CALLBACK (on_response_cb), &response);
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   gtk_window_close (GTK_WINDOW (dialog));
-  g_assert_true (wait_until (is_null, &dialog));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
   g_assert_cmpstr (response, ==, "close");
 }
 
@@ -680,15 +485,16 @@ newer_store_body (Fixture *fixture)
   AdwMessageDialog *dialog;
 
   g_assert_null (loom_window_get_store (fixture->window));
-  g_assert_nonnull (find_visible_status_page (GTK_WIDGET (fixture->window), "History Unavailable"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window),
+                                                          "History Unavailable"));
 
   dialog = wait_for_message_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Open History");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "newer version"));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), fixture->db_path));
-  save_screenshot (GTK_WIDGET (dialog), "store-newer-dialog");
+  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "store-newer-dialog");
   close_message_dialog (dialog);
-  save_screenshot (GTK_WIDGET (fixture->window), "store-unavailable");
+  loom_ui_test_save_screenshot (GTK_WIDGET (fixture->window), "store-unavailable");
 }
 
 static void
@@ -727,9 +533,10 @@ damaged_store_body (Fixture *fixture)
   dialog = wait_for_message_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "History Was Damaged");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), recovered));
-  save_screenshot (GTK_WIDGET (dialog), "store-damaged-dialog");
+  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "store-damaged-dialog");
   close_message_dialog (dialog);
-  g_assert_nonnull (find_visible_status_page (GTK_WIDGET (fixture->window), "No Sessions Yet"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window),
+                                                          "No Sessions Yet"));
 }
 
 static void
@@ -810,6 +617,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
 
   /* Screenshots must not catch a crossfade half-way. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);

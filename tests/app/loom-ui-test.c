@@ -1,0 +1,248 @@
+/* loom-ui-test.c — helpers shared by the UI tests: waiting on the main loop, finding what is on
+ * screen, and saving screenshots.
+ *
+ * Each UI test drives the real application on a real X server; these are the few things every
+ * one of them needs, kept in one place so that they stay the same everywhere.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "loom-ui-test.h"
+
+/* Generous by default: llvmpipe and a busy CI machine can be slow to draw the first frame. A test
+ * that waits on slower work (an import, a large store) sets a longer one. */
+static gint64 wait_timeout_usec = 10 * G_USEC_PER_SEC;
+static guint wake_up_interval_msec = 20;
+
+/* Sets how long loom_ui_test_wait_until() waits before giving up. */
+void
+loom_ui_test_set_wait_timeout (gint64 timeout_usec)
+{
+  wait_timeout_usec = timeout_usec;
+}
+
+/* Sets how often loom_ui_test_wait_until() wakes up to check its condition while nothing else
+ * happens; a test that measures latency wants it finer. */
+void
+loom_ui_test_set_wake_up_interval (guint interval_msec)
+{
+  wake_up_interval_msec = interval_msec;
+}
+
+static gboolean
+wake_up_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Iterates the main context until @condition holds or the time is up; the periodic wake-up
+ * keeps a blocking iteration from sleeping past the deadline. */
+gboolean
+loom_ui_test_wait_until (LoomUiTestCondition condition,
+                         gpointer            data)
+{
+  gint64 deadline = g_get_monotonic_time () + wait_timeout_usec;
+  guint wake_up = g_timeout_add (wake_up_interval_msec, wake_up_cb, NULL);
+  gboolean met;
+
+  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_up);
+  return met;
+}
+
+/* Conditions for loom_ui_test_wait_until() that most tests wait on. */
+gboolean
+loom_ui_test_is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+gboolean
+loom_ui_test_is_hidden (gpointer data)
+{
+  return !gtk_widget_get_visible (GTK_WIDGET (data));
+}
+
+/* @data points at a pointer that something (a weak pointer, a callback) clears. */
+gboolean
+loom_ui_test_is_null (gpointer data)
+{
+  return *(gpointer *)data == NULL;
+}
+
+/* Counts frames: connect it to a frame clock's "after-paint" with a guint to count in. */
+void
+loom_ui_test_on_after_paint (GdkFrameClock *frame_clock,
+                             guint         *n_frames)
+{
+  (*n_frames)++;
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  guint      n_frames;
+  guint      wanted;
+} FrameWait;
+
+static gboolean
+has_painted (gpointer data)
+{
+  FrameWait *wait = data;
+
+  if (wait->n_frames < wait->wanted)
+    gtk_widget_queue_draw (wait->widget);
+  return wait->n_frames >= wait->wanted;
+}
+
+/* Waits until @widget is mapped and has painted a few more frames, so that what it shows has
+ * caught up with the last change (a reload, a new style). */
+void
+loom_ui_test_wait_for_frames (GtkWidget *widget,
+                              guint      n_frames)
+{
+  FrameWait wait = { widget, 0, n_frames };
+  GdkFrameClock *frame_clock;
+  gulong handler;
+
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, widget));
+
+  frame_clock = gtk_widget_get_frame_clock (widget);
+  g_assert_nonnull (frame_clock);
+  handler = g_signal_connect (frame_clock, "after-paint",
+                              G_CALLBACK (loom_ui_test_on_after_paint), &wait.n_frames);
+  g_assert_true (loom_ui_test_wait_until (has_painted, &wait));
+  g_signal_handler_disconnect (frame_clock, handler);
+}
+
+/* The widgets of @type under @root that a user can see: mapped and not hidden by their parent
+ * (GtkListView keeps spare rows that are not child-visible). Adds them to @found in tree order. */
+void
+loom_ui_test_collect_visible (GtkWidget *root,
+                              GType      type,
+                              GPtrArray *found)
+{
+  if (!gtk_widget_get_mapped (root) || !gtk_widget_get_child_visible (root))
+    return;
+
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    g_ptr_array_add (found, root);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    loom_ui_test_collect_visible (child, type, found);
+}
+
+/* The same, in a new array (free it; the widgets are not referenced). */
+GPtrArray *
+loom_ui_test_find_visible (GtkWidget *root,
+                           GType      type)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  loom_ui_test_collect_visible (root, type, found);
+  return found;
+}
+
+/* How many visible widgets of @type there are under @root. */
+guint
+loom_ui_test_count_visible (GtkWidget *root,
+                            GType      type)
+{
+  g_autoptr(GPtrArray) found = loom_ui_test_find_visible (root, type);
+
+  return found->len;
+}
+
+/* The visible status page under @root with @title, or NULL: empty states are told apart by
+ * their title. */
+GtkWidget *
+loom_ui_test_find_visible_status_page (GtkWidget  *root,
+                                       const char *title)
+{
+  g_autoptr(GPtrArray) pages = loom_ui_test_find_visible (root, ADW_TYPE_STATUS_PAGE);
+
+  for (guint i = 0; i < pages->len; i++)
+    {
+      if (g_strcmp0 (adw_status_page_get_title (pages->pdata[i]), title) == 0)
+        return pages->pdata[i];
+    }
+  return NULL;
+}
+
+/* The first visible toplevel window of @type (a dialog, the preferences), or NULL. */
+GtkWindow *
+loom_ui_test_find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
+  guint n_items = g_list_model_get_n_items (toplevels);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
+          gtk_widget_get_visible (GTK_WIDGET (window)))
+        return window;
+    }
+  return NULL;
+}
+
+/* Writes @texture as @name.png to the screenshots folder: app/screenshots/ under
+ * LOOM_TEST_BUILDDIR when the harness sets it, else screenshots/ beside the program. */
+void
+loom_ui_test_save_texture (GdkTexture *texture,
+                           const char *name)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *file_name = NULL;
+  g_autofree char *path = NULL;
+
+  if (g_getenv ("LOOM_TEST_BUILDDIR") != NULL)
+    dir = g_build_filename (g_getenv ("LOOM_TEST_BUILDDIR"), "app", "screenshots", NULL);
+  else
+    dir = g_test_build_filename (G_TEST_BUILT, "screenshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  file_name = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file_name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Renders @widget (a window) as it is on screen, once it has caught up, and saves it as
+ * @name.png for a person to look at. */
+void
+loom_ui_test_save_screenshot (GtkWidget  *widget,
+                              const char *name)
+{
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer;
+  int width, height;
+
+  loom_ui_test_wait_for_frames (widget, 3);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+
+  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  loom_ui_test_save_texture (texture, name);
+}

@@ -1,0 +1,44 @@
+/* loom-ui-test.h — helpers shared by the UI tests: waiting on the main loop, finding what is on
+ * screen, and saving screenshots.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+typedef gboolean (*LoomUiTestCondition) (gpointer data);
+
+void        loom_ui_test_set_wait_timeout      (gint64               timeout_usec);
+void        loom_ui_test_set_wake_up_interval  (guint                interval_msec);
+gboolean    loom_ui_test_wait_until            (LoomUiTestCondition  condition,
+                                                gpointer             data);
+
+gboolean    loom_ui_test_is_mapped             (gpointer             data);
+gboolean    loom_ui_test_is_hidden             (gpointer             data);
+gboolean    loom_ui_test_is_null               (gpointer             data);
+
+void        loom_ui_test_on_after_paint        (GdkFrameClock       *frame_clock,
+                                                guint               *n_frames);
+void        loom_ui_test_wait_for_frames       (GtkWidget           *widget,
+                                                guint                n_frames);
+
+void        loom_ui_test_collect_visible       (GtkWidget           *root,
+                                                GType                type,
+                                                GPtrArray           *found);
+GPtrArray  *loom_ui_test_find_visible          (GtkWidget           *root,
+                                                GType                type);
+guint       loom_ui_test_count_visible         (GtkWidget           *root,
+                                                GType                type);
+GtkWidget  *loom_ui_test_find_visible_status_page (GtkWidget        *root,
+                                                   const char       *title);
+GtkWindow  *loom_ui_test_find_toplevel         (GType                type);
+
+void        loom_ui_test_save_texture          (GdkTexture          *texture,
+                                                const char          *name);
+void        loom_ui_test_save_screenshot       (GtkWidget           *widget,
+                                                const char          *name);
+
+G_END_DECLS
