@@ -631,26 +631,37 @@ restore_selected (LoomWindow *self,
   show_undo_toast (self, title, g_steal_pointer (&before));
 }
 
+/* Archive and Trash are toggles: a selection already wholly there is brought back, anything
+ * else goes there. Either way the toast offers to undo. */
 static void
-session_archive_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
+toggle_removal (LoomWindow     *self,
+                SessionTest     is_there,
+                ChangeFunc      bring_back,
+                LoomCollection  target)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
   g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
   g_auto(GStrv) uuids = NULL;
 
   if (sessions->len == 0)
     return;
 
-  if (all_sessions (sessions, is_archived_only))
+  if (all_sessions (sessions, is_there))
     {
-      restore_selected (self, restore_from_archive_change, FALSE);
+      restore_selected (self, bring_back, target == LOOM_COLLECTION_TRASH);
       return;
     }
 
   uuids = dup_selected_uuids (self);
-  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_ARCHIVED, 0);
+  loom_window_move_sessions (self, (const char * const *)uuids, target, 0);
+}
+
+static void
+session_archive_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  toggle_removal (LOOM_WINDOW (widget), is_archived_only, restore_from_archive_change,
+                  LOOM_COLLECTION_ARCHIVED);
 }
 
 static void
@@ -658,21 +669,8 @@ session_trash_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
-  g_auto(GStrv) uuids = NULL;
-
-  if (sessions->len == 0)
-    return;
-
-  if (all_sessions (sessions, loom_session_get_trashed))
-    {
-      restore_selected (self, restore_from_trash_change, TRUE);
-      return;
-    }
-
-  uuids = dup_selected_uuids (self);
-  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_TRASH, 0);
+  toggle_removal (LOOM_WINDOW (widget), loom_session_get_trashed, restore_from_trash_change,
+                  LOOM_COLLECTION_TRASH);
 }
 
 static void
