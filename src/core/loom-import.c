@@ -591,6 +591,34 @@ fail:
   return FALSE;
 }
 
+/* A batch is one transaction whose new messages and events are indexed for search in one go
+ * just before it commits (see schema_v2 in loom-schema.c). */
+static gboolean
+begin_batch (LoomStore  *store,
+             GError    **error)
+{
+  if (!loom_store_begin (store, error))
+    return FALSE;
+  if (!loom_store_defer_indexing (store, error))
+    {
+      loom_store_rollback (store);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+commit_batch (LoomStore  *store,
+              GError    **error)
+{
+  if (!loom_store_index_deferred (store, error))
+    {
+      loom_store_rollback (store);
+      return FALSE;
+    }
+  return loom_store_commit (store, error);
+}
+
 gboolean
 loom_import_run (LoomStore                *store,
                  const LoomImportOptions  *options,
@@ -639,7 +667,7 @@ loom_import_run (LoomStore                *store,
        * readers (the app's window) to see progress. */
       if (!in_batch)
         {
-          if (!loom_store_begin (store, error))
+          if (!begin_batch (store, error))
             return FALSE;
           in_batch = TRUE;
           batch_started = g_get_monotonic_time ();
@@ -662,7 +690,7 @@ loom_import_run (LoomStore                *store,
           i + 1 == candidates->len)
         {
           in_batch = FALSE;
-          if (!loom_store_commit (store, error))
+          if (!commit_batch (store, error))
             return FALSE;
         }
 
@@ -671,7 +699,7 @@ loom_import_run (LoomStore                *store,
     }
 
   /* Cancelled: what was read so far is kept, whole files only. */
-  if (in_batch && !loom_store_commit (store, error))
+  if (in_batch && !commit_batch (store, error))
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

@@ -18,4 +18,9 @@ gboolean loom_schema_migrate (sqlite3     *db,
 /* The statements that (re)create the derived full-text index from the base tables. */
 extern const char loom_schema_index_rebuild_sql[];
 
+/* Bulk indexing for import batches: the first marks where the batch starts, the second indexes
+ * every message and event added since and clears the mark (see schema_v2). */
+extern const char loom_schema_index_defer_sql[];
+extern const char loom_schema_index_deferred_sql[];
+
 G_END_DECLS

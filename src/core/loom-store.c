@@ -425,3 +425,21 @@ loom_store_rebuild_index (LoomStore  *self,
     }
   return loom_store_commit (self, error);
 }
+
+gboolean
+loom_store_defer_indexing (LoomStore  *self,
+                           GError    **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+
+  return loom_store_exec (self, loom_schema_index_defer_sql, error);
+}
+
+gboolean
+loom_store_index_deferred (LoomStore  *self,
+                           GError    **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+
+  return loom_store_exec (self, loom_schema_index_deferred_sql, error);
+}

@@ -131,3 +131,42 @@ loom_test_file_checksum (const char *path)
   g_assert_no_error (error);
   return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *)contents, length);
 }
+
+/* Written out here rather than taken from the schema, so that the test states independently
+ * what the index should hold. */
+static const char expected_entries_sql[] =
+  "SELECT id * 4 + 2 AS rowid, title, '' AS body, id AS session_id, 'title' AS kind, created_at"
+  "  FROM sessions"
+  " UNION ALL "
+  "SELECT id * 4, '', substr (text, 1, 65536), session_id, 'message:' || role, created_at"
+  "  FROM messages"
+  " UNION ALL "
+  "SELECT id * 4 + 1, '',"
+  "       substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, 65536),"
+  "       session_id, 'event:' || kind, created_at"
+  "  FROM events";
+
+void
+loom_test_assert_index_in_sync (const char *db_path)
+{
+  g_autofree char *missing = g_strdup_printf (
+    "SELECT count(*) FROM (SELECT * FROM (%s) EXCEPT "
+    "SELECT rowid, title, body, session_id, kind, created_at FROM search_index)",
+    expected_entries_sql);
+  g_autofree char *extra = g_strdup_printf (
+    "SELECT count(*) FROM (SELECT rowid, title, body, session_id, kind, created_at "
+    "FROM search_index EXCEPT SELECT * FROM (%s))", expected_entries_sql);
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_cmpint (query_int (db_path, missing, NULL), ==, 0);
+  g_assert_cmpint (query_int (db_path, extra, NULL), ==, 0);
+  g_assert_cmpint (query_int (db_path, "SELECT count(*) FROM index_deferred", NULL), ==, 0);
+
+  g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
+  if (sqlite3_exec (db, "INSERT INTO search_index (search_index) VALUES ('integrity-check')",
+                    NULL, NULL, &message) != SQLITE_OK)
+    g_error ("The search index of %s is damaged: %s", db_path, message);
+  sqlite3_close (db);
+}

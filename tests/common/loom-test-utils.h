@@ -29,4 +29,8 @@ gint64       loom_test_count_matches     (const char  *db_path,
                                           const char  *word);
 char        *loom_test_file_checksum     (const char  *path);
 
+/* Fails unless the search index holds exactly one entry per session title, message and event,
+ * with their current text, and FTS5's own integrity check passes. */
+void         loom_test_assert_index_in_sync (const char *db_path);
+
 G_END_DECLS

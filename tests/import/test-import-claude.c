@@ -503,6 +503,7 @@ assert_fixture (Fixture    *f,
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     if (fixture == NULL || strcmp (expected[i].fixture, fixture) == 0)
       assert_session (f, &expected[i]);
+  loom_test_assert_index_in_sync (loom_store_get_path (f->store));
 }
 
 /* ——— Copies and checksums ——— */

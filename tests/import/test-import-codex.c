@@ -440,6 +440,7 @@ test_fixture (Fixture       *f,
       sessions = sessions_by_source_id (f);
       g_assert_cmpuint (g_hash_table_size (sessions), ==, e->parent != NULL ? 2 : 1);
       assert_session (f, sessions, e);
+      loom_test_assert_index_in_sync (db);
     }
 }
 
@@ -670,6 +671,7 @@ import_in_two_passes (const char *name,
   import_path (&f, "codex", path);
 
   result = comparable_session (&f, session_id);
+  loom_test_assert_index_in_sync (f.db);
   rows[0] = loom_test_count_rows (f.db, "messages");
   rows[1] = loom_test_count_rows (f.db, "events");
   fixture_tear_down (&f, NULL);

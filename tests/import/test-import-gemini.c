@@ -502,6 +502,7 @@ assert_all (LoomStore *store)
   assert_n_sessions (sessions, 5);
   for (guint i = 0; all_expected[i] != NULL; i++)
     assert_session (sessions, all_expected[i]);
+  loom_test_assert_index_in_sync (loom_store_get_path (store));
 }
 
 static void
