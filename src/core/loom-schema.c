@@ -7,12 +7,27 @@
  */
 #include "loom-error.h"
 #include "loom-schema.h"
+#include "loom-importer.h"
+#include "loom-search-index.h"
 #include "loom-store.h"
 
 /* The search index is derived data. Rows map to base rows through their rowid so that the
- * triggers can delete an entry without scanning the index:
- *   message m → 4·m, event e → 4·e + 1, session title s → 4·s + 2. */
+ * triggers can delete an entry without scanning the index. Version 1 mapped message m → 4·m,
+ * event e → 4·e + 1, session title s → 4·s + 2; version 2 uses ranges (loom-search-index.h). */
 #define INDEX_BODY_LIMIT "65536"
+
+#define SEARCH_INDEX_TABLE_V1 \
+  "CREATE VIRTUAL TABLE search_index USING fts5 (" \
+  "  title, body, session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED," \
+  "  tokenize = 'loom'" \
+  ");"
+
+/* Facets are words that filters look for (loom-search-index.h). */
+#define SEARCH_INDEX_TABLE \
+  "CREATE VIRTUAL TABLE search_index USING fts5 (" \
+  "  title, body, facets, session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED," \
+  "  tokenize = 'loom'" \
+  ");"
 
 static const char schema_v1[] =
   "CREATE TABLE projects ("
@@ -181,10 +196,7 @@ static const char schema_v1[] =
 
   /* The tokenizer is ours (loom-search-tokenizer.c): unicode61 with diacritics folded, text
    * without spaces split per character, camelCase indexed by its parts. */
-  "CREATE VIRTUAL TABLE search_index USING fts5 ("
-  "  title, body, session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED,"
-  "  tokenize = 'loom'"
-  ");"
+  SEARCH_INDEX_TABLE_V1
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages BEGIN"
   "  INSERT INTO search_index (rowid, title, body, session_id, kind, created_at)"
@@ -240,20 +252,55 @@ static const char schema_v1[] =
 
 /* What an index entry holds for each kind of base row; shared by the triggers, the bulk
  * indexing at the end of an import batch and the rebuild. */
+#define AGENT_FACET(session) \
+  "' " LOOM_FACET_AGENT "' || (SELECT source FROM sessions WHERE sessions.id = " session ")"
+#define TITLE_ENTRY_COLUMNS \
+  "title, '', '" LOOM_FACET_KIND "title " LOOM_FACET_AGENT "' || source, id, 'title', created_at"
 #define MESSAGE_ENTRY_COLUMNS \
-  "'', substr (text, 1, " INDEX_BODY_LIMIT "), session_id, 'message:' || role, created_at"
+  "'', substr (text, 1, " INDEX_BODY_LIMIT "),"                                              \
+  " '" LOOM_FACET_KIND "' || role || " AGENT_FACET ("messages.session_id") " ||"            \
+  "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR "' ELSE '' END),"                \
+  " session_id, 'message:' || role, created_at"
+/* A tool's result names its tool only through the call it answers. */
+#define EVENT_TOOL \
+  "lower (coalesce (tool_name, (SELECT c.tool_name FROM events c"                           \
+  "  WHERE c.session_id = events.session_id AND c.call_id = events.call_id"                 \
+  "    AND c.kind = 'tool_call' AND events.call_id IS NOT NULL)))"
 #define EVENT_ENTRY_COLUMNS \
-  "'', substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, " \
-  INDEX_BODY_LIMIT "), session_id, 'event:' || kind, created_at"
-#define ENTRY_INSERT "INSERT INTO search_index (rowid, title, body, session_id, kind, created_at) "
+  "'', substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, "      \
+  INDEX_BODY_LIMIT "),"                                                                     \
+  " '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ("events.session_id") " ||"              \
+  "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||"                              \
+  "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR "' ELSE '' END),"\
+  " session_id, 'event:' || kind, created_at"
+#define ENTRY_INSERT \
+  "INSERT INTO search_index (rowid, title, body, facets, session_id, kind, created_at) "
+#define EVENTS_FROM LOOM_INDEX_EVENTS_FROM_SQL
+#define TITLES_FROM LOOM_INDEX_TITLES_FROM_SQL
 
-/* Version 2: imports index in bulk. FTS5 flushes its pending terms at the end of every
- * statement inside a savepoint, so indexing a row per trigger wrote and merged a tiny segment
- * per record — about half of the import's time. During an import batch, index_deferred holds
- * the last message and event ids indexed before the batch; the triggers leave newer rows alone
- * and loom_store_index_deferred () indexes them with one statement per table before the batch
+/* Version 2, three changes to the search index.
+ *
+ * Filters that are properties of the entry itself (its kind, agent and tool, an error) are
+ * also words of a third column, facets, so that "error agent:codex" is one FTS5 query rather
+ * than reading every entry with "error" to look at its session.
+ *
+ * Entries get their rowid in three ranges (loom-search-index.h): messages, then events, then
+ * session titles, each in the order of its base table. The first page of a search for a
+ * common word reads the newest entries of each range, which FTS5 seeks to directly; with
+ * v1's interleaved 4·id + kind, finding the newest messages meant reading past every event.
+ *
+ * Imports index in bulk. FTS5 flushes its pending terms at the end of every statement inside
+ * a savepoint, so indexing a row per trigger wrote and merged a tiny segment per record —
+ * about half of the import's time. During an import batch, index_deferred holds the last
+ * message and event ids indexed before the batch; the triggers leave newer rows alone and
+ * loom_store_index_deferred () indexes them with one statement per table before the batch
  * commits, so no reader ever sees a row without its entry. Rows of the batch never hit the
  * index twice either, however often streamed records update them. */
+#define NOT_DEFERRED(base) \
+  "NOT EXISTS (SELECT 1 FROM index_deferred WHERE base = '" base "' AND new.id > after_id)"
+
+G_STATIC_ASSERT (LOOM_MESSAGE_API_ERROR == 16);   /* in MESSAGE_ENTRY_COLUMNS */
+
 static const char schema_v2[] =
   "CREATE TABLE index_deferred ("
   "  base TEXT PRIMARY KEY,"          /* 'messages' or 'events' */
@@ -262,39 +309,67 @@ static const char schema_v2[] =
 
   "DROP TRIGGER messages_index_insert;"
   "DROP TRIGGER messages_index_update;"
+  "DROP TRIGGER messages_index_delete;"
   "DROP TRIGGER events_index_insert;"
   "DROP TRIGGER events_index_update;"
+  "DROP TRIGGER events_index_delete;"
+  "DROP TRIGGER sessions_index_insert;"
+  "DROP TRIGGER sessions_index_update;"
+  "DROP TRIGGER sessions_index_delete;"
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
-  "  WHEN NOT EXISTS (SELECT 1 FROM index_deferred"
-  "                   WHERE base = 'messages' AND new.id > after_id) BEGIN"
-  "  " ENTRY_INSERT "SELECT new.id * 4, " MESSAGE_ENTRY_COLUMNS " FROM messages"
-  "  WHERE id = new.id;"
+  "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
+  "  " ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
   "END;"
-  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role ON messages"
-  "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role)"
-  "   AND NOT EXISTS (SELECT 1 FROM index_deferred"
-  "                   WHERE base = 'messages' AND new.id > after_id) BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id * 4;"
-  "  " ENTRY_INSERT "SELECT new.id * 4, " MESSAGE_ENTRY_COLUMNS " FROM messages"
-  "  WHERE id = new.id;"
+  "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id;"
+  "END;"
+  /* Streamed records touch a message many times without changing its text: no reindexing. */
+  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
+  "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
+  "   AND " NOT_DEFERRED ("messages") " BEGIN"
+  "  DELETE FROM search_index WHERE rowid = old.id;"
+  "  " ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
   "END;"
 
   "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
-  "  WHEN NOT EXISTS (SELECT 1 FROM index_deferred"
-  "                   WHERE base = 'events' AND new.id > after_id) BEGIN"
-  "  " ENTRY_INSERT "SELECT new.id * 4 + 1, " EVENT_ENTRY_COLUMNS " FROM events"
+  "  WHEN " NOT_DEFERRED ("events") " BEGIN"
+  "  " ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id = new.id;"
   "END;"
-  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path ON events"
+  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
+  "  DELETE FROM search_index WHERE rowid = " EVENTS_FROM " + old.id;"
+  "END;"
+  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
   "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
-  "        OR old.path IS NOT new.path)"
-  "   AND NOT EXISTS (SELECT 1 FROM index_deferred"
-  "                   WHERE base = 'events' AND new.id > after_id) BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id * 4 + 1;"
-  "  " ENTRY_INSERT "SELECT new.id * 4 + 1, " EVENT_ENTRY_COLUMNS " FROM events"
+  "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
+  "   AND " NOT_DEFERRED ("events") " BEGIN"
+  "  DELETE FROM search_index WHERE rowid = " EVENTS_FROM " + old.id;"
+  "  " ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id = new.id;"
-  "END;";
+  "END;"
+
+  "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
+  "  " ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
+  "  WHERE id = new.id;"
+  "END;"
+  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+  "  DELETE FROM search_index WHERE rowid = " TITLES_FROM " + old.id;"
+  "END;"
+  "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
+  "  WHEN old.title IS NOT new.title BEGIN"
+  "  DELETE FROM search_index WHERE rowid = " TITLES_FROM " + old.id;"
+  "  " ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
+  "  WHERE id = new.id;"
+  "END;"
+
+  /* Every entry moves to its new rowid: a new index is faster than deleting entries one by
+   * one from the old. */
+  "DROP TABLE search_index;"
+  SEARCH_INDEX_TABLE
+  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;"
+  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
+  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events;";
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
@@ -303,17 +378,18 @@ const char loom_schema_index_defer_sql[] =
   "         ('events', (SELECT ifnull (max (id), 0) FROM events));";
 
 const char loom_schema_index_deferred_sql[] =
-  ENTRY_INSERT "SELECT id * 4, " MESSAGE_ENTRY_COLUMNS " FROM messages"
+  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages"
   "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'messages');"
-  ENTRY_INSERT "SELECT id * 4 + 1, " EVENT_ENTRY_COLUMNS " FROM events"
+  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'events');"
   "DELETE FROM index_deferred;";
 
 const char loom_schema_index_rebuild_sql[] =
-  "DELETE FROM search_index;"
-  ENTRY_INSERT "SELECT id * 4 + 2, title, '', id, 'title', created_at FROM sessions;"
-  ENTRY_INSERT "SELECT id * 4, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
-  ENTRY_INSERT "SELECT id * 4 + 1, " EVENT_ENTRY_COLUMNS " FROM events;"
+  "DROP TABLE search_index;"
+  SEARCH_INDEX_TABLE
+  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;"
+  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
+  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events;"
   "INSERT INTO search_index (search_index) VALUES ('optimize');";
 
 static const char * const migrations[] = {

@@ -21,8 +21,8 @@ typedef struct
   const char  *text;
 } TokenizeCall;
 
-static fts5_api *
-get_fts5_api (sqlite3 *db)
+fts5_api *
+loom_search_get_fts5_api (sqlite3 *db)
 {
   fts5_api *api = NULL;
   sqlite3_stmt *stmt = NULL;
@@ -231,7 +231,7 @@ loom_search_tokenizer_register (sqlite3  *db,
 
   g_return_val_if_fail (db != NULL, FALSE);
 
-  api = get_fts5_api (db);
+  api = loom_search_get_fts5_api (db);
   if (api == NULL || api->iVersion < 2 ||
       api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, api, &tokenizer, NULL) != SQLITE_OK)
     {

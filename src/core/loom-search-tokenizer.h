@@ -20,4 +20,7 @@ G_BEGIN_DECLS
 gboolean loom_search_tokenizer_register (sqlite3  *db,
                                          GError  **error);
 
+/* The connection's FTS5 interface (declared in sqlite3.h), or NULL without FTS5. */
+fts5_api *loom_search_get_fts5_api      (sqlite3  *db);
+
 G_END_DECLS

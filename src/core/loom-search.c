@@ -11,6 +11,9 @@
 
 #include "loom-error.h"
 #include "loom-importer.h"
+#include "loom-search-index.h"
+#include "loom-search-rank.h"
+#include "loom-search-snippet.h"
 #include "loom-search.h"
 #include "loom-store-private.h"
 
@@ -35,6 +38,9 @@ struct _LoomSearchQuery
   GString   *where;      /* " AND …" conditions */
   GArray    *params;     /* Param, bound after the match */
   gboolean   in_trash;
+  GString   *facets;     /* FTS5 terms the filters need in the facets column, AND-ed */
+  GPtrArray *marked;     /* the words to mark in snippets (not the excluded ones) */
+  GArray    *marked_prefix;   /* gboolean: marked[i] is a prefix */
 };
 
 static void
@@ -62,6 +68,9 @@ loom_search_query_free (LoomSearchQuery *query)
   g_free (query->match);
   g_string_free (query->where, TRUE);
   g_array_unref (query->params);
+  g_string_free (query->facets, TRUE);
+  g_ptr_array_unref (query->marked);
+  g_array_unref (query->marked_prefix);
   g_free (query);
 }
 
@@ -88,6 +97,43 @@ add_number_param (LoomSearchQuery *query,
   Param param = { FALSE, NULL, number };
 
   g_array_append_val (query->params, param);
+}
+
+/* A filter that is also a facet (loom-search-index.h) narrows the full-text query itself;
+ * its SQL condition stays, exact, for the rows the index returns. @alternatives are OR-ed. */
+static void
+add_facet (LoomSearchQuery    *query,
+           const char * const *alternatives)
+{
+  if (query->facets->len > 0)
+    g_string_append (query->facets, " AND ");
+  g_string_append_c (query->facets, '(');
+  for (guint i = 0; alternatives[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append (query->facets, " OR ");
+      g_string_append_c (query->facets, '"');
+      for (const char *c = alternatives[i]; *c != '\0'; c++)
+        {
+          if (*c == '"')
+            g_string_append_c (query->facets, '"');
+          g_string_append_c (query->facets, *c);
+        }
+      g_string_append_c (query->facets, '"');
+    }
+  g_string_append_c (query->facets, ')');
+}
+
+static void
+add_one_facet (LoomSearchQuery *query,
+               const char      *prefix,
+               const char      *value)
+{
+  g_autofree char *folded = g_utf8_strdown (value, -1);
+  g_autofree char *facet = g_strconcat (prefix, folded, NULL);
+  const char *alternatives[] = { facet, NULL };
+
+  add_facet (query, alternatives);
 }
 
 /* A word that the index can find: it has a letter or a digit somewhere. */
@@ -153,6 +199,7 @@ add_filter (LoomSearchQuery  *query,
         }
       g_string_append (query->where, " AND s.source = ?");
       add_text_param (query, source);
+      add_one_facet (query, LOOM_FACET_AGENT, source);
     }
   else if (g_str_equal (key, "project"))
     {
@@ -175,24 +222,45 @@ add_filter (LoomSearchQuery  *query,
                        "  AND c.tool_name = ? COLLATE NOCASE))");
       add_text_param (query, value);
       add_text_param (query, value);
+      add_one_facet (query, LOOM_FACET_TOOL, value);
     }
   else if (g_str_equal (key, "role"))
     {
       if (g_ascii_strcasecmp (value, "user") == 0 || g_ascii_strcasecmp (value, "prompt") == 0)
-        g_string_append_printf (query->where,
-                                " AND x.kind = 'message:user' AND m.flags & %d = 0",
-                                LOOM_MESSAGE_NOT_A_PROMPT);
+        {
+          g_string_append_printf (query->where,
+                                  " AND x.kind = 'message:user' AND m.flags & %d = 0",
+                                  LOOM_MESSAGE_NOT_A_PROMPT);
+          add_one_facet (query, LOOM_FACET_KIND, "user");
+        }
       else if (g_ascii_strcasecmp (value, "assistant") == 0 ||
                g_ascii_strcasecmp (value, "reply") == 0)
-        g_string_append (query->where, " AND x.kind = 'message:assistant'");
+        {
+          g_string_append (query->where, " AND x.kind = 'message:assistant'");
+          add_one_facet (query, LOOM_FACET_KIND, "assistant");
+        }
       else if (g_ascii_strcasecmp (value, "tool") == 0)
-        g_string_append (query->where,
-                         " AND x.kind IN ('event:tool_call', 'event:tool_result',"
-                         " 'event:file_change')");
+        {
+          static const char * const tool_kinds[] = {
+            LOOM_FACET_KIND "tool_call", LOOM_FACET_KIND "tool_result",
+            LOOM_FACET_KIND "file_change", NULL,
+          };
+
+          g_string_append (query->where,
+                           " AND x.kind IN ('event:tool_call', 'event:tool_result',"
+                           " 'event:file_change')");
+          add_facet (query, tool_kinds);
+        }
       else if (g_ascii_strcasecmp (value, "reasoning") == 0)
-        g_string_append (query->where, " AND x.kind = 'event:reasoning'");
+        {
+          g_string_append (query->where, " AND x.kind = 'event:reasoning'");
+          add_one_facet (query, LOOM_FACET_KIND, "reasoning");
+        }
       else if (g_ascii_strcasecmp (value, "system") == 0)
-        g_string_append (query->where, " AND x.kind = 'message:system'");
+        {
+          g_string_append (query->where, " AND x.kind = 'message:system'");
+          add_one_facet (query, LOOM_FACET_KIND, "system");
+        }
       else
         {
           g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
@@ -252,6 +320,7 @@ add_filter (LoomSearchQuery  *query,
                               " AND (e.is_error = 1 OR x.kind = 'event:api_error'"
                               " OR m.flags & %d != 0)",
                               LOOM_MESSAGE_API_ERROR);
+      add_one_facet (query, LOOM_FACET_ERROR, "");
     }
   else
     g_assert_not_reached ();
@@ -390,6 +459,9 @@ loom_search_query_parse (const char  *text,
   query->where = g_string_new (NULL);
   query->params = g_array_new (FALSE, TRUE, sizeof (Param));
   g_array_set_clear_func (query->params, param_clear);
+  query->facets = g_string_new (NULL);
+  query->marked = g_ptr_array_new_with_free_func (g_free);
+  query->marked_prefix = g_array_new (FALSE, FALSE, sizeof (gboolean));
 
   if (!g_utf8_validate (text, -1, NULL))
     {
@@ -492,9 +564,36 @@ loom_search_query_parse (const char  *text,
       return NULL;
     }
 
+  for (guint i = 0; i < terms->len; i++)
+    {
+      const Term *term = g_ptr_array_index (terms, i);
+
+      if (term->negated)
+        continue;
+      g_ptr_array_add (query->marked, g_strdup (term->text));
+      g_array_append_val (query->marked_prefix, term->prefix);
+    }
+
   query->match = build_match (terms, error);
   if (query->match == NULL && error != NULL && *error != NULL)
     return NULL;
+  /* Words are looked for in the text; facets only in their column. */
+  if (query->match != NULL)
+    {
+      char *words = g_strdup_printf ("{title body} : (%s)", query->match);
+
+      g_free (query->match);
+      query->match = words;
+    }
+  if (query->facets->len > 0)
+    {
+      char *both = query->match != NULL
+                     ? g_strdup_printf ("%s AND facets : (%s)", query->match, query->facets->str)
+                     : g_strdup_printf ("facets : (%s)", query->facets->str);
+
+      g_free (query->match);
+      query->match = both;
+    }
   if (query->match == NULL && !filters)
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
@@ -512,13 +611,31 @@ loom_search_query_parse (const char  *text,
 
 /* ——— Running ——— */
 
-/* A person's prompts and the assistant's replies above tool output; titles above all. bm25 is
- * negative, lower is better: a larger weight pulls a hit up. */
+/* A person's prompts and the assistant's replies above tool output; titles above all. The
+ * relevance is negative, lower is better: a larger weight pulls a hit up. */
 #define SCORE_WEIGHT \
   "(CASE x.kind WHEN 'title' THEN 4.0" \
   "  WHEN 'message:user' THEN (CASE WHEN m.flags & %d = 0 THEN 2.5 ELSE 0.8 END)" \
   "  WHEN 'message:assistant' THEN 2.0 WHEN 'event:reasoning' THEN 1.0" \
   "  WHEN 'message:system' THEN 0.8 ELSE 0.6 END)"
+
+/* A common word is in hundreds of thousands of entries, and ranking them all takes seconds.
+ * Across all history, each kind's newest matches are ranked (the rowid ranges of
+ * loom-search-index.h keep each kind in import order, and FTS5 seeks to their end): a word
+ * with fewer matches is ranked whole; for a common one the first pages are the best of the
+ * recent hits, which is where people look. Within one session every hit is read. */
+#define MESSAGE_CANDIDATES 600
+#define EVENT_CANDIDATES   400
+#define TITLE_CANDIDATES   200
+
+#define SNIPPET_TOKENS 16
+
+typedef struct
+{
+  gint64 from;     /* rowids from … */
+  gint64 to;       /* … to, inclusive */
+  gint64 limit;    /* how many of the newest; -1 all */
+} Range;
 
 static const char *
 display_kind (const char *kind,
@@ -541,6 +658,132 @@ display_kind (const char *kind,
   return kind != NULL && g_str_has_prefix (kind, "event:") ? kind + strlen ("event:") : kind;
 }
 
+/* One kind's newest hits as rows of (rid, kind, uuid, title, source, at, score, seq, tool,
+ * flags, item, preview). The index drives the join (CROSS JOIN keeps it the outer loop, so
+ * that its rowid order answers ORDER BY and the LIMIT stops the scan). */
+static void
+append_candidates (GString         *sql,
+                   LoomSearchQuery *query,
+                   gboolean         in_session)
+{
+  g_string_append (sql,
+                   "SELECT * FROM (SELECT x.rowid AS rid, x.kind AS kind, s.uuid AS uuid,"
+                   " s.title AS title, s.source AS source,"
+                   " coalesce (nullif (x.created_at, 0), s.created_at) AS at,");
+  if (query->match != NULL)
+    g_string_append_printf (sql, " " LOOM_SEARCH_RANK " (search_index, 10.0) * " SCORE_WEIGHT,
+                            LOOM_MESSAGE_NOT_A_PROMPT);
+  else
+    g_string_append (sql, " 0.0");
+  g_string_append (sql,
+                   " AS score, coalesce (m.seq, e.seq, 0) AS seq, e.tool_name AS tool,"
+                   " ifnull (m.flags, 0) AS flags, coalesce (m.id, e.id, 0) AS item,");
+  if (query->match != NULL)
+    g_string_append (sql, " NULL AS preview");
+  else
+    g_string_append (sql, " substr (x.title || x.body, 1, 200) AS preview");
+  g_string_append (sql,
+                   " FROM search_index x"
+                   " CROSS JOIN sessions s ON s.id = x.session_id"
+                   " LEFT JOIN projects p ON p.id = s.project_id"
+                   " LEFT JOIN folders f ON f.id = s.folder_id"
+                   " LEFT JOIN messages m ON x.rowid < " LOOM_INDEX_EVENTS_FROM_SQL
+                   "   AND m.id = x.rowid"
+                   " LEFT JOIN events e ON x.rowid >= " LOOM_INDEX_EVENTS_FROM_SQL
+                   "   AND x.rowid < " LOOM_INDEX_TITLES_FROM_SQL
+                   "   AND e.id = x.rowid - " LOOM_INDEX_EVENTS_FROM_SQL
+                   " WHERE x.rowid BETWEEN ? AND ?");
+  if (query->match != NULL)
+    g_string_append (sql, " AND search_index MATCH ?");
+  if (in_session)
+    g_string_append (sql, " AND x.session_id = ?");
+  g_string_append (sql, query->where->str);
+  g_string_append (sql, " ORDER BY x.rowid DESC LIMIT ?)");
+}
+
+static void
+bind_candidates (sqlite3_stmt    *stmt,
+                 int             *index,
+                 LoomSearchQuery *query,
+                 gint64           session_rowid,
+                 const Range     *range)
+{
+  sqlite3_bind_int64 (stmt, (*index)++, range->from);
+  sqlite3_bind_int64 (stmt, (*index)++, range->to);
+  if (query->match != NULL)
+    sqlite3_bind_text (stmt, (*index)++, query->match, -1, SQLITE_STATIC);
+  if (session_rowid > 0)
+    sqlite3_bind_int64 (stmt, (*index)++, session_rowid);
+  for (guint i = 0; i < query->params->len; i++)
+    {
+      Param *param = &g_array_index (query->params, Param, i);
+
+      if (param->is_text)
+        sqlite3_bind_text (stmt, (*index)++, param->text, -1, SQLITE_STATIC);
+      else
+        sqlite3_bind_int64 (stmt, (*index)++, param->number);
+    }
+  sqlite3_bind_int64 (stmt, (*index)++, range->limit);
+}
+
+/* The rowids a session's entries can have: its messages' and events' ids are mostly
+ * consecutive, since a session is imported a file at a time. */
+static gboolean
+session_ranges (LoomStore  *store,
+                gint64      session_rowid,
+                Range      *ranges,
+                GError    **error)
+{
+  static const char sql[] =
+    "SELECT (SELECT min (id) FROM messages WHERE session_id = ?1),"
+    "       (SELECT max (id) FROM messages WHERE session_id = ?1),"
+    "       (SELECT min (id) FROM events WHERE session_id = ?1),"
+    "       (SELECT max (id) FROM events WHERE session_id = ?1)";
+  sqlite3_stmt *stmt = loom_store_cached (store, sql, error);
+
+  if (stmt == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_rowid);
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      loom_store_set_error (store, error, "Could not search the session");
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  /* A kind the session has none of gets an empty range. */
+  ranges[0] = (Range) { sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1), -1 };
+  ranges[1] = (Range) { LOOM_INDEX_EVENTS_FROM + sqlite3_column_int64 (stmt, 2),
+                        LOOM_INDEX_EVENTS_FROM + sqlite3_column_int64 (stmt, 3), -1 };
+  if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
+    ranges[0] = (Range) { 1, 0, 0 };
+  if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
+    ranges[1] = (Range) { 1, 0, 0 };
+  ranges[2] = (Range) { LOOM_INDEX_TITLES_FROM + session_rowid,
+                        LOOM_INDEX_TITLES_FROM + session_rowid, 1 };
+  sqlite3_reset (stmt);
+  return TRUE;
+}
+
+/* Snippets are made for the page only, from the entry's text (see loom-search-snippet.h). */
+static char *
+make_snippet (LoomStore        *store,
+              LoomSnippetMaker *maker,
+              gint64            rowid)
+{
+  static const char sql[] = "SELECT title || body FROM search_index WHERE rowid = ?1";
+  sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
+  char *snippet = NULL;
+
+  if (stmt == NULL)
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, rowid);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    snippet = loom_snippet_maker_make (maker, (const char *)sqlite3_column_text (stmt, 0),
+                                       SNIPPET_TOKENS);
+  sqlite3_reset (stmt);
+  return snippet;
+}
+
 static GListModel *
 run_search (LoomStore        *store,
             LoomSearchQuery  *query,
@@ -552,55 +795,43 @@ run_search (LoomStore        *store,
   g_autoptr(GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
   g_autoptr(GString) sql = g_string_new (NULL);
   g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(LoomSnippetMaker) maker = NULL;
+  gint64 page_end = (gint64)offset + (limit > 0 ? limit : G_MAXUINT);
+  Range ranges[3] = {
+    { 0, LOOM_INDEX_EVENTS_FROM - 1, MAX (MESSAGE_CANDIDATES, page_end) },
+    { LOOM_INDEX_EVENTS_FROM, LOOM_INDEX_TITLES_FROM - 1, MAX (EVENT_CANDIDATES, page_end) },
+    { LOOM_INDEX_TITLES_FROM, G_MAXINT64, MAX (TITLE_CANDIDATES, page_end) },
+  };
   int index = 1, rc;
 
-  g_string_append (sql,
-                   "SELECT x.rowid, x.kind, s.uuid, s.title, s.source,"
-                   " coalesce (nullif (x.created_at, 0), s.created_at),");
-  if (query->match != NULL)
-    g_string_append_printf (sql,
-                            " snippet (search_index, -1, char (2), char (3), '…', 16),"
-                            " bm25 (search_index, 10.0, 1.0) * " SCORE_WEIGHT ",",
-                            LOOM_MESSAGE_NOT_A_PROMPT);
-  else
-    g_string_append (sql, " substr (x.title || x.body, 1, 200), 0.0,");
-  g_string_append (sql,
-                   " coalesce (m.seq, e.seq, 0), e.tool_name, ifnull (m.flags, 0),"
-                   " coalesce (m.id, e.id, 0)"
-                   " FROM search_index x"
-                   " JOIN sessions s ON s.id = x.session_id"
-                   " LEFT JOIN projects p ON p.id = s.project_id"
-                   " LEFT JOIN folders f ON f.id = s.folder_id"
-                   " LEFT JOIN messages m ON (x.rowid & 3) = 0 AND m.id = (x.rowid >> 2)"
-                   " LEFT JOIN events e ON (x.rowid & 3) = 1 AND e.id = (x.rowid >> 2)"
-                   " WHERE 1");
-  if (query->match != NULL)
-    g_string_append (sql, " AND search_index MATCH ?");
+  if (session_rowid > 0 && !session_ranges (store, session_rowid, ranges, error))
+    return NULL;
+  if (query->match != NULL &&
+      !(maker = loom_snippet_maker_new (store->db,
+                                        (const char * const *)query->marked->pdata,
+                                        (const gboolean *)(gpointer)query->marked_prefix->data,
+                                        query->marked->len, error)))
+    return NULL;
+
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    {
+      if (r > 0)
+        g_string_append (sql, " UNION ALL ");
+      append_candidates (sql, query, session_rowid > 0);
+    }
+  /* Within a session, hits come in the timeline's order, for going from one to the next. */
   if (session_rowid > 0)
-    g_string_append (sql, " AND x.session_id = ?");
-  g_string_append (sql, query->where->str);
-  if (query->match != NULL)
-    g_string_append (sql, " ORDER BY 8, 6 DESC");
+    g_string_append (sql, " ORDER BY seq, rid");
+  else if (query->match != NULL)
+    g_string_append (sql, " ORDER BY score, at DESC");
   else
-    g_string_append (sql, " ORDER BY 6 DESC");
+    g_string_append (sql, " ORDER BY at DESC");
   g_string_append (sql, " LIMIT ? OFFSET ?");
 
   if (!(stmt = loom_store_prepare (store, sql->str, error)))
     return NULL;
-
-  if (query->match != NULL)
-    sqlite3_bind_text (stmt, index++, query->match, -1, SQLITE_STATIC);
-  if (session_rowid > 0)
-    sqlite3_bind_int64 (stmt, index++, session_rowid);
-  for (guint i = 0; i < query->params->len; i++)
-    {
-      Param *param = &g_array_index (query->params, Param, i);
-
-      if (param->is_text)
-        sqlite3_bind_text (stmt, index++, param->text, -1, SQLITE_STATIC);
-      else
-        sqlite3_bind_int64 (stmt, index++, param->number);
-    }
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    bind_candidates (stmt, &index, query, session_rowid, &ranges[r]);
   sqlite3_bind_int64 (stmt, index++, limit > 0 ? (gint64)limit : -1);
   sqlite3_bind_int64 (stmt, index++, offset);
 
@@ -612,14 +843,17 @@ run_search (LoomStore        *store,
         .session_uuid = g_strdup ((const char *)sqlite3_column_text (stmt, 2)),
         .session_title = g_strdup ((const char *)sqlite3_column_text (stmt, 3)),
         .source = g_strdup ((const char *)sqlite3_column_text (stmt, 4)),
-        .item_type = g_strdup ((rowid & 3) == 0 ? "message" : (rowid & 3) == 1 ? "event" : "title"),
-        .item_id = sqlite3_column_int64 (stmt, 11),
-        .seq = sqlite3_column_int64 (stmt, 8),
-        .kind = g_strdup (display_kind (kind, (guint)sqlite3_column_int (stmt, 10))),
-        .tool_name = g_strdup ((const char *)sqlite3_column_text (stmt, 9)),
+        .item_type = g_strdup (rowid < LOOM_INDEX_EVENTS_FROM ? "message" :
+                               rowid < LOOM_INDEX_TITLES_FROM ? "event" : "title"),
+        .item_id = sqlite3_column_int64 (stmt, 10),
+        .seq = sqlite3_column_int64 (stmt, 7),
+        .kind = g_strdup (display_kind (kind, (guint)sqlite3_column_int (stmt, 9))),
+        .tool_name = g_strdup ((const char *)sqlite3_column_text (stmt, 8)),
         .created_at = sqlite3_column_int64 (stmt, 5),
-        .snippet = g_strdup ((const char *)sqlite3_column_text (stmt, 6)),
-        .score = sqlite3_column_double (stmt, 7),
+        .snippet = maker != NULL
+                     ? make_snippet (store, maker, rowid)
+                     : g_strdup ((const char *)sqlite3_column_text (stmt, 11)),
+        .score = sqlite3_column_double (stmt, 6),
       };
       g_autoptr(LoomSearchHit) hit = loom_search_hit_new (&data);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loom-error.h"
+#include "loom-search-index.h"
 #include "loom-store-private.h"
 #include "loom-time.h"
 
@@ -24,13 +25,13 @@ static const struct {
   { "artifacts", "SELECT id FROM artifacts WHERE session_id = ?1 ORDER BY id" },
   { "summaries", "SELECT id FROM summaries WHERE session_id = ?1 ORDER BY id" },
   { "search_index",
-    "SELECT rowid FROM search_index WHERE rowid = ?1 * 4 + 2"
+    "SELECT rowid FROM search_index WHERE rowid = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
     " UNION ALL"
     " SELECT x.rowid FROM (SELECT id FROM messages WHERE session_id = ?1) m"
-    "   JOIN search_index x ON x.rowid = m.id * 4"
+    "   JOIN search_index x ON x.rowid = m.id"
     " UNION ALL"
     " SELECT x.rowid FROM (SELECT id FROM events WHERE session_id = ?1) e"
-    "   JOIN search_index x ON x.rowid = e.id * 4 + 1" },
+    "   JOIN search_index x ON x.rowid = " LOOM_INDEX_EVENTS_FROM_SQL " + e.id" },
 };
 
 static gboolean

@@ -9,6 +9,7 @@
 
 #include "loom-error.h"
 #include "loom-schema.h"
+#include "loom-search-rank.h"
 #include "loom-search-tokenizer.h"
 #include "loom-store-private.h"
 #include "loom-time.h"
@@ -270,7 +271,8 @@ open_connection (LoomStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
   sqlite3_busy_timeout (self->db, 5000);
-  if (!loom_search_tokenizer_register (self->db, error))
+  if (!loom_search_tokenizer_register (self->db, error) ||
+      !loom_search_rank_register (self->db, error))
     return OPEN_FAILED;
 
   /* The version is read before anything could write: a newer store is left byte for byte. */

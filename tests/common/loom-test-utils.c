@@ -135,14 +135,23 @@ loom_test_file_checksum (const char *path)
 /* Written out here rather than taken from the schema, so that the test states independently
  * what the index should hold. */
 static const char expected_entries_sql[] =
-  "SELECT id * 4 + 2 AS rowid, title, '' AS body, id AS session_id, 'title' AS kind, created_at"
+  "SELECT (1 << 41) + id AS rowid, title, '' AS body,"
+  "       'xkindtitle xagent' || source AS facets, id AS session_id, 'title' AS kind, created_at"
   "  FROM sessions"
   " UNION ALL "
-  "SELECT id * 4, '', substr (text, 1, 65536), session_id, 'message:' || role, created_at"
+  "SELECT id, '', substr (text, 1, 65536),"
+  "       'xkind' || role || ' xagent' || (SELECT source FROM sessions s WHERE s.id = session_id)"
+  "       || (CASE WHEN flags & 16 != 0 THEN ' xerror' ELSE '' END),"
+  "       session_id, 'message:' || role, created_at"
   "  FROM messages"
   " UNION ALL "
-  "SELECT id * 4 + 1, '',"
+  "SELECT (1 << 40) + id, '',"
   "       substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, 65536),"
+  "       'xkind' || kind || ' xagent' || (SELECT source FROM sessions s WHERE s.id = session_id)"
+  "       || ifnull (' xtool' || lower (coalesce (tool_name, (SELECT c.tool_name FROM events c"
+  "            WHERE c.session_id = events.session_id AND c.call_id = events.call_id"
+  "              AND c.kind = 'tool_call'))), '')"
+  "       || (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' xerror' ELSE '' END),"
   "       session_id, 'event:' || kind, created_at"
   "  FROM events";
 
@@ -151,10 +160,10 @@ loom_test_assert_index_in_sync (const char *db_path)
 {
   g_autofree char *missing = g_strdup_printf (
     "SELECT count(*) FROM (SELECT * FROM (%s) EXCEPT "
-    "SELECT rowid, title, body, session_id, kind, created_at FROM search_index)",
+    "SELECT rowid, title, body, facets, session_id, kind, created_at FROM search_index)",
     expected_entries_sql);
   g_autofree char *extra = g_strdup_printf (
-    "SELECT count(*) FROM (SELECT rowid, title, body, session_id, kind, created_at "
+    "SELECT count(*) FROM (SELECT rowid, title, body, facets, session_id, kind, created_at "
     "FROM search_index EXCEPT SELECT * FROM (%s))", expected_entries_sql);
   sqlite3 *db = NULL;
   char *message = NULL;

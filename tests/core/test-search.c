@@ -24,6 +24,8 @@ typedef struct
   char      *cafe;        /* claude-code, project "webapp", archived */
   char      *japanese;    /* gemini, project "webapp" */
   char      *trashed;     /* codex, in the trash */
+  gint64     edit_call;   /* an Edit call of "migration" and its result */
+  gint64     edit_result;
 } Fixture;
 
 static gint64 base_time;
@@ -120,8 +122,10 @@ fixture_set_up (Fixture       *f,
                        base_time - 40 * DAY_MS + 3000);
   event (f, s, "reasoning", NULL, "The migration must backfill before adding the constraint",
          base_time - 40 * DAY_MS + 4000);
-  event (f, s, "tool_call", "Edit", "src/auth/login.c PaymentService::charge",
-         base_time - 40 * DAY_MS + 5000);
+  f->edit_call = event (f, s, "tool_call", "Edit", "src/auth/login.c PaymentService::charge",
+                        base_time - 40 * DAY_MS + 5000);
+  f->edit_result = event (f, s, "tool_result", "Edit", "patched the file",
+                          base_time - 40 * DAY_MS + 6000);
 
   s = add_session (f, "Café crème layout - 2026-11-01", "claude-code", "webapp", "claude-opus-4",
                    base_time - 5 * DAY_MS, &f->cafe);
@@ -276,6 +280,7 @@ test_filters (Fixture       *f,
 {
   g_autofree char *after = NULL;
   g_autofree char *before = NULL;
+  g_autofree char *sql = NULL;
   g_autofree char *day = loom_time_to_date (base_time - 10 * DAY_MS);
 
   g_assert_cmpuint (count (f, "migration agent:codex"), ==, 4);
@@ -297,6 +302,16 @@ test_filters (Fixture       *f,
   g_assert_cmpuint (count (f, "migration in:pinned"), ==, 4);
   g_assert_cmpuint (count (f, "has:error"), ==, 1);
   g_assert_cmpuint (count (f, "null has:error"), ==, 1);
+
+  /* A result names its tool only through its call, as Claude Code writes them. */
+  sql = g_strdup_printf ("UPDATE events SET call_id = 'call-7' WHERE id IN (%" G_GINT64_FORMAT
+                         ", %" G_GINT64_FORMAT ");"
+                         "UPDATE events SET tool_name = NULL WHERE id = %" G_GINT64_FORMAT,
+                         f->edit_call, f->edit_result, f->edit_result);
+  exec_sql (f, sql);
+  g_assert_cmpuint (count (f, "patched tool:edit"), ==, 1);
+  g_assert_cmpuint (count (f, "patched tool:bash"), ==, 0);
+  g_assert_cmpuint (count (f, "patched role:tool"), ==, 1);
 
   after = g_strdup_printf ("migration after:%s", day);
   before = g_strdup_printf ("migration before:%s", day);

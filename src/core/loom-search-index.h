@@ -1,0 +1,30 @@
+/* loom-search-index.h — how entries of the search index map to the rows they index.
+ *
+ * An entry's rowid tells what it indexes: messages keep their id, events and session titles
+ * are moved into ranges of their own. Each range is in the order of its base table, which is
+ * the order of import, so the newest entries of a kind are at the end of its range, where
+ * FTS5 can seek to them (loom-search.c reads the newest hits of each kind first).
+ *
+ *   message m        →  m
+ *   event e          →  LOOM_INDEX_EVENTS_FROM + e
+ *   session title s  →  LOOM_INDEX_TITLES_FROM + s
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#define LOOM_INDEX_EVENTS_FROM_SQL "1099511627776"   /* 2^40 */
+#define LOOM_INDEX_TITLES_FROM_SQL "2199023255552"   /* 2^41 */
+
+#define LOOM_INDEX_EVENTS_FROM (G_GINT64_CONSTANT (1) << 40)
+#define LOOM_INDEX_TITLES_FROM (G_GINT64_CONSTANT (1) << 41)
+
+/* Words of the facets column, each joined to its value ("xkindtool_call xagentcodex
+ * xtoolbash xerror"). They go through the tokenizer like any text, so a filter finds one as
+ * the same phrase ("xkindtool call"). */
+#define LOOM_FACET_KIND  "xkind"    /* title, user, assistant, system, or an event's kind */
+#define LOOM_FACET_AGENT "xagent"   /* the session's source */
+#define LOOM_FACET_TOOL  "xtool"    /* the tool's name in lower case, results included */
+#define LOOM_FACET_ERROR "xerror"   /* a failed tool call or an API error */
