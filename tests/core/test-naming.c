@@ -8,6 +8,7 @@
 #include "loom-error.h"
 #include "loom-importer.h"
 #include "loom-naming.h"
+#include "loom-search-tokenizer.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -215,6 +216,8 @@ set_message_flags (const char *db_path,
   sqlite3 *db = NULL;
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
+  /* A message's flags are part of its search entry: the index's tokenizer must be there. */
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
   sql = sqlite3_mprintf ("UPDATE messages SET flags = %u WHERE text = %Q", flags, text);
   g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_changes (db), ==, 1);
