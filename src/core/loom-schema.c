@@ -22,10 +22,12 @@
   "  tokenize = 'loom'" \
   ");"
 
-/* Facets are words that filters look for (loom-search-index.h). */
+/* Facets are words that filters look for (loom-search-index.h). The unindexed columns come
+ * first: a search reads them for every candidate, and after a long body they would sit on its
+ * last overflow page, reached only by walking the chain. */
 #define SEARCH_INDEX_TABLE \
   "CREATE VIRTUAL TABLE search_index USING fts5 (" \
-  "  title, body, facets, session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED," \
+  "  session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED, title, body, facets," \
   "  tokenize = 'loom'" \
   ");"
 

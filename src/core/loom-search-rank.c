@@ -10,9 +10,10 @@
 #define K1 1.2
 #define B  0.75
 
-/* The columns of the search index that hold text; facets (column 2) only serve filters. */
-#define TITLE_COLUMN 0
-#define BODY_COLUMN  1
+/* The columns of the search index that hold text (after session_id, kind and created_at);
+ * facets, the last, only serve filters. */
+#define TITLE_COLUMN 3
+#define BODY_COLUMN  4
 
 static void
 rank_function (const Fts5ExtensionApi  *api,
@@ -48,8 +49,12 @@ rank_function (const Fts5ExtensionApi  *api,
           sqlite3_result_error_code (context, rc);
           return;
         }
-      if (phrase >= 0 && phrase < n_phrases && column <= BODY_COLUMN)
-        frequency[phrase] += column == TITLE_COLUMN ? title_weight : 1.0;
+      if (phrase < 0 || phrase >= n_phrases)
+        continue;
+      if (column == TITLE_COLUMN)
+        frequency[phrase] += title_weight;
+      else if (column == BODY_COLUMN)
+        frequency[phrase] += 1.0;
     }
 
   average = n_rows > 0 ? (double)(total_title + total_body) / (double)n_rows : 1.0;

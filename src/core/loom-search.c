@@ -577,19 +577,13 @@ loom_search_query_parse (const char  *text,
   query->match = build_match (terms, error);
   if (query->match == NULL && error != NULL && *error != NULL)
     return NULL;
-  /* Words are looked for in the text; facets only in their column. */
-  if (query->match != NULL)
-    {
-      char *words = g_strdup_printf ("{title body} : (%s)", query->match);
-
-      g_free (query->match);
-      query->match = words;
-    }
+  /* Facet words occur in their column only, and no column filter is needed: FTS5 checks one
+   * by reading the positions of every candidate, which made a common word ten times slower. */
   if (query->facets->len > 0)
     {
       char *both = query->match != NULL
-                     ? g_strdup_printf ("%s AND facets : (%s)", query->match, query->facets->str)
-                     : g_strdup_printf ("facets : (%s)", query->facets->str);
+                     ? g_strdup_printf ("(%s) AND %s", query->match, query->facets->str)
+                     : g_strdup (query->facets->str);
 
       g_free (query->match);
       query->match = both;
