@@ -9,6 +9,8 @@
 
 #include <adwaita.h>
 
+#include "loom-search-filter-popover.h"
+#include "loom-search-results.h"
 #include "loom-session-list.h"
 #include "loom-session-selection.h"
 
@@ -37,11 +39,14 @@ struct _LoomSessionList
   char                 *project_name;
   char                 *title;
   char                 *subtitle;
+  guint                 search_cleared_id;
   /* The session last reported by "session-activated", to report each choice once. */
   char                 *activated_uuid;
 
   guint                 restoring : 1;
   guint                 failed : 1;
+  /* The entry holds a query: the pane shows its results instead of the list. */
+  guint                 searching : 1;
 
   GtkWidget            *clear_filters_button;
   AdwStatusPage        *empty_page;
@@ -51,6 +56,9 @@ struct _LoomSessionList
   GtkListView          *list_view;
   GMenu                *project_section;
   GtkSearchEntry       *search_entry;
+  GtkMenuButton        *search_filter_button;
+  LoomSearchFilterPopover *search_filter_popover;
+  LoomSearchResults    *search_results;
   GtkMenuButton        *sort_button;
   GtkStack             *stack;
   GtkWidget            *toolbar;

@@ -6,6 +6,11 @@
  * is a LoomSessionSelection, which keeps positions, rather than a GtkMultiSelection, which reads
  * every item it selects. The rows' drag source and session menu are in loom-session-list-rows.c.
  *
+ * The search entry at the top searches all history, whatever the list shows: while it holds a
+ * query, the pane shows the results (LoomSearchResults) in the list's place, its header says
+ * how many, and the sort and filter menus give way to the search's own filters. Clearing the
+ * entry brings the list back as it was.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -43,6 +48,7 @@ static GParamSpec *properties[N_PROPS];
 enum {
   SESSION_ACTIVATED,
   SELECTION_CHANGED,
+  SEARCH_HIT_ACTIVATED,
   N_SIGNALS
 };
 
@@ -159,6 +165,22 @@ loom_session_list_update_header (LoomSessionList *self)
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
+  /* While searching, the header is the search's. */
+  if (self->searching)
+    {
+      const char *query = loom_search_results_get_query (self->search_results);
+
+      set_string_property (self, &self->title, _("Search"), properties[PROP_TITLE]);
+      set_string_property (self, &self->subtitle,
+                           loom_search_results_get_summary (self->search_results),
+                           properties[PROP_SUBTITLE]);
+      if (query != NULL && loom_search_filter_popover_has_filters (query))
+        gtk_widget_add_css_class (GTK_WIDGET (self->search_filter_button), "filter-active");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (self->search_filter_button), "filter-active");
+      return;
+    }
+
   if (self->folder_id > 0)
     title = self->folder_name != NULL ? self->folder_name : "";
   else
@@ -196,6 +218,12 @@ loom_session_list_update_state (LoomSessionList *self)
   const ScopeInfo *info = get_scope_info (self);
 
   g_assert (LOOM_IS_SESSION_LIST (self));
+
+  if (self->searching)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "search");
+      return;
+    }
 
   if (self->failed)
     {
@@ -415,6 +443,176 @@ on_activate_cb (LoomSessionList *self,
     loom_session_list_activate (self, session);
 }
 
+/* ——— Search ——— */
+
+static void
+loom_session_list_update_search (LoomSessionList *self)
+{
+  g_autofree char *text = NULL;
+  gboolean searching;
+
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->search_entry))));
+  searching = *text != '\0';
+  /* The entry also reports an emptiness it already had (as the window opens): there is then
+   * no search to end. */
+  if (!searching && !self->searching)
+    return;
+  loom_search_results_set_query (self->search_results, text);
+
+  if (searching != self->searching)
+    {
+      self->searching = searching;
+      gtk_widget_set_visible (GTK_WIDGET (self->search_filter_button), searching);
+      gtk_widget_set_visible (GTK_WIDGET (self->sort_button), !searching);
+      gtk_widget_set_visible (GTK_WIDGET (self->filter_button), !searching);
+      gtk_widget_set_visible (self->empty_trash_button,
+                              !searching && self->collection == LOOM_COLLECTION_TRASH &&
+                              self->folder_id == 0);
+    }
+
+  loom_session_list_update_header (self);
+  loom_session_list_update_state (self);
+}
+
+static gboolean
+search_cleared_cb (gpointer user_data)
+{
+  LoomSessionList *self = user_data;
+
+  self->search_cleared_id = 0;
+  loom_session_list_update_search (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_search_changed_cb (LoomSessionList *self,
+                      GtkSearchEntry  *entry)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  g_clear_handle_id (&self->search_cleared_id, g_source_remove);
+
+  /* An entry emptied reports it at once, without the pause; but replacing its text (a filter
+   * chosen) empties it for a moment too, and leaving the search then would close the filter
+   * popover and cancel the search. An entry still empty once the main loop is idle is empty. */
+  if (*gtk_editable_get_text (GTK_EDITABLE (entry)) == '\0')
+    {
+      self->search_cleared_id = g_idle_add (search_cleared_cb, self);
+      return;
+    }
+
+  loom_session_list_update_search (self);
+}
+
+/* Enter: the first hit, as in GNOME's search boxes. */
+static void
+on_search_activate_cb (LoomSessionList *self,
+                       GtkSearchEntry  *entry)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  if (self->searching)
+    loom_search_results_activate_first (self->search_results);
+}
+
+/* Escape empties the entry, and the list comes back. */
+static void
+on_search_stop_cb (LoomSessionList *self,
+                   GtkSearchEntry  *entry)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+/* Ctrl+G and Shift+Ctrl+G in the entry go from hit to hit in the open session, as they do
+ * elsewhere in the window; the entry would keep them for itself. */
+static void
+on_search_next_match_cb (LoomSessionList *self,
+                         GtkSearchEntry  *entry)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.find-next", NULL);
+}
+
+static void
+on_search_previous_match_cb (LoomSessionList *self,
+                             GtkSearchEntry  *entry)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.find-previous", NULL);
+}
+
+/* Down goes from the entry into the results. */
+static gboolean
+on_search_key_pressed_cb (LoomSessionList       *self,
+                          guint                  keyval,
+                          guint                  keycode,
+                          GdkModifierType        state,
+                          GtkEventControllerKey *controller)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  if ((keyval == GDK_KEY_Down || keyval == GDK_KEY_KP_Down) &&
+      (state & GDK_MODIFIER_MASK & ~GDK_LOCK_MASK) == 0 && self->searching &&
+      loom_search_results_focus_first (self->search_results))
+    return GDK_EVENT_STOP;
+
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+on_search_summary_changed_cb (LoomSessionList   *self,
+                              GParamSpec        *pspec,
+                              LoomSearchResults *results)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  if (self->searching)
+    loom_session_list_update_header (self);
+}
+
+static void
+on_search_hit_activated_cb (LoomSessionList   *self,
+                            const char        *session_uuid,
+                            gint64             seq,
+                            LoomSearchResults *results)
+{
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  g_signal_emit (self, signals[SEARCH_HIT_ACTIVATED], 0, session_uuid, seq,
+                 loom_search_results_get_query (results));
+}
+
+/* The popover reads the filters of the query as it opens; the projects and folders to offer
+ * change with every import, and are read then too. */
+static void
+update_search_filters_cb (GtkMenuButton *button,
+                          gpointer       user_data)
+{
+  LoomSessionList *self = LOOM_SESSION_LIST (user_data);
+
+  loom_search_filter_popover_update (self->search_filter_popover, self->store,
+                                     gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+/* A filter chosen: the entry shows the query with it, and searches. */
+static void
+on_search_filter_query_changed_cb (LoomSessionList         *self,
+                                   GParamSpec              *pspec,
+                                   LoomSearchFilterPopover *popover)
+{
+  const char *query = loom_search_filter_popover_get_query (popover);
+
+  g_assert (LOOM_IS_SESSION_LIST (self));
+
+  if (g_strcmp0 (query, gtk_editable_get_text (GTK_EDITABLE (self->search_entry))) == 0)
+    return;
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), query);
+  gtk_editable_set_position (GTK_EDITABLE (self->search_entry), -1);
+}
+
 /* ——— Actions ——— */
 
 static void
@@ -569,6 +767,7 @@ loom_session_list_dispose (GObject *object)
 {
   LoomSessionList *self = LOOM_SESSION_LIST (object);
 
+  g_clear_handle_id (&self->search_cleared_id, g_source_remove);
   g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_SESSION_LIST);
 
@@ -721,6 +920,22 @@ loom_session_list_class_init (LoomSessionListClass *klass)
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
+  /**
+   * LoomSessionList::search-hit-activated:
+   * @session_uuid: the session of the hit
+   * @seq: the hit's place in the session's timeline; 0 for its title
+   * @query: what was searched for
+   *
+   * A search result was chosen.
+   */
+  signals[SEARCH_HIT_ACTIVATED] =
+    g_signal_new ("search-hit-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                  G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING);
+
+  g_type_ensure (LOOM_TYPE_SEARCH_FILTER_POPOVER);
+  g_type_ensure (LOOM_TYPE_SEARCH_RESULTS);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-session-list.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, clear_filters_button);
@@ -731,6 +946,9 @@ loom_session_list_class_init (LoomSessionListClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, list_view);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, project_section);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionList, search_filter_button);
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionList, search_filter_popover);
+  gtk_widget_class_bind_template_child (widget_class, LoomSessionList, search_results);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, sort_button);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, stack);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionList, toolbar);
@@ -778,6 +996,7 @@ loom_session_list_load_style (LoomSessionList *self)
 static void
 loom_session_list_init (LoomSessionList *self)
 {
+  GtkEventController *search_keys;
   GtkLayoutManager *layout;
 
   self->collection = LOOM_COLLECTION_ALL;
@@ -800,6 +1019,30 @@ loom_session_list_init (LoomSessionList *self)
 
   gtk_menu_button_set_create_popup_func (self->filter_button, refresh_projects_cb, self, NULL);
   refresh_projects_cb (self->filter_button, self);
+
+  g_signal_connect_object (self->search_entry, "search-changed",
+                           G_CALLBACK (on_search_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "activate",
+                           G_CALLBACK (on_search_activate_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search",
+                           G_CALLBACK (on_search_stop_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "next-match",
+                           G_CALLBACK (on_search_next_match_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "previous-match",
+                           G_CALLBACK (on_search_previous_match_cb), self, G_CONNECT_SWAPPED);
+  search_keys = gtk_event_controller_key_new ();
+  g_signal_connect_object (search_keys, "key-pressed",
+                           G_CALLBACK (on_search_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), search_keys);
+  g_signal_connect_object (self->search_results, "notify::summary",
+                           G_CALLBACK (on_search_summary_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_results, "hit-activated",
+                           G_CALLBACK (on_search_hit_activated_cb), self, G_CONNECT_SWAPPED);
+  gtk_menu_button_set_create_popup_func (self->search_filter_button, update_search_filters_cb,
+                                         self, NULL);
+  g_signal_connect_object (self->search_filter_popover, "notify::query",
+                           G_CALLBACK (on_search_filter_query_changed_cb), self,
+                           G_CONNECT_SWAPPED);
 
   loom_session_list_update_header (self);
   loom_session_list_update_state (self);
@@ -843,6 +1086,7 @@ loom_session_list_set_store (LoomSessionList *self,
       self->model = loom_session_list_model_new (store, &query);
     }
   loom_session_selection_set_model (self->selection, G_LIST_MODEL (self->model));
+  loom_search_results_set_store (self->search_results, store);
 
   loom_session_list_update_folder_name (self);
   loom_session_list_update_header (self);
@@ -866,7 +1110,8 @@ loom_session_list_set_scope (LoomSessionList *self,
   self->collection = collection;
   self->folder_id = folder_id;
   gtk_widget_set_visible (self->empty_trash_button,
-                          collection == LOOM_COLLECTION_TRASH && folder_id == 0);
+                          !self->searching && collection == LOOM_COLLECTION_TRASH &&
+                          folder_id == 0);
   loom_session_list_requery (self);
 }
 
@@ -1102,6 +1347,22 @@ loom_session_list_get_search_entry (LoomSessionList *self)
   g_return_val_if_fail (LOOM_IS_SESSION_LIST (self), NULL);
 
   return self->search_entry;
+}
+
+GtkWidget *
+loom_session_list_get_search_results (LoomSessionList *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION_LIST (self), NULL);
+
+  return GTK_WIDGET (self->search_results);
+}
+
+gboolean
+loom_session_list_get_searching (LoomSessionList *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION_LIST (self), FALSE);
+
+  return self->searching;
 }
 
 LoomSessionListModel *

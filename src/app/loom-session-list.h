@@ -58,8 +58,11 @@ const char           *loom_session_list_get_title          (LoomSessionList *sel
 const char           *loom_session_list_get_subtitle       (LoomSessionList *self);
 guint                 loom_session_list_get_n_sessions     (LoomSessionList *self);
 
-/* The search issue fills it in; Ctrl+F focuses it. */
+/* The search of all history: Ctrl+F focuses its entry; while it holds a query, the pane shows
+ * the results in place of the list, and "search-hit-activated" reports the one chosen. */
 GtkSearchEntry       *loom_session_list_get_search_entry   (LoomSessionList *self);
+GtkWidget            *loom_session_list_get_search_results (LoomSessionList *self);
+gboolean              loom_session_list_get_searching      (LoomSessionList *self);
 /* For tests and benchmarks. */
 LoomSessionListModel *loom_session_list_get_model          (LoomSessionList *self);
 

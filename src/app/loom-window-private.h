@@ -13,6 +13,7 @@
 #include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-sidebar.h"
+#include "loom-timeline-search-bar.h"
 #include "loom-timeline-view.h"
 #include "loom-window.h"
 
@@ -57,6 +58,7 @@ struct _LoomWindow
   LoomSidebar          *sidebar;
   GtkWidget            *sidebar_pane;
   GtkStack             *stack;
+  LoomTimelineSearchBar *timeline_search;
   LoomTimelineView     *timeline_view;
   AdwToastOverlay      *toast_overlay;
   AdwStatusPage        *unavailable_page;

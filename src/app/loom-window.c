@@ -4,6 +4,11 @@
  * selected session's timeline with its details in a flap. A narrow window folds them into one
  * pane at a time, each with a way back.
  *
+ * Search: the session list's entry searches all history, and a result chosen there opens its
+ * session here, scrolled to the hit, with the timeline's search bar counting the session's hits
+ * from it (Ctrl+G for the next). Ctrl+F in the timeline opens that bar for the open session
+ * alone; anywhere else it goes to the search of all history.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -67,6 +72,10 @@ loom_window_show_session (LoomWindow  *self,
 
   g_set_object (&self->shown_session, session);
   loom_timeline_view_set_session (self->timeline_view, self->store, session);
+  loom_timeline_search_bar_set_session (self->timeline_search,
+                                        session != NULL ? loom_session_get_uuid (session) : NULL);
+  if (session == NULL)
+    loom_timeline_search_bar_close (self->timeline_search);
   loom_session_details_set_session (self->details, self->store, session);
 
   if (session != NULL)
@@ -108,6 +117,7 @@ loom_window_show_session (LoomWindow  *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.jump-to-start", session != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.jump-to-end", session != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-details", session != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-session", session != NULL);
 }
 
 /* The session shown may have been renamed, moved or deleted behind the window's back. */
@@ -246,6 +256,86 @@ on_open_session_cb (LoomWindow *self,
   loom_window_show_session (self, session, 1);
 }
 
+/* ——— Search ——— */
+
+static gboolean
+is_shown (LoomWindow *self,
+          const char *session_uuid)
+{
+  return self->shown_session != NULL &&
+         g_strcmp0 (loom_session_get_uuid (self->shown_session), session_uuid) == 0;
+}
+
+/* A search result chosen: its session is shown as a click in the list shows it (selected there
+ * when the list holds it), scrolled to the hit, and the timeline's search bar counts on from
+ * there. */
+static void
+on_search_hit_activated_cb (LoomWindow      *self,
+                            const char      *session_uuid,
+                            gint64           seq,
+                            const char      *query,
+                            LoomSessionList *session_list)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (self->store == NULL)
+    return;
+
+  /* Selected in the list when the list holds it, which shows it; else (a session outside the
+   * list, or one selected there already) shown here. */
+  if (!is_shown (self, session_uuid))
+    loom_session_list_select_uuid (session_list, session_uuid);
+  if (!is_shown (self, session_uuid))
+    {
+      g_autoptr(LoomSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (!(session = loom_store_get_session (self->store, session_uuid, &error)))
+        {
+          loom_window_show_error (self, _("Could not open the session"), error);
+          return;
+        }
+      loom_window_show_session (self, session, 1);
+    }
+
+  loom_timeline_search_bar_show_hit (self->timeline_search, session_uuid, query, seq);
+  /* A title has no place in the timeline: its start, then. */
+  if (seq > 0)
+    loom_timeline_view_scroll_to_seq (self->timeline_view, seq, TRUE);
+  else
+    loom_timeline_view_scroll_to_start (self->timeline_view);
+
+  if (!self->moving_by_key || !adw_leaflet_get_folded (self->leaflet))
+    adw_leaflet_set_visible_child (self->leaflet, self->content_pane);
+}
+
+static void
+on_timeline_hit_chosen_cb (LoomWindow            *self,
+                           gint64                 seq,
+                           LoomTimelineSearchBar *search_bar)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  loom_timeline_view_scroll_to_seq (self->timeline_view, seq, TRUE);
+}
+
+/* The bar closed (Escape) with the focus in it: the focus goes back to the timeline rather
+ * than to nowhere. */
+static void
+on_timeline_search_open_changed_cb (LoomWindow            *self,
+                                    GParamSpec            *pspec,
+                                    LoomTimelineSearchBar *search_bar)
+{
+  GtkWidget *focus;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (!loom_timeline_search_bar_get_open (search_bar) && focus != NULL &&
+      gtk_widget_is_ancestor (focus, GTK_WIDGET (search_bar)))
+    gtk_widget_child_focus (GTK_WIDGET (self->timeline_view), GTK_DIR_TAB_FORWARD);
+}
+
 /* The header bar's session menu: the same as the list's context menu, its toggles saying what
  * they will do to the selected sessions, plus the jumps, which a narrow window's header bar has
  * no room for. Built when it opens, so that it is never stale. */
@@ -333,6 +423,10 @@ on_sidebar_item_activated_cb (LoomWindow      *self,
 {
   g_assert (LOOM_IS_WINDOW (self));
 
+  /* Going to a collection or a folder is leaving the search for its sessions. */
+  if (loom_session_list_get_searching (self->session_list))
+    gtk_editable_set_text (GTK_EDITABLE (loom_session_list_get_search_entry (self->session_list)),
+                           "");
   adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
 }
 
@@ -395,13 +489,47 @@ focus_search_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
+  GtkWidget *focus;
 
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "sessions") != 0)
     return;
 
+  /* In the timeline (or its search bar), Ctrl+F searches the session it shows. */
+  focus = gtk_root_get_focus (GTK_ROOT (self));
+  if (self->shown_session != NULL && focus != NULL &&
+      gtk_widget_is_ancestor (focus, self->content_pane))
+    {
+      loom_timeline_search_bar_open (self->timeline_search);
+      return;
+    }
+
   if (adw_leaflet_get_folded (self->leaflet))
     adw_leaflet_set_visible_child (self->leaflet, self->list_pane);
   gtk_widget_grab_focus (GTK_WIDGET (loom_session_list_get_search_entry (self->session_list)));
+}
+
+static void
+search_session_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  if (self->shown_session != NULL)
+    loom_timeline_search_bar_open (self->timeline_search);
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  if (g_str_equal (action_name, "win.find-next"))
+    loom_timeline_search_bar_next (self->timeline_search);
+  else
+    loom_timeline_search_bar_previous (self->timeline_search);
 }
 
 static void
@@ -453,6 +581,7 @@ on_application_changed_cb (LoomWindow *self,
 
       self->store = g_object_ref (loom_application_get_store (app));
       loom_session_list_set_store (self->session_list, self->store);
+      loom_timeline_search_bar_set_store (self->timeline_search, self->store);
       loom_window_set_watcher (self, loom_application_get_source_watcher (app));
     }
   else
@@ -520,6 +649,7 @@ loom_window_class_init (LoomWindowClass *klass)
   g_type_ensure (LOOM_TYPE_SESSION_DETAILS);
   g_type_ensure (LOOM_TYPE_SESSION_LIST);
   g_type_ensure (LOOM_TYPE_SIDEBAR);
+  g_type_ensure (LOOM_TYPE_TIMELINE_SEARCH_BAR);
   g_type_ensure (LOOM_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -540,21 +670,29 @@ loom_window_class_init (LoomWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, sidebar_pane);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, LoomWindow, timeline_search);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, LoomWindow, unavailable_page);
   gtk_widget_class_bind_template_callback (widget_class, on_back_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_leaflet_folded_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_open_session_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_hit_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_session_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_session_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_sessions_dropped_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_item_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_selected_item_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_hit_chosen_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_open_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.show-collection", "s",
                                    show_collection_action);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL, focus_search_action);
+  gtk_widget_class_install_action (widget_class, "win.search-session", NULL,
+                                   search_session_action);
+  gtk_widget_class_install_action (widget_class, "win.find-next", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.find-previous", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.toggle-details", NULL,
                                    toggle_details_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-start", NULL, jump_action);
@@ -568,6 +706,14 @@ loom_window_class_init (LoomWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.focus-search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-details", NULL);
+  /* From hit to hit in the open session, as in GNOME's editors and browsers. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
+                                       "win.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.find-previous", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "win.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK,
+                                       "win.find-previous", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (collections); i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_CONTROL_MASK,
                                          "win.show-collection", "s", collections[i]);

@@ -1,0 +1,1144 @@
+/* test-search-ui.c — finding things in the window: the search of all history, its filters, and
+ * the search bar of the open session.
+ *
+ * Runs the real application on a real X server (Xvfb, from the test harness) against a store
+ * prepared by importing the Claude Code and Codex fixtures, types into the search entry as a
+ * person does, waits for the worker thread's results, and checks what is on screen: results
+ * grouped under their sessions with the matches in bold, the empty state, the message of a
+ * malformed query, a hit opening its session scrolled to it (highlighted), the next and the
+ * previous hit, the filters written into the query, searches typed over cancelled, and the
+ * search bar over the timeline. Screenshots, light and dark, go to tests/app/screenshots/ in the
+ * build folder.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "loom-application.h"
+#include "loom-import.h"
+#include "loom-search-filter-popover.h"
+#include "loom-search-format.h"
+#include "loom-search-query-text.h"
+#include "loom-search-result-row.h"
+#include "loom-search-results.h"
+#include "loom-session-list.h"
+#include "loom-sidebar.h"
+#include "loom-store.h"
+#include "loom-test-utils.h"
+#include "loom-timeline-item.h"
+#include "loom-timeline-row.h"
+#include "loom-timeline-search-bar.h"
+#include "loom-timeline-view.h"
+#include "loom-window.h"
+
+#include "loom-ui-test.h"
+
+/* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
+#define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
+
+#define N_FIXTURE_SESSIONS 19  /* tests/import/fixtures/claude + codex, sub-agents included */
+/* The Codex fixture session that says "token" four times in its timeline, and "exited" in two
+ * tool results. */
+#define CODEX_TITLE "Codex importer test - 2026-03-02"
+
+/* 300 hits of "pagingword": three pages of results. */
+#define N_PAGED_SESSIONS 60
+#define N_PAGED_MESSAGES 5
+#define PAGE_SIZE        100
+
+/* ——— Helpers that need no window ——— */
+
+static void
+test_query_text (void)
+{
+  struct {
+    const char *text;
+    const char *key;
+    const char *value;
+    const char *expected_value;   /* get_filter (text, key) */
+    const char *expected_text;    /* set_filter (text, key, value) */
+  } cases[] = {
+    { "", "agent", "codex", NULL, "agent:codex" },
+    { "token", "agent", "codex", NULL, "token agent:codex" },
+    { "agent:claude token", "agent", "codex", "claude", "agent:codex token" },
+    { "token  agent:codex  \"a b\"", "agent", NULL, "codex", "token \"a b\"" },
+    { "AGENT:codex -agent:gemini x", "agent", "gemini", "codex", "agent:gemini -agent:gemini x" },
+    { "project:\"my app\" x", "project", "other app", "my app", "project:\"other app\" x" },
+    { "x agent:a agent:b", "agent", "c", "b", "x agent:c" },
+    { "\"agent:codex in a phrase\"", "agent", NULL, NULL, "\"agent:codex in a phrase\"" },
+    { "after:2026-10-01 has:error", "has", NULL, "error", "after:2026-10-01" },
+    { "folder:Work", "folder", "Say \"hi\"", "Work", "folder:\"Say hi\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *value = loom_search_query_text_get_filter (cases[i].text, cases[i].key);
+      g_autofree char *text = loom_search_query_text_set_filter (cases[i].text, cases[i].key,
+                                                                 cases[i].value);
+
+      g_assert_cmpstr (value, ==, cases[i].expected_value);
+      g_assert_cmpstr (text, ==, cases[i].expected_text);
+    }
+
+  g_assert_true (loom_search_filter_popover_has_filters ("x role:user"));
+  g_assert_true (loom_search_filter_popover_has_filters ("has:error"));
+  g_assert_false (loom_search_filter_popover_has_filters ("x tool:Bash"));
+}
+
+static void
+test_snippet_markup (void)
+{
+  struct {
+    const char *snippet;
+    const char *markup;
+    const char *text;
+  } cases[] = {
+    { "a \002match\003 here", "a <b>match</b> here", "a match here" },
+    { "<b>not bold</b> & \002x\003", "&lt;b&gt;not bold&lt;/b&gt; &amp; <b>x</b>",
+      "<b>not bold</b> & x" },
+    { "line one\n\n  line\ttwo \002cut", "line one line two <b>cut</b>", "line one line two cut" },
+    { "\003stray end and \002a\003\002b\003", "stray end and <b>a</b><b>b</b>",
+      "stray end and ab" },
+    { "", "", "" },
+  };
+  LoomSearchHitData data = { 0 };
+  g_autofree char *kind = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *markup = loom_search_format_snippet_markup (cases[i].snippet);
+      g_autofree char *text = loom_search_format_snippet_text (cases[i].snippet);
+
+      g_assert_cmpstr (markup, ==, cases[i].markup);
+      g_assert_cmpstr (text, ==, cases[i].text);
+      g_assert_true (pango_parse_markup (markup, -1, 0, NULL, NULL, NULL, NULL));
+    }
+
+  data.kind = (char *)"tool";
+  data.tool_name = (char *)"Bash";
+  kind = loom_search_format_kind (&data);
+  g_assert_cmpstr (kind, ==, "Tool · Bash");
+}
+
+/* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
+
+/* The first widget of @type under @root, seen or not. */
+static GtkWidget *
+find_any (GtkWidget *root,
+          GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_any (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+set_style (LoomApplication *app,
+           GtkWidget       *window,
+           const char      *scheme)
+{
+  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
+  g_assert_cmpint (adw_style_manager_get_dark (adw_style_manager_get_default ()), ==,
+                   g_str_equal (scheme, "dark"));
+  loom_ui_test_wait_for_frames (window, 3);
+}
+
+/* A screenshot in the light and in the dark style, ending light. */
+static void
+save_screenshots (LoomApplication *app,
+                  GtkWidget       *widget,
+                  const char      *name)
+{
+  g_autofree char *light = g_strconcat (name, "-light", NULL);
+  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
+
+  set_style (app, widget, "light");
+  loom_ui_test_save_screenshot (widget, light);
+  set_style (app, widget, "dark");
+  loom_ui_test_save_screenshot (widget, dark);
+  set_style (app, widget, "light");
+}
+
+static GtkWidget *
+find_visible_button (GtkWidget  *root,
+                     const char *icon_name)
+{
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+static void
+set_window_size (GtkWidget *window,
+                 int        width,
+                 int        height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  loom_ui_test_wait_for_frames (window, 3);
+}
+
+/* A key press as the window's key bindings see it: finds the binding of the window class for
+ * @keyval with @modifiers and runs its action, as GTK does when the key reaches the window. */
+static gboolean
+press_key (GtkWidget       *widget,
+           guint            keyval,
+           GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint n_controllers = g_list_model_get_n_items (controllers);
+
+  for (guint c = 0; c < n_controllers; c++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+      guint n_shortcuts;
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
+      for (guint i = 0; i < n_shortcuts; i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}
+
+/* A key press as @widget's own key controllers see it (the entry's Down, say). */
+static gboolean
+send_key (GtkWidget *widget,
+          guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint n_controllers = g_list_model_get_n_items (controllers);
+  gboolean handled = FALSE;
+
+  for (guint c = 0; c < n_controllers && !handled; c++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0,
+                               &handled);
+    }
+  return handled;
+}
+
+/* ——— Fixture: a store and a running application ——— */
+
+typedef struct _Fixture Fixture;
+typedef void (*TestBody) (Fixture *fixture);
+
+struct _Fixture
+{
+  char              *dir;
+  char              *db_path;
+  LoomApplication   *app;
+  LoomWindow        *window;
+  TestBody           body;
+  gboolean           body_ran;
+  gboolean           many_hits;
+
+  /* What the body works with, found once the window is open. */
+  LoomSessionList   *list;
+  GtkSearchEntry    *entry;
+  LoomSearchResults *results;
+  LoomTimelineSearchBar *bar;
+  LoomTimelineView  *view;
+};
+
+static char *
+fixture_path (const char *name)
+{
+  const char *srcdir = g_getenv ("LOOM_TEST_SRCDIR");
+
+  g_assert_nonnull (srcdir);
+  return g_build_filename (srcdir, "import", "fixtures", name, NULL);
+}
+
+/* Imports the Claude Code and Codex fixtures, as `loom import` would, before the application
+ * starts. */
+static void
+prepare_store (Fixture *fixture)
+{
+  g_autofree char *claude = fixture_path ("claude");
+  g_autofree char *codex = fixture_path ("codex");
+  const char *paths[] = { claude, codex, NULL };
+  LoomImportOptions options = { NULL, paths };
+  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GError) error = NULL;
+
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->sessions_new, ==, N_FIXTURE_SESSIONS);
+
+  /* More hits of one word than a page holds, in many sessions. */
+  if (fixture->many_hits)
+    {
+      gint64 now = g_get_real_time () / 1000;
+
+      for (guint i = 0; i < N_PAGED_SESSIONS; i++)
+        {
+          g_autofree char *title = g_strdup_printf ("Paging session %u - 2026-11-29", i);
+          g_autofree char *uuid = loom_test_add_session (store, title, "codex", "pagingword",
+                                                         N_PAGED_MESSAGES, 0,
+                                                         now - (gint64)i * 60 * 1000);
+        }
+    }
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
+  fixture->dir = g_dir_make_tmp ("loom-test-search-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->db_path = g_build_filename (fixture->dir, "history.db", NULL);
+  g_setenv ("LOOM_DB", fixture->db_path, TRUE);
+  fixture->many_hits = GPOINTER_TO_INT (user_data);
+  prepare_store (fixture);
+
+  /* The memory settings backend lives as long as the process: start each test afresh. The
+   * agents' folders are empty in the harness's HOME; not watching them keeps the store as the
+   * test made it. */
+  settings = g_settings_new (APP_ID);
+  g_settings_set_boolean (settings, "watch-sources", FALSE);
+  g_settings_set_int (settings, "window-width", 1280);
+  g_settings_set_int (settings, "window-height", 800);
+  g_settings_reset (settings, "window-maximized");
+  g_settings_reset (settings, "color-scheme");
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  /* Once closed, nothing may hold the window, nor the application once it has shut down. */
+  if (fixture->window != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->window));
+  if (fixture->app != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->app));
+
+  g_settings_reset (settings, "watch-sources");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_unsetenv ("LOOM_DB");
+  loom_test_remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->db_path, g_free);
+  g_clear_pointer (&fixture->dir, g_free);
+}
+
+/* The test body runs inside g_application_run(), from an idle callback once the window is open,
+ * so that the application starts up and shuts down exactly as it does for a user. */
+static gboolean
+run_body_cb (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+
+  loom_ui_test_wait_for_frames (window, 2);
+
+  fixture->list = LOOM_SESSION_LIST (find_any (window, LOOM_TYPE_SESSION_LIST));
+  fixture->entry = loom_session_list_get_search_entry (fixture->list);
+  fixture->results = LOOM_SEARCH_RESULTS (loom_session_list_get_search_results (fixture->list));
+  fixture->bar = LOOM_TIMELINE_SEARCH_BAR (find_any (window, LOOM_TYPE_TIMELINE_SEARCH_BAR));
+  fixture->view = LOOM_TIMELINE_VIEW (find_any (window, LOOM_TYPE_TIMELINE_VIEW));
+  fixture->body (fixture);
+
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
+  fixture->body_ran = TRUE;
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_activate_cb (GApplication *application,
+                Fixture      *fixture)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (LOOM_IS_WINDOW (window));
+  g_assert_null (fixture->window);
+  fixture->window = g_object_ref (LOOM_WINDOW (window));
+  g_idle_add (run_body_cb, fixture);
+}
+
+static void
+fixture_run (Fixture  *fixture,
+             TestBody  body)
+{
+  /* Non-unique: each test starts its own instance on the private bus. */
+  fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
+  fixture->body = body;
+  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), fixture);
+
+  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, 0);
+  g_assert_true (fixture->body_ran);
+}
+
+/* The uuid the store gave the session titled @title. */
+static char *
+session_uuid_titled (LoomStore  *store,
+                     const char *title)
+{
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  g_autoptr(GListModel) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+
+  query.collection = LOOM_COLLECTION_EVERYTHING;
+  sessions = loom_store_list_sessions (store, &query, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+
+      if (g_str_equal (loom_session_get_title (session), title))
+        return g_strdup (loom_session_get_uuid (session));
+    }
+  g_assert_not_reached ();
+}
+
+/* ——— Searching ——— */
+
+typedef struct
+{
+  LoomSearchResults *results;
+  const char        *query;
+} SearchWait;
+
+static gboolean
+search_done (gpointer data)
+{
+  SearchWait *wait = data;
+
+  return g_strcmp0 (loom_search_results_get_query (wait->results), wait->query) == 0 &&
+         !loom_search_results_get_searching (wait->results);
+}
+
+static void
+wait_for_results (Fixture    *fixture,
+                  const char *query)
+{
+  SearchWait wait = { fixture->results, query };
+
+  if (!loom_ui_test_wait_until (search_done, &wait))
+    g_error ("The search for “%s” did not finish: the results are of “%s”, %s, %s",
+             query, loom_search_results_get_query (fixture->results),
+             loom_search_results_get_searching (fixture->results) ? "searching" : "not searching",
+             loom_search_results_get_error (fixture->results));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
+}
+
+/* Types @text into the search entry, as a person does, and waits for its results. */
+static void
+search_for (Fixture    *fixture,
+            const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), text);
+  wait_for_results (fixture, text);
+}
+
+static GtkSelectionModel *
+results_selection (Fixture *fixture)
+{
+  GtkWidget *list_view = find_any (GTK_WIDGET (fixture->results), GTK_TYPE_LIST_VIEW);
+
+  return gtk_list_view_get_model (GTK_LIST_VIEW (list_view));
+}
+
+/* The position of the hit at @seq of @session_uuid in the results, or -1. */
+static int
+find_result (Fixture    *fixture,
+             const char *session_uuid,
+             gint64      seq)
+{
+  GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  guint n_items = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (LOOM_IS_SEARCH_HIT (item) &&
+          g_str_equal (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->session_uuid,
+                       session_uuid) &&
+          loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->seq == seq)
+        return (int)i;
+    }
+  return -1;
+}
+
+/* The timeline row on screen that is highlighted, as a search hit is after the jump. */
+static LoomTimelineRow *
+highlighted_row (Fixture *fixture)
+{
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->view),
+                                                         LOOM_TYPE_TIMELINE_ROW);
+  LoomTimelineRow *found = NULL;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      if (gtk_widget_has_css_class (rows->pdata[i], "highlighted"))
+        {
+          g_assert_null (found);
+          found = rows->pdata[i];
+        }
+    }
+  return found;
+}
+
+/* The seq of the highlighted row on screen; -1 when none is. A tool's result shows in its
+ * call's row: the row's item is the call, just before the result. */
+static gint64
+highlighted_seq (Fixture *fixture)
+{
+  LoomTimelineRow *row = highlighted_row (fixture);
+
+  if (row == NULL || loom_timeline_row_get_item (row) == NULL)
+    return -1;
+  return loom_timeline_item_get_data (loom_timeline_row_get_item (row))->seq;
+}
+
+typedef struct
+{
+  Fixture *fixture;
+  gint64   seq;
+} HighlightWait;
+
+/* The row of @seq, or of the call whose result @seq is, is on screen and highlighted. */
+static gboolean
+shows_highlighted (gpointer data)
+{
+  HighlightWait *wait = data;
+  gint64 seq = highlighted_seq (wait->fixture);
+
+  return seq >= 0 && seq <= wait->seq && seq >= wait->seq - 1;
+}
+
+static void
+wait_for_highlight (Fixture *fixture,
+                    gint64   seq)
+{
+  HighlightWait wait = { fixture, seq };
+
+  if (!loom_ui_test_wait_until (shows_highlighted, &wait))
+    g_error ("The timeline does not show #%" G_GINT64_FORMAT " highlighted (it shows #%"
+             G_GINT64_FORMAT ")", seq, highlighted_seq (fixture));
+}
+
+static gboolean
+bar_done (gpointer data)
+{
+  LoomTimelineSearchBar *bar = data;
+
+  return !loom_timeline_search_bar_get_searching (bar) &&
+         *loom_timeline_search_bar_get_status (bar) != '\0';
+}
+
+static gboolean
+is_searching_list (gpointer data)
+{
+  return !loom_session_list_get_searching (data);
+}
+
+/* The visible result rows, headers and hits. */
+static GPtrArray *
+visible_result_rows (Fixture *fixture)
+{
+  return loom_ui_test_find_visible (GTK_WIDGET (fixture->results), LOOM_TYPE_SEARCH_RESULT_ROW);
+}
+
+/* ——— Tests ——— */
+
+static void
+search_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autoptr(GListModel) expected = NULL;
+  g_autoptr(GHashTable) expected_sessions = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+  GListModel *model;
+  const char *current_uuid = NULL;
+  gint64 last_seq = -1;
+  guint n_items, n_headers = 0, n_bold = 0;
+  int position, n_hits;
+  g_autofree char *summary = NULL;
+  GtkWidget *focus;
+  GtkWidget *back;
+  GtkWidget *empty_page;
+  g_autofree char *codex_uuid = session_uuid_titled (store, CODEX_TITLE);
+
+  /* Before anything is typed: the list, and no results. */
+  g_assert_false (loom_session_list_get_searching (fixture->list));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
+
+  /* Typing searches all history: the results take the list's place, grouped by session. */
+  search_for (fixture, "token");
+  g_assert_true (loom_session_list_get_searching (fixture->list));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
+  g_assert_null (loom_search_results_get_error (fixture->results));
+
+  expected = loom_store_search (store, "token", 0, 100, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (expected); i++)
+    {
+      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (expected, i);
+
+      g_hash_table_add (expected_sessions, (gpointer)loom_search_hit_get_data (hit)->session_uuid);
+    }
+  g_assert_cmpuint (g_hash_table_size (expected_sessions), >=, 3);
+
+  model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  n_items = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n_items, ==, g_list_model_get_n_items (expected) +
+                                 g_hash_table_size (expected_sessions));
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (LOOM_IS_SESSION (item))
+        {
+          /* Each session once, with its hits under it in timeline order. */
+          current_uuid = loom_session_get_uuid (LOOM_SESSION (item));
+          g_assert_true (g_hash_table_remove (expected_sessions, current_uuid));
+          last_seq = -1;
+          n_headers++;
+          continue;
+        }
+
+      g_assert_true (LOOM_IS_SEARCH_HIT (item));
+      g_assert_cmpstr (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->session_uuid, ==,
+                       current_uuid);
+      g_assert_cmpint (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->seq, >=, last_seq);
+      last_seq = loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->seq;
+    }
+  g_assert_cmpuint (g_hash_table_size (expected_sessions), ==, 0);
+
+  /* The header says how many. */
+  summary = g_strdup_printf ("%u results in %u sessions",
+                             g_list_model_get_n_items (expected), n_headers);
+  g_assert_cmpstr (loom_session_list_get_title (fixture->list), ==, "Search");
+  g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, summary);
+
+  /* On screen: the sessions' titles, and snippets with the matches in bold, told apart by
+   * kind for a screen reader too. */
+  rows = visible_result_rows (fixture);
+  g_assert_cmpuint (rows->len, >=, 8);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      GObject *item = loom_search_result_row_get_item (rows->pdata[i]);
+      GtkLabel *snippet = loom_search_result_row_get_snippet_label (rows->pdata[i]);
+      const char *label = loom_search_result_row_get_accessible_label (rows->pdata[i]);
+
+      g_assert_nonnull (label);
+      if (LOOM_IS_SESSION (item))
+        {
+          g_assert_true (g_str_has_prefix (label, "Session "));
+          continue;
+        }
+      g_assert_null (strchr (gtk_label_get_text (snippet), '\002'));
+      g_assert_null (strchr (gtk_label_get_text (snippet), '\003'));
+      if (strstr (gtk_label_get_label (snippet), "<b>token</b>") != NULL ||
+          strstr (gtk_label_get_label (snippet), "<b>Token</b>") != NULL)
+        n_bold++;
+    }
+  g_assert_cmpuint (n_bold, >=, 4);
+  save_screenshots (fixture->app, window, "search-results");
+
+  /* A hit chosen: its session opens in the timeline, scrolled to the hit, highlighted, and
+   * the search bar counts the session's hits from it. */
+  position = find_result (fixture, codex_uuid, 10);
+  g_assert_cmpint (position, >, 0);
+  g_assert_true (gtk_selection_model_select_item (results_selection (fixture), position, TRUE));
+  wait_for_highlight (fixture, 10);
+  g_assert_nonnull (loom_window_get_shown_session (fixture->window));
+  g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
+                   codex_uuid);
+  g_assert_true (loom_timeline_search_bar_get_open (fixture->bar));
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  n_hits = (int)loom_timeline_search_bar_get_n_hits (fixture->bar);
+  g_assert_cmpint (n_hits, ==, 4);
+  g_assert_cmpint (loom_timeline_search_bar_get_position (fixture->bar), ==, 1);
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "2 of 4");
+  /* The results keep the focus for the arrow keys; the bar does not take it. */
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->bar)));
+  save_screenshots (fixture->app, window, "search-hit-opened");
+
+  /* Ctrl+G and Shift+Ctrl+G, F3: from hit to hit, round at the ends. */
+  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 2));
+  g_assert_true (press_key (window, GDK_KEY_F3, 0));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "4 of 4");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 3));
+  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "1 of 4");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 0));
+  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "4 of 4");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 3));
+  g_assert_true (press_key (window, GDK_KEY_F3, GDK_SHIFT_MASK));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
+
+  /* Down goes from the entry into the results; Enter in the entry opens the first hit. */
+  gtk_widget_grab_focus (GTK_WIDGET (fixture->entry));
+  g_assert_true (send_key (GTK_WIDGET (fixture->entry), GDK_KEY_Down));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_true (gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->results)));
+  gtk_widget_grab_focus (GTK_WIDGET (fixture->entry));
+  g_signal_emit_by_name (fixture->entry, "activate");
+  loom_ui_test_wait_for_frames (window, 3);
+  {
+    g_autoptr(GObject) first = g_list_model_get_item (model, 1);
+
+    g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
+                     loom_search_hit_get_data (LOOM_SEARCH_HIT (first))->session_uuid);
+  }
+
+  /* A narrow window shows one pane: the timeline of the hit, with a way back to the results,
+   * and from the results, a hit chosen goes to the timeline again. */
+  set_window_size (window, 400, 700);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
+  loom_ui_test_save_screenshot (window, "search-narrow-hit");
+  back = find_visible_button (window, "go-previous-symbolic");
+  g_assert_nonnull (back);
+  gtk_widget_activate (back);
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, fixture->results));
+  loom_ui_test_save_screenshot (window, "search-narrow");
+  position = find_result (fixture, codex_uuid, 21);
+  g_assert_cmpint (position, >, 0);
+  g_assert_true (gtk_selection_model_select_item (results_selection (fixture), position, TRUE));
+  wait_for_highlight (fixture, 21);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
+  set_window_size (window, 1280, 800);
+
+  /* Nothing found: says so, with what was searched for. */
+  search_for (fixture, "zzyzzyva");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+  empty_page = loom_ui_test_find_visible_status_page (window, "No Results");
+  g_assert_nonnull (empty_page);
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (empty_page)),
+                            "zzyzzyva"));
+  g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, "0 results in 0 sessions");
+  save_screenshots (fixture->app, window, "search-empty");
+
+  /* A malformed query: the core's message, in place of the results, not in a dialog. */
+  search_for (fixture, "agent:");
+  g_assert_nonnull (loom_search_results_get_error (fixture->results));
+  g_assert_nonnull (strstr (loom_search_results_get_error (fixture->results), "needs a value"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Check the Search"));
+  g_assert_null (loom_session_list_get_subtitle (fixture->list));
+  g_assert_null (loom_ui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
+  save_screenshots (fixture->app, window, "search-error");
+  search_for (fixture, "\"token");
+  g_assert_nonnull (strstr (loom_search_results_get_error (fixture->results), "quote"));
+
+  /* Clearing the entry (Escape) brings the list back. */
+  g_signal_emit_by_name (fixture->entry, "stop-search");
+  g_assert_true (loom_ui_test_wait_until (is_searching_list, fixture->list));
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
+  g_assert_cmpstr (loom_session_list_get_title (fixture->list), ==, "All Sessions");
+}
+
+/* Typing on cancels the search under way: only the last query's results ever show. */
+static void
+cancel_body (Fixture *fixture)
+{
+  GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  guint n_items;
+
+  /* Without the entry's pause, each query starts a search at once, cancelling the one
+   * before; the last finds nothing, so any stale result would show. */
+  for (guint round = 0; round < 5; round++)
+    {
+      loom_search_results_set_query (fixture->results, "token");
+      loom_search_results_set_query (fixture->results, "importer");
+      loom_search_results_set_query (fixture->results, "Directory");
+      loom_search_results_set_query (fixture->results, "zzyzzyva");
+      g_assert_true (loom_search_results_get_searching (fixture->results));
+      wait_for_results (fixture, "zzyzzyva");
+      /* Time for a stale callback to come in, had one been let through. */
+      loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 5);
+      g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+    }
+
+  /* And through the entry, typed letter by letter: one search, of the whole word. */
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), "D");
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), "Di");
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), "Dir");
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), "Directory");
+  wait_for_results (fixture, "Directory");
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 5);
+  g_assert_cmpstr (loom_search_results_get_query (fixture->results), ==, "Directory");
+  n_items = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n_items, >=, 2);
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autofree char *text = NULL;
+
+      if (!LOOM_IS_SEARCH_HIT (item))
+        continue;
+      text = loom_search_format_snippet_markup (
+        loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->snippet);
+      g_assert_nonnull (strstr (text, "<b>Directory</b>"));
+    }
+}
+
+typedef struct
+{
+  LoomSearchResults *results;
+  guint              n_hits;
+} HitsWait;
+
+static gboolean
+has_hits (gpointer data)
+{
+  HitsWait *wait = data;
+
+  return loom_search_result_model_get_n_hits (loom_search_results_get_model (wait->results)) >=
+         wait->n_hits && !loom_search_results_get_searching (wait->results);
+}
+
+/* Scrolls the results to their end, as a reader going down does. */
+static void
+scroll_results_to_end (Fixture *fixture)
+{
+  GtkWidget *scrolled = find_any (GTK_WIDGET (fixture->results), GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
+                                        gtk_adjustment_get_page_size (adjustment));
+}
+
+/* Results come a page at a time, the next one as the list scrolls near its end, into the
+ * groups they belong to. */
+static void
+pages_body (Fixture *fixture)
+{
+  LoomSearchResultModel *model = loom_search_results_get_model (fixture->results);
+  g_autoptr(GHashTable) headers = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *current_uuid = NULL;
+  gint64 last_seq = -1;
+  HitsWait wait = { fixture->results, 0 };
+  g_autofree char *summary = NULL;
+  guint n_items;
+
+  search_for (fixture, "pagingword");
+  g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==, PAGE_SIZE);
+  g_assert_true (g_str_has_prefix (loom_session_list_get_subtitle (fixture->list), "100+ results"));
+
+  for (guint page = 2; page <= 3; page++)
+    {
+      wait.n_hits = page * PAGE_SIZE;
+      scroll_results_to_end (fixture);
+      if (!loom_ui_test_wait_until (has_hits, &wait))
+        g_error ("Page %u of the results did not come", page);
+      loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 2);
+    }
+  g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==,
+                    N_PAGED_SESSIONS * N_PAGED_MESSAGES);
+  summary = g_strdup_printf ("%u results in %u sessions", N_PAGED_SESSIONS * N_PAGED_MESSAGES,
+                             N_PAGED_SESSIONS);
+  g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, summary);
+
+  /* Each session once, its hits under it in timeline order, whichever page they came in. */
+  n_items = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_assert_cmpuint (n_items, ==, N_PAGED_SESSIONS * (N_PAGED_MESSAGES + 1));
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+
+      if (LOOM_IS_SESSION (item))
+        {
+          current_uuid = loom_session_get_uuid (LOOM_SESSION (item));
+          g_assert_true (g_hash_table_add (headers, (gpointer)current_uuid));
+          last_seq = -1;
+          continue;
+        }
+      g_assert_cmpstr (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->session_uuid, ==,
+                       current_uuid);
+      g_assert_cmpint (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->seq, >, last_seq);
+      last_seq = loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->seq;
+    }
+  g_assert_cmpuint (g_hash_table_size (headers), ==, N_PAGED_SESSIONS);
+
+  /* Nothing more to read at the end. */
+  scroll_results_to_end (fixture);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
+  g_assert_false (loom_search_results_get_searching (fixture->results));
+  g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==,
+                    N_PAGED_SESSIONS * N_PAGED_MESSAGES);
+}
+
+/* The filter popover writes its choices into the query, and reads them back from it. */
+static void
+filters_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget *button = NULL;
+  LoomSearchFilterPopover *popover;
+  GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  g_autoptr(GPtrArray) buttons = NULL;
+  guint n_items;
+
+  search_for (fixture, "token");
+  buttons = loom_ui_test_find_visible (window, GTK_TYPE_MENU_BUTTON);
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (buttons->pdata[i]), "Search Filters") == 0)
+        button = buttons->pdata[i];
+    }
+  g_assert_nonnull (button);
+  /* The list's own sort and filter menus give way to it while searching. */
+  for (guint i = 0; i < buttons->len; i++)
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (buttons->pdata[i]), !=, "Sort");
+
+  popover = LOOM_SEARCH_FILTER_POPOVER (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, popover));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (popover), 3);
+
+  /* Codex (the third agent choice): written into the query; the results follow. */
+  loom_search_filter_popover_choose (popover, "agent", 2);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==, "token agent:codex");
+  wait_for_results (fixture, "token agent:codex");
+  n_items = g_list_model_get_n_items (model);
+  g_assert_cmpuint (n_items, >, 0);
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      if (LOOM_IS_SESSION (item))
+        g_assert_cmpstr (loom_session_get_source (LOOM_SESSION (item)), ==, "codex");
+    }
+
+  /* Errors only, and a date: added beside it. */
+  loom_search_filter_popover_choose (popover, "has", 1);
+  loom_search_filter_popover_choose (popover, "after", 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==,
+                   "token agent:codex has:error");
+  loom_ui_test_save_screenshot (GTK_WIDGET (popover), "search-filters");
+
+  /* "Last 7 Days": after: the start of the sixth day back; "Any Time" takes it out again. */
+  loom_search_filter_popover_choose (popover, "after", 2);
+  {
+    g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+    g_autoptr(GDateTime) week = g_date_time_add_days (now, -6);
+    g_autofree char *date = g_date_time_format (week, "%Y-%m-%d");
+    g_autofree char *expected = g_strdup_printf ("token agent:codex has:error after:%s", date);
+
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==, expected);
+  }
+  loom_search_filter_popover_choose (popover, "after", 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==,
+                   "token agent:codex has:error");
+
+  /* Typed by hand, read back as it opens: agent:claude is Claude Code. */
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  gtk_editable_set_text (GTK_EDITABLE (fixture->entry), "token agent:claude role:prompt");
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (popover), 2);
+  g_assert_cmpstr (loom_search_filter_popover_get_query (popover), ==,
+                   "token agent:claude role:prompt");
+  loom_search_filter_popover_choose (popover, "role", 0);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==,
+                   "token agent:claude");
+  wait_for_results (fixture, "token agent:claude");
+  g_assert_true (gtk_widget_has_css_class (button, "filter-active"));
+  gtk_popover_popdown (GTK_POPOVER (popover));
+}
+
+/* Ctrl+F in the timeline searches the open session; elsewhere, all history. */
+static void
+session_search_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autofree char *codex_uuid = session_uuid_titled (store, CODEX_TITLE);
+  GtkWidget *timeline_list;
+  GtkWidget *sidebar;
+  GtkWidget *focus;
+  int position;
+
+  /* The Codex session, opened from a search for its title's words (its title's hit opens it
+   * at its start). */
+  search_for (fixture, "\"Codex importer test\"");
+  position = find_result (fixture, codex_uuid, 0);
+  g_assert_cmpint (position, >, 0);
+  g_assert_true (gtk_selection_model_select_item (results_selection (fixture), position, TRUE));
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
+                   codex_uuid);
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  loom_timeline_search_bar_close (fixture->bar);
+  g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
+
+  /* The timeline has the focus: Ctrl+F opens the bar over it, with the focus in its entry. */
+  timeline_list = find_any (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW);
+  g_assert_true (gtk_widget_child_focus (timeline_list, GTK_DIR_TAB_FORWARD) ||
+                 gtk_widget_grab_focus (timeline_list));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->view)));
+  g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+  g_assert_true (loom_timeline_search_bar_get_open (fixture->bar));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->bar)));
+
+  /* Typed: the session's hits, counted, and the first one gone to. */
+  gtk_editable_set_text (GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
+                         "exited");
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  g_assert_cmpuint (loom_timeline_search_bar_get_n_hits (fixture->bar), ==, 2);
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "1 of 2");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 0));
+  save_screenshots (fixture->app, window, "search-in-session");
+
+  /* Enter goes on, and round. */
+  g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "activate");
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "2 of 2");
+  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 1));
+  g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "activate");
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "1 of 2");
+
+  /* Nothing, and a malformed query, said in the bar. */
+  gtk_editable_set_text (GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
+                         "zzyzzyva");
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "No matches");
+  g_assert_false (loom_timeline_search_bar_next (fixture->bar));
+  gtk_editable_set_text (GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
+                         "role:nobody");
+  g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
+  g_assert_nonnull (strstr (loom_timeline_search_bar_get_status (fixture->bar),
+                            "Unknown role"));
+  save_screenshots (fixture->app, window, "search-in-session-error");
+
+  /* Escape closes it, and the focus goes back to the timeline. */
+  g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "stop-search");
+  g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
+  loom_ui_test_wait_for_frames (window, 3);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->view)));
+
+  /* Ctrl+F anywhere else: the search of all history. */
+  sidebar = find_any (window, LOOM_TYPE_SIDEBAR);
+  g_assert_true (gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, sidebar));
+  g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+  g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus != NULL &&
+                 (focus == GTK_WIDGET (fixture->entry) ||
+                  gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->entry))));
+}
+
+static void
+test_search (Fixture       *fixture,
+             gconstpointer  user_data)
+{
+  fixture_run (fixture, search_body);
+}
+
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  user_data)
+{
+  fixture_run (fixture, cancel_body);
+}
+
+static void
+test_pages (Fixture       *fixture,
+            gconstpointer  user_data)
+{
+  fixture_run (fixture, pages_body);
+}
+
+static void
+test_filters (Fixture       *fixture,
+              gconstpointer  user_data)
+{
+  fixture_run (fixture, filters_body);
+}
+
+static void
+test_session_search (Fixture       *fixture,
+                     gconstpointer  user_data)
+{
+  fixture_run (fixture, session_search_body);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable
+   * screenshots. */
+  g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
+
+  /* Screenshots must not catch a transition half-way. */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+
+  g_test_add_func ("/app/search/query-text", test_query_text);
+  g_test_add_func ("/app/search/snippet-markup", test_snippet_markup);
+  g_test_add ("/app/search/results", Fixture, NULL,
+              fixture_set_up, test_search, fixture_tear_down);
+  g_test_add ("/app/search/cancel", Fixture, NULL,
+              fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/app/search/pages", Fixture, GINT_TO_POINTER (TRUE),
+              fixture_set_up, test_pages, fixture_tear_down);
+  g_test_add ("/app/search/filters", Fixture, NULL,
+              fixture_set_up, test_filters, fixture_tear_down);
+  g_test_add ("/app/search/in-session", Fixture, NULL,
+              fixture_set_up, test_session_search, fixture_tear_down);
+
+  return g_test_run ();
+}
