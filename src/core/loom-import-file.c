@@ -59,7 +59,7 @@ loom_import_file_free (LoomImportFile *file)
   g_clear_pointer (&file->sessions, g_hash_table_unref);
   g_clear_pointer (&file->next_seq, g_hash_table_unref);
   g_clear_pointer (&file->tokens, g_hash_table_unref);
-  g_clear_object (&file->document_parser);
+  g_clear_pointer (&file->document_root, json_node_unref);
   g_free (file);
 }
 
@@ -194,16 +194,16 @@ loom_import_file_read_document (LoomImportFile  *file,
   if (loom_jsonl_fix_surrogates (repaired, length) > 0)
     loom_import_file_warn (file, "unpaired surrogate escapes were replaced by U+FFFD");
 
-  g_clear_object (&file->document_parser);
-  file->document_parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (file->document_parser, contents, (gssize)length, &local_error))
+  g_clear_pointer (&file->document_root, json_node_unref);
+  file->document_root = loom_json_parse (contents, length, &local_error);
+  if (file->document_root == NULL)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is not valid JSON: %s",
                    file->path, local_error->message);
       return NULL;
     }
   file->stats->records++;
-  return json_parser_get_root (file->document_parser);
+  return file->document_root;
 }
 
 /* ——— Writing ——— */

@@ -7,6 +7,7 @@
 
 #include "loom-import.h"
 #include "loom-importer.h"
+#include "loom-json-parser.h"
 #include "loom-jsonl-reader.h"
 #include "loom-store-private.h"
 
@@ -32,7 +33,7 @@ struct _LoomImportFile
   GHashTable         *sessions;    /* row id → TRUE: touched this pass */
   GHashTable         *next_seq;    /* row id → gint64 * */
   GHashTable         *tokens;      /* row id → LoomTokenTotals * */
-  JsonParser         *document_parser;
+  JsonNode           *document_root;  /* the .json document read last, alive until the next */
   gboolean            failed_to_read;
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "loom-importer-codex-private.h"
+#include "loom-json-parser.h"
 
 /* json-glib 1.6 recurses without a limit; function arguments are JSON inside a JSON string, so
  * the reader's depth guard never saw them. */
@@ -47,14 +48,9 @@ json_text_depth_ok (const char *text,
 static JsonNode *
 parse_embedded_json (const char *text)
 {
-  g_autoptr(JsonParser) parser = NULL;
-
   if (is_empty (text) || !json_text_depth_ok (text, CODEX_MAX_ARGUMENT_DEPTH))
     return NULL;
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, text, -1, NULL))
-    return NULL;
-  return json_parser_steal_root (parser);
+  return loom_json_parse (text, strlen (text), NULL);
 }
 
 /* Joins the strings of an array (a command vector); a `bash -lc SCRIPT` shows just the script. */

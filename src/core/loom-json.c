@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "loom-importer.h"
+#include "loom-json-parser.h"
 
 static JsonNode *
 member (JsonObject *object,
@@ -69,11 +70,7 @@ loom_json_get_array (JsonObject *object,
 char *
 loom_json_to_string (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = NULL;
-
   if (node == NULL)
     return NULL;
-  generator = json_generator_new ();
-  json_generator_set_root (generator, node);
-  return json_generator_to_data (generator, NULL);
+  return loom_json_write (node);
 }

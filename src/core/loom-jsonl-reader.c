@@ -7,13 +7,18 @@
 #include <string.h>
 
 #include "loom-error.h"
+#include "loom-json-parser.h"
 #include "loom-jsonl-reader.h"
+
+/* The depth guard before parsing must refuse what the parser would, so that a deep record is
+ * reported as too deep rather than as invalid JSON. */
+G_STATIC_ASSERT (LOOM_JSONL_MAX_DEPTH <= LOOM_JSON_MAX_DEPTH);
 
 struct _LoomJsonlReader
 {
   FILE       *fp;
   char       *path;
-  JsonParser *parser;
+  JsonNode   *current;       /* the last value parsed: records stay valid until the next parse */
 
   char       *line;          /* the current physical line, without its newline */
   size_t      capacity;
@@ -46,8 +51,6 @@ loom_jsonl_reader_new (const char  *path,
   self->line_no = line;
   self->lines_consumed = line;
   self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
-  /* Not the immutable parser: it hashes every string it reads, and records are read once. */
-  self->parser = json_parser_new ();
 
   /* Read-only, always: the agents' files are never ours to change. */
   self->fp = fopen (path, "rbe");
@@ -75,12 +78,51 @@ loom_jsonl_reader_free (LoomJsonlReader *self)
     return;
   if (self->fp != NULL)
     fclose (self->fp);
-  g_clear_object (&self->parser);
+  g_clear_pointer (&self->current, json_node_unref);
   g_clear_pointer (&self->ends, g_array_unref);
   g_free (self->line);
   g_free (self->valid);
   g_free (self->path);
   g_free (self);
+}
+
+static gsize
+find_byte (const char *text,
+           gsize       len,
+           gsize       from,
+           char        c)
+{
+  const char *found = memchr (text + from, c, len - from);
+
+  return found != NULL ? (gsize)(found - text) : len;
+}
+
+/* Where the string whose contents start at @i ends: the index of its closing quote, or @len.
+ * Strings are most of a line's bytes, so they are skipped with memchr, and *@quote and
+ * *@backslash remember its last answers (the first of each at or after where it looked), so
+ * that the escapes of a long string do not each rescan it up to its closing quote. */
+static gsize
+string_end (const char *text,
+            gsize       len,
+            gsize       i,
+            gsize      *quote,
+            gsize      *backslash)
+{
+  for (;;)
+    {
+      if (*quote < i)
+        *quote = find_byte (text, len, i, '"');
+      if (*backslash < i)
+        *backslash = find_byte (text, len, i, '\\');
+      if (*quote < *backslash)
+        return *quote;
+      if (*backslash >= len)
+        return len;
+      /* An escape: the byte after the backslash, whatever it is, is taken as it is. */
+      i = *backslash + 2;
+      if (i >= len)
+        return len;
+    }
 }
 
 int
@@ -91,8 +133,8 @@ loom_jsonl_split_values (const char *text,
                          int         max_values)
 {
   gboolean in_string = FALSE;
-  gboolean escaped = FALSE;
   gboolean in_value = FALSE;
+  gsize quote = 0, backslash = 0;
   int depth = 0;
   int n = 0;
 
@@ -100,22 +142,12 @@ loom_jsonl_split_values (const char *text,
     {
       char c = text[i];
 
-      if (in_string)
-        {
-          if (escaped)
-            escaped = FALSE;
-          else if (c == '\\')
-            escaped = TRUE;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-
       switch (c)
         {
         case '"':
-          in_string = TRUE;
           in_value = TRUE;
+          i = string_end (text, len, i + 1, &quote, &backslash);
+          in_string = i >= len;
           break;
 
         case '{':
@@ -186,17 +218,17 @@ loom_jsonl_fix_surrogates (char  *text,
                            gsize  len)
 {
   char *end = text + len;
+  char *p = text;
   guint fixed = 0;
 
-  for (char *p = text; p < end; p++)
+  /* Only escapes matter, and most of a line has none: memchr jumps from one to the next. */
+  while (p < end && (p = memchr (p, '\\', (gsize)(end - p))) != NULL)
     {
       guint unit;
 
-      if (*p != '\\')
-        continue;
       if (!is_u_escape (p, end))
         {
-          p++;  /* skip the escaped character, which may be a backslash */
+          p += 2;  /* past the escaped character, which may be a backslash */
           continue;
         }
 
@@ -204,7 +236,7 @@ loom_jsonl_fix_surrogates (char  *text,
       if (unit >= 0xD800 && unit <= 0xDBFF && is_u_escape (p + 6, end) &&
           read_escape (p + 6) >= 0xDC00 && read_escape (p + 6) <= 0xDFFF)
         {
-          p += 11;  /* a proper pair */
+          p += 12;  /* a proper pair */
           continue;
         }
       if (unit >= 0xD800 && unit <= 0xDFFF)
@@ -212,7 +244,7 @@ loom_jsonl_fix_surrogates (char  *text,
           memcpy (p, "\\uFFFD", 6);
           fixed++;
         }
-      p += 5;
+      p += 6;
     }
   return fixed;
 }
@@ -269,9 +301,25 @@ value_bounds (LoomJsonlReader *self,
 
   while (begin < end && g_ascii_isspace (self->text[begin]))
     begin++;
+  /* A byte order mark alone is no value: json-glib skipped it, found nothing and said nothing. */
+  if (end - begin >= 3 && memcmp (self->text + begin, "\xef\xbb\xbf", 3) == 0 &&
+      is_blank (self->text + begin + 3, end - begin - 3))
+    begin = end;
   *start = begin;
   *length = end - begin;
   return *length > 0;
+}
+
+/* Replaces the current value, as JsonParser replaced its root on every load. */
+static gboolean
+parse_value (LoomJsonlReader  *self,
+             gsize             start,
+             gsize             length,
+             GError          **error)
+{
+  g_clear_pointer (&self->current, json_node_unref);
+  self->current = loom_json_parse (self->text + start, length, error);
+  return self->current != NULL;
 }
 
 /* A last line without a newline may still be being written: it is taken only when every
@@ -283,8 +331,7 @@ tail_is_complete (LoomJsonlReader *self)
     {
       gsize start, length;
 
-      if (value_bounds (self, i, &start, &length) &&
-          !json_parser_load_from_data (self->parser, self->text + start, (gssize)length, NULL))
+      if (value_bounds (self, i, &start, &length) && !parse_value (self, start, length, NULL))
         return FALSE;
     }
   return TRUE;
@@ -379,15 +426,12 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
 
           if (!value_bounds (self, self->next_value++, &start, &length))
             continue;
-          if (!json_parser_load_from_data (self->parser, self->text + start, (gssize)length,
-                                           &parse_error))
+          if (!parse_value (self, start, length, &parse_error))
             {
               *problem = g_strdup_printf ("not valid JSON (%s)", parse_error->message);
               return LOOM_JSONL_BAD;
             }
-          *record = json_parser_get_root (self->parser);
-          if (*record == NULL)
-            continue;
+          *record = self->current;
           self->records++;
           return LOOM_JSONL_RECORD;
         }
