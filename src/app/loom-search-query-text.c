@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "loom-search-query-text.h"
+#include "loom-search.h"
 
 typedef struct
 {
@@ -27,22 +28,6 @@ token_clear (gpointer data)
 
   g_free (token->key);
   g_free (token->value);
-}
-
-/* The keys the core reads as filters; any other "a:b" is a word. */
-static gboolean
-is_filter_key (const char *key)
-{
-  static const char * const keys[] = {
-    "agent", "project", "folder", "tool", "role", "model", "after", "before", "in", "has",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      if (g_str_equal (key, keys[i]))
-        return TRUE;
-    }
-  return FALSE;
 }
 
 static const char *
@@ -110,7 +95,7 @@ tokenize (const char *text)
         {
           g_autofree char *key = g_ascii_strdown (token.start, colon - token.start);
 
-          if (is_filter_key (key))
+          if (loom_search_is_filter_key (key))
             {
               const char *value = colon + 1;
               gsize length = token.end - value;
@@ -181,7 +166,7 @@ loom_search_query_text_set_filter (const char *text,
   gboolean placed = value == NULL;
 
   g_return_val_if_fail (text != NULL, NULL);
-  g_return_val_if_fail (key != NULL && is_filter_key (key), NULL);
+  g_return_val_if_fail (key != NULL && loom_search_is_filter_key (key), NULL);
 
   tokens = tokenize (text);
   for (guint i = 0; i < tokens->len; i++)

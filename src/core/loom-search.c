@@ -328,12 +328,14 @@ add_filter (LoomSearchQuery  *query,
   return TRUE;
 }
 
-static gboolean
-is_filter_key (const char *key)
+gboolean
+loom_search_is_filter_key (const char *key)
 {
   static const char * const keys[] = {
     "agent", "project", "folder", "tool", "role", "model", "after", "before", "in", "has",
   };
+
+  g_return_val_if_fail (key != NULL, FALSE);
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     if (g_str_equal (key, keys[i]))
@@ -504,7 +506,7 @@ loom_search_query_parse (const char  *text,
             {
               g_autofree char *key = g_ascii_strdown (word, colon - word);
 
-              if (is_filter_key (key))
+              if (loom_search_is_filter_key (key))
                 {
                   g_autofree char *value = NULL;
 

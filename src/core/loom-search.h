@@ -53,7 +53,10 @@ typedef struct _LoomSearchQuery LoomSearchQuery;
 LoomSearchQuery *loom_search_query_parse    (const char       *text,
                                              GError          **error);
 void             loom_search_query_free     (LoomSearchQuery  *query);
-/* The FTS5 expression, or NULL when the query has only filters. */
+/* Whether "key:value" is a filter (in lower case: agent, project, …); any other is a word. */
+gboolean         loom_search_is_filter_key  (const char       *key);
+
+/* The FTS5 expression, or NULL when neither words nor facet filters narrow the search. */
 const char      *loom_search_query_get_match (LoomSearchQuery *query);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomSearchQuery, loom_search_query_free)
