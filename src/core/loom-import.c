@@ -21,7 +21,6 @@
 
 /* The prefix check hashes this much of the start and of the end of the imported part: enough
  * to notice a rewrite, cheap even for files of gigabytes. */
-#define PREFIX_SAMPLE (64 * 1024)
 #define DETECT_HEAD (64 * 1024)
 #define BATCH_BYTES (64 * 1024 * 1024)
 #define BATCH_MICROSECONDS (G_USEC_PER_SEC / 2)
@@ -271,14 +270,24 @@ collect (const LoomImportOptions  *options,
 
 /* ——— Cursors ——— */
 
+/* A file that grew is read on from its cursor only if the bytes the cursor saw are still
+ * there: its start and the bytes just before the cursor are hashed with the length. Samples of
+ * 4 KiB catch the rewrites agents do (a first line written again, a document saved whole); the
+ * first version hashed 64 KiB twice, a tenth of a fresh import's time. Hashes of that version
+ * carry no prefix and are still checked their way. */
+#define SAMPLE_BYTES        (4 * 1024)
+#define SAMPLE_BYTES_V1     (64 * 1024)
+#define SAMPLE_HASH_PREFIX  "2:"
+
 static char *
-sample_hash (const char *path,
-             guint64     offset)
+sample_hash_sized (const char *path,
+                   guint64     offset,
+                   gsize       sample)
 {
   g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree guchar *buffer = g_malloc (PREFIX_SAMPLE);
+  g_autofree guchar *buffer = g_malloc (sample);
   g_autofree char *length = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
-  guint64 starts[2] = { 0, offset > PREFIX_SAMPLE ? offset - PREFIX_SAMPLE : 0 };
+  guint64 starts[2] = { 0, offset > sample ? offset - sample : 0 };
   int fd;
 
   if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
@@ -286,7 +295,7 @@ sample_hash (const char *path,
 
   for (guint i = 0; i < 2; i++)
     {
-      gsize want = (gsize)MIN ((guint64)PREFIX_SAMPLE, offset - starts[i]);
+      gsize want = (gsize)MIN ((guint64)sample, offset - starts[i]);
       ssize_t n = pread (fd, buffer, want, (off_t)starts[i]);
 
       if (n < 0 || (gsize)n != want)
@@ -300,6 +309,32 @@ sample_hash (const char *path,
 
   g_checksum_update (checksum, (const guchar *)length, -1);
   return g_strdup (g_checksum_get_string (checksum));
+}
+
+static char *
+sample_hash (const char *path,
+             guint64     offset)
+{
+  g_autofree char *hash = sample_hash_sized (path, offset, SAMPLE_BYTES);
+
+  return hash != NULL ? g_strconcat (SAMPLE_HASH_PREFIX, hash, NULL) : NULL;
+}
+
+/* Whether the bytes up to @offset are those the cursor's @saved hash was taken of. */
+static gboolean
+sample_matches (const char *path,
+                guint64     offset,
+                const char *saved)
+{
+  g_autofree char *hash = NULL;
+
+  if (saved == NULL)
+    return FALSE;
+  if (g_str_has_prefix (saved, SAMPLE_HASH_PREFIX))
+    hash = sample_hash (path, offset);
+  else
+    hash = sample_hash_sized (path, offset, SAMPLE_BYTES_V1);
+  return g_strcmp0 (hash, saved) == 0;
 }
 
 static gboolean
@@ -425,7 +460,6 @@ decide_mode (const Candidate   *candidate,
              const struct stat *st)
 {
   gint64 mtime = (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
-  g_autofree char *hash = NULL;
 
   if (!cursor->found)
     return MODE_RESET;
@@ -437,8 +471,7 @@ decide_mode (const Candidate   *candidate,
   if (cursor->inode != (guint64)st->st_ino || (guint64)st->st_size < cursor->offset)
     return MODE_RESET;
 
-  hash = sample_hash (candidate->path, cursor->offset);
-  if (hash == NULL || g_strcmp0 (hash, cursor->prefix_hash) != 0)
+  if (!sample_matches (candidate->path, cursor->offset, cursor->prefix_hash))
     return MODE_RESET;
   return MODE_APPEND;
 }

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "loom-import.h"
@@ -765,6 +766,86 @@ test_incremental (Fixture       *f,
     }
 }
 
+/* The sampled hash of the first cursor version: 64 KiB from the start and before @offset,
+ * then the offset, SHA-256, no prefix. */
+static char *
+legacy_sample_hash (const char *contents,
+                    gsize       offset)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *length = g_strdup_printf ("%" G_GSIZE_FORMAT, offset);
+  gsize sample = 64 * 1024;
+  gsize tail = offset > sample ? offset - sample : 0;
+
+  g_checksum_update (checksum, (const guchar *)contents, MIN (sample, offset));
+  g_checksum_update (checksum, (const guchar *)contents + tail, MIN (sample, offset - tail));
+  g_checksum_update (checksum, (const guchar *)length, -1);
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+/* A cursor saved by the first version still lets a grown file be read on from where it was
+ * (rather than read again whole), and a rewrite is still noticed. */
+static void
+test_legacy_cursor (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *folder = fixture_path ("streamed-tool-error");
+  g_autofree char *copy = g_build_filename (f->dir, "copy", NULL);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *contents = NULL;
+  g_autofree char *target = NULL;
+  g_autofree char *hash = NULL;
+  g_autofree char *sql = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *last_line;
+  char *changed;
+  gsize length, cut;
+  sqlite3 *db = NULL;
+
+  list_files (folder, files);
+  for (guint i = 0; i < files->len && target == NULL; i++)
+    if (g_str_has_suffix (g_ptr_array_index (files, i), ".jsonl"))
+      target = g_build_filename (copy, (char *)g_ptr_array_index (files, i) + strlen (folder),
+                                 NULL);
+  g_assert_nonnull (target);
+  copy_tree (folder, copy);
+  g_file_get_contents (target, &contents, &length, &error);
+  g_assert_no_error (error);
+
+  /* Everything but the last line, imported with a cursor as the first version saved it. */
+  g_assert_cmpint (contents[length - 1], ==, '\n');
+  last_line = g_strrstr_len (contents, (gssize)length - 1, "\n");
+  g_assert_nonnull (last_line);
+  cut = (gsize)(last_line - contents) + 1;
+  write_prefix (target, contents, cut);
+  import_path (f, "claude-code", copy);
+
+  hash = legacy_sample_hash (contents, cut);
+  sql = sqlite3_mprintf ("UPDATE import_cursors SET prefix_hash = %Q WHERE source_path = %Q",
+                         hash, target);
+  g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+  sqlite3_free (g_steal_pointer (&sql));
+
+  append_rest (target, contents, cut, length);
+  import_path (f, "claude-code", copy);
+  g_assert_cmpuint (f->stats->records, ==, 1);
+  assert_fixture (f, "streamed-tool-error");
+
+  /* The first record edited and a line added: the file is read again, whole. */
+  changed = strstr (contents, "\"uuid\":\"");
+  g_assert_nonnull (changed);
+  changed += strlen ("\"uuid\":\"");
+  *changed = *changed == 'a' ? 'b' : 'a';
+  write_prefix (target, contents, length);
+  append_rest (target, "\n", 0, 1);
+  import_path (f, "claude-code", copy);
+  g_assert_cmpuint (f->stats->records, >, 1);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+}
+
 /* The three records of one streamed message are one message, its blocks events in order. */
 static void
 test_streamed_timeline (Fixture       *f,
@@ -837,6 +918,8 @@ main (int   argc,
               fixture_set_up, test_detection, fixture_tear_down);
   g_test_add ("/import/claude/twice", Fixture, NULL,
               fixture_set_up, test_twice, fixture_tear_down);
+  g_test_add ("/import/claude/legacy-cursor", Fixture, NULL,
+              fixture_set_up, test_legacy_cursor, fixture_tear_down);
   g_test_add ("/import/claude/default-root", Fixture, NULL,
               fixture_set_up, test_default_root, fixture_tear_down);
   g_test_add ("/import/claude/incremental", Fixture, NULL,
