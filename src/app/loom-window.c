@@ -783,9 +783,8 @@ loom_window_get_store (LoomWindow *self)
 void
 loom_window_reload (LoomWindow *self)
 {
-  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
   g_autoptr(GError) error = NULL;
-  guint n_sessions = 0;
+  gboolean any = FALSE;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
 
@@ -796,14 +795,13 @@ loom_window_reload (LoomWindow *self)
     }
 
   /* The sidebar is worth showing as soon as any session exists, even one in the trash. */
-  query.collection = LOOM_COLLECTION_EVERYTHING;
-  if (!loom_store_count_sessions (self->store, &query, &n_sessions, &error))
+  if (!loom_store_has_sessions (self->store, &any, &error))
     {
       loom_window_show_error (self, _("Could not read the history"), error);
       return;
     }
 
-  if (n_sessions == 0)
+  if (!any)
     {
       loom_window_show_session (self, NULL, 0);
       gtk_stack_set_visible_child_name (self->stack, "empty");

@@ -10,11 +10,11 @@
 #include "loom-importer-codex-private.h"
 #include "loom-json-parser.h"
 
-/* json-glib 1.6 recurses without a limit; function arguments are JSON inside a JSON string, so
- * the reader's depth guard never saw them. */
+/* Function arguments are JSON inside a JSON string, so the reader's depth guard never saw
+ * them; they are held to a tighter limit than records, since nothing real nests this deep. */
 #define CODEX_MAX_ARGUMENT_DEPTH 64
 
-/* Refuses deeply nested text before json-glib recurses into it. */
+/* Refuses deeply nested text before it is parsed. */
 static gboolean
 json_text_depth_ok (const char *text,
                     int         max_depth)

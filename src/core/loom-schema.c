@@ -280,7 +280,7 @@ static const char schema_v1[] =
 #define EVENTS_FROM LOOM_INDEX_EVENTS_FROM_SQL
 #define TITLES_FROM LOOM_INDEX_TITLES_FROM_SQL
 
-/* Version 2, three changes to the search index.
+/* Version 2: two indexes for the sidebar's counts, and three changes to the search index.
  *
  * Filters that are properties of the entry itself (its kind, agent and tool, an error) are
  * also words of a third column, facets, so that "error agent:codex" is one FTS5 query rather
@@ -304,6 +304,13 @@ static const char schema_v1[] =
 G_STATIC_ASSERT (LOOM_MESSAGE_API_ERROR == 16);   /* in MESSAGE_ENTRY_COLUMNS */
 
 static const char schema_v2[] =
+  /* The sidebar counts Pinned and each folder at start-up; without these, both read every
+   * session (51 ms of 100,000 for Pinned). */
+  "CREATE INDEX sessions_pinned ON sessions (trashed_at, updated_at) WHERE pinned = 1;"
+  "DROP INDEX sessions_folder;"
+  "CREATE INDEX sessions_folder ON sessions (folder_id, trashed_at, archived, updated_at)"
+  "  WHERE folder_id IS NOT NULL;"
+
   "CREATE TABLE index_deferred ("
   "  base TEXT PRIMARY KEY,"          /* 'messages' or 'events' */
   "  after_id INTEGER NOT NULL"

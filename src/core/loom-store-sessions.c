@@ -130,7 +130,9 @@ loom_store_append_session_filter (GString                *sql,
       break;
 
     case LOOM_COLLECTION_TRASH:
-      g_string_append (sql, " WHERE s.trashed_at != 0");
+      /* Two ranges of the collection index rather than "!= 0", which SQLite answers by
+       * reading the whole index: the sidebar counts the trash before the first frame. */
+      g_string_append (sql, " WHERE (s.trashed_at > 0 OR s.trashed_at < 0)");
       break;
 
     case LOOM_COLLECTION_EVERYTHING:
@@ -251,6 +253,30 @@ loom_store_list_sessions (LoomStore               *self,
     }
 
   return G_LIST_MODEL (g_steal_pointer (&sessions));
+}
+
+gboolean
+loom_store_has_sessions (LoomStore  *self,
+                         gboolean   *has_sessions,
+                         GError    **error)
+{
+  static const char sql[] = "SELECT EXISTS (SELECT 1 FROM sessions)";
+  sqlite3_stmt *stmt;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+  g_return_val_if_fail (has_sessions != NULL, FALSE);
+
+  if (!(stmt = loom_store_cached (self, sql, error)))
+    return FALSE;
+  if (sqlite3_step (stmt) != SQLITE_ROW)
+    {
+      loom_store_set_error (self, error, "look for sessions");
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  *has_sessions = sqlite3_column_int (stmt, 0) != 0;
+  sqlite3_reset (stmt);
+  return TRUE;
 }
 
 gboolean

@@ -58,6 +58,10 @@ gboolean        loom_store_count_sessions       (LoomStore               *self,
                                                  const LoomSessionQuery  *query,
                                                  guint                   *n_sessions,
                                                  GError                 **error);
+/* Whether the store has any session at all, trashed ones included; cheaper than a count. */
+gboolean        loom_store_has_sessions         (LoomStore               *self,
+                                                 gboolean                *has_sessions,
+                                                 GError                 **error);
 /* @id is a session's uuid or an unambiguous prefix of it (at least 4 characters). */
 LoomSession    *loom_store_get_session          (LoomStore               *self,
                                                  const char              *id,

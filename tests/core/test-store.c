@@ -155,8 +155,11 @@ test_schema (Fixture       *f,
     "tokens_cache_read", "tokens_cache_creation", "trashed_at",
   };
   sqlite3 *db = NULL;
+  gboolean any = TRUE;
 
   g_assert_cmpint (loom_store_get_schema_version (f->store), ==, LOOM_STORE_SCHEMA_VERSION);
+  g_assert_true (loom_store_has_sessions (f->store, &any, NULL));
+  g_assert_false (any);
 
   g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
@@ -371,6 +374,7 @@ test_collections (Fixture       *f,
                   gconstpointer  data)
 {
   gint64 now = loom_time_now_ms ();
+  gboolean any = TRUE;
   g_autofree char *fresh = loom_test_add_session (f->store, "Fresh", "claude-code", "a", 1, 0,
                                                   now - MINUTE_MS);
   g_autofree char *week = loom_test_add_session (f->store, "This week", "codex", "b", 1, 0,
@@ -379,9 +383,12 @@ test_collections (Fixture       *f,
                                                 now - 40 * DAY_MS);
   g_autofree char *archived = loom_test_add_session (f->store, "Archived", "codex", "d", 1, 0,
                                                      now - 2 * DAY_MS);
-  g_autofree char *trashed = loom_test_add_session (f->store, "Trashed", "codex", "e", 1, 0,
-                                                    now - 2 * MINUTE_MS);
+  g_autofree char *trashed = NULL;
   g_autoptr(GError) error = NULL;
+
+  g_assert_true (loom_store_has_sessions (f->store, &any, &error));
+  g_assert_true (any);
+  trashed = loom_test_add_session (f->store, "Trashed", "codex", "e", 1, 0, now - 2 * MINUTE_MS);
 
   g_assert_true (loom_store_set_pinned (f->store, old, TRUE, &error));
   g_assert_true (loom_store_set_archived (f->store, archived, TRUE, &error));
