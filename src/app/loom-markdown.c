@@ -18,6 +18,12 @@
   (MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | \
    MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEEMAILAUTOLINKS)
 
+/* The narrowest a paragraph or a code block wraps to, in characters. GTK 4.8 measures a
+ * wrapping label's minimum width by laying its text out at that width, or at 0 when none is
+ * set: one line per character (code) or per word, which for a long message costs more than
+ * everything else its row does. No one reads a column narrower than this anyway. */
+#define MIN_WRAP_CHARS 12
+
 /* Inline code stands out by a faint grey that reads on light and dark backgrounds alike. */
 #define CODE_SPAN_OPEN "<span font_family=\"monospace\" background=\"#808080\" bgalpha=\"18%\">"
 #define CODE_SPAN_CLOSE "</span>"
@@ -213,6 +219,8 @@ flush_inline (Renderer *r)
     {
       GtkWidget *label = text_label (r->inline_markup->str);
 
+      /* Not in text_label(): a table's cells may well be narrower. */
+      gtk_label_set_width_chars (GTK_LABEL (label), MIN_WRAP_CHARS);
       if (r->heading_level > 0)
         {
           gtk_widget_add_css_class (label, heading_class (r->heading_level));
@@ -274,6 +282,7 @@ add_code_block (Renderer *r)
       gtk_label_set_text (GTK_LABEL (label), text);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
       gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_CHAR);
+      gtk_label_set_width_chars (GTK_LABEL (label), MIN_WRAP_CHARS);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_selectable (GTK_LABEL (label), TRUE);
       loom_markdown_label_set_literal_wrap (GTK_LABEL (label));

@@ -5,6 +5,10 @@
  * paths). Fields a session does not have are hidden rather than shown empty, so a simple
  * session stays a short list.
  *
+ * The pane sits in a flap that is closed most of the time, yet the flap measures it on every
+ * layout: the values are filled in when the pane is shown (mapped), not each time a session
+ * is chosen, so that a closed pane costs nothing.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -115,7 +119,9 @@ struct _LoomSessionDetails
 {
   GtkWidget             parent_instance;
 
+  LoomStore            *store;
   LoomSession          *session;
+  gboolean              filled;     /* the rows show the session */
   GtkWidget            *rows[N_FIELDS];
   GtkLabel             *values[N_FIELDS];
   GtkLabel             *notes[N_FIELDS];
@@ -529,30 +535,23 @@ fill_children (LoomSessionDetails *self,
   gtk_widget_set_visible (GTK_WIDGET (self->children_group), n > 0);
 }
 
-/* Public */
-
-void
-loom_session_details_set_session (LoomSessionDetails *self,
-                                  LoomStore          *store,
-                                  LoomSession        *session)
+/* Shows the session in the rows, once. */
+static void
+fill (LoomSessionDetails *self)
 {
+  LoomStore *store = self->store;
+  LoomSession *session = self->session;
   const LoomSessionRecord *r;
   g_autofree char *messages = NULL;
   g_autofree char *events = NULL;
   g_autofree char *tool_calls = NULL;
   gboolean task_shown;
 
-  g_return_if_fail (LOOM_IS_SESSION_DETAILS (self));
-  g_return_if_fail (store == NULL || LOOM_IS_STORE (store));
-  g_return_if_fail (session == NULL || LOOM_IS_SESSION (session));
+  g_assert (LOOM_IS_SESSION_DETAILS (self));
 
-  g_set_object (&self->session, session);
-  if (session == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-      return;
-    }
+  if (self->filled || session == NULL)
+    return;
+  self->filled = TRUE;
 
   r = loom_session_get_record (session);
 
@@ -642,8 +641,28 @@ loom_session_details_set_session (LoomSessionDetails *self,
 
   fill_tools (self, r->tools_used_json);
   fill_children (self, store, session);
+}
 
-  gtk_stack_set_visible_child_name (self->stack, "details");
+/* Public */
+
+void
+loom_session_details_set_session (LoomSessionDetails *self,
+                                  LoomStore          *store,
+                                  LoomSession        *session)
+{
+  g_return_if_fail (LOOM_IS_SESSION_DETAILS (self));
+  g_return_if_fail (store == NULL || LOOM_IS_STORE (store));
+  g_return_if_fail (session == NULL || LOOM_IS_SESSION (session));
+
+  g_set_object (&self->store, store);
+  g_set_object (&self->session, session);
+  self->filled = FALSE;
+  gtk_stack_set_visible_child_name (self->stack, session != NULL ? "details" : "empty");
+  /* The same session again (a reload) is read again too: it may have been renamed, moved or
+   * opened since. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    fill (self);
+
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
@@ -660,6 +679,9 @@ loom_session_details_get_value (LoomSessionDetails *self,
 {
   g_return_val_if_fail (LOOM_IS_SESSION_DETAILS (self), NULL);
   g_return_val_if_fail (title != NULL, NULL);
+
+  /* What the pane shows once opened, whether it is open or not. */
+  fill (self);
 
   for (guint i = 0; i < N_FIELDS; i++)
     {
@@ -698,11 +720,20 @@ open_session_action (GtkWidget  *widget,
 }
 
 static void
+loom_session_details_map (GtkWidget *widget)
+{
+  fill (LOOM_SESSION_DETAILS (widget));
+
+  GTK_WIDGET_CLASS (loom_session_details_parent_class)->map (widget);
+}
+
+static void
 loom_session_details_dispose (GObject *object)
 {
   LoomSessionDetails *self = (LoomSessionDetails *)object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_SESSION_DETAILS);
+  g_clear_object (&self->store);
   g_clear_object (&self->session);
   g_clear_pointer (&self->tool_rows, g_ptr_array_unref);
   g_clear_pointer (&self->child_rows, g_ptr_array_unref);
@@ -736,6 +767,7 @@ loom_session_details_class_init (LoomSessionDetailsClass *klass)
 
   object_class->dispose = loom_session_details_dispose;
   object_class->get_property = loom_session_details_get_property;
+  widget_class->map = loom_session_details_map;
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL,

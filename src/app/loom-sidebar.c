@@ -11,6 +11,10 @@
  * not in the trash" — the plain state a session starts in. The sidebar only reports the drop as
  * "sessions-dropped"; the window moves the sessions and offers to undo.
  *
+ * Counting a hundred thousand sessions takes a while, and the first frame of the window need
+ * not wait for it: until the sidebar has been drawn once, a reload counts only the trash (the
+ * window enables Empty Trash by it), and the rest right after that first drawing.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -22,15 +26,20 @@
 
 struct _LoomSidebar
 {
-  GtkWidget   parent_instance;
+  GtkWidget      parent_instance;
 
-  GListStore *items;
-  GListStore *folders;
+  GListStore    *items;
+  GListStore    *folders;
+  LoomStore     *store;         /* of the last reload, for the counts left for later */
+  GdkFrameClock *frame_clock;   /* while waiting for the end of a frame to count */
+  gulong         paint_handler;
   /* Set while the sidebar moves the selection itself, so that only the end result is reported. */
-  guint       changing_selection : 1;
+  guint          changing_selection : 1;
+  guint          drawn : 1;
+  guint          counts_pending : 1;
 
-  GtkListBox *folder_list;
-  GtkListBox *list_box;
+  GtkListBox    *folder_list;
+  GtkListBox    *list_box;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSidebar, loom_sidebar, GTK_TYPE_WIDGET)
@@ -58,6 +67,16 @@ static const LoomCollection shown_collections[] = {
   LOOM_COLLECTION_ARCHIVED,
   LOOM_COLLECTION_TRASH,
 };
+
+static gpointer
+list_store_peek (GListStore *store,
+                 guint       position)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), position);
+
+  /* The store keeps it alive; only its address is wanted. */
+  return item;
+}
 
 /* ——— Drops ——— */
 
@@ -259,6 +278,99 @@ on_keynav_failed_cb (LoomSidebar      *self,
   return TRUE;
 }
 
+/* ——— Counts ——— */
+
+static gboolean
+count_item (LoomSidebarItem  *item,
+            LoomStore        *store,
+            GError          **error)
+{
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  guint count = 0;
+
+  /* A folder's count is what the folder lists (All narrowed to it), not every session filed in
+   * it: a count that disagrees with the list it opens would look like a bug. */
+  query.collection = loom_sidebar_item_get_collection (item);
+  query.folder_id = loom_sidebar_item_get_folder_id (item);
+  if (!loom_store_count_sessions (store, &query, &count, error))
+    return FALSE;
+  loom_sidebar_item_set_count (item, count);
+  return TRUE;
+}
+
+static void
+stop_waiting (LoomSidebar *self)
+{
+  g_clear_signal_handler (&self->paint_handler, self->frame_clock);
+  g_clear_object (&self->frame_clock);
+}
+
+/* Counts the sessions of every collection and folder, or, with @all FALSE, only the trash. */
+static gboolean
+update_counts (LoomSidebar  *self,
+               gboolean      all,
+               GError      **error)
+{
+  GListStore *stores[] = { self->items, self->folders };
+
+  g_assert (LOOM_IS_SIDEBAR (self));
+  g_assert (LOOM_IS_STORE (self->store));
+
+  stop_waiting (self);
+  self->counts_pending = !all;
+
+  for (guint s = 0; s < G_N_ELEMENTS (stores); s++)
+    {
+      guint n_items = g_list_model_get_n_items (G_LIST_MODEL (stores[s]));
+
+      for (guint i = 0; i < n_items; i++)
+        {
+          LoomSidebarItem *item = list_store_peek (stores[s], i);
+
+          if (!all && (loom_sidebar_item_get_folder_id (item) > 0 ||
+                       loom_sidebar_item_get_collection (item) != LOOM_COLLECTION_TRASH))
+            continue;
+          if (!count_item (item, self->store, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+on_after_paint_cb (LoomSidebar   *self,
+                   GdkFrameClock *frame_clock)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert (LOOM_IS_SIDEBAR (self));
+
+  if (!update_counts (self, TRUE, &error))
+    g_warning ("Could not count the sessions: %s", error->message);
+}
+
+static void
+loom_sidebar_snapshot (GtkWidget   *widget,
+                       GtkSnapshot *snapshot)
+{
+  LoomSidebar *self = LOOM_SIDEBAR (widget);
+  GdkFrameClock *frame_clock;
+
+  GTK_WIDGET_CLASS (loom_sidebar_parent_class)->snapshot (widget, snapshot);
+
+  /* Once this frame is on screen: not in an idle, which a busy frame clock can hold off for
+   * as long as something animates. */
+  self->drawn = TRUE;
+  if (self->counts_pending && self->paint_handler == 0 &&
+      (frame_clock = gtk_widget_get_frame_clock (widget)) != NULL)
+    {
+      self->frame_clock = g_object_ref (frame_clock);
+      self->paint_handler = g_signal_connect_object (frame_clock, "after-paint",
+                                                     G_CALLBACK (on_after_paint_cb), self,
+                                                     G_CONNECT_SWAPPED);
+    }
+}
+
 /* ——— Object ——— */
 
 static void
@@ -266,6 +378,8 @@ loom_sidebar_dispose (GObject *object)
 {
   LoomSidebar *self = LOOM_SIDEBAR (object);
   GtkWidget *child;
+
+  stop_waiting (self);
 
   /* Disposing the lists unselects their rows: nobody is listening any more. */
   self->changing_selection = TRUE;
@@ -275,6 +389,7 @@ loom_sidebar_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->items);
   g_clear_object (&self->folders);
+  g_clear_object (&self->store);
 
   G_OBJECT_CLASS (loom_sidebar_parent_class)->dispose (object);
 }
@@ -306,6 +421,7 @@ loom_sidebar_class_init (LoomSidebarClass *klass)
 
   object_class->dispose = loom_sidebar_dispose;
   object_class->get_property = loom_sidebar_get_property;
+  widget_class->snapshot = loom_sidebar_snapshot;
 
   properties[PROP_SELECTED_ITEM] =
     g_param_spec_object ("selected-item", NULL, NULL,
@@ -398,24 +514,12 @@ loom_sidebar_new (void)
   return g_object_new (LOOM_TYPE_SIDEBAR, NULL);
 }
 
-static gpointer
-list_store_peek (GListStore *store,
-                 guint       position)
-{
-  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), position);
-
-  /* The store keeps it alive; only its address is wanted. */
-  return item;
-}
-
 /* Makes the folder rows match @folders (LoomFolder, in the store's order), keeping the items of
- * folders that stay (renamed and recounted in place) and replacing only the range that differs,
- * so that the rows of untouched folders, and the focus on them, stay. */
-static gboolean
-loom_sidebar_update_folders (LoomSidebar  *self,
-                             LoomStore    *store,
-                             GListModel   *folders,
-                             GError      **error)
+ * folders that stay (renamed in place) and replacing only the range that differs, so that the
+ * rows of untouched folders, and the focus on them, stay. */
+static void
+loom_sidebar_update_folders (LoomSidebar *self,
+                             GListModel  *folders)
 {
   guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->folders));
   guint n_new = g_list_model_get_n_items (folders);
@@ -436,8 +540,6 @@ loom_sidebar_update_folders (LoomSidebar  *self,
       g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
       gint64 id = loom_folder_get_id (folder);
       LoomSidebarItem *item = g_hash_table_lookup (by_id, &id);
-      LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-      guint count = 0;
 
       if (item != NULL)
         {
@@ -449,13 +551,6 @@ loom_sidebar_update_folders (LoomSidebar  *self,
           item = loom_sidebar_item_new_for_folder (id, loom_folder_get_name (folder));
           g_ptr_array_add (items, item);
         }
-
-      /* What the folder lists (All narrowed to it), not every session filed in it: a count
-       * that disagrees with the list it opens would look like a bug. */
-      query.folder_id = id;
-      if (!loom_store_count_sessions (store, &query, &count, error))
-        return FALSE;
-      loom_sidebar_item_set_count (item, count);
     }
 
   while (prefix < MIN (n_old, n_new) &&
@@ -468,7 +563,6 @@ loom_sidebar_update_folders (LoomSidebar  *self,
   if (prefix + suffix < MAX (n_old, n_new))
     g_list_store_splice (self->folders, prefix, n_old - prefix - suffix,
                          items->pdata + prefix, n_new - prefix - suffix);
-  return TRUE;
 }
 
 gboolean
@@ -478,26 +572,12 @@ loom_sidebar_reload (LoomSidebar  *self,
 {
   g_autoptr(GListModel) folders = NULL;
   g_autoptr(LoomSidebarItem) selected = NULL;
-  guint n_items;
-  gboolean ok;
 
   g_return_val_if_fail (LOOM_IS_SIDEBAR (self), FALSE);
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  n_items = g_list_model_get_n_items (G_LIST_MODEL (self->items));
-  for (guint i = 0; i < n_items; i++)
-    {
-      LoomSidebarItem *item = list_store_peek (self->items, i);
-      LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-      guint count = 0;
-
-      query.collection = loom_sidebar_item_get_collection (item);
-      if (!loom_store_count_sessions (store, &query, &count, error))
-        return FALSE;
-
-      loom_sidebar_item_set_count (item, count);
-    }
+  g_set_object (&self->store, store);
 
   if (!(folders = loom_store_list_folders (store, error)))
     return FALSE;
@@ -508,7 +588,7 @@ loom_sidebar_reload (LoomSidebar  *self,
     selected = g_object_ref (loom_sidebar_get_selected_item (self));
 
   self->changing_selection = TRUE;
-  ok = loom_sidebar_update_folders (self, store, folders, error);
+  loom_sidebar_update_folders (self, folders);
   self->changing_selection = FALSE;
 
   if (selected != NULL && loom_sidebar_get_selected_item (self) == NULL)
@@ -523,7 +603,8 @@ loom_sidebar_reload (LoomSidebar  *self,
   if (loom_sidebar_get_selected_item (self) != selected)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 
-  return ok;
+  /* After drawing, the counts are worth their time at once; before, the snapshot asks. */
+  return update_counts (self, self->drawn, error);
 }
 
 LoomSidebarItem *

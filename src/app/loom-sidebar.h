@@ -21,8 +21,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LoomSidebar, loom_sidebar, LOOM, SIDEBAR, GtkWidget)
 
 GtkWidget       *loom_sidebar_new                (void);
-/* Recounts every collection and reads the folders again from @store; the selection stays on the
- * same item, or goes to All Sessions when its folder is gone. */
+/* Reads the folders again from @store and recounts every collection and folder; the selection
+ * stays on the same item, or goes to All Sessions when its folder is gone. Before the sidebar
+ * has been drawn, only the trash is counted at once, the rest at the end of its first frame. */
 gboolean         loom_sidebar_reload             (LoomSidebar    *self,
                                                   LoomStore      *store,
                                                   GError        **error);

@@ -313,6 +313,43 @@ loom_timeline_format_time (gint64 ms)
   return g_date_time_format (when, "%H:%M");
 }
 
+#define TOOLTIP_KEY "loom-timeline-tooltip"
+
+static gboolean
+on_query_tooltip_cb (GtkWidget  *widget,
+                     int         x,
+                     int         y,
+                     gboolean    keyboard_mode,
+                     GtkTooltip *tooltip,
+                     gpointer    user_data)
+{
+  const char *text = g_object_get_data (G_OBJECT (widget), TOOLTIP_KEY);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+void
+loom_timeline_set_tooltip (GtkWidget  *widget,
+                           const char *text)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  if (text != NULL && *text == '\0')
+    text = NULL;
+  if (g_strcmp0 (text, g_object_get_data (G_OBJECT (widget), TOOLTIP_KEY)) == 0 &&
+      gtk_widget_get_has_tooltip (widget) == (text != NULL))
+    return;
+
+  if (g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, on_query_tooltip_cb,
+                             NULL) == 0)
+    g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip_cb), NULL);
+  g_object_set_data_full (G_OBJECT (widget), TOOLTIP_KEY, g_strdup (text), g_free);
+  gtk_widget_set_has_tooltip (widget, text != NULL);
+}
+
 char *
 loom_timeline_format_date_time (gint64 ms)
 {

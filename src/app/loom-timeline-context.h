@@ -79,4 +79,10 @@ void                 loom_timeline_context_open_session   (LoomTimelineContext  
 char                *loom_timeline_format_time            (gint64                  ms);
 char                *loom_timeline_format_date_time       (gint64                  ms);
 
+/* Gives @widget the tooltip @text (NULL or "" for none), handed to GTK only when it asks for
+ * it: gtk_widget_set_tooltip_text() on a visible widget asks the display server where the
+ * pointer is, a round trip per call, which rows being built must not pay. */
+void                 loom_timeline_set_tooltip            (GtkWidget              *widget,
+                                                           const char             *text);
+
 G_END_DECLS

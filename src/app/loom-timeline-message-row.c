@@ -205,8 +205,8 @@ update_body (LoomTimelineMessageRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->expand_button), collapsible);
   gtk_button_set_icon_name (self->expand_button, expanded ? "pan-down-symbolic"
                                                           : "pan-end-symbolic");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->expand_button),
-                               expanded ? _("Collapse") : _("Expand"));
+  loom_timeline_set_tooltip (GTK_WIDGET (self->expand_button),
+                             expanded ? _("Collapse") : _("Expand"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expand_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   expanded ? _("Collapse") : _("Expand"), -1);
@@ -324,7 +324,7 @@ loom_timeline_message_row_set_item (LoomTimelineMessageRow *self,
   time = loom_timeline_format_time (d->created_at);
   date_time = loom_timeline_format_date_time (d->created_at);
   gtk_label_set_text (self->time_label, time);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->time_label), date_time);
+  loom_timeline_set_tooltip (GTK_WIDGET (self->time_label), date_time);
 
   update_body (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ITEM]);
@@ -429,6 +429,7 @@ static void
 loom_timeline_message_row_init (LoomTimelineMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  loom_timeline_set_tooltip (GTK_WIDGET (self->copy_button), _("Copy Message"));
 }
 
 GtkWidget *

@@ -163,7 +163,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
       detail = compaction_detail (d->text);
       gtk_label_set_text (self->divider_detail, detail);
       gtk_widget_set_visible (GTK_WIDGET (self->divider_detail), *detail != '\0');
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->divider_detail), detail);
+      loom_timeline_set_tooltip (GTK_WIDGET (self->divider_detail), detail);
       gtk_stack_set_visible_child_name (self->stack, "divider");
       break;
 
@@ -172,7 +172,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
         owned = g_strdup (d->text != NULL ? d->text : "");
       gtk_label_set_text (self->error_label, owned);
       gtk_label_set_text (self->error_time, time);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->error_time), date_time);
+      loom_timeline_set_tooltip (GTK_WIDGET (self->error_time), date_time);
       gtk_stack_set_visible_child_name (self->stack, "error");
       break;
 
@@ -184,9 +184,9 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
                                       ? "text-x-generic-symbolic"
                                       : "document-open-recent-symbolic");
       gtk_label_set_text (self->note_label, text);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->note_label), text);
+      loom_timeline_set_tooltip (GTK_WIDGET (self->note_label), text);
       gtk_label_set_text (self->note_time, time);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->note_time), date_time);
+      loom_timeline_set_tooltip (GTK_WIDGET (self->note_time), date_time);
       gtk_stack_set_visible_child_name (self->stack, "note");
       break;
     }

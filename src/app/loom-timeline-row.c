@@ -11,7 +11,8 @@
  * where rows fall, and opening a long session lays out one screenful instead of two hundred
  * rows. New rows are mapped as soon as the list adds them, before it knows where they go, so
  * a mapped row waits in the context until the view builds it after the list's layout (see
- * loom_timeline_context_defer_build()).
+ * loom_timeline_context_defer_build()). A row not built has no children at all, not even the
+ * clamp: the list measures each of its two hundred rows on every layout.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -82,6 +83,17 @@ ensure_content (LoomTimelineRow *self,
 {
   if (self->contents[kind] != NULL)
     return self->contents[kind];
+
+  if (self->clamp == NULL)
+    {
+      self->clamp = adw_clamp_new ();
+      adw_clamp_set_maximum_size (ADW_CLAMP (self->clamp), 860);
+      adw_clamp_set_tightening_threshold (ADW_CLAMP (self->clamp), 600);
+      gtk_widget_set_parent (self->clamp, GTK_WIDGET (self));
+
+      self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      adw_clamp_set_child (ADW_CLAMP (self->clamp), self->box);
+    }
 
   switch (kind)
     {
@@ -220,6 +232,12 @@ bind_content (LoomTimelineRow *self)
   gtk_widget_set_size_request (GTK_WIDGET (self), -1, -1);
   self->shown = kind;
   self->content_bound = TRUE;
+
+  /* Like the content, only for a row on screen: a row off screen is not read either. */
+  g_free (self->accessible_label);
+  self->accessible_label = describe (self, kind, self->item);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  self->accessible_label, -1);
 }
 
 static void
@@ -245,15 +263,14 @@ loom_timeline_row_set_item (LoomTimelineRow  *self,
   unbind_content (self);
   g_set_object (&self->item, item);
 
+  if (self->accessible_label != NULL)
+    {
+      g_clear_pointer (&self->accessible_label, g_free);
+      gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL);
+    }
+
   if (item != NULL)
     {
-      ContentKind kind = content_kind (loom_timeline_item_get_data (item));
-
-      g_free (self->accessible_label);
-      self->accessible_label = describe (self, kind, item);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      self->accessible_label, -1);
-
       for (guint i = 0; i < N_CONTENTS; i++)
         {
           if (self->contents[i] != NULL)
@@ -266,8 +283,6 @@ loom_timeline_row_set_item (LoomTimelineRow  *self,
   else
     {
       loom_timeline_context_cancel_build (self->context, GTK_WIDGET (self));
-      g_clear_pointer (&self->accessible_label, g_free);
-      gtk_accessible_reset_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL);
     }
 
   loom_timeline_row_update_highlight (self);
@@ -403,13 +418,6 @@ loom_timeline_row_class_init (LoomTimelineRowClass *klass)
 static void
 loom_timeline_row_init (LoomTimelineRow *self)
 {
-  self->clamp = adw_clamp_new ();
-  adw_clamp_set_maximum_size (ADW_CLAMP (self->clamp), 860);
-  adw_clamp_set_tightening_threshold (ADW_CLAMP (self->clamp), 600);
-  gtk_widget_set_parent (self->clamp, GTK_WIDGET (self));
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  adw_clamp_set_child (ADW_CLAMP (self->clamp), self->box);
 }
 
 GtkWidget *

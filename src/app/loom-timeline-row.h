@@ -19,7 +19,8 @@ LoomTimelineItem *loom_timeline_row_get_item         (LoomTimelineRow     *self)
 /* NULL unbinds: the row lets go of the item and of what it showed for it. */
 void              loom_timeline_row_set_item         (LoomTimelineRow     *self,
                                                       LoomTimelineItem    *item);
-/* What the row says to a screen reader ("You said …", "Tool call Bash: make, failed"). */
+/* What the row says to a screen reader ("You said …", "Tool call Bash: make, failed"), once it
+ * is built; NULL before. */
 const char       *loom_timeline_row_get_accessible_label (LoomTimelineRow *self);
 /* Builds what the item shows, when the row is on screen and has not yet. */
 void              loom_timeline_row_build            (LoomTimelineRow     *self);

@@ -653,8 +653,7 @@ loom_timeline_tool_row_set_item (LoomTimelineToolRow *self,
                           loom_timeline_model_item_get_child_uuid (item) != NULL);
 
   date_time = loom_timeline_format_date_time (d->created_at);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->toggle_button),
-                               *date_time != '\0' ? date_time : NULL);
+  loom_timeline_set_tooltip (GTK_WIDGET (self->toggle_button), date_time);
   if (failed)
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->toggle_button),
                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Failed"), -1);
