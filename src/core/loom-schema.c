@@ -277,7 +277,7 @@ static const char schema_v1[] =
   " session_id, 'event:' || kind, created_at"
 #define ENTRY_INSERT \
   "INSERT INTO search_index (rowid, title, body, facets, session_id, kind, created_at) "
-#define EVENTS_FROM LOOM_INDEX_EVENTS_FROM_SQL
+#define MESSAGES_FROM LOOM_INDEX_MESSAGES_FROM_SQL
 #define TITLES_FROM LOOM_INDEX_TITLES_FROM_SQL
 
 /* Version 2: two indexes for the sidebar's counts, and three changes to the search index.
@@ -286,7 +286,7 @@ static const char schema_v1[] =
  * also words of a third column, facets, so that "error agent:codex" is one FTS5 query rather
  * than reading every entry with "error" to look at its session.
  *
- * Entries get their rowid in three ranges (loom-search-index.h): messages, then events, then
+ * Entries get their rowid in three ranges (loom-search-index.h): events, then messages, then
  * session titles, each in the order of its base table. The first page of a search for a
  * common word reads the newest entries of each range, which FTS5 seeks to directly; with
  * v1's interleaved 4·id + kind, finding the newest messages meant reading past every event.
@@ -328,33 +328,33 @@ static const char schema_v2[] =
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
   "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
-  "  " ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
+  "  " ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
   "END;"
   "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id;"
+  "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
   "END;"
   /* Streamed records touch a message many times without changing its text: no reindexing. */
   "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
   "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
   "   AND " NOT_DEFERRED ("messages") " BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id;"
-  "  " ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
+  "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
+  "  " ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
   "END;"
 
   "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
   "  WHEN " NOT_DEFERRED ("events") " BEGIN"
-  "  " ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
+  "  " ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id = new.id;"
   "END;"
   "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " EVENTS_FROM " + old.id;"
+  "  DELETE FROM search_index WHERE rowid = old.id;"
   "END;"
   "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
   "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
   "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
   "   AND " NOT_DEFERRED ("events") " BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " EVENTS_FROM " + old.id;"
-  "  " ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
+  "  DELETE FROM search_index WHERE rowid = old.id;"
+  "  " ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id = new.id;"
   "END;"
 
@@ -376,9 +376,9 @@ static const char schema_v2[] =
    * one from the old. */
   "DROP TABLE search_index;"
   SEARCH_INDEX_TABLE
-  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;"
-  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
-  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events;";
+  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events;"
+  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
+  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;";
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
@@ -386,19 +386,21 @@ const char loom_schema_index_defer_sql[] =
   "  VALUES ('messages', (SELECT ifnull (max (id), 0) FROM messages)),"
   "         ('events', (SELECT ifnull (max (id), 0) FROM events));";
 
+/* In rowid order, events then messages: FTS5 writes out what it holds whenever a rowid goes
+ * down. */
 const char loom_schema_index_deferred_sql[] =
-  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages"
-  "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'messages');"
-  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events"
+  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
   "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'events');"
+  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages"
+  "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'messages');"
   "DELETE FROM index_deferred;";
 
 const char loom_schema_index_rebuild_sql[] =
   "DROP TABLE search_index;"
   SEARCH_INDEX_TABLE
+  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events;"
+  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
   ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;"
-  ENTRY_INSERT "SELECT id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
-  ENTRY_INSERT "SELECT " EVENTS_FROM " + id, " EVENT_ENTRY_COLUMNS " FROM events;"
   "INSERT INTO search_index (search_index) VALUES ('optimize');";
 
 static const char * const migrations[] = {

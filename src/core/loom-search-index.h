@@ -1,12 +1,13 @@
 /* loom-search-index.h — how entries of the search index map to the rows they index.
  *
- * An entry's rowid tells what it indexes: messages keep their id, events and session titles
- * are moved into ranges of their own. Each range is in the order of its base table, which is
- * the order of import, so the newest entries of a kind are at the end of its range, where
- * FTS5 can seek to them (loom-search.c reads the newest hits of each kind first).
+ * An entry's rowid tells what it indexes: events keep their id, messages and session titles
+ * are moved into ranges of their own above. Each range is in the order of its base table, which
+ * is the order of import, so the newest entries of a kind are at the end of its range, where
+ * FTS5 can seek to them (loom-search.c reads the newest hits of each kind first). Events, the
+ * most numerous, are lowest: a scan from the top meets them last.
  *
- *   message m        →  m
- *   event e          →  LOOM_INDEX_EVENTS_FROM + e
+ *   event e          →  e
+ *   message m        →  LOOM_INDEX_MESSAGES_FROM + m
  *   session title s  →  LOOM_INDEX_TITLES_FROM + s
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,11 +16,11 @@
 
 #include <glib.h>
 
-#define LOOM_INDEX_EVENTS_FROM_SQL "1099511627776"   /* 2^40 */
-#define LOOM_INDEX_TITLES_FROM_SQL "2199023255552"   /* 2^41 */
+#define LOOM_INDEX_MESSAGES_FROM_SQL "1099511627776"   /* 2^40 */
+#define LOOM_INDEX_TITLES_FROM_SQL   "2199023255552"   /* 2^41 */
 
-#define LOOM_INDEX_EVENTS_FROM (G_GINT64_CONSTANT (1) << 40)
-#define LOOM_INDEX_TITLES_FROM (G_GINT64_CONSTANT (1) << 41)
+#define LOOM_INDEX_MESSAGES_FROM (G_GINT64_CONSTANT (1) << 40)
+#define LOOM_INDEX_TITLES_FROM   (G_GINT64_CONSTANT (1) << 41)
 
 /* Words of the facets column, each joined to its value ("xkindtool_call xagentcodex
  * xtoolbash xerror"). They go through the tokenizer like any text, so a filter finds one as

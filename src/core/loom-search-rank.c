@@ -3,12 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "loom-error.h"
+#include "loom-search-index.h"
 #include "loom-search-rank.h"
 #include "loom-search-tokenizer.h"
 
-/* bm25's usual constants: how fast repeats saturate, and how much length matters. */
+/* bm25's constant for how fast repeats saturate. Unlike bm25 the entry's length is left out:
+ * reading it costs a lookup in the index's docsize table for every candidate, 40 % of a
+ * search for a common word, and the kind of entry says more than its length (a long tool
+ * output ranks below a prompt by its kind's weight; repeats in it saturate at 2.2 times one). */
 #define K1 1.2
-#define B  0.75
 
 /* The columns of the search index that hold text (after session_id, kind and created_at);
  * facets, the last, only serve filters. */
@@ -25,16 +28,10 @@ rank_function (const Fts5ExtensionApi  *api,
   double title_weight = n_values > 0 ? sqlite3_value_double (values[0]) : 1.0;
   int n_phrases = api->xPhraseCount (fts);
   g_autofree double *frequency = g_new0 (double, MAX (n_phrases, 1));
-  sqlite3_int64 n_rows = 0, total_title = 0, total_body = 0;
-  int title_tokens = 0, body_tokens = 0, n_inst = 0, rc;
-  double average, norm, score = 0;
+  int n_inst = 0, rc;
+  double score = 0;
 
-  if ((rc = api->xInstCount (fts, &n_inst)) != SQLITE_OK ||
-      (rc = api->xColumnSize (fts, TITLE_COLUMN, &title_tokens)) != SQLITE_OK ||
-      (rc = api->xColumnSize (fts, BODY_COLUMN, &body_tokens)) != SQLITE_OK ||
-      (rc = api->xRowCount (fts, &n_rows)) != SQLITE_OK ||
-      (rc = api->xColumnTotalSize (fts, TITLE_COLUMN, &total_title)) != SQLITE_OK ||
-      (rc = api->xColumnTotalSize (fts, BODY_COLUMN, &total_body)) != SQLITE_OK)
+  if ((rc = api->xInstCount (fts, &n_inst)) != SQLITE_OK)
     {
       sqlite3_result_error_code (context, rc);
       return;
@@ -57,12 +54,39 @@ rank_function (const Fts5ExtensionApi  *api,
         frequency[phrase] += 1.0;
     }
 
-  average = n_rows > 0 ? (double)(total_title + total_body) / (double)n_rows : 1.0;
-  norm = K1 * (1.0 - B + B * (double)(title_tokens + body_tokens) / MAX (average, 1.0));
   for (int p = 0; p < n_phrases; p++)
-    score += frequency[p] * (K1 + 1.0) / (frequency[p] + norm);
+    score += frequency[p] * (K1 + 1.0) / (frequency[p] + K1);
 
   sqlite3_result_double (context, -score);
+}
+
+guint
+loom_search_range_of (gint64 rowid)
+{
+  return rowid >= LOOM_INDEX_TITLES_FROM ? 2 : rowid >= LOOM_INDEX_MESSAGES_FROM ? 1 : 0;
+}
+
+static void
+take_function (sqlite3_context  *context,
+               int               n_values,
+               sqlite3_value   **values)
+{
+  LoomSearchQuota *quota = sqlite3_value_pointer (values[1], LOOM_SEARCH_QUOTA_TYPE);
+  guint range;
+
+  if (quota == NULL)
+    {
+      sqlite3_result_int (context, 0);
+      return;
+    }
+  range = loom_search_range_of (sqlite3_value_int64 (values[0]));
+  if (quota->taken[range] >= quota->limits[range])
+    {
+      sqlite3_result_int (context, 0);
+      return;
+    }
+  quota->taken[range]++;
+  sqlite3_result_int (context, 1);
 }
 
 gboolean
@@ -79,6 +103,13 @@ loom_search_rank_register (sqlite3  *db,
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
                            "This SQLite has no full-text search (FTS5)");
+      return FALSE;
+    }
+  if (sqlite3_create_function (db, LOOM_SEARCH_TAKE, 2, SQLITE_UTF8, NULL, take_function, NULL,
+                               NULL) != SQLITE_OK)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not set up searching: %s",
+                   sqlite3_errmsg (db));
       return FALSE;
     }
   return TRUE;

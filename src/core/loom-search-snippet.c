@@ -34,6 +34,9 @@ typedef struct
   LoomSnippetMaker *self;
   GArray           *tokens;    /* Token, or Wanted while the words are read */
   gboolean          prefix;
+  guint             enough;    /* tokens wanted after the first mark; 0: all */
+  guint             first_mark;
+  gboolean          stopped;   /* the text goes on after the last token */
 } Collect;
 
 static void
@@ -91,9 +94,22 @@ on_document_token (void       *user_data,
     {
       Token *last = &g_array_index (collect->tokens, Token, collect->tokens->len - 1);
 
+      if (matched && !last->matched && collect->first_mark == G_MAXUINT)
+        collect->first_mark = collect->tokens->len - 1;
       last->matched |= matched;
       return SQLITE_OK;
     }
+
+  /* A window's worth of tokens after the first mark is enough: a tool's output can be 64 KiB,
+   * and tokenizing all of it for each hit of a page took longer than finding the hits. */
+  if (collect->enough > 0 && collect->first_mark != G_MAXUINT &&
+      collect->tokens->len >= collect->first_mark + collect->enough)
+    {
+      collect->stopped = TRUE;
+      return SQLITE_DONE;
+    }
+  if (matched && collect->first_mark == G_MAXUINT)
+    collect->first_mark = collect->tokens->len;
   g_array_append_val (collect->tokens, ((Token) { start, end, matched }));
   return SQLITE_OK;
 }
@@ -123,7 +139,7 @@ loom_snippet_maker_new (sqlite3             *db,
 
   for (guint i = 0; i < n_words; i++)
     {
-      Collect collect = { self, self->wanted, prefix[i] };
+      Collect collect = { self, self->wanted, prefix[i], 0, G_MAXUINT, FALSE };
       guint before = self->wanted->len;
 
       self->api.xTokenize (self->tokenizer, &collect, FTS5_TOKENIZE_QUERY, words[i],
@@ -184,7 +200,7 @@ loom_snippet_maker_make (LoomSnippetMaker *self,
                          guint             n_tokens)
 {
   g_autoptr(GArray) tokens = g_array_new (FALSE, FALSE, sizeof (Token));
-  Collect collect = { self, tokens, FALSE };
+  Collect collect = { self, tokens, FALSE, MAX (n_tokens, 1), G_MAXUINT, FALSE };
   GString *snippet;
   gboolean marking = FALSE;
   guint first, last;
@@ -205,7 +221,8 @@ loom_snippet_maker_make (LoomSnippetMaker *self,
 
   snippet = g_string_new (NULL);
   from = first == 0 ? 0 : g_array_index (tokens, Token, first).start;
-  to = last + 1 == tokens->len ? (int)strlen (text) : g_array_index (tokens, Token, last).end;
+  to = last + 1 == tokens->len && !collect.stopped ? (int)strlen (text)
+                                                   : g_array_index (tokens, Token, last).end;
   if (first > 0)
     g_string_append (snippet, "…");
   for (guint i = first; i <= last; i++)
@@ -226,7 +243,7 @@ loom_snippet_maker_make (LoomSnippetMaker *self,
   if (marking)
     g_string_append (snippet, LOOM_SEARCH_MARK_END);
   g_string_append_len (snippet, text + from, to - from);
-  if (last + 1 < tokens->len)
+  if (last + 1 < tokens->len || collect.stopped)
     g_string_append (snippet, "…");
   return g_string_free (snippet, FALSE);
 }

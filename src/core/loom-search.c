@@ -620,9 +620,9 @@ loom_search_query_parse (const char  *text,
  * loom-search-index.h keep each kind in import order, and FTS5 seeks to their end): a word
  * with fewer matches is ranked whole; for a common one the first pages are the best of the
  * recent hits, which is where people look. Within one session every hit is read. */
-#define MESSAGE_CANDIDATES 600
-#define EVENT_CANDIDATES   400
-#define TITLE_CANDIDATES   200
+#define MESSAGE_CANDIDATES 300
+#define EVENT_CANDIDATES   200
+#define TITLE_CANDIDATES   100
 
 #define SNIPPET_TOKENS 16
 
@@ -654,62 +654,91 @@ display_kind (const char *kind,
   return kind != NULL && g_str_has_prefix (kind, "event:") ? kind + strlen ("event:") : kind;
 }
 
-/* One kind's newest hits as rows of (rid, kind, uuid, title, source, at, score, seq, tool,
- * flags, item, preview). The index drives the join (CROSS JOIN keeps it the outer loop, so
- * that its rowid order answers ORDER BY and the LIMIT stops the scan). */
-static void
-append_candidates (GString         *sql,
-                   LoomSearchQuery *query,
-                   gboolean         in_session)
+/* A hit before it is ranked against the others. */
+typedef struct
 {
-  g_string_append (sql,
-                   "SELECT * FROM (SELECT x.rowid AS rid, x.kind AS kind, s.uuid AS uuid,"
-                   " s.title AS title, s.source AS source,"
-                   " coalesce (nullif (x.created_at, 0), s.created_at) AS at,");
-  if (query->match != NULL)
-    g_string_append_printf (sql, " " LOOM_SEARCH_RANK " (search_index, 10.0) * " SCORE_WEIGHT,
-                            LOOM_MESSAGE_NOT_A_PROMPT);
-  else
-    g_string_append (sql, " 0.0");
-  g_string_append (sql,
-                   " AS score, coalesce (m.seq, e.seq, 0) AS seq, e.tool_name AS tool,"
-                   " ifnull (m.flags, 0) AS flags, coalesce (m.id, e.id, 0) AS item,");
-  if (query->match != NULL)
-    g_string_append (sql, " NULL AS preview");
-  else
-    g_string_append (sql, " substr (x.title || x.body, 1, 200) AS preview");
-  g_string_append (sql,
-                   " FROM search_index x"
-                   " CROSS JOIN sessions s ON s.id = x.session_id"
-                   " LEFT JOIN projects p ON p.id = s.project_id"
-                   " LEFT JOIN folders f ON f.id = s.folder_id"
-                   " LEFT JOIN messages m ON x.rowid < " LOOM_INDEX_EVENTS_FROM_SQL
-                   "   AND m.id = x.rowid"
-                   " LEFT JOIN events e ON x.rowid >= " LOOM_INDEX_EVENTS_FROM_SQL
-                   "   AND x.rowid < " LOOM_INDEX_TITLES_FROM_SQL
-                   "   AND e.id = x.rowid - " LOOM_INDEX_EVENTS_FROM_SQL
-                   " WHERE x.rowid BETWEEN ? AND ?");
-  if (query->match != NULL)
-    g_string_append (sql, " AND search_index MATCH ?");
-  if (in_session)
-    g_string_append (sql, " AND x.session_id = ?");
-  g_string_append (sql, query->where->str);
-  g_string_append (sql, " ORDER BY x.rowid DESC LIMIT ?)");
+  gint64  rowid;
+  char   *kind;
+  char   *uuid;
+  char   *title;
+  char   *source;
+  gint64  at;
+  double  score;
+  gint64  seq;
+  char   *tool;
+  guint   flags;
+  gint64  item;
+  char   *preview;
+} Candidate;
+
+static void
+candidate_clear (gpointer data)
+{
+  Candidate *candidate = data;
+
+  g_free (candidate->kind);
+  g_free (candidate->uuid);
+  g_free (candidate->title);
+  g_free (candidate->source);
+  g_free (candidate->tool);
+  g_free (candidate->preview);
+}
+
+/* The columns a candidate is read from, after the rowid; @score_sql is its relevance. */
+static void
+append_candidate_columns (GString    *sql,
+                          const char *score_sql,
+                          gboolean    with_preview)
+{
+  g_string_append_printf (sql,
+                          "x.kind, s.uuid, s.title, s.source,"
+                          " coalesce (nullif (x.created_at, 0), s.created_at),"
+                          " %s * " SCORE_WEIGHT ","
+                          " coalesce (m.seq, e.seq, 0), e.tool_name, ifnull (m.flags, 0),"
+                          " coalesce (m.id, e.id, 0), %s"
+                          " FROM search_index x"
+                          " CROSS JOIN sessions s ON s.id = x.session_id"
+                          " LEFT JOIN projects p ON p.id = s.project_id"
+                          " LEFT JOIN folders f ON f.id = s.folder_id"
+                          " LEFT JOIN messages m ON x.rowid >= " LOOM_INDEX_MESSAGES_FROM_SQL
+                          "   AND x.rowid < " LOOM_INDEX_TITLES_FROM_SQL
+                          "   AND m.id = x.rowid - " LOOM_INDEX_MESSAGES_FROM_SQL
+                          " LEFT JOIN events e ON x.rowid < " LOOM_INDEX_MESSAGES_FROM_SQL
+                          "   AND e.id = x.rowid",
+                          score_sql, LOOM_MESSAGE_NOT_A_PROMPT,
+                          with_preview ? "substr (x.title || x.body, 1, 200)" : "NULL");
 }
 
 static void
-bind_candidates (sqlite3_stmt    *stmt,
-                 int             *index,
-                 LoomSearchQuery *query,
-                 gint64           session_rowid,
-                 const Range     *range)
+read_candidate (sqlite3_stmt *stmt,
+                int           first,
+                gint64        rowid,
+                double        relevance,
+                GArray       *candidates)
 {
-  sqlite3_bind_int64 (stmt, (*index)++, range->from);
-  sqlite3_bind_int64 (stmt, (*index)++, range->to);
-  if (query->match != NULL)
-    sqlite3_bind_text (stmt, (*index)++, query->match, -1, SQLITE_STATIC);
-  if (session_rowid > 0)
-    sqlite3_bind_int64 (stmt, (*index)++, session_rowid);
+  Candidate candidate = {
+    .rowid = rowid,
+    .kind = g_strdup ((const char *)sqlite3_column_text (stmt, first)),
+    .uuid = g_strdup ((const char *)sqlite3_column_text (stmt, first + 1)),
+    .title = g_strdup ((const char *)sqlite3_column_text (stmt, first + 2)),
+    .source = g_strdup ((const char *)sqlite3_column_text (stmt, first + 3)),
+    .at = sqlite3_column_int64 (stmt, first + 4),
+    .score = relevance * sqlite3_column_double (stmt, first + 5),
+    .seq = sqlite3_column_int64 (stmt, first + 6),
+    .tool = g_strdup ((const char *)sqlite3_column_text (stmt, first + 7)),
+    .flags = (guint)sqlite3_column_int (stmt, first + 8),
+    .item = sqlite3_column_int64 (stmt, first + 9),
+    .preview = g_strdup ((const char *)sqlite3_column_text (stmt, first + 10)),
+  };
+
+  g_array_append_val (candidates, candidate);
+}
+
+static void
+bind_filters (sqlite3_stmt    *stmt,
+              int             *index,
+              LoomSearchQuery *query)
+{
   for (guint i = 0; i < query->params->len; i++)
     {
       Param *param = &g_array_index (query->params, Param, i);
@@ -719,7 +748,144 @@ bind_candidates (sqlite3_stmt    *stmt,
       else
         sqlite3_bind_int64 (stmt, (*index)++, param->number);
     }
-  sqlite3_bind_int64 (stmt, (*index)++, range->limit);
+}
+
+static gboolean
+step_failed (LoomStore  *store,
+             int         rc,
+             GError    **error)
+{
+  if (rc == SQLITE_DONE)
+    return FALSE;
+  /* The expression is built from quoted strings only; should FTS5 still refuse it, say so in
+   * the query's terms. */
+  g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+               "The search could not be run: %s", sqlite3_errmsg (store->db));
+  return TRUE;
+}
+
+/* Each range's newest hits, one statement per range: the index drives the join (CROSS JOIN
+ * keeps it the outer loop, so that its rowid order answers ORDER BY and the LIMIT stops the
+ * scan), and FTS5 seeks to the end of each range. */
+static gboolean
+read_ranges (LoomStore        *store,
+             LoomSearchQuery  *query,
+             gint64            session_rowid,
+             const Range      *ranges,
+             GArray           *candidates,
+             GError          **error)
+{
+  g_autoptr(GString) sql = g_string_new ("SELECT x.rowid, ");
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  int rc = SQLITE_DONE;
+
+  append_candidate_columns (sql, query->match != NULL ? LOOM_SEARCH_RANK " (search_index, 10.0)"
+                                                      : "0.0",
+                            query->match == NULL);
+  g_string_append (sql, " WHERE x.rowid BETWEEN ? AND ?");
+  if (query->match != NULL)
+    g_string_append (sql, " AND search_index MATCH ?");
+  if (session_rowid > 0)
+    g_string_append (sql, " AND x.session_id = ?");
+  g_string_append (sql, query->where->str);
+  g_string_append (sql, " ORDER BY x.rowid DESC LIMIT ?");
+
+  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+    return FALSE;
+
+  for (guint r = 0; r < 3 && rc == SQLITE_DONE; r++)
+    {
+      int index = 1;
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, index++, ranges[r].from);
+      sqlite3_bind_int64 (stmt, index++, ranges[r].to);
+      if (query->match != NULL)
+        sqlite3_bind_text (stmt, index++, query->match, -1, SQLITE_STATIC);
+      if (session_rowid > 0)
+        sqlite3_bind_int64 (stmt, index++, session_rowid);
+      bind_filters (stmt, &index, query);
+      sqlite3_bind_int64 (stmt, index++, ranges[r].limit);
+
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        read_candidate (stmt, 1, sqlite3_column_int64 (stmt, 0), 1.0, candidates);
+    }
+  return !step_failed (store, rc, error);
+}
+
+/* A prefix such as pars* makes FTS5 merge every term that starts so — tens of milliseconds on
+ * a large index — once for each statement, so the ranges are read in one scan from the top:
+ * titles, then messages, then events, the most numerous, last, where the scan stops. Only the
+ * rowids pass through the ranges' extra matches; the hits kept are read one by one after. */
+static gboolean
+read_ranges_in_one_scan (LoomStore        *store,
+                         LoomSearchQuery  *query,
+                         const Range      *ranges,
+                         GArray           *candidates,
+                         GError          **error)
+{
+  static const char scan_sql[] =
+    "SELECT rowid, CASE WHEN " LOOM_SEARCH_TAKE " (rowid, ?2)"
+    " THEN " LOOM_SEARCH_RANK " (search_index, 10.0) END"
+    " FROM search_index WHERE search_index MATCH ?1 ORDER BY rowid DESC";
+  g_autoptr(GString) sql = g_string_new ("SELECT ");
+  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) relevance = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(sqlite3_stmt) details = NULL;
+  LoomSearchQuota quota = { { 0 }, { ranges[0].limit, ranges[1].limit, ranges[2].limit } };
+  sqlite3_stmt *scan;
+  int rc;
+
+  if (!(scan = loom_store_cached (store, scan_sql, error)))
+    return FALSE;
+  sqlite3_bind_text (scan, 1, query->match, -1, SQLITE_STATIC);
+  sqlite3_bind_pointer (scan, 2, &quota, LOOM_SEARCH_QUOTA_TYPE, NULL);
+  while ((rc = sqlite3_step (scan)) == SQLITE_ROW)
+    {
+      gint64 rowid = sqlite3_column_int64 (scan, 0);
+      double rank = sqlite3_column_double (scan, 1);
+
+      if (sqlite3_column_type (scan, 1) != SQLITE_NULL)
+        {
+          g_array_append_val (kept, rowid);
+          g_array_append_val (relevance, rank);
+        }
+      if (loom_search_range_of (rowid) == 0 && quota.taken[0] >= quota.limits[0])
+        break;
+    }
+  sqlite3_reset (scan);
+  sqlite3_clear_bindings (scan);
+  if (rc != SQLITE_ROW && step_failed (store, rc, error))
+    return FALSE;
+
+  append_candidate_columns (sql, "1.0", FALSE);
+  g_string_append (sql, " WHERE x.rowid = ?");
+  g_string_append (sql, query->where->str);
+  if (!(details = loom_store_prepare (store, sql->str, error)))
+    return FALSE;
+  for (guint i = 0; i < kept->len; i++)
+    {
+      int index = 1;
+
+      sqlite3_reset (details);
+      sqlite3_bind_int64 (details, index++, g_array_index (kept, gint64, i));
+      bind_filters (details, &index, query);
+      if ((rc = sqlite3_step (details)) == SQLITE_ROW)
+        read_candidate (details, 0, g_array_index (kept, gint64, i),
+                        g_array_index (relevance, double, i), candidates);
+      else if (step_failed (store, rc, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+has_prefix (LoomSearchQuery *query)
+{
+  for (guint i = 0; i < query->marked_prefix->len; i++)
+    if (g_array_index (query->marked_prefix, gboolean, i))
+      return TRUE;
+  return FALSE;
 }
 
 /* The rowids a session's entries can have: its messages' and events' ids are mostly
@@ -731,10 +897,10 @@ session_ranges (LoomStore  *store,
                 GError    **error)
 {
   static const char sql[] =
-    "SELECT (SELECT min (id) FROM messages WHERE session_id = ?1),"
-    "       (SELECT max (id) FROM messages WHERE session_id = ?1),"
-    "       (SELECT min (id) FROM events WHERE session_id = ?1),"
-    "       (SELECT max (id) FROM events WHERE session_id = ?1)";
+    "SELECT (SELECT min (id) FROM events WHERE session_id = ?1),"
+    "       (SELECT max (id) FROM events WHERE session_id = ?1),"
+    "       (SELECT min (id) FROM messages WHERE session_id = ?1),"
+    "       (SELECT max (id) FROM messages WHERE session_id = ?1)";
   sqlite3_stmt *stmt = loom_store_cached (store, sql, error);
 
   if (stmt == NULL)
@@ -748,8 +914,8 @@ session_ranges (LoomStore  *store,
     }
   /* A kind the session has none of gets an empty range. */
   ranges[0] = (Range) { sqlite3_column_int64 (stmt, 0), sqlite3_column_int64 (stmt, 1), -1 };
-  ranges[1] = (Range) { LOOM_INDEX_EVENTS_FROM + sqlite3_column_int64 (stmt, 2),
-                        LOOM_INDEX_EVENTS_FROM + sqlite3_column_int64 (stmt, 3), -1 };
+  ranges[1] = (Range) { LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 2),
+                        LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 3), -1 };
   if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
     ranges[0] = (Range) { 1, 0, 0 };
   if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
@@ -780,6 +946,31 @@ make_snippet (LoomStore        *store,
   return snippet;
 }
 
+/* Best first, then the most recent; in a session, the timeline's order. */
+static int
+compare_by_score (gconstpointer a,
+                  gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+
+  if (x->score != y->score)
+    return x->score < y->score ? -1 : 1;
+  if (x->at != y->at)
+    return x->at > y->at ? -1 : 1;
+  return x->rowid > y->rowid ? -1 : x->rowid < y->rowid;
+}
+
+static int
+compare_by_seq (gconstpointer a,
+                gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+
+  if (x->seq != y->seq)
+    return x->seq < y->seq ? -1 : 1;
+  return x->rowid < y->rowid ? -1 : x->rowid > y->rowid;
+}
+
 static GListModel *
 run_search (LoomStore        *store,
             LoomSearchQuery  *query,
@@ -789,16 +980,17 @@ run_search (LoomStore        *store,
             GError          **error)
 {
   g_autoptr(GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
-  g_autoptr(GString) sql = g_string_new (NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
   g_autoptr(LoomSnippetMaker) maker = NULL;
   gint64 page_end = (gint64)offset + (limit > 0 ? limit : G_MAXUINT);
   Range ranges[3] = {
-    { 0, LOOM_INDEX_EVENTS_FROM - 1, MAX (MESSAGE_CANDIDATES, page_end) },
-    { LOOM_INDEX_EVENTS_FROM, LOOM_INDEX_TITLES_FROM - 1, MAX (EVENT_CANDIDATES, page_end) },
+    { 0, LOOM_INDEX_MESSAGES_FROM - 1, MAX (EVENT_CANDIDATES, page_end) },
+    { LOOM_INDEX_MESSAGES_FROM, LOOM_INDEX_TITLES_FROM - 1, MAX (MESSAGE_CANDIDATES, page_end) },
     { LOOM_INDEX_TITLES_FROM, G_MAXINT64, MAX (TITLE_CANDIDATES, page_end) },
   };
-  int index = 1, rc;
+  gboolean ok;
+
+  g_array_set_clear_func (candidates, candidate_clear);
 
   if (session_rowid > 0 && !session_ranges (store, session_rowid, ranges, error))
     return NULL;
@@ -809,59 +1001,37 @@ run_search (LoomStore        *store,
                                         query->marked->len, error)))
     return NULL;
 
-  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
-    {
-      if (r > 0)
-        g_string_append (sql, " UNION ALL ");
-      append_candidates (sql, query, session_rowid > 0);
-    }
-  /* Within a session, hits come in the timeline's order, for going from one to the next. */
-  if (session_rowid > 0)
-    g_string_append (sql, " ORDER BY seq, rid");
-  else if (query->match != NULL)
-    g_string_append (sql, " ORDER BY score, at DESC");
+  if (session_rowid == 0 && query->match != NULL && has_prefix (query))
+    ok = read_ranges_in_one_scan (store, query, ranges, candidates, error);
   else
-    g_string_append (sql, " ORDER BY at DESC");
-  g_string_append (sql, " LIMIT ? OFFSET ?");
-
-  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+    ok = read_ranges (store, query, session_rowid, ranges, candidates, error);
+  if (!ok)
     return NULL;
-  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
-    bind_candidates (stmt, &index, query, session_rowid, &ranges[r]);
-  sqlite3_bind_int64 (stmt, index++, limit > 0 ? (gint64)limit : -1);
-  sqlite3_bind_int64 (stmt, index++, offset);
 
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  /* Within a session, hits come in the timeline's order, for going from one to the next. */
+  g_array_sort (candidates, session_rowid > 0 ? compare_by_seq : compare_by_score);
+
+  for (guint i = offset; i < candidates->len && (gint64)i < page_end; i++)
     {
-      gint64 rowid = sqlite3_column_int64 (stmt, 0);
-      const char *kind = (const char *)sqlite3_column_text (stmt, 1);
+      Candidate *c = &g_array_index (candidates, Candidate, i);
       LoomSearchHitData data = {
-        .session_uuid = g_strdup ((const char *)sqlite3_column_text (stmt, 2)),
-        .session_title = g_strdup ((const char *)sqlite3_column_text (stmt, 3)),
-        .source = g_strdup ((const char *)sqlite3_column_text (stmt, 4)),
-        .item_type = g_strdup (rowid < LOOM_INDEX_EVENTS_FROM ? "message" :
-                               rowid < LOOM_INDEX_TITLES_FROM ? "event" : "title"),
-        .item_id = sqlite3_column_int64 (stmt, 10),
-        .seq = sqlite3_column_int64 (stmt, 7),
-        .kind = g_strdup (display_kind (kind, (guint)sqlite3_column_int (stmt, 9))),
-        .tool_name = g_strdup ((const char *)sqlite3_column_text (stmt, 8)),
-        .created_at = sqlite3_column_int64 (stmt, 5),
-        .snippet = maker != NULL
-                     ? make_snippet (store, maker, rowid)
-                     : g_strdup ((const char *)sqlite3_column_text (stmt, 11)),
-        .score = sqlite3_column_double (stmt, 6),
+        .session_uuid = g_steal_pointer (&c->uuid),
+        .session_title = g_steal_pointer (&c->title),
+        .source = g_steal_pointer (&c->source),
+        .item_type = g_strdup (c->rowid >= LOOM_INDEX_TITLES_FROM ? "title" :
+                               c->rowid >= LOOM_INDEX_MESSAGES_FROM ? "message" : "event"),
+        .item_id = c->item,
+        .seq = c->seq,
+        .kind = g_strdup (display_kind (c->kind, c->flags)),
+        .tool_name = g_steal_pointer (&c->tool),
+        .created_at = c->at,
+        .snippet = maker != NULL ? make_snippet (store, maker, c->rowid)
+                                 : g_steal_pointer (&c->preview),
+        .score = c->score,
       };
       g_autoptr(LoomSearchHit) hit = loom_search_hit_new (&data);
 
       g_list_store_append (hits, hit);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      /* The expression is built from quoted strings only; should FTS5 still refuse it, say so
-       * in the query's terms. */
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                   "The search could not be run: %s", sqlite3_errmsg (store->db));
-      return NULL;
     }
   return G_LIST_MODEL (g_steal_pointer (&hits));
 }

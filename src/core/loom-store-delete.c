@@ -28,10 +28,10 @@ static const struct {
     "SELECT rowid FROM search_index WHERE rowid = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
     " UNION ALL"
     " SELECT x.rowid FROM (SELECT id FROM messages WHERE session_id = ?1) m"
-    "   JOIN search_index x ON x.rowid = m.id"
+    "   JOIN search_index x ON x.rowid = " LOOM_INDEX_MESSAGES_FROM_SQL " + m.id"
     " UNION ALL"
     " SELECT x.rowid FROM (SELECT id FROM events WHERE session_id = ?1) e"
-    "   JOIN search_index x ON x.rowid = " LOOM_INDEX_EVENTS_FROM_SQL " + e.id" },
+    "   JOIN search_index x ON x.rowid = e.id" },
 };
 
 static gboolean

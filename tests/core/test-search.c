@@ -303,6 +303,13 @@ test_filters (Fixture       *f,
   g_assert_cmpuint (count (f, "has:error"), ==, 1);
   g_assert_cmpuint (count (f, "null has:error"), ==, 1);
 
+  /* Prefixes take another path (one scan of the index): filters still apply. */
+  g_assert_cmpuint (count (f, "migra* project:billing"), >, 0);
+  g_assert_cmpuint (count (f, "migra* project:billing") + count (f, "migra* project:webapp"),
+                    ==, count (f, "migra*"));
+  g_assert_cmpuint (count (f, "migra* agent:codex"), ==, count (f, "migra* project:billing"));
+  g_assert_cmpuint (count (f, "migra* in:trash"), ==, 2);
+
   /* A result names its tool only through its call, as Claude Code writes them. */
   sql = g_strdup_printf ("UPDATE events SET call_id = 'call-7' WHERE id IN (%" G_GINT64_FORMAT
                          ", %" G_GINT64_FORMAT ");"
