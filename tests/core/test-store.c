@@ -9,6 +9,7 @@
 
 #include "loom-error.h"
 #include "loom-search-tokenizer.h"
+#include "loom-search.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -74,6 +75,46 @@ count_in (LoomStore      *store,
   g_assert_true (loom_store_count_sessions (store, &query, &n, &error));
   g_assert_no_error (error);
   return n;
+}
+
+/* A store of the first release opens upgraded: its rows kept, its search index rebuilt in the
+ * current layout (rowid ranges, facets) and searchable with filters. */
+static void
+test_upgrade_from_v1 (void)
+{
+  g_autofree char *dir = loom_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "history.db", NULL);
+  g_autofree char *fixture = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "core", "fixtures",
+                                               "store-v1.db", NULL);
+  g_autoptr(GFile) from = g_file_new_for_path (fixture);
+  g_autoptr(GFile) to = g_file_new_for_path (path);
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GListModel) hits = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (loom_test_count_rows (path, "messages"), ==, 11);
+
+  store = loom_store_open (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (loom_store_get_schema_version (store), ==, LOOM_STORE_SCHEMA_VERSION);
+  g_assert_cmpint (loom_test_count_rows (path, "sessions"), ==, 2);
+  g_assert_cmpint (loom_test_count_rows (path, "messages"), ==, 11);
+  g_assert_cmpint (loom_test_count_rows (path, "events"), ==, 12);
+  loom_test_assert_index_in_sync (path);
+
+  hits = loom_store_search (store, "コメント", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
+  g_clear_object (&hits);
+  hits = loom_store_search (store, "fail tool:bash has:error", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
+  g_clear_object (&hits);
+
+  g_clear_object (&store);
+  loom_test_remove_tree (dir);
 }
 
 /* The default location is private: 0700 folder, 0600 file, whatever the umask says. */
@@ -852,6 +893,7 @@ main (int    argc,
               fixture_tear_down);
   g_test_add_func ("/store/schema/failed-migration-rolls-back", test_failed_migration_rolls_back);
   g_test_add_func ("/store/schema/newer-refused-unchanged", test_newer_schema_refused);
+  g_test_add_func ("/store/schema/upgrade-from-v1", test_upgrade_from_v1);
   g_test_add_func ("/store/recovery/garbage-file", test_garbage_file_kept);
   g_test_add_func ("/store/recovery/damaged-pages", test_damaged_pages_kept);
   g_test_add ("/store/sessions/collections", Fixture, NULL, fixture_set_up, test_collections,
