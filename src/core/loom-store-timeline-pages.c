@@ -128,7 +128,8 @@ read_event_keys (LoomStore   *self,
         .seq = sqlite3_column_int64 (stmt, 0),
         .id = sqlite3_column_int64 (stmt, 1),
         .role = event_role ((const char *)sqlite3_column_text (stmt, 2)),
-        .call_id = call_id != NULL ? g_string_chunk_insert_const (strings, call_id) : NULL,
+        /* Not _insert_const: it hashes every id to share copies, and ids are nearly unique. */
+        .call_id = call_id != NULL ? g_string_chunk_insert (strings, call_id) : NULL,
         .message_id = sqlite3_column_int64 (stmt, 4),
       };
 
@@ -171,8 +172,8 @@ loom_store_read_timeline_keys (LoomStore  *self,
 
   /* Filtering here rather than with EXISTS per row: a session's events fit in memory, and one
    * pass over them is several times faster than an index lookup per result. */
-  events = g_array_new (FALSE, FALSE, sizeof (EventKey));
-  strings = g_string_chunk_new (4096);
+  events = g_array_sized_new (FALSE, FALSE, sizeof (EventKey), 1024);
+  strings = g_string_chunk_new (64 * 1024);
   if (!read_event_keys (self, session_id, events, strings, error))
     goto out;
 
