@@ -246,3 +246,47 @@ loom_ui_test_save_screenshot (GtkWidget  *widget,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   loom_ui_test_save_texture (texture, name);
 }
+
+void
+loom_ui_test_set_window_size (GtkWidget *window,
+                              int        width,
+                              int        height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  loom_ui_test_wait_for_frames (window, 3);
+}
+
+gboolean
+loom_ui_test_press_key (GtkWidget       *widget,
+                        guint            keyval,
+                        GdkModifierType  modifiers)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint n_controllers = g_list_model_get_n_items (controllers);
+
+  for (guint c = 0; c < n_controllers; c++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+      guint n_shortcuts;
+
+      /* Key bindings live in shortcut controllers, which list them. */
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+
+      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
+      for (guint i = 0; i < n_shortcuts; i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
+              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
+                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+
+  return FALSE;
+}

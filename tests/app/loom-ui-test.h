@@ -36,6 +36,17 @@ GtkWidget  *loom_ui_test_find_visible_status_page (GtkWidget        *root,
                                                    const char       *title);
 GtkWindow  *loom_ui_test_find_toplevel         (GType                type);
 
+/* Resizes @window and waits for it to be drawn at that size. */
+void        loom_ui_test_set_window_size       (GtkWidget           *window,
+                                                int                  width,
+                                                int                  height);
+/* A key press as @widget's key bindings see it: finds the binding for @keyval with @modifiers
+ * among its shortcut controllers and runs its action, as GTK does when the key reaches it (a
+ * focused text entry would have had it first). FALSE when nothing is bound to it. */
+gboolean    loom_ui_test_press_key             (GtkWidget           *widget,
+                                                guint                keyval,
+                                                GdkModifierType      modifiers);
+
 void        loom_ui_test_save_texture          (GdkTexture          *texture,
                                                 const char          *name);
 void        loom_ui_test_save_screenshot       (GtkWidget           *widget,

@@ -157,51 +157,6 @@ save_screenshots (LoomApplication *app,
   set_style (app, widget, "light");
 }
 
-static void
-set_window_size (GtkWidget *window,
-                 int        width,
-                 int        height)
-{
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
-/* A key press as @widget's key bindings see it: finds the binding for @keyval with @modifiers
- * among its shortcut controllers and runs its action, as GTK does when the key reaches it. */
-static gboolean
-press_key (GtkWidget       *widget,
-           guint            keyval,
-           GdkModifierType  modifiers)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  guint n_controllers = g_list_model_get_n_items (controllers);
-
-  for (guint c = 0; c < n_controllers; c++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
-      guint n_shortcuts;
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
-      for (guint i = 0; i < n_shortcuts; i++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
-                                                 gtk_shortcut_get_arguments (shortcut));
-        }
-    }
-
-  return FALSE;
-}
-
 /* ——— Fixture: a store with folders and sessions, and a running application ——— */
 
 typedef struct _Fixture Fixture;
@@ -796,7 +751,7 @@ folders_body (Fixture *fixture)
   research_id = folder_id_named (fixture, "Reading");
   row = loom_sidebar_get_folder_row (sidebar, research_id);
   loom_ui_test_wait_for_frames (window, 2);
-  g_assert_true (press_key (row, GDK_KEY_Menu, 0));
+  g_assert_true (loom_ui_test_press_key (row, GDK_KEY_Menu, 0));
   menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (row));
   g_assert_nonnull (menu);
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));
@@ -856,12 +811,12 @@ folders_body (Fixture *fixture)
   loom_sidebar_select_collection (sidebar, LOOM_COLLECTION_TRASH);
   row = loom_sidebar_get_collection_row (sidebar, LOOM_COLLECTION_TRASH);
   gtk_widget_grab_focus (row);
-  g_assert_true (press_key (gtk_widget_get_parent (row), GDK_KEY_Down, 0));
+  g_assert_true (loom_ui_test_press_key (gtk_widget_get_parent (row), GDK_KEY_Down, 0));
   g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)), ==,
                    research_id);
   g_assert_true (gtk_widget_has_focus (loom_sidebar_get_folder_row (sidebar, research_id)));
   g_assert_null (gtk_list_box_get_selected_row (GTK_LIST_BOX (gtk_widget_get_parent (row))));
-  g_assert_true (press_key (gtk_widget_get_parent (loom_sidebar_get_folder_row (sidebar,
+  g_assert_true (loom_ui_test_press_key (gtk_widget_get_parent (loom_sidebar_get_folder_row (sidebar,
                                                                                  research_id)),
                             GDK_KEY_Up, 0));
   g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)),
@@ -929,9 +884,9 @@ folders_body (Fixture *fixture)
   save_screenshots (fixture->app, window, "actions-sidebar-no-folders");
 
   /* The narrow, folded window shows the sidebar alone. */
-  set_window_size (window, 400, 720);
+  loom_ui_test_set_window_size (window, 400, 720);
   save_screenshots (fixture->app, window, "actions-sidebar-narrow");
-  set_window_size (window, 1100, 720);
+  loom_ui_test_set_window_size (window, 1100, 720);
 }
 
 static void
@@ -1044,7 +999,7 @@ move_body (Fixture *fixture)
   g_assert_true (gtk_widget_activate_action (window, "session.move-to", NULL));
   move_dialog = LOOM_MOVE_DIALOG (wait_for_toplevel (LOOM_TYPE_MOVE_DIALOG));
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
-  g_assert_true (press_key (GTK_WIDGET (move_dialog), GDK_KEY_Escape, 0));
+  g_assert_true (loom_ui_test_press_key (GTK_WIDGET (move_dialog), GDK_KEY_Escape, 0));
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &move_dialog));
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
 
@@ -1209,7 +1164,7 @@ sessions_body (Fixture *fixture)
 
   /* Trash (Delete does it too), and undo; restore from the trash, and undo that. */
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->review);
-  g_assert_true (press_key (window, GDK_KEY_Delete, 0) ||
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_Delete, 0) ||
                  gtk_widget_activate_action (window, "session.trash", NULL));
   assert_place (fixture, fixture->review, 0, FALSE, TRUE);
   undo_from_toast (fixture, "“Summarise the design review” moved to the trash");
@@ -1266,7 +1221,7 @@ sessions_body (Fixture *fixture)
                                                            LOOM_COLLECTION_TRASH);
     GtkPopover *menu;
 
-    g_assert_true (press_key (trash_row, GDK_KEY_F10, GDK_SHIFT_MASK));
+    g_assert_true (loom_ui_test_press_key (trash_row, GDK_KEY_F10, GDK_SHIFT_MASK));
     menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (trash_row));
     g_assert_nonnull (menu);
     g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));

@@ -135,53 +135,6 @@ save_screenshots (LoomApplication *app,
   set_style (app, window, "light");
 }
 
-static void
-set_window_size (GtkWidget *window,
-                 int        width,
-                 int        height)
-{
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
-/* A key press as the window's key bindings see it: finds the binding of the window class for
- * @keyval with @modifiers and runs its action, exactly as GTK does when the key reaches the
- * window (a focused text entry would have had it first). */
-static gboolean
-press_key (GtkWidget       *window,
-           guint            keyval,
-           GdkModifierType  modifiers)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (window);
-  guint n_controllers = g_list_model_get_n_items (controllers);
-
-  for (guint c = 0; c < n_controllers; c++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
-      guint n_shortcuts;
-
-      /* The class's key bindings live in a shortcut controller, which lists them. */
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
-      for (guint i = 0; i < n_shortcuts; i++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, window,
-                                                 gtk_shortcut_get_arguments (shortcut));
-        }
-    }
-
-  return FALSE;
-}
-
 /* ——— Fixture: a store and a running application ——— */
 
 typedef struct _Fixture Fixture;
@@ -500,9 +453,9 @@ first_run_body (Fixture *fixture)
   load_button = find_visible_button_labelled (window, "_Load Sample History");
   g_assert_nonnull (load_button);
   save_screenshots (fixture->app, window, "first-run");
-  set_window_size (window, 400, 700);
+  loom_ui_test_set_window_size (window, 400, 700);
   loom_ui_test_save_screenshot (window, "first-run-narrow");
-  set_window_size (window, 1280, 800);
+  loom_ui_test_set_window_size (window, 1280, 800);
 
   /* The sample history: copied beside the store, imported, and the sessions shown at once. */
   click_button (load_button);
@@ -643,7 +596,7 @@ browse_body (Fixture *fixture)
   save_screenshots (fixture->app, window, "main-window-session");
 
   /* The details flap, by its button and by F9. */
-  g_assert_true (press_key (window, GDK_KEY_F9, 0));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
   loom_ui_test_wait_for_frames (window, 3);
   details_button = find_visible_button (window, "sidebar-show-right-symbolic");
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
@@ -654,23 +607,23 @@ browse_body (Fixture *fixture)
   g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
 
   /* Ctrl+1…6 pick the collections; an empty one says so. */
-  g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_RECENT);
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Recent Sessions"));
   /* The session left the list: the content pane follows. */
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Select a Session"));
   loom_ui_test_save_screenshot (window, "main-window-recent-empty");
-  g_assert_true (press_key (window, GDK_KEY_6, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_6, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_TRASH);
   /* The Trash shows its Empty Trash button; other collections do not. */
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_true (has_mapped_action_button (window, "win.empty-trash"));
-  g_assert_true (press_key (window, GDK_KEY_3, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_3, GDK_CONTROL_MASK));
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_PINNED);
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_false (has_mapped_action_button (window, "win.empty-trash"));
-  g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
 
@@ -680,7 +633,7 @@ browse_body (Fixture *fixture)
     GtkWidget *entry = GTK_WIDGET (loom_session_list_get_search_entry (list));
     GtkWidget *focus;
 
-    g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+    g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
     focus = gtk_root_get_focus (GTK_ROOT (window));
     g_assert_nonnull (focus);
     g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
@@ -688,7 +641,7 @@ browse_body (Fixture *fixture)
 
   /* Narrow: one pane at a time, each with a way back. */
   select_session (window, uuid);
-  set_window_size (window, 400, 720);
+  loom_ui_test_set_window_size (window, 400, 720);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
   g_assert_true (shows_title (window, BROWSED_TITLE));
@@ -710,11 +663,11 @@ browse_body (Fixture *fixture)
   save_screenshots (fixture->app, window, "main-window-narrow-sidebar");
 
   /* Ctrl+2 in a folded window goes to the list it picked. */
-  g_assert_true (press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Recent Sessions"));
-  set_window_size (window, 1280, 800);
+  loom_ui_test_set_window_size (window, 1280, 800);
 }
 
 static void
@@ -879,7 +832,7 @@ organise_body (Fixture *fixture)
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
-  g_assert_true (press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_1, GDK_CONTROL_MASK));
   loom_ui_test_wait_for_frames (window, 2);
 
   /* Pin and unpin. */
@@ -900,7 +853,7 @@ organise_body (Fixture *fixture)
 
   /* Delete moves the selected session to the trash; undo restores it. */
   select_session (window, a);
-  g_assert_true (press_key (window, GDK_KEY_Delete, 0));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_Delete, 0));
   assert_state (store, a, 0, FALSE, FALSE, TRUE);
   loom_ui_test_wait_for_frames (window, 2);
   loom_ui_test_save_screenshot (window, "main-window-trashed");
@@ -909,7 +862,7 @@ organise_body (Fixture *fixture)
 
   /* F2 renames, keeping the creation date; the header follows. */
   select_session (window, a);
-  g_assert_true (press_key (window, GDK_KEY_F2, 0));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F2, 0));
   dialog = wait_for_toplevel (ADW_TYPE_MESSAGE_DIALOG);
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
   loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "main-window-rename");

@@ -186,51 +186,6 @@ find_visible_button (GtkWidget  *root,
   return NULL;
 }
 
-static void
-set_window_size (GtkWidget *window,
-                 int        width,
-                 int        height)
-{
-  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
-/* A key press as the window's key bindings see it: finds the binding of the window class for
- * @keyval with @modifiers and runs its action, as GTK does when the key reaches the window. */
-static gboolean
-press_key (GtkWidget       *widget,
-           guint            keyval,
-           GdkModifierType  modifiers)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  guint n_controllers = g_list_model_get_n_items (controllers);
-
-  for (guint c = 0; c < n_controllers; c++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
-      guint n_shortcuts;
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-
-      n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
-      for (guint i = 0; i < n_shortcuts; i++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
-          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
-
-          if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
-              gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
-              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == modifiers)
-            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut),
-                                                 GTK_SHORTCUT_ACTION_EXCLUSIVE, widget,
-                                                 gtk_shortcut_get_arguments (shortcut));
-        }
-    }
-
-  return FALSE;
-}
-
 /* A key press as @widget's own key controllers see it (the entry's Down, say). */
 static gboolean
 send_key (GtkWidget *widget,
@@ -705,19 +660,19 @@ search_body (Fixture *fixture)
   save_screenshots (fixture->app, window, "search-hit-opened");
 
   /* Ctrl+G and Shift+Ctrl+G, F3: from hit to hit, round at the ends. */
-  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 2));
-  g_assert_true (press_key (window, GDK_KEY_F3, 0));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F3, 0));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "4 of 4");
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 3));
-  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "1 of 4");
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 0));
-  g_assert_true (press_key (window, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "4 of 4");
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 3));
-  g_assert_true (press_key (window, GDK_KEY_F3, GDK_SHIFT_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F3, GDK_SHIFT_MASK));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
 
   /* Down goes from the entry into the results; Enter in the entry opens the first hit. */
@@ -738,7 +693,7 @@ search_body (Fixture *fixture)
 
   /* A narrow window shows one pane: the timeline of the hit, with a way back to the results,
    * and from the results, a hit chosen goes to the timeline again. */
-  set_window_size (window, 400, 700);
+  loom_ui_test_set_window_size (window, 400, 700);
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
   loom_ui_test_save_screenshot (window, "search-narrow-hit");
   back = find_visible_button (window, "go-previous-symbolic");
@@ -753,7 +708,7 @@ search_body (Fixture *fixture)
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
   g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "3 of 4");
-  set_window_size (window, 1280, 800);
+  loom_ui_test_set_window_size (window, 1280, 800);
 
   /* Nothing found: says so, with what was searched for. */
   search_for (fixture, "zzyzzyva");
@@ -1024,7 +979,7 @@ session_search_body (Fixture *fixture)
                  gtk_widget_grab_focus (timeline_list));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->view)));
-  g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
   g_assert_true (loom_timeline_search_bar_get_open (fixture->bar));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->bar)));
@@ -1070,7 +1025,7 @@ session_search_body (Fixture *fixture)
   g_assert_true (gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, sidebar));
-  g_assert_true (press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
   g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL &&
