@@ -290,3 +290,26 @@ loom_ui_test_press_key (GtkWidget       *widget,
 
   return FALSE;
 }
+
+void
+loom_ui_test_prepare_settings (int width,
+                               int height)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  g_settings_set_boolean (settings, "watch-sources", FALSE);
+  g_settings_set_int (settings, "window-width", width);
+  g_settings_set_int (settings, "window-height", height);
+  g_settings_reset (settings, "window-maximized");
+  g_settings_reset (settings, "color-scheme");
+}
+
+void
+loom_ui_test_reset_settings (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  g_settings_reset (settings, "watch-sources");
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}

@@ -36,6 +36,14 @@ GtkWidget  *loom_ui_test_find_visible_status_page (GtkWidget        *root,
                                                    const char       *title);
 GtkWindow  *loom_ui_test_find_toplevel         (GType                type);
 
+/* The application's settings for a test window of @width × @height that does not watch the
+ * agents' folders (they are empty in the harness's HOME: not watching keeps the store as the
+ * test made it), in the light style. The memory settings backend lives as long as the process,
+ * so every test starts from here and ends with loom_ui_test_reset_settings(). */
+void        loom_ui_test_prepare_settings      (int                  width,
+                                                int                  height);
+void        loom_ui_test_reset_settings        (void);
+
 /* Resizes @window and waits for it to be drawn at that size. */
 void        loom_ui_test_set_window_size       (GtkWidget           *window,
                                                 int                  width,

@@ -294,7 +294,6 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  user_data)
 {
-  g_autoptr(GSettings) settings = NULL;
   g_autoptr(GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
@@ -304,29 +303,19 @@ fixture_set_up (Fixture       *fixture,
   g_setenv ("LOOM_DB", fixture->db_path, TRUE);
   prepare_store (fixture);
 
-  /* Not watching the (empty) agents' folders keeps the store as the test made it. */
-  settings = g_settings_new (APP_ID);
-  g_settings_set_boolean (settings, "watch-sources", FALSE);
-  g_settings_set_int (settings, "window-width", 1100);
-  g_settings_set_int (settings, "window-height", 720);
-  g_settings_reset (settings, "window-maximized");
-  g_settings_reset (settings, "color-scheme");
+  loom_ui_test_prepare_settings (1100, 720);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  user_data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-
   if (fixture->window != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->window));
   if (fixture->app != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->app));
 
-  g_settings_reset (settings, "watch-sources");
-  g_settings_reset (settings, "window-width");
-  g_settings_reset (settings, "window-height");
+  loom_ui_test_reset_settings ();
   g_unsetenv ("LOOM_DB");
   loom_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->db_path, g_free);

@@ -183,7 +183,6 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  user_data)
 {
-  g_autoptr(GSettings) settings = NULL;
   g_autoptr(GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
@@ -195,22 +194,13 @@ fixture_set_up (Fixture       *fixture,
   if (GPOINTER_TO_INT (user_data))
     prepare_store (fixture);
 
-  /* The memory settings backend lives as long as the process: start each test afresh. The
-   * agents' folders are empty in the harness's HOME; not watching them keeps the store as the
-   * test made it. */
-  settings = g_settings_new (APP_ID);
-  g_settings_set_boolean (settings, "watch-sources", FALSE);
-  g_settings_set_int (settings, "window-width", 1280);
-  g_settings_set_int (settings, "window-height", 800);
-  g_settings_reset (settings, "window-maximized");
-  g_settings_reset (settings, "color-scheme");
+  loom_ui_test_prepare_settings (1280, 800);
 }
 
 static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  user_data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
 
   /* Once closed, nothing may hold the window, nor the application once it has shut down. */
   if (fixture->window != NULL)
@@ -218,9 +208,7 @@ fixture_tear_down (Fixture       *fixture,
   if (fixture->app != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->app));
 
-  g_settings_reset (settings, "watch-sources");
-  g_settings_reset (settings, "window-width");
-  g_settings_reset (settings, "window-height");
+  loom_ui_test_reset_settings ();
   g_unsetenv ("LOOM_DB");
   loom_test_remove_tree (fixture->dir);
   g_clear_pointer (&fixture->db_path, g_free);
