@@ -313,3 +313,29 @@ loom_ui_test_reset_settings (void)
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
 }
+
+void
+loom_ui_test_set_style (LoomApplication *app,
+                        GtkWidget       *widget,
+                        const char      *scheme)
+{
+  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
+  g_assert_cmpint (adw_style_manager_get_dark (adw_style_manager_get_default ()), ==,
+                   g_str_equal (scheme, "dark"));
+  loom_ui_test_wait_for_frames (widget, 3);
+}
+
+void
+loom_ui_test_save_screenshots (LoomApplication *app,
+                               GtkWidget       *widget,
+                               const char      *name)
+{
+  g_autofree char *light = g_strconcat (name, "-light", NULL);
+  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
+
+  loom_ui_test_set_style (app, widget, "light");
+  loom_ui_test_save_screenshot (widget, light);
+  loom_ui_test_set_style (app, widget, "dark");
+  loom_ui_test_save_screenshot (widget, dark);
+  loom_ui_test_set_style (app, widget, "light");
+}

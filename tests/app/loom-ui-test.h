@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "loom-application.h"
+
 G_BEGIN_DECLS
 
 typedef gboolean (*LoomUiTestCondition) (gpointer data);
@@ -43,6 +45,16 @@ GtkWindow  *loom_ui_test_find_toplevel         (GType                type);
 void        loom_ui_test_prepare_settings      (int                  width,
                                                 int                  height);
 void        loom_ui_test_reset_settings        (void);
+
+/* Switches @app to the light or dark @scheme ("light", "dark"), checks that libadwaita
+ * followed, and waits for @widget to be drawn so. */
+void        loom_ui_test_set_style             (LoomApplication     *app,
+                                                GtkWidget           *widget,
+                                                const char          *scheme);
+/* @name-light.png and @name-dark.png of @widget; the style is light again afterwards. */
+void        loom_ui_test_save_screenshots      (LoomApplication     *app,
+                                                GtkWidget           *widget,
+                                                const char          *name);
 
 /* Resizes @window and waits for it to be drawn at that size. */
 void        loom_ui_test_set_window_size       (GtkWidget           *window,

@@ -130,33 +130,6 @@ wait_for_toplevel (GType type)
   return window;
 }
 
-static void
-set_style (LoomApplication *app,
-           GtkWidget       *widget,
-           const char      *scheme)
-{
-  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
-  g_assert_cmpint (adw_style_manager_get_dark (adw_style_manager_get_default ()), ==,
-                   g_str_equal (scheme, "dark"));
-  loom_ui_test_wait_for_frames (widget, 3);
-}
-
-/* @name-light.png and @name-dark.png of @widget; the style is light again afterwards. */
-static void
-save_screenshots (LoomApplication *app,
-                  GtkWidget       *widget,
-                  const char      *name)
-{
-  g_autofree char *light = g_strconcat (name, "-light", NULL);
-  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
-
-  set_style (app, widget, "light");
-  loom_ui_test_save_screenshot (widget, light);
-  set_style (app, widget, "dark");
-  loom_ui_test_save_screenshot (widget, dark);
-  set_style (app, widget, "light");
-}
-
 /* ——— Fixture: a store with folders and sessions, and a running application ——— */
 
 typedef struct _Fixture Fixture;
@@ -712,7 +685,7 @@ folders_body (Fixture *fixture)
   g_assert_cmpstr (folders, ==, "Work:2,Personal:0");
   g_clear_pointer (&folders, g_free);
   g_assert_nonnull (find_visible_label (window, "Folders"));
-  save_screenshots (fixture->app, window, "actions-sidebar-folders");
+  loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-folders");
 
   /* New Folder: named in a dialog; a name already taken (in any case) cannot be used. */
   folder_dialog = open_folder_dialog (fixture, "folder.new", 0);
@@ -818,7 +791,7 @@ folders_body (Fixture *fixture)
   g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)),
                    ==, fixture->work_id);
   loom_ui_test_wait_for_frames (window, 2);
-  save_screenshots (fixture->app, window, "actions-sidebar-folder-selected");
+  loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-folder-selected");
 
   /* Deleting a folder says what becomes of its sessions, and keeps them. The release notes,
    * archived, count too: they leave the folder as well. */
@@ -836,7 +809,7 @@ folders_body (Fixture *fixture)
                    "The 2 sessions in “Work” are kept and move out of the folder.");
   g_assert_cmpint (adw_message_dialog_get_response_appearance (dialog, "delete"), ==,
                    ADW_RESPONSE_DESTRUCTIVE);
-  save_screenshots (fixture->app, GTK_WIDGET (dialog), "actions-folder-delete");
+  loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (dialog), "actions-folder-delete");
   respond (dialog, "delete");
   folders = store_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research,Personal");
@@ -870,11 +843,11 @@ folders_body (Fixture *fixture)
   g_assert_cmpstr (folders, ==, "");
   wait_for_label (window, "File sessions in folders of your own: create one, then drag sessions "
                           "onto it");
-  save_screenshots (fixture->app, window, "actions-sidebar-no-folders");
+  loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-no-folders");
 
   /* The narrow, folded window shows the sidebar alone. */
   loom_ui_test_set_window_size (window, 400, 720);
-  save_screenshots (fixture->app, window, "actions-sidebar-narrow");
+  loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-narrow");
   loom_ui_test_set_window_size (window, 1100, 720);
 }
 
@@ -912,7 +885,7 @@ move_body (Fixture *fixture)
 
   /* A row under a drag says that it takes the drop. */
   gtk_widget_set_state_flags (personal_row, GTK_STATE_FLAG_DROP_ACTIVE, FALSE);
-  save_screenshots (fixture->app, window, "actions-sidebar-drop");
+  loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-drop");
   gtk_widget_unset_state_flags (personal_row, GTK_STATE_FLAG_DROP_ACTIVE);
 
   /* Two sessions dropped on a folder: filed there, counted there; undo puts each back. */
@@ -976,7 +949,7 @@ move_body (Fixture *fixture)
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[4]), ==, "Trash");
   g_assert_nonnull (find_any (rows->pdata[1], GTK_TYPE_IMAGE));
   g_assert_true (gtk_widget_has_focus (rows->pdata[0]));
-  save_screenshots (fixture->app, GTK_WIDGET (move_dialog), "actions-move-dialog");
+  loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (move_dialog), "actions-move-dialog");
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
   gtk_widget_activate (rows->pdata[2]);
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &move_dialog));
@@ -1069,7 +1042,7 @@ sessions_body (Fixture *fixture)
   g_assert_nonnull (find_visible_label (GTK_WIDGET (rename_dialog), CREATED_DATE));
   wait_for_label (GTK_WIDGET (rename_dialog),
                   "New title: Explain why the arm64 build fails - " CREATED_DATE);
-  save_screenshots (fixture->app, GTK_WIDGET (rename_dialog), "actions-rename-dialog");
+  loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (rename_dialog), "actions-rename-dialog");
   loom_rename_dialog_set_name (rename_dialog, "");
   g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (rename_dialog),
                                                            "rename"));
@@ -1191,7 +1164,7 @@ sessions_body (Fixture *fixture)
     g_assert_cmpstr (adw_preferences_row_get_title (titles->pdata[0]), ==,
                      "Fix the flaky login test - " CREATED_DATE);
   }
-  save_screenshots (fixture->app, GTK_WIDGET (delete_dialog), "actions-delete-dialog");
+  loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (delete_dialog), "actions-delete-dialog");
   respond (ADW_MESSAGE_DIALOG (delete_dialog), "delete");
   g_assert_null (loom_store_get_session (store, fixture->login, &error));
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND);

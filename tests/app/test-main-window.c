@@ -108,33 +108,6 @@ click_button (GtkWidget *button)
   g_signal_handler_disconnect (button, handler);
 }
 
-/* Applies a style through the preference, as the user does, and waits for the window to show
- * it. */
-static void
-set_style (LoomApplication *app,
-           GtkWidget       *window,
-           const char      *scheme)
-{
-  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
-/* A screenshot in the light and in the dark style, ending light. */
-static void
-save_screenshots (LoomApplication *app,
-                  GtkWidget       *window,
-                  const char      *name)
-{
-  g_autofree char *light = g_strconcat (name, "-light", NULL);
-  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
-
-  set_style (app, window, "light");
-  loom_ui_test_save_screenshot (window, light);
-  set_style (app, window, "dark");
-  loom_ui_test_save_screenshot (window, dark);
-  set_style (app, window, "light");
-}
-
 /* ——— Fixture: a store and a running application ——— */
 
 typedef struct _Fixture Fixture;
@@ -440,7 +413,7 @@ first_run_body (Fixture *fixture)
   g_assert_nonnull (find_visible_button_labelled (window, "_Import Folder…"));
   load_button = find_visible_button_labelled (window, "_Load Sample History");
   g_assert_nonnull (load_button);
-  save_screenshots (fixture->app, window, "first-run");
+  loom_ui_test_save_screenshots (fixture->app, window, "first-run");
   loom_ui_test_set_window_size (window, 400, 700);
   loom_ui_test_save_screenshot (window, "first-run-narrow");
   loom_ui_test_set_window_size (window, 1280, 800);
@@ -456,7 +429,7 @@ first_run_body (Fixture *fixture)
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==,
                     N_SAMPLE_SESSIONS);
-  save_screenshots (fixture->app, window, "samples");
+  loom_ui_test_save_screenshots (fixture->app, window, "samples");
 
   /* Loading them again changes nothing. */
   g_assert_true (gtk_widget_activate_action (window, "win.load-samples", NULL));
@@ -544,7 +517,7 @@ browse_body (Fixture *fixture)
   g_assert_cmpuint (selected_collection (window), ==, LOOM_COLLECTION_ALL);
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Select a Session"));
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), >, 5);
-  save_screenshots (fixture->app, window, "main-window-no-session");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-no-session");
 
   /* A session: its timeline and its title; opening it is remembered. */
   listed = find_listed_session (window, BROWSED_TITLE);
@@ -581,7 +554,7 @@ browse_body (Fixture *fixture)
     g_assert_cmpuint (selected->len, ==, 1);
     g_assert_cmpstr (loom_session_get_uuid (selected->pdata[0]), ==, uuid);
   }
-  save_screenshots (fixture->app, window, "main-window-session");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-session");
 
   /* The details flap, by its button and by F9. */
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
@@ -589,7 +562,7 @@ browse_body (Fixture *fixture)
   details_button = find_visible_button (window, "sidebar-show-right-symbolic");
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
-  save_screenshots (fixture->app, window, "main-window-details");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-details");
   click_button (details_button);
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
@@ -633,7 +606,7 @@ browse_body (Fixture *fixture)
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);
   g_assert_true (shows_title (window, BROWSED_TITLE));
-  save_screenshots (fixture->app, window, "main-window-narrow-session");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-narrow-session");
 
   back_button = find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
@@ -641,14 +614,14 @@ browse_body (Fixture *fixture)
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), >, 0);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
-  save_screenshots (fixture->app, window, "main-window-narrow-list");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-narrow-list");
 
   back_button = find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   click_button (back_button);
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
-  save_screenshots (fixture->app, window, "main-window-narrow-sidebar");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-narrow-sidebar");
 
   /* Ctrl+2 in a folded window goes to the list it picked. */
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_2, GDK_CONTROL_MASK));
@@ -786,7 +759,7 @@ organise_body (Fixture *fixture)
     g_assert_cmpuint (selected->len, ==, 2);
   }
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "2 Sessions Selected"));
-  save_screenshots (fixture->app, window, "main-window-several");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-several");
 
   sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
   g_signal_emit_by_name (sidebar, "sessions-dropped",
@@ -816,7 +789,7 @@ organise_body (Fixture *fixture)
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_true (shows_title (window, "Releases"));
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 1);
-  save_screenshots (fixture->app, window, "main-window-folder");
+  loom_ui_test_save_screenshots (fixture->app, window, "main-window-folder");
   undo (window);
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 0);

@@ -145,33 +145,6 @@ find_any (GtkWidget *root,
   return NULL;
 }
 
-static void
-set_style (LoomApplication *app,
-           GtkWidget       *window,
-           const char      *scheme)
-{
-  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
-  g_assert_cmpint (adw_style_manager_get_dark (adw_style_manager_get_default ()), ==,
-                   g_str_equal (scheme, "dark"));
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
-/* A screenshot in the light and in the dark style, ending light. */
-static void
-save_screenshots (LoomApplication *app,
-                  GtkWidget       *widget,
-                  const char      *name)
-{
-  g_autofree char *light = g_strconcat (name, "-light", NULL);
-  g_autofree char *dark = g_strconcat (name, "-dark", NULL);
-
-  set_style (app, widget, "light");
-  loom_ui_test_save_screenshot (widget, light);
-  set_style (app, widget, "dark");
-  loom_ui_test_save_screenshot (widget, dark);
-  set_style (app, widget, "light");
-}
-
 static GtkWidget *
 find_visible_button (GtkWidget  *root,
                      const char *icon_name)
@@ -625,7 +598,7 @@ search_body (Fixture *fixture)
         n_bold++;
     }
   g_assert_cmpuint (n_bold, >=, 4);
-  save_screenshots (fixture->app, window, "search-results");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-results");
 
   /* A hit chosen: its session opens in the timeline, scrolled to the hit, highlighted, and
    * the search bar counts the session's hits from it. */
@@ -645,7 +618,7 @@ search_body (Fixture *fixture)
   /* The results keep the focus for the arrow keys; the bar does not take it. */
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->bar)));
-  save_screenshots (fixture->app, window, "search-hit-opened");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-hit-opened");
 
   /* Ctrl+G and Shift+Ctrl+G, F3: from hit to hit, round at the ends. */
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_g, GDK_CONTROL_MASK));
@@ -706,7 +679,7 @@ search_body (Fixture *fixture)
   g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (empty_page)),
                             "zzyzzyva"));
   g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, "0 results in 0 sessions");
-  save_screenshots (fixture->app, window, "search-empty");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-empty");
 
   /* A malformed query: the core's message, in place of the results, not in a dialog. */
   search_for (fixture, "agent:");
@@ -715,7 +688,7 @@ search_body (Fixture *fixture)
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "Check the Search"));
   g_assert_null (loom_session_list_get_subtitle (fixture->list));
   g_assert_null (loom_ui_test_find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
-  save_screenshots (fixture->app, window, "search-error");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-error");
   search_for (fixture, "\"token");
   g_assert_nonnull (strstr (loom_search_results_get_error (fixture->results), "quote"));
 
@@ -979,7 +952,7 @@ session_search_body (Fixture *fixture)
   g_assert_cmpuint (loom_timeline_search_bar_get_n_hits (fixture->bar), ==, 2);
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, "1 of 2");
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 0));
-  save_screenshots (fixture->app, window, "search-in-session");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-in-session");
 
   /* Enter goes on, and round. */
   g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "activate");
@@ -999,7 +972,7 @@ session_search_body (Fixture *fixture)
   g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
   g_assert_nonnull (strstr (loom_timeline_search_bar_get_status (fixture->bar),
                             "Unknown role"));
-  save_screenshots (fixture->app, window, "search-in-session-error");
+  loom_ui_test_save_screenshots (fixture->app, window, "search-in-session-error");
 
   /* Escape closes it, and the focus goes back to the timeline. */
   g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "stop-search");

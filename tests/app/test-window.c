@@ -49,20 +49,6 @@ find_visible_button (GtkWidget  *root,
   return NULL;
 }
 
-/* Applies a style through the preference, as the user does, and waits for the window to show
- * it. */
-static void
-set_style (LoomApplication *app,
-           GtkWidget       *window,
-           const char      *scheme)
-{
-  AdwStyleManager *style_manager = adw_style_manager_get_default ();
-
-  g_settings_set_string (loom_application_get_settings (app), "color-scheme", scheme);
-  g_assert_cmpint (adw_style_manager_get_dark (style_manager), ==, g_str_equal (scheme, "dark"));
-  loom_ui_test_wait_for_frames (window, 3);
-}
-
 /* Fixture: a fresh store folder and a running application */
 
 typedef struct _Fixture Fixture;
@@ -295,11 +281,11 @@ shell_body (Fixture *fixture)
   /* A new user sees the welcome, not an empty sidebar. */
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
-  set_style (fixture->app, window, "light");
+  loom_ui_test_set_style (fixture->app, window, "light");
   loom_ui_test_save_screenshot (window, "empty-light");
-  set_style (fixture->app, window, "dark");
+  loom_ui_test_set_style (fixture->app, window, "dark");
   loom_ui_test_save_screenshot (window, "empty-dark");
-  set_style (fixture->app, window, "light");
+  loom_ui_test_set_style (fixture->app, window, "light");
 
   /* About */
   g_assert_true (gtk_widget_activate_action (window, "app.about", NULL));
@@ -393,9 +379,9 @@ shell_body (Fixture *fixture)
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_ACTIVE), ==, 2);
   g_assert_cmpuint (sidebar_count (window, LOOM_COLLECTION_TRASH), ==, 0);
   loom_ui_test_save_screenshot (window, "sessions-light");
-  set_style (fixture->app, window, "dark");
+  loom_ui_test_set_style (fixture->app, window, "dark");
   loom_ui_test_save_screenshot (window, "sessions-dark");
-  set_style (fixture->app, window, "light");
+  loom_ui_test_set_style (fixture->app, window, "light");
 
   /* The sidebar chooses what the list shows. */
   select_collection (window, LOOM_COLLECTION_PINNED);
