@@ -55,6 +55,8 @@ readonly packages=(
   at-spi2-core
   python3-dogtail
   imagemagick
+  # Chinese and Japanese in the fixtures, drawn in the screenshots rather than as boxes
+  fonts-wqy-microhei
   # Validation of the data files and the Flatpak manifest
   desktop-file-utils
   appstream
