@@ -609,14 +609,14 @@ print_store (const char *store_path)
       gint64 size = sqlite3_column_int64 (stmt, 1);
 
       total += size;
-      if (g_str_has_prefix (name, "search_index"))
+      if (g_str_has_prefix (name, "search_index") || g_str_equal (name, "search_entries"))
         index += size;
       if (row < 8)
         g_string_append_printf (top, "    %-28s %10.1f MB\n", name, size / 1e6);
     }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
-  g_print ("; the search index (search_index*) takes %.1f MB, %.0f %% of the pages\n",
+  g_print ("; the search index (search_index*, search_entries) takes %.1f MB, %.0f %% of the pages\n",
            index / 1e6, total > 0 ? 100.0 * index / total : 0);
   g_print ("  largest objects:\n%s", top->str);
   g_string_free (top, TRUE);

@@ -25,7 +25,7 @@
 /* Facets are words that filters look for (loom-search-index.h). The unindexed columns come
  * first: a search reads them for every candidate, and after a long body they would sit on its
  * last overflow page, reached only by walking the chain. */
-#define SEARCH_INDEX_TABLE \
+#define SEARCH_INDEX_TABLE_V2 \
   "CREATE VIRTUAL TABLE search_index USING fts5 (" \
   "  session_id UNINDEXED, kind UNINDEXED, created_at UNINDEXED, title, body, facets," \
   "  tokenize = 'loom'" \
@@ -375,10 +375,160 @@ static const char schema_v2[] =
   /* Every entry moves to its new rowid: a new index is faster than deleting entries one by
    * one from the old. */
   "DROP TABLE search_index;"
-  SEARCH_INDEX_TABLE
+  SEARCH_INDEX_TABLE_V2
   ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events;"
   ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
   ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;";
+
+/* Version 3: a contentless index. Version 2's FTS5 table kept its own copy of every entry's
+ * text (557 MB of a 2.5 GB store made from a 1.5 GB corpus), written again by every import
+ * and read whole — overflow pages and all — whenever a search looked at a candidate's kind or
+ * session. The text is in the base tables already; the index now holds only the words
+ * (content = '', and no column sizes, which nothing ranks by), and search_entries, a narrow
+ * table, holds what a search needs of each entry before it has chosen its page: the session,
+ * the kind, the time.
+ *
+ * A contentless FTS5 table forgets an entry only when told the exact text it was made from.
+ * The base row's old values give the title and body, but the facets come from other rows too
+ * (the session's agent, the call a result answers) that may be gone by then — a session's
+ * messages are deleted after the session — so search_entries keeps each entry's facets.
+ *
+ * The kind of a message that is not a person's prompt (injected context, commands) is
+ * 'message:context', so that ranking and role:user need not read the message. */
+#define NOT_A_PROMPT_SQL "31"
+G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
+
+#define SEARCH_INDEX_TABLE_V3 \
+  "CREATE VIRTUAL TABLE search_index USING fts5 (" \
+  "  title, body, facets, content = '', columnsize = 0, tokenize = 'loom'" \
+  ");"
+
+#define SEARCH_ENTRIES_TABLE \
+  "CREATE TABLE search_entries (" \
+  "  id INTEGER PRIMARY KEY,"        /* the entry's rowid in search_index */ \
+  "  session_id INTEGER NOT NULL," \
+  "  kind TEXT NOT NULL," \
+  "  created_at INTEGER NOT NULL,"   /* 0 for titles: the session's own, read when needed */ \
+  "  facets TEXT NOT NULL" \
+  ");"
+
+#define MESSAGE_BODY LOOM_INDEX_MESSAGE_BODY
+#define EVENT_BODY LOOM_INDEX_EVENT_BODY
+
+/* An entry's row in search_entries, then its words, for the base rows the caller's WHERE
+ * clause picks (the words reuse the facets just written). CROSS JOIN keeps the base table the
+ * outer loop: SQLite would otherwise walk search_entries from the batch's first id, through
+ * every message and title entry. */
+#define MESSAGE_ENTRY_INSERT \
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
+  " SELECT " MESSAGES_FROM " + id, session_id,"                                              \
+  "  'message:' || (CASE WHEN role = 'user' AND flags & " NOT_A_PROMPT_SQL " != 0"           \
+  "                 THEN 'context' ELSE role END), created_at,"                               \
+  "  '" LOOM_FACET_KIND "' || role || " AGENT_FACET ("messages.session_id") " ||"             \
+  "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR "' ELSE '' END)"                  \
+  " FROM messages "
+#define MESSAGE_WORDS_INSERT \
+  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+  " SELECT x.id, '', " MESSAGE_BODY ("m") ", x.facets FROM messages m"                        \
+  " CROSS JOIN search_entries x ON x.id = " MESSAGES_FROM " + m.id "
+#define EVENT_ENTRY_INSERT \
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
+  " SELECT id, session_id, 'event:' || kind, created_at,"                                    \
+  "  '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ("events.session_id") " ||"               \
+  "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||"                               \
+  "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR "' ELSE '' END)" \
+  " FROM events "
+#define EVENT_WORDS_INSERT \
+  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+  " SELECT x.id, '', " EVENT_BODY ("e") ", x.facets FROM events e"                            \
+  " CROSS JOIN search_entries x ON x.id = e.id "
+#define TITLE_ENTRY_INSERT \
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
+  " SELECT " TITLES_FROM " + id, id, 'title', 0,"                                            \
+  "  '" LOOM_FACET_KIND "title " LOOM_FACET_AGENT "' || source FROM sessions "
+#define TITLE_WORDS_INSERT \
+  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+  " SELECT x.id, s.title, '', x.facets FROM sessions s"                                      \
+  " CROSS JOIN search_entries x ON x.id = " TITLES_FROM " + s.id "
+
+/* Forgetting the entry of base row @id made from @title and @body: a no-op for a row never
+ * indexed (one added and removed inside the same import batch). */
+#define ENTRY_FORGET(id, title, body) \
+  "INSERT INTO search_index (search_index, rowid, title, body, facets)"                      \
+  " SELECT 'delete', id, " title ", " body ", facets FROM search_entries WHERE id = " id ";" \
+  "DELETE FROM search_entries WHERE id = " id ";"
+
+static const char schema_v3[] =
+  "DROP TRIGGER messages_index_insert;"
+  "DROP TRIGGER messages_index_update;"
+  "DROP TRIGGER messages_index_delete;"
+  "DROP TRIGGER events_index_insert;"
+  "DROP TRIGGER events_index_update;"
+  "DROP TRIGGER events_index_delete;"
+  "DROP TRIGGER sessions_index_insert;"
+  "DROP TRIGGER sessions_index_update;"
+  "DROP TRIGGER sessions_index_delete;"
+  "DROP TABLE search_index;"
+  SEARCH_INDEX_TABLE_V3
+  SEARCH_ENTRIES_TABLE
+
+  "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
+  "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
+  "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
+  "  " MESSAGE_WORDS_INSERT "WHERE m.id = new.id;"
+  "END;"
+  "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
+  "  " ENTRY_FORGET (MESSAGES_FROM " + old.id", "''", MESSAGE_BODY ("old"))
+  "END;"
+  /* Streamed records touch a message many times without changing its text: no reindexing. */
+  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
+  "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
+  "   AND " NOT_DEFERRED ("messages") " BEGIN"
+  "  " ENTRY_FORGET (MESSAGES_FROM " + old.id", "''", MESSAGE_BODY ("old"))
+  "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
+  "  " MESSAGE_WORDS_INSERT "WHERE m.id = new.id;"
+  "END;"
+
+  "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
+  "  WHEN " NOT_DEFERRED ("events") " BEGIN"
+  "  " EVENT_ENTRY_INSERT "WHERE id = new.id;"
+  "  " EVENT_WORDS_INSERT "WHERE e.id = new.id;"
+  "END;"
+  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
+  "  " ENTRY_FORGET ("old.id", "''", EVENT_BODY ("old"))
+  "END;"
+  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
+  "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
+  "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
+  "   AND " NOT_DEFERRED ("events") " BEGIN"
+  "  " ENTRY_FORGET ("old.id", "''", EVENT_BODY ("old"))
+  "  " EVENT_ENTRY_INSERT "WHERE id = new.id;"
+  "  " EVENT_WORDS_INSERT "WHERE e.id = new.id;"
+  "END;"
+
+  "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
+  "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
+  "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
+  "END;"
+  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+  "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
+  "END;"
+  "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
+  "  WHEN old.title IS NOT new.title BEGIN"
+  "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
+  "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
+  "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
+  "END;"
+
+  /* In rowid order, events then messages then titles: FTS5 writes out what it holds whenever
+   * a rowid goes down. */
+  EVENT_ENTRY_INSERT ";"
+  EVENT_WORDS_INSERT ";"
+  MESSAGE_ENTRY_INSERT ";"
+  MESSAGE_WORDS_INSERT ";"
+  TITLE_ENTRY_INSERT ";"
+  TITLE_WORDS_INSERT ";"
+  "INSERT INTO search_index (search_index) VALUES ('optimize');";
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
@@ -386,27 +536,33 @@ const char loom_schema_index_defer_sql[] =
   "  VALUES ('messages', (SELECT ifnull (max (id), 0) FROM messages)),"
   "         ('events', (SELECT ifnull (max (id), 0) FROM events));";
 
-/* In rowid order, events then messages: FTS5 writes out what it holds whenever a rowid goes
- * down. */
+#define DEFERRED_AFTER(base) "(SELECT after_id FROM index_deferred WHERE base = '" base "')"
+
+/* In rowid order, events then messages (see above). */
 const char loom_schema_index_deferred_sql[] =
-  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
-  "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'events');"
-  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages"
-  "  WHERE id > (SELECT after_id FROM index_deferred WHERE base = 'messages');"
+  EVENT_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("events") ";"
+  EVENT_WORDS_INSERT "WHERE e.id > " DEFERRED_AFTER ("events") ";"
+  MESSAGE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("messages") ";"
+  MESSAGE_WORDS_INSERT "WHERE m.id > " DEFERRED_AFTER ("messages") ";"
   "DELETE FROM index_deferred;";
 
 const char loom_schema_index_rebuild_sql[] =
   "DROP TABLE search_index;"
-  SEARCH_INDEX_TABLE
-  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events;"
-  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
-  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;"
+  SEARCH_INDEX_TABLE_V3
+  "DELETE FROM search_entries;"
+  EVENT_ENTRY_INSERT ";"
+  EVENT_WORDS_INSERT ";"
+  MESSAGE_ENTRY_INSERT ";"
+  MESSAGE_WORDS_INSERT ";"
+  TITLE_ENTRY_INSERT ";"
+  TITLE_WORDS_INSERT ";"
   "INSERT INTO search_index (search_index) VALUES ('optimize');";
 
 static const char * const migrations[] = {
   NULL,       /* version 0: the empty database */
   schema_v1,
   schema_v2,
+  schema_v3,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1);

@@ -22,6 +22,16 @@
 #define LOOM_INDEX_MESSAGES_FROM (G_GINT64_CONSTANT (1) << 40)
 #define LOOM_INDEX_TITLES_FROM   (G_GINT64_CONSTANT (1) << 41)
 
+/* The text an entry indexes, from a base row named @t: the index is contentless, so these
+ * expressions are also how the words of an entry are found again — to forget it
+ * (loom-schema.c) and to cut its snippet (loom-search.c). A title indexes the title alone.
+ * Search uses a bounded prefix of long texts. */
+#define LOOM_INDEX_BODY_LIMIT_SQL "65536"
+#define LOOM_INDEX_MESSAGE_BODY(t) "substr (" t ".text, 1, " LOOM_INDEX_BODY_LIMIT_SQL ")"
+#define LOOM_INDEX_EVENT_BODY(t) \
+  "substr (ifnull (" t ".tool_name, '') || ' ' || ifnull (" t ".path, '') || ' ' || " t ".text," \
+  " 1, " LOOM_INDEX_BODY_LIMIT_SQL ")"
+
 /* Words of the facets column, each joined to its value ("xkindtool_call xagentcodex
  * xtoolbash xerror"). They go through the tokenizer like any text, so a filter finds one as
  * the same phrase ("xkindtool call"). */

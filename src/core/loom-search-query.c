@@ -207,9 +207,8 @@ add_filter (LoomSearchQuery  *query,
     {
       if (g_ascii_strcasecmp (value, "user") == 0 || g_ascii_strcasecmp (value, "prompt") == 0)
         {
-          g_string_append_printf (query->where,
-                                  " AND x.kind = 'message:user' AND m.flags & %d = 0",
-                                  LOOM_MESSAGE_NOT_A_PROMPT);
+          /* Injected context and commands are 'message:context' (loom-schema.c). */
+          g_string_append (query->where, " AND x.kind = 'message:user'");
           add_one_facet (query, LOOM_FACET_KIND, "user");
         }
       else if (g_ascii_strcasecmp (value, "assistant") == 0 ||

@@ -13,10 +13,10 @@
  * output ranks below a prompt by its kind's weight; repeats in it saturate at 2.2 times one). */
 #define K1 1.2
 
-/* The columns of the search index that hold text (after session_id, kind and created_at);
- * facets, the last, only serve filters. */
-#define TITLE_COLUMN 3
-#define BODY_COLUMN  4
+/* The columns of the search index that hold text (see loom-schema.c); facets, the last, only
+ * serve filters. */
+#define TITLE_COLUMN 0
+#define BODY_COLUMN  1
 
 static void
 rank_function (const Fts5ExtensionApi  *api,

@@ -16,10 +16,9 @@
 /* A person's prompts and the assistant's replies above tool output; titles above all. The
  * relevance is negative, lower is better: a larger weight pulls a hit up. */
 #define SCORE_WEIGHT \
-  "(CASE x.kind WHEN 'title' THEN 4.0" \
-  "  WHEN 'message:user' THEN (CASE WHEN m.flags & %d = 0 THEN 2.5 ELSE 0.8 END)" \
+  "(CASE x.kind WHEN 'title' THEN 4.0 WHEN 'message:user' THEN 2.5" \
   "  WHEN 'message:assistant' THEN 2.0 WHEN 'event:reasoning' THEN 1.0" \
-  "  WHEN 'message:system' THEN 0.8 ELSE 0.6 END)"
+  "  WHEN 'message:context' THEN 0.8 WHEN 'message:system' THEN 0.8 ELSE 0.6 END)"
 
 /* A common word is in hundreds of thousands of entries, and ranking them all takes seconds.
  * Across all history, each kind's newest matches are ranked (the rowid ranges of
@@ -40,13 +39,14 @@ typedef struct
 } Range;
 
 static const char *
-display_kind (const char *kind,
-              guint       flags)
+display_kind (const char *kind)
 {
   if (g_strcmp0 (kind, "title") == 0)
     return "title";
   if (g_strcmp0 (kind, "message:user") == 0)
-    return (flags & LOOM_MESSAGE_NOT_A_PROMPT) ? "context" : "prompt";
+    return "prompt";
+  if (g_strcmp0 (kind, "message:context") == 0)
+    return "context";
   if (g_strcmp0 (kind, "message:assistant") == 0)
     return "reply";
   if (g_strcmp0 (kind, "message:system") == 0)
@@ -60,7 +60,8 @@ display_kind (const char *kind,
   return kind != NULL && g_str_has_prefix (kind, "event:") ? kind + strlen ("event:") : kind;
 }
 
-/* A hit before it is ranked against the others. */
+/* A hit before it is ranked against the others. Only what ranking and the filters need is
+ * read for every candidate; the rest, for the page alone (read_page_hit). */
 typedef struct
 {
   gint64  rowid;
@@ -70,11 +71,7 @@ typedef struct
   char   *source;
   gint64  at;
   double  score;
-  gint64  seq;
-  char   *tool;
-  guint   flags;
-  gint64  item;
-  char   *preview;
+  gint64  seq;     /* within a session only */
 } Candidate;
 
 static void
@@ -86,33 +83,34 @@ candidate_clear (gpointer data)
   g_free (candidate->uuid);
   g_free (candidate->title);
   g_free (candidate->source);
-  g_free (candidate->tool);
-  g_free (candidate->preview);
 }
 
-/* The columns a candidate is read from, after the rowid; @score_sql is its relevance. */
+/* The columns a candidate is read from, after its rowid; @score_sql is its relevance. An
+ * entry is x (search_entries, narrow and dense) and its words i (search_index) when the query
+ * has words. The joins to messages and events cost nothing unless a filter or @with_seq reads
+ * them: SQLite leaves out a LEFT JOIN on a primary key that nothing uses. */
 static void
 append_candidate_columns (GString    *sql,
                           const char *score_sql,
-                          gboolean    with_preview)
+                          gboolean    from_words,
+                          gboolean    with_seq)
 {
   g_string_append_printf (sql,
                           "x.kind, s.uuid, s.title, s.source,"
                           " coalesce (nullif (x.created_at, 0), s.created_at),"
-                          " %s * " SCORE_WEIGHT ","
-                          " coalesce (m.seq, e.seq, 0), e.tool_name, ifnull (m.flags, 0),"
-                          " coalesce (m.id, e.id, 0), %s"
-                          " FROM search_index x"
+                          " %s * " SCORE_WEIGHT ", %s"
+                          " FROM %s"
                           " CROSS JOIN sessions s ON s.id = x.session_id"
                           " LEFT JOIN projects p ON p.id = s.project_id"
                           " LEFT JOIN folders f ON f.id = s.folder_id"
-                          " LEFT JOIN messages m ON x.rowid >= " LOOM_INDEX_MESSAGES_FROM_SQL
-                          "   AND x.rowid < " LOOM_INDEX_TITLES_FROM_SQL
-                          "   AND m.id = x.rowid - " LOOM_INDEX_MESSAGES_FROM_SQL
-                          " LEFT JOIN events e ON x.rowid < " LOOM_INDEX_MESSAGES_FROM_SQL
-                          "   AND e.id = x.rowid",
-                          score_sql, LOOM_MESSAGE_NOT_A_PROMPT,
-                          with_preview ? "substr (x.title || x.body, 1, 200)" : "NULL");
+                          " LEFT JOIN messages m ON x.id >= " LOOM_INDEX_MESSAGES_FROM_SQL
+                          "   AND x.id < " LOOM_INDEX_TITLES_FROM_SQL
+                          "   AND m.id = x.id - " LOOM_INDEX_MESSAGES_FROM_SQL
+                          " LEFT JOIN events e ON x.id < " LOOM_INDEX_MESSAGES_FROM_SQL
+                          "   AND e.id = x.id",
+                          score_sql, with_seq ? "coalesce (m.seq, e.seq, 0)" : "0",
+                          from_words ? "search_index i CROSS JOIN search_entries x ON x.id = i.rowid"
+                                     : "search_entries x");
 }
 
 static void
@@ -131,10 +129,6 @@ read_candidate (sqlite3_stmt *stmt,
     .at = sqlite3_column_int64 (stmt, first + 4),
     .score = relevance * sqlite3_column_double (stmt, first + 5),
     .seq = sqlite3_column_int64 (stmt, first + 6),
-    .tool = g_strdup ((const char *)sqlite3_column_text (stmt, first + 7)),
-    .flags = (guint)sqlite3_column_int (stmt, first + 8),
-    .item = sqlite3_column_int64 (stmt, first + 9),
-    .preview = g_strdup ((const char *)sqlite3_column_text (stmt, first + 10)),
   };
 
   g_array_append_val (candidates, candidate);
@@ -181,20 +175,22 @@ read_ranges (LoomStore        *store,
              GArray           *candidates,
              GError          **error)
 {
-  g_autoptr(GString) sql = g_string_new ("SELECT x.rowid, ");
+  gboolean words = query->match != NULL;
+  const char *id = words ? "i.rowid" : "x.id";
+  g_autoptr(GString) sql = g_string_new (NULL);
   g_autoptr(sqlite3_stmt) stmt = NULL;
   int rc = SQLITE_DONE;
 
-  append_candidate_columns (sql, query->match != NULL ? LOOM_SEARCH_RANK " (search_index, 10.0)"
-                                                      : "0.0",
-                            query->match == NULL);
-  g_string_append (sql, " WHERE x.rowid BETWEEN ? AND ?");
-  if (query->match != NULL)
+  g_string_printf (sql, "SELECT %s, ", id);
+  append_candidate_columns (sql, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
+                            words, session_rowid > 0);
+  g_string_append_printf (sql, " WHERE %s BETWEEN ? AND ?", id);
+  if (words)
     g_string_append (sql, " AND search_index MATCH ?");
   if (session_rowid > 0)
     g_string_append (sql, " AND x.session_id = ?");
   g_string_append (sql, query->where->str);
-  g_string_append (sql, " ORDER BY x.rowid DESC LIMIT ?");
+  g_string_append_printf (sql, " ORDER BY %s DESC LIMIT ?", id);
 
   if (!(stmt = loom_store_prepare (store, sql->str, error)))
     return FALSE;
@@ -264,8 +260,8 @@ read_ranges_in_one_scan (LoomStore        *store,
   if (rc != SQLITE_ROW && step_failed (store, rc, error))
     return FALSE;
 
-  append_candidate_columns (sql, "1.0", FALSE);
-  g_string_append (sql, " WHERE x.rowid = ?");
+  append_candidate_columns (sql, "1.0", FALSE, FALSE);
+  g_string_append (sql, " WHERE x.id = ?");
   g_string_append (sql, query->where->str);
   if (!(details = loom_store_prepare (store, sql->str, error)))
     return FALSE;
@@ -332,24 +328,65 @@ session_ranges (LoomStore  *store,
   return TRUE;
 }
 
-/* Snippets are made for the page only, from the entry's text (see loom-search-snippet.h). */
-static char *
-make_snippet (LoomStore        *store,
-              LoomSnippetMaker *maker,
-              gint64            rowid)
+/* What a hit of the page shows beyond its candidate: its place in the timeline, its tool and
+ * its snippet, cut from the text the entry indexes (see loom-search-snippet.h), or the start
+ * of that text when the query has no words. */
+typedef struct
 {
-  static const char sql[] = "SELECT title || body FROM search_index WHERE rowid = ?1";
-  sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
-  char *snippet = NULL;
+  gint64  seq;
+  char   *tool;
+  char   *snippet;
+} PageHit;
 
+#define PREVIEW_CHARACTERS 200
+
+static void
+read_page_hit (LoomStore        *store,
+               LoomSnippetMaker *maker,
+               gint64            rowid,
+               PageHit          *hit)
+{
+  static const char sql[] =
+    "SELECT m.seq, NULL, " LOOM_INDEX_MESSAGE_BODY ("m") " FROM messages m"
+    " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL
+    "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL
+    " UNION ALL"
+    " SELECT e.seq, e.tool_name, " LOOM_INDEX_EVENT_BODY ("e") " FROM events e"
+    " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1"
+    " UNION ALL"
+    " SELECT 0, NULL, s.title FROM sessions s"
+    " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL;
+  sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
+
+  *hit = (PageHit) { 0 };
   if (stmt == NULL)
-    return NULL;
+    return;
   sqlite3_bind_int64 (stmt, 1, rowid);
   if (sqlite3_step (stmt) == SQLITE_ROW)
-    snippet = loom_snippet_maker_make (maker, (const char *)sqlite3_column_text (stmt, 0),
-                                       SNIPPET_TOKENS);
+    {
+      const char *text = (const char *)sqlite3_column_text (stmt, 2);
+
+      hit->seq = sqlite3_column_int64 (stmt, 0);
+      hit->tool = g_strdup ((const char *)sqlite3_column_text (stmt, 1));
+      if (maker != NULL)
+        hit->snippet = loom_snippet_maker_make (maker, text, SNIPPET_TOKENS);
+      else if (text != NULL && g_utf8_strlen (text, PREVIEW_CHARACTERS + 1) > PREVIEW_CHARACTERS)
+        hit->snippet = g_utf8_substring (text, 0, PREVIEW_CHARACTERS);
+      else
+        hit->snippet = g_strdup (text);
+    }
   sqlite3_reset (stmt);
-  return snippet;
+}
+
+/* The base row an entry stands for: a message's or event's id, 0 for a title. */
+static gint64
+item_of (gint64 rowid)
+{
+  if (rowid >= LOOM_INDEX_TITLES_FROM)
+    return 0;
+  if (rowid >= LOOM_INDEX_MESSAGES_FROM)
+    return rowid - LOOM_INDEX_MESSAGES_FROM;
+  return rowid;
 }
 
 /* Best first, then the most recent; in a session, the timeline's order. */
@@ -420,19 +457,22 @@ run_search (LoomStore        *store,
   for (guint i = offset; i < candidates->len && (gint64)i < page_end; i++)
     {
       Candidate *c = &g_array_index (candidates, Candidate, i);
-      LoomSearchHitData data = {
+      PageHit page_hit;
+      LoomSearchHitData data;
+
+      read_page_hit (store, maker, c->rowid, &page_hit);
+      data = (LoomSearchHitData) {
         .session_uuid = g_steal_pointer (&c->uuid),
         .session_title = g_steal_pointer (&c->title),
         .source = g_steal_pointer (&c->source),
         .item_type = g_strdup (c->rowid >= LOOM_INDEX_TITLES_FROM ? "title" :
                                c->rowid >= LOOM_INDEX_MESSAGES_FROM ? "message" : "event"),
-        .item_id = c->item,
-        .seq = c->seq,
-        .kind = g_strdup (display_kind (c->kind, c->flags)),
-        .tool_name = g_steal_pointer (&c->tool),
+        .item_id = item_of (c->rowid),
+        .seq = page_hit.seq,
+        .kind = g_strdup (display_kind (c->kind)),
+        .tool_name = page_hit.tool,
         .created_at = c->at,
-        .snippet = maker != NULL ? make_snippet (store, maker, c->rowid)
-                                 : g_steal_pointer (&c->preview),
+        .snippet = page_hit.snippet,
         .score = c->score,
       };
       g_autoptr(LoomSearchHit) hit = loom_search_hit_new (&data);

@@ -24,14 +24,15 @@ static const struct {
   { "events", "SELECT id FROM events WHERE session_id = ?1 ORDER BY id" },
   { "artifacts", "SELECT id FROM artifacts WHERE session_id = ?1 ORDER BY id" },
   { "summaries", "SELECT id FROM summaries WHERE session_id = ?1 ORDER BY id" },
+  /* The index holds no rows of its own to count; search_entries has one per entry. */
   { "search_index",
-    "SELECT rowid FROM search_index WHERE rowid = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
+    "SELECT id FROM search_entries WHERE id = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
     " UNION ALL"
-    " SELECT x.rowid FROM (SELECT id FROM messages WHERE session_id = ?1) m"
-    "   JOIN search_index x ON x.rowid = " LOOM_INDEX_MESSAGES_FROM_SQL " + m.id"
+    " SELECT x.id FROM (SELECT id FROM messages WHERE session_id = ?1) m"
+    "   JOIN search_entries x ON x.id = " LOOM_INDEX_MESSAGES_FROM_SQL " + m.id"
     " UNION ALL"
-    " SELECT x.rowid FROM (SELECT id FROM events WHERE session_id = ?1) e"
-    "   JOIN search_index x ON x.rowid = e.id" },
+    " SELECT x.id FROM (SELECT id FROM events WHERE session_id = ?1) e"
+    "   JOIN search_entries x ON x.id = e.id" },
 };
 
 static gboolean

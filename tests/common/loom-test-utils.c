@@ -133,40 +133,83 @@ loom_test_file_checksum (const char *path)
 }
 
 /* Written out here rather than taken from the schema, so that the test states independently
- * what the index should hold. */
+ * what the index should hold: each entry's row in search_entries … */
 static const char expected_entries_sql[] =
-  "SELECT (1 << 41) + id AS rowid, title, '' AS body,"
-  "       'xkindtitle xagent' || source AS facets, id AS session_id, 'title' AS kind, created_at"
+  "SELECT (1 << 41) + id AS id, id AS session_id, 'title' AS kind, 0 AS created_at,"
+  "       'xkindtitle xagent' || source AS facets"
   "  FROM sessions"
   " UNION ALL "
-  "SELECT (1 << 40) + id, '', substr (text, 1, 65536),"
+  "SELECT (1 << 40) + id, session_id,"
+  "       'message:' || (CASE WHEN role = 'user' AND flags & 31 != 0 THEN 'context' ELSE role END),"
+  "       created_at,"
   "       'xkind' || role || ' xagent' || (SELECT source FROM sessions s WHERE s.id = session_id)"
-  "       || (CASE WHEN flags & 16 != 0 THEN ' xerror' ELSE '' END),"
-  "       session_id, 'message:' || role, created_at"
+  "       || (CASE WHEN flags & 16 != 0 THEN ' xerror' ELSE '' END)"
   "  FROM messages"
   " UNION ALL "
-  "SELECT id, '',"
-  "       substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, 65536),"
+  "SELECT id, session_id, 'event:' || kind, created_at,"
   "       'xkind' || kind || ' xagent' || (SELECT source FROM sessions s WHERE s.id = session_id)"
   "       || ifnull (' xtool' || lower (coalesce (tool_name, (SELECT c.tool_name FROM events c"
   "            WHERE c.session_id = events.session_id AND c.call_id = events.call_id"
   "              AND c.kind = 'tool_call'))), '')"
-  "       || (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' xerror' ELSE '' END),"
-  "       session_id, 'event:' || kind, created_at"
+  "       || (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' xerror' ELSE '' END)"
   "  FROM events";
 
+/* … and the text it indexes, with those facets. */
+static const char expected_words_sql[] =
+  "INSERT INTO temp.expected_words (rowid, title, body, facets)"
+  " SELECT (1 << 41) + id, title, '', 'xkindtitle xagent' || source FROM sessions"
+  " UNION ALL "
+  "SELECT x.id, '', substr (text, 1, 65536), x.facets FROM messages m"
+  "  JOIN search_entries x ON x.id = (1 << 40) + m.id"
+  " UNION ALL "
+  "SELECT x.id, '',"
+  "       substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, 65536),"
+  "       x.facets FROM events e JOIN search_entries x ON x.id = e.id";
+
+static void
+exec_or_fail (sqlite3    *db,
+              const char *db_path,
+              const char *sql)
+{
+  char *message = NULL;
+
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s: %s", db_path, sql, message);
+}
+
+static gint64
+count_on (sqlite3    *db,
+          const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  gint64 value;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  return value;
+}
+
+/* The index is contentless: what it holds is compared word by word — every term at every
+ * position of every entry — with an index made here from the base tables. */
 void
 loom_test_assert_index_in_sync (const char *db_path)
 {
   g_autofree char *missing = g_strdup_printf (
     "SELECT count(*) FROM (SELECT * FROM (%s) EXCEPT "
-    "SELECT rowid, title, body, facets, session_id, kind, created_at FROM search_index)",
+    "SELECT id, session_id, kind, created_at, facets FROM search_entries)",
     expected_entries_sql);
   g_autofree char *extra = g_strdup_printf (
-    "SELECT count(*) FROM (SELECT rowid, title, body, facets, session_id, kind, created_at "
-    "FROM search_index EXCEPT SELECT * FROM (%s))", expected_entries_sql);
+    "SELECT count(*) FROM (SELECT id, session_id, kind, created_at, facets "
+    "FROM search_entries EXCEPT SELECT * FROM (%s))", expected_entries_sql);
+  static const char words_missing[] =
+    "SELECT count(*) FROM (SELECT term, doc, col, offset FROM temp.expected_instances"
+    " EXCEPT SELECT term, doc, col, offset FROM temp.instances)";
+  static const char words_extra[] =
+    "SELECT count(*) FROM (SELECT term, doc, col, offset FROM temp.instances"
+    " EXCEPT SELECT term, doc, col, offset FROM temp.expected_instances)";
   sqlite3 *db = NULL;
-  char *message = NULL;
 
   g_assert_cmpint (query_int (db_path, missing, NULL), ==, 0);
   g_assert_cmpint (query_int (db_path, extra, NULL), ==, 0);
@@ -174,8 +217,17 @@ loom_test_assert_index_in_sync (const char *db_path)
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
-  if (sqlite3_exec (db, "INSERT INTO search_index (search_index) VALUES ('integrity-check')",
-                    NULL, NULL, &message) != SQLITE_OK)
-    g_error ("The search index of %s is damaged: %s", db_path, message);
+  exec_or_fail (db, db_path, "INSERT INTO search_index (search_index) VALUES ('integrity-check')");
+  exec_or_fail (db, db_path,
+                "CREATE VIRTUAL TABLE temp.expected_words USING fts5 (title, body, facets,"
+                " tokenize = 'loom');"
+                "CREATE VIRTUAL TABLE temp.instances USING fts5vocab (main, search_index, instance);"
+                "CREATE VIRTUAL TABLE temp.expected_instances"
+                "  USING fts5vocab (temp, expected_words, instance);");
+  exec_or_fail (db, db_path, expected_words_sql);
+  g_assert_cmpint (count_on (db, words_missing), ==, 0);
+  g_assert_cmpint (count_on (db, words_extra), ==, 0);
+  g_assert_cmpint (count_on (db, "SELECT count(*) FROM temp.instances"), ==,
+                   count_on (db, "SELECT count(*) FROM temp.expected_instances"));
   sqlite3_close (db);
 }
