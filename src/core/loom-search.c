@@ -164,9 +164,9 @@ step_failed (LoomStore  *store,
   return TRUE;
 }
 
-/* Each range's newest hits, one statement per range: the index drives the join (CROSS JOIN
- * keeps it the outer loop, so that its rowid order answers ORDER BY and the LIMIT stops the
- * scan), and FTS5 seeks to the end of each range. */
+/* Within one session: every hit of each of the session's rowid ranges, one statement per
+ * range. The index drives the join (CROSS JOIN keeps it the outer loop, so that its rowid
+ * order answers ORDER BY), and FTS5 seeks to the end of each range. */
 static gboolean
 read_ranges (LoomStore        *store,
              LoomSearchQuery  *query,
@@ -213,6 +213,74 @@ read_ranges (LoomStore        *store,
         read_candidate (stmt, 1, sqlite3_column_int64 (stmt, 0), 1.0, candidates);
     }
   return !step_failed (store, rc, error);
+}
+
+/* Across all history: one scan from the newest entry down, through titles, then messages,
+ * then events. Each kind takes its quota of the newest hits; once a kind has it, the scan
+ * starts again below that kind's range. One scan rather than a statement per range, because
+ * FTS5 finds a statement's next match before it looks at the range's end: for words that are
+ * common but seldom together ("let me check"), the statement for titles walked on through
+ * every message and event, and so did the one for messages. */
+static gboolean
+read_newest (LoomStore        *store,
+             LoomSearchQuery  *query,
+             const Range      *ranges,
+             GArray           *candidates,
+             GError          **error)
+{
+  gboolean words = query->match != NULL;
+  const char *id = words ? "i.rowid" : "x.id";
+  g_autoptr(GString) sql = g_string_new (NULL);
+  g_autoptr(sqlite3_stmt) stmt = NULL;
+  gint64 taken[3] = { 0, 0, 0 };
+  gint64 below = G_MAXINT64;
+  int rc = SQLITE_DONE;
+
+  g_string_printf (sql, "SELECT %s, ", id);
+  append_candidate_columns (sql, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
+                            words, FALSE);
+  g_string_append_printf (sql, " WHERE %s <= ?", id);
+  if (words)
+    g_string_append (sql, " AND search_index MATCH ?");
+  g_string_append (sql, query->where->str);
+  g_string_append_printf (sql, " ORDER BY %s DESC", id);
+
+  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+    return FALSE;
+
+  while (below >= 0)
+    {
+      gint64 next = -1;
+      int index = 1;
+
+      sqlite3_reset (stmt);
+      sqlite3_bind_int64 (stmt, index++, below);
+      if (words)
+        sqlite3_bind_text (stmt, index++, query->match, -1, SQLITE_STATIC);
+      bind_filters (stmt, &index, query);
+
+      while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+        {
+          gint64 rowid = sqlite3_column_int64 (stmt, 0);
+          guint r = loom_search_range_of (rowid);
+
+          if (taken[r] < ranges[r].limit)
+            {
+              read_candidate (stmt, 1, rowid, 1.0, candidates);
+              taken[r]++;
+            }
+          if (taken[r] >= ranges[r].limit)
+            {
+              next = ranges[r].from - 1;
+              break;
+            }
+        }
+      if (rc != SQLITE_ROW)
+        break;
+      below = next;
+    }
+  sqlite3_reset (stmt);
+  return !step_failed (store, rc == SQLITE_ROW ? SQLITE_DONE : rc, error);
 }
 
 /* A prefix such as pars* makes FTS5 merge every term that starts so — tens of milliseconds on
@@ -447,7 +515,8 @@ run_search (LoomStore        *store,
   if (session_rowid == 0 && query->match != NULL && has_prefix (query))
     ok = read_ranges_in_one_scan (store, query, ranges, candidates, error);
   else
-    ok = read_ranges (store, query, session_rowid, ranges, candidates, error);
+    ok = session_rowid > 0 ? read_ranges (store, query, session_rowid, ranges, candidates, error)
+                           : read_newest (store, query, ranges, candidates, error);
   if (!ok)
     return NULL;
 
