@@ -403,6 +403,20 @@ G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
   "  title, body, facets, content = '', columnsize = 0, tokenize = 'loom'" \
   ");"
 
+/* The index's terms, for prefix queries (loom-search-terms.h); head: for a camelCase word
+ * indexed whole, the length of its first part, else 0. */
+#define SEARCH_TERMS_TABLE \
+  "CREATE TABLE search_terms (" \
+  "  term TEXT PRIMARY KEY," \
+  "  head INTEGER NOT NULL DEFAULT 0" \
+  ") WITHOUT ROWID;"
+
+/* Fills search_terms from the index itself, where the tokenizer could not note them. */
+#define SEARCH_TERMS_FROM_INDEX \
+  "CREATE VIRTUAL TABLE temp.loom_vocabulary USING fts5vocab (main, search_index, row);" \
+  "INSERT OR IGNORE INTO search_terms (term) SELECT term FROM temp.loom_vocabulary;" \
+  "DROP TABLE temp.loom_vocabulary;"
+
 #define SEARCH_ENTRIES_TABLE \
   "CREATE TABLE search_entries (" \
   "  id INTEGER PRIMARY KEY,"        /* the entry's rowid in search_index */ \
@@ -471,6 +485,7 @@ static const char schema_v3[] =
   "DROP TABLE search_index;"
   SEARCH_INDEX_TABLE_V3
   SEARCH_ENTRIES_TABLE
+  SEARCH_TERMS_TABLE
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
   "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
@@ -528,7 +543,8 @@ static const char schema_v3[] =
   MESSAGE_WORDS_INSERT ";"
   TITLE_ENTRY_INSERT ";"
   TITLE_WORDS_INSERT ";"
-  "INSERT INTO search_index (search_index) VALUES ('optimize');";
+  "INSERT INTO search_index (search_index) VALUES ('optimize');"
+  SEARCH_TERMS_FROM_INDEX;
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
@@ -546,10 +562,12 @@ const char loom_schema_index_deferred_sql[] =
   MESSAGE_WORDS_INSERT "WHERE m.id > " DEFERRED_AFTER ("messages") ";"
   "DELETE FROM index_deferred;";
 
+/* The store's connection notes the terms as it indexes them (loom-search-terms.h). */
 const char loom_schema_index_rebuild_sql[] =
   "DROP TABLE search_index;"
   SEARCH_INDEX_TABLE_V3
   "DELETE FROM search_entries;"
+  "DELETE FROM search_terms;"
   EVENT_ENTRY_INSERT ";"
   EVENT_WORDS_INSERT ";"
   MESSAGE_ENTRY_INSERT ";"

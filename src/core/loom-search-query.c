@@ -50,6 +50,7 @@ loom_search_query_free (LoomSearchQuery *query)
   g_string_free (query->facets, TRUE);
   g_ptr_array_unref (query->marked);
   g_array_unref (query->marked_prefix);
+  g_clear_pointer (&query->terms, g_ptr_array_unref);
   g_free (query);
 }
 
@@ -350,23 +351,72 @@ read_bare (const char **p)
 }
 
 static void
-append_fts_string (GString    *fts,
-                   const Term *term)
+append_quoted (GString    *fts,
+               const char *text)
 {
   g_string_append_c (fts, '"');
-  for (const char *c = term->text; *c != '\0'; c++)
+  for (const char *c = text; *c != '\0'; c++)
     {
       if (*c == '"')
         g_string_append_c (fts, '"');  /* FTS5 escapes a quote by doubling it */
       g_string_append_c (fts, *c);
     }
   g_string_append_c (fts, '"');
+}
+
+/* How a prefix is written is up to @expand, if any (see loom_search_query_expand_prefixes). */
+typedef struct
+{
+  LoomSearchExpand  expand;
+  gpointer          data;
+  gboolean          native;   /* a prefix was left to FTS5 */
+} Expansion;
+
+static gboolean
+append_fts_string (GString    *fts,
+                   const Term *term,
+                   Expansion  *expansion,
+                   GError    **error)
+{
+  g_autoptr(GPtrArray) terms = NULL;
+  GError *local_error = NULL;
+
+  if (term->prefix && expansion != NULL && expansion->expand != NULL)
+    {
+      terms = expansion->expand (term->text, expansion->data, &local_error);
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, local_error);
+          return FALSE;
+        }
+    }
+
+  if (terms != NULL && terms->len > 0)
+    {
+      g_string_append_c (fts, '(');
+      for (guint i = 0; i < terms->len; i++)
+        {
+          if (i > 0)
+            g_string_append (fts, " OR ");
+          append_quoted (fts, g_ptr_array_index (terms, i));
+        }
+      g_string_append_c (fts, ')');
+      return TRUE;
+    }
+
+  append_quoted (fts, term->text);
   if (term->prefix)
-    g_string_append (fts, " *");
+    {
+      g_string_append (fts, " *");
+      if (expansion != NULL)
+        expansion->native = TRUE;
+    }
+  return TRUE;
 }
 
 static char *
 build_match (GPtrArray  *terms,
+             Expansion  *expansion,
              GError    **error)
 {
   g_autoptr(GString) positive = g_string_new (NULL);
@@ -389,7 +439,8 @@ build_match (GPtrArray  *terms,
             }
           if (negative->len > 0)
             g_string_append (negative, " OR ");
-          append_fts_string (negative, term);
+          if (!append_fts_string (negative, term, expansion, error))
+            return NULL;
           continue;
         }
 
@@ -407,7 +458,8 @@ build_match (GPtrArray  *terms,
           g_string_append_c (positive, '(');
           group_open = TRUE;
         }
-      append_fts_string (positive, term);
+      if (!append_fts_string (positive, term, expansion, error))
+        return NULL;
     }
   if (group_open)
     g_string_append_c (positive, ')');
@@ -422,6 +474,54 @@ build_match (GPtrArray  *terms,
   if (negative->len > 0)
     g_string_append_printf (positive, " NOT (%s)", negative->str);
   return g_string_free (g_steal_pointer (&positive), FALSE);
+}
+
+/* The FTS5 expression: the words, and the facets the filters need. */
+static gboolean
+compose_match (LoomSearchQuery  *query,
+               Expansion        *expansion,
+               GError          **error)
+{
+  GError *local_error = NULL;
+  char *match = build_match (query->terms, expansion, &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  /* Facet words occur in their column only, and no column filter is needed: FTS5 checks one
+   * by reading the positions of every candidate, which made a common word ten times slower. */
+  if (query->facets->len > 0)
+    {
+      char *both = match != NULL ? g_strdup_printf ("(%s) AND %s", match, query->facets->str)
+                                 : g_strdup (query->facets->str);
+
+      g_free (match);
+      match = both;
+    }
+  g_free (query->match);
+  query->match = match;
+  return TRUE;
+}
+
+gboolean
+loom_search_query_expand_prefixes (LoomSearchQuery   *query,
+                                   LoomSearchExpand   expand,
+                                   gpointer           data,
+                                   gboolean          *native,
+                                   GError           **error)
+{
+  Expansion expansion = { expand, data, FALSE };
+
+  g_return_val_if_fail (query != NULL, FALSE);
+  g_return_val_if_fail (expand != NULL, FALSE);
+
+  if (!compose_match (query, &expansion, error))
+    return FALSE;
+  if (native != NULL)
+    *native = expansion.native;
+  return TRUE;
 }
 
 LoomSearchQuery *
@@ -554,20 +654,9 @@ loom_search_query_parse (const char  *text,
       g_array_append_val (query->marked_prefix, term->prefix);
     }
 
-  query->match = build_match (terms, error);
-  if (query->match == NULL && error != NULL && *error != NULL)
+  query->terms = g_steal_pointer (&terms);
+  if (!compose_match (query, NULL, error))
     return NULL;
-  /* Facet words occur in their column only, and no column filter is needed: FTS5 checks one
-   * by reading the positions of every candidate, which made a common word ten times slower. */
-  if (query->facets->len > 0)
-    {
-      char *both = query->match != NULL
-                     ? g_strdup_printf ("(%s) AND %s", query->match, query->facets->str)
-                     : g_strdup (query->facets->str);
-
-      g_free (query->match);
-      query->match = both;
-    }
   if (query->match == NULL && !filters)
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,

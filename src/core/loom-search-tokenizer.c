@@ -5,20 +5,30 @@
 #include <string.h>
 
 #include "loom-error.h"
+#include "loom-search-terms.h"
 #include "loom-search-tokenizer.h"
+
+/* What the tokenizer is registered with, once per connection. */
+typedef struct
+{
+  fts5_api          *api;
+  LoomSearchTermLog *log;    /* the terms indexed, or NULL */
+} Module;
 
 typedef struct
 {
-  fts5_tokenizer  inner;
-  Fts5Tokenizer  *inner_instance;
+  fts5_tokenizer     inner;
+  Fts5Tokenizer     *inner_instance;
+  LoomSearchTermLog *log;
 } LoomTokenizer;
 
 typedef struct
 {
-  void        *context;
-  int        (*emit) (void *, int, const char *, int, int, int);
-  int          flags;
-  const char  *text;
+  void              *context;
+  int              (*emit) (void *, int, const char *, int, int, int);
+  int                flags;
+  const char        *text;
+  LoomSearchTermLog *log;    /* set while indexing */
 } TokenizeCall;
 
 fts5_api *
@@ -42,12 +52,13 @@ tokenizer_create (void           *user_data,
                   Fts5Tokenizer **out)
 {
   static const char *inner_args[] = { "remove_diacritics", "2" };
-  fts5_api *api = user_data;
+  Module *module = user_data;
   LoomTokenizer *self = g_new0 (LoomTokenizer, 1);
   void *inner_data = NULL;
   int rc;
 
-  rc = api->xFindTokenizer (api, "unicode61", &inner_data, &self->inner);
+  self->log = module->log;
+  rc = module->api->xFindTokenizer (module->api, "unicode61", &inner_data, &self->inner);
   if (rc == SQLITE_OK)
     rc = self->inner.xCreate (inner_data, inner_args, G_N_ELEMENTS (inner_args),
                               &self->inner_instance);
@@ -68,6 +79,21 @@ tokenizer_delete (Fts5Tokenizer *tokenizer)
   if (self->inner_instance != NULL)
     self->inner.xDelete (self->inner_instance);
   g_free (self);
+}
+
+/* Gives FTS5 a token, noting it while indexing; @head as loom_search_term_log_add(). */
+static int
+give_token (TokenizeCall *call,
+            int           flags,
+            const char   *token,
+            int           length,
+            int           start,
+            int           end,
+            int           head)
+{
+  if (call->log != NULL)
+    loom_search_term_log_add (call->log, token, length, head);
+  return call->emit (call->context, flags, token, length, start, end);
 }
 
 /* Scripts written without spaces between words. */
@@ -121,9 +147,9 @@ emit_split (TokenizeCall *call,
             next = g_utf8_next_char (next);
         }
 
-      rc = call->emit (call->context, 0, p, (int)(next - p),
+      rc = give_token (call, 0, p, (int)(next - p),
                        exact ? start + (int)(p - token) : start,
-                       exact ? start + (int)(next - token) : end);
+                       exact ? start + (int)(next - token) : end, 0);
       if (rc != SQLITE_OK)
         return rc;
       p = next;
@@ -155,10 +181,15 @@ emit_with_parts (TokenizeCall *call,
                  int           end)
 {
   const char *original = call->text + start;
-  int rc, part = 0;
+  int rc, part = 0, head = 0;
 
-  rc = call->emit (call->context, 0, token, length, start, end);
-  if (rc != SQLITE_OK || end - start != length || length < 4)
+  if (end - start != length || length < 4)
+    return give_token (call, 0, token, length, start, end, 0);
+
+  for (head = 1; head < length && !starts_word (original, head, length); head++)
+    ;
+  rc = give_token (call, 0, token, length, start, end, head < length ? head : 0);
+  if (rc != SQLITE_OK)
     return rc;
 
   for (int i = 1; i <= length; i++)
@@ -167,14 +198,53 @@ emit_with_parts (TokenizeCall *call,
         continue;
       if (part > 0 || i < length)
         {
-          rc = call->emit (call->context, FTS5_TOKEN_COLOCATED, token + part, i - part,
-                           start + part, start + i);
+          rc = give_token (call, FTS5_TOKEN_COLOCATED, token + part, i - part, start + part,
+                           start + i, 0);
           if (rc != SQLITE_OK)
             return rc;
         }
       part = i;
     }
   return SQLITE_OK;
+}
+
+/* In "parser1073" or "base64", where the digits start: letters, then digits only, at least two
+ * letters. Anything more mixed (a hash, a UUID's parts) stays one word: its pieces would mean
+ * nothing and swell the index. */
+static int
+digits_start (const char *original,
+              int         length)
+{
+  int i = 0;
+
+  while (i < length && g_ascii_isalpha (original[i]))
+    i++;
+  if (i < 2 || i == length)
+    return 0;
+  for (int j = i; j < length; j++)
+    if (!g_ascii_isdigit (original[j]))
+      return 0;
+  return i;
+}
+
+/* Indexes "parser1073" by its letters and its number too, at the same place, so that pars*
+ * needs no term of its own for each numbered name (loom-search-terms.h) and 1073 finds it. */
+static int
+emit_with_number (TokenizeCall *call,
+                  const char   *token,
+                  int           length,
+                  int           start,
+                  int           end,
+                  int           digits)
+{
+  int rc = give_token (call, 0, token, length, start, end, digits);
+
+  if (rc == SQLITE_OK)
+    rc = give_token (call, FTS5_TOKEN_COLOCATED, token, digits, start, start + digits, 0);
+  if (rc == SQLITE_OK)
+    rc = give_token (call, FTS5_TOKEN_COLOCATED, token + digits, length - digits,
+                     start + digits, end, 0);
+  return rc;
 }
 
 static gboolean
@@ -199,10 +269,16 @@ on_inner_token (void       *user_data,
 
   if (has_unspaced_script (token, length))
     return emit_split (call, token, length, start, end);
-  if ((call->flags & FTS5_TOKENIZE_DOCUMENT) && end - start == length &&
-      has_inner_capital (call->text + start, length))
-    return emit_with_parts (call, token, length, start, end);
-  return call->emit (call->context, flags, token, length, start, end);
+  if ((call->flags & FTS5_TOKENIZE_DOCUMENT) && end - start == length)
+    {
+      int digits;
+
+      if (has_inner_capital (call->text + start, length))
+        return emit_with_parts (call, token, length, start, end);
+      if (length >= 4 && (digits = digits_start (call->text + start, length)) > 0)
+        return emit_with_number (call, token, length, start, end, digits);
+    }
+  return give_token (call, flags, token, length, start, end, 0);
 }
 
 static int
@@ -214,30 +290,72 @@ tokenizer_tokenize (Fts5Tokenizer *tokenizer,
                     int          (*emit) (void *, int, const char *, int, int, int))
 {
   LoomTokenizer *self = (LoomTokenizer *)tokenizer;
-  TokenizeCall call = { context, emit, flags, text };
+  TokenizeCall call = {
+    context, emit, flags, text,
+    (flags & FTS5_TOKENIZE_DOCUMENT) ? self->log : NULL,
+  };
 
   return self->inner.xTokenize (self->inner_instance, &call, flags, text, length,
                                 on_inner_token);
+}
+
+static void
+module_free (void *data)
+{
+  Module *module = data;
+
+  loom_search_term_log_free (module->log);
+  g_free (module);
+}
+
+static gboolean
+register_module (sqlite3            *db,
+                 LoomSearchTermLog  *log,
+                 GError            **error)
+{
+  static fts5_tokenizer tokenizer = {
+    tokenizer_create, tokenizer_delete, tokenizer_tokenize,
+  };
+  fts5_api *api = loom_search_get_fts5_api (db);
+  Module *module;
+
+  if (api == NULL || api->iVersion < 2)
+    {
+      loom_search_term_log_free (log);
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                           "This SQLite has no full-text search (FTS5)");
+      return FALSE;
+    }
+  module = g_new0 (Module, 1);
+  module->api = api;
+  module->log = log;
+  if (api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, module, &tokenizer,
+                             module_free) != SQLITE_OK)
+    {
+      module_free (module);   /* FTS5 took it only on success */
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                           "Could not register the search index's tokenizer");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
 loom_search_tokenizer_register (sqlite3  *db,
                                 GError  **error)
 {
-  static fts5_tokenizer tokenizer = {
-    tokenizer_create, tokenizer_delete, tokenizer_tokenize,
-  };
-  fts5_api *api;
-
   g_return_val_if_fail (db != NULL, FALSE);
 
-  api = loom_search_get_fts5_api (db);
-  if (api == NULL || api->iVersion < 2 ||
-      api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, api, &tokenizer, NULL) != SQLITE_OK)
-    {
-      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
-                           "This SQLite has no full-text search (FTS5)");
-      return FALSE;
-    }
-  return TRUE;
+  return register_module (db, NULL, error);
+}
+
+LoomSearchTermLog *
+loom_search_tokenizer_register_logged (sqlite3  *db,
+                                       GError  **error)
+{
+  LoomSearchTermLog *log = loom_search_term_log_new ();
+
+  g_return_val_if_fail (db != NULL, NULL);
+
+  return register_module (db, log, error) ? log : NULL;
 }

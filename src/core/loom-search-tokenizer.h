@@ -2,7 +2,8 @@
  *
  * unicode61 with diacritics folded, plus what people search their agent history for: text
  * without spaces (Chinese, Japanese, Korean) becomes one token per character, so any substring
- * is found as a phrase; and camelCase identifiers are also indexed by their parts.
+ * is found as a phrase; and camelCase identifiers and numbered names ("parser1073") are also
+ * indexed by their parts.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +11,8 @@
 
 #include <glib.h>
 #include <sqlite3.h>
+
+#include "loom-search-terms.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +22,11 @@ G_BEGIN_DECLS
  * index needs it. */
 gboolean loom_search_tokenizer_register (sqlite3  *db,
                                          GError  **error);
+
+/* Registers it so that it notes every term it indexes (loom-search-terms.h). The log belongs
+ * to the connection and goes when it closes. */
+LoomSearchTermLog *loom_search_tokenizer_register_logged (sqlite3  *db,
+                                                          GError  **error);
 
 /* The connection's FTS5 interface (declared in sqlite3.h), or NULL without FTS5. */
 fts5_api *loom_search_get_fts5_api      (sqlite3  *db);

@@ -11,6 +11,7 @@
 #include "loom-search-private.h"
 #include "loom-search-rank.h"
 #include "loom-search-snippet.h"
+#include "loom-search-terms.h"
 #include "loom-store-private.h"
 
 /* A person's prompts and the assistant's replies above tool output; titles above all. The
@@ -30,6 +31,10 @@
 #define TITLE_CANDIDATES   100
 
 #define SNIPPET_TOKENS 16
+
+/* A prefix with more terms than this is left to FTS5: each term of an OR costs a seek in
+ * every segment of the index, about as much as merging the lists of a few hundred rare terms. */
+#define MAX_PREFIX_TERMS 200
 
 typedef struct
 {
@@ -358,6 +363,16 @@ has_prefix (LoomSearchQuery *query)
   return FALSE;
 }
 
+static GPtrArray *
+expand_prefix (const char  *word,
+               gpointer     data,
+               GError     **error)
+{
+  LoomStore *store = data;
+
+  return loom_search_terms_expand (store->db, word, MAX_PREFIX_TERMS, error);
+}
+
 /* The rowids a session's entries can have: its messages' and events' ids are mostly
  * consecutive, since a session is imported a file at a time. */
 static gboolean
@@ -499,9 +514,16 @@ run_search (LoomStore        *store,
     { LOOM_INDEX_MESSAGES_FROM, LOOM_INDEX_TITLES_FROM - 1, MAX (MESSAGE_CANDIDATES, page_end) },
     { LOOM_INDEX_TITLES_FROM, G_MAXINT64, MAX (TITLE_CANDIDATES, page_end) },
   };
+  gboolean native_prefix = FALSE;
   gboolean ok;
 
   g_array_set_clear_func (candidates, candidate_clear);
+  loom_store_map_for_searching (store);
+
+  /* pars* as parse OR parser OR …: FTS5 reads an OR lazily, newest first (loom-search-terms.h). */
+  if (query->match != NULL && has_prefix (query) &&
+      !loom_search_query_expand_prefixes (query, expand_prefix, store, &native_prefix, error))
+    return NULL;
 
   if (session_rowid > 0 && !session_ranges (store, session_rowid, ranges, error))
     return NULL;
@@ -512,7 +534,7 @@ run_search (LoomStore        *store,
                                         query->marked->len, error)))
     return NULL;
 
-  if (session_rowid == 0 && query->match != NULL && has_prefix (query))
+  if (session_rowid == 0 && query->match != NULL && native_prefix)
     ok = read_ranges_in_one_scan (store, query, ranges, candidates, error);
   else
     ok = session_rowid > 0 ? read_ranges (store, query, session_rowid, ranges, candidates, error)

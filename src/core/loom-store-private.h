@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include "loom-search-terms.h"
 #include "loom-store.h"
 
 G_BEGIN_DECLS
@@ -17,7 +18,21 @@ struct _LoomStore
   char     *path;
   char     *recovered_path;
   GHashTable *statements;  /* SQL literal's address → prepared statement (imports) */
+  LoomSearchTermLog *terms;   /* owned by db: the terms indexed and not yet noted */
+  gboolean    mapped;      /* reads go through a memory map */
 };
+
+/* Has the connection read the file through a memory map: a search reads pages all over the
+ * index, and one the kernel has cached then costs no system call and no copy — most of a first
+ * search's time. Only connections that search: mapped pages count in the process's resident
+ * memory, which an import would fill with the whole store. */
+void          loom_store_map_for_searching (LoomStore    *self);
+
+/* Notes the terms the connection has indexed since the last time in search_terms
+ * (loom-search-terms.h). loom_store_commit () does it before it commits; a write that indexes
+ * text outside a transaction does it right after. */
+gboolean      loom_store_note_terms       (LoomStore     *self,
+                                           GError       **error);
 
 /* Sets @error from the connection's last error, saying what was being done. */
 void          loom_store_set_error        (LoomStore     *self,

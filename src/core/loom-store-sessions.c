@@ -456,7 +456,7 @@ update_session (LoomStore   *self,
       loom_store_set_error (self, error, doing);
       return FALSE;
     }
-  return TRUE;
+  return loom_store_note_terms (self, error);   /* a new title */
 }
 
 gboolean

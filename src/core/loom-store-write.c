@@ -169,7 +169,7 @@ loom_store_insert_session (LoomStore          *self,
     }
 
   r->id = sqlite3_last_insert_rowid (self->db);
-  return TRUE;
+  return loom_store_note_terms (self, error);   /* its title */
 }
 
 /* The next position in the session's timeline, shared by messages and events. */

@@ -21,6 +21,9 @@ loom_store_finalize (GObject *object)
 {
   LoomStore *self = (LoomStore *)object;
 
+  if (self->terms != NULL && self->db != NULL && !loom_store_note_terms (self, NULL))
+    g_warning ("The search index's new words were not all noted; prefix searches may miss "
+               "some until the index is rebuilt");
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->db, sqlite3_close_v2);
   g_clear_pointer (&self->path, g_free);
@@ -141,11 +144,28 @@ loom_store_begin (LoomStore  *self,
   return loom_store_exec (self, "BEGIN IMMEDIATE", error);
 }
 
+void
+loom_store_map_for_searching (LoomStore *self)
+{
+  /* SQLite caps the map at 2 GB. A failure leaves reads as they were: slower, not wrong. */
+  if (!self->mapped)
+    self->mapped = loom_store_exec (self, "PRAGMA mmap_size = 2147418112", NULL);
+}
+
+gboolean
+loom_store_note_terms (LoomStore  *self,
+                       GError    **error)
+{
+  if (self->terms == NULL)
+    return TRUE;
+  return loom_search_term_log_flush (self->terms, self->db, error);
+}
+
 gboolean
 loom_store_commit (LoomStore  *self,
                    GError    **error)
 {
-  if (!loom_store_exec (self, "COMMIT", error))
+  if (!loom_store_note_terms (self, error) || !loom_store_exec (self, "COMMIT", error))
     {
       loom_store_rollback (self);
       return FALSE;
@@ -271,7 +291,7 @@ open_connection (LoomStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
   sqlite3_busy_timeout (self->db, 5000);
-  if (!loom_search_tokenizer_register (self->db, error) ||
+  if (!(self->terms = loom_search_tokenizer_register_logged (self->db, error)) ||
       !loom_search_rank_register (self->db, error))
     return OPEN_FAILED;
 
@@ -318,15 +338,11 @@ open_connection (LoomStore  *self,
 
   /* WAL only once the schema is ours: switching rewrites the header, and a failed migration
    * must leave the file exactly as it was. A search reads a few pages of each of a thousand
-   * candidates: SQLite's default 2 MB cache sent it to the kernel for them on every query.
-   * Reads go through a memory map (SQLite caps it at 2 GB): a page the kernel has cached costs
-   * no system call and no copy, which is most of a first search's time. Writes still go
-   * through the WAL. */
+   * candidates: SQLite's default 2 MB cache sent it to the kernel for them on every query. */
   if (!loom_store_exec (self, "PRAGMA journal_mode = WAL;"
                               "PRAGMA synchronous = NORMAL;"
                               "PRAGMA foreign_keys = ON;"
-                              "PRAGMA cache_size = -32768;"
-                              "PRAGMA mmap_size = 2147418112;", error))
+                              "PRAGMA cache_size = -32768;", error))
     {
       if (g_error_matches (*error, LOOM_ERROR, LOOM_ERROR_CORRUPT))
         {
@@ -360,6 +376,7 @@ loom_store_open (const char  *path,
         break;
 
       g_clear_pointer (&self->db, sqlite3_close_v2);
+      self->terms = NULL;   /* it went with the connection */
       if (result == OPEN_FAILED)
         {
           g_propagate_error (error, g_steal_pointer (&local_error));

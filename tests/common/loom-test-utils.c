@@ -229,5 +229,10 @@ loom_test_assert_index_in_sync (const char *db_path)
   g_assert_cmpint (count_on (db, words_extra), ==, 0);
   g_assert_cmpint (count_on (db, "SELECT count(*) FROM temp.instances"), ==,
                    count_on (db, "SELECT count(*) FROM temp.expected_instances"));
+  /* Every term of the index is in search_terms, or a prefix search could miss it. */
+  exec_or_fail (db, db_path,
+                "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab (main, search_index, row)");
+  g_assert_cmpint (count_on (db, "SELECT count(*) FROM temp.vocabulary"
+                                 " WHERE term NOT IN (SELECT term FROM search_terms)"), ==, 0);
   sqlite3_close (db);
 }

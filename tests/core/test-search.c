@@ -90,10 +90,13 @@ exec_sql (Fixture    *f,
           const char *sql)
 {
   sqlite3 *db = NULL;
+  LoomSearchTermLog *terms;
 
+  /* As the store does: the terms this write indexes are noted for prefix searches. */
   g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
-  g_assert_true (loom_search_tokenizer_register (db, NULL));
+  g_assert_nonnull (terms = loom_search_tokenizer_register_logged (db, NULL));
   g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_true (loom_search_term_log_flush (terms, db, NULL));
   sqlite3_close (db);
 }
 
@@ -247,6 +250,74 @@ test_words_phrases_prefix_or_not (Fixture       *f,
   g_assert_cmpuint (strlen (h), ==, strlen ("M:title J:reply M:reply"));
   g_assert_nonnull (strstr (h, "J:reply"));
   g_assert_nonnull (strstr (h, "M:reply"));
+}
+
+static gint64
+query_number (Fixture    *f,
+              const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 value = -1;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    value = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return value;
+}
+
+/* A prefix is searched as the OR of its terms from search_terms: a camelCase word needs its
+ * own term only for a prefix longer than its first part; a prefix with too many terms is left
+ * to FTS5. Either way it finds what FTS5's own prefix query finds. */
+static void
+test_prefix_terms (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *uuid = NULL;
+  gint64 s = add_session (f, "Prefixes", "codex", "billing", "gpt-5", base_time, &uuid);
+  g_autoptr(GError) error = NULL;
+
+  message (f, s, "user", "call parserWrite now", base_time);
+  message (f, s, "user", "the zorbleframe thing", base_time + 1);
+  message (f, s, "assistant", "ZorbleWidget renders", base_time + 2);
+  message (f, s, "assistant", "see parser1073 and sha256", base_time + 3);
+  for (guint i = 0; i < 201; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("capword%c%c", 'a' + i / 26, 'a' + i % 26);
+
+      message (f, s, "assistant", text, base_time + 4 + i);
+    }
+  g_assert_finalize_object (f->store);
+  f->store = loom_store_open (f->path, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parserwrite'"),
+                   ==, strlen ("parser"));
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parser'"), ==, 0);
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'zorbleframe'"),
+                   ==, 0);
+  loom_test_assert_index_in_sync (f->path);
+
+  g_assert_cmpuint (count (f, "pars*"), ==, 2);
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parser1073'"),
+                   ==, strlen ("parser"));
+  g_assert_cmpuint (count (f, "1073"), ==, 1);
+  g_assert_cmpuint (count (f, "parser1073"), ==, 1);
+  g_assert_cmpuint (count (f, "parser10*"), ==, 1);
+  g_assert_cmpuint (count (f, "sha"), ==, 1);
+  g_assert_cmpuint (count (f, "parserw*"), ==, 1);
+  g_assert_cmpuint (count (f, "parserx*"), ==, 0);
+  g_assert_cmpuint (count (f, "zorb*"), ==, 2);
+  g_assert_cmpuint (count (f, "zorblef*"), ==, 1);
+  g_assert_cmpuint (count (f, "zorblew*"), ==, 1);
+  g_assert_cmpuint (count (f, "Zorble*"), ==, 2);
+  g_assert_cmpuint (count (f, "zorb* -widget"), ==, 1);
+  g_assert_cmpuint (count (f, "parserw* OR zorblef*"), ==, 2);
+  g_assert_cmpuint (count (f, "capword*"), ==, 201);
+  g_assert_cmpuint (count (f, "capworda*"), ==, 26);
 }
 
 static void
@@ -435,6 +506,7 @@ main (int    argc,
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/search/words-phrases-prefix-or-not", test_words_phrases_prefix_or_not);
+  ADD ("/search/prefix-terms", test_prefix_terms);
   ADD ("/search/diacritics-cjk-identifiers", test_diacritics_cjk_identifiers);
   ADD ("/search/filters", test_filters);
   ADD ("/search/malformed-queries", test_malformed_queries);

@@ -78,7 +78,8 @@ count_in (LoomStore      *store,
 }
 
 /* A store of the first release opens upgraded: its rows kept, its search index rebuilt in the
- * current layout (rowid ranges, facets) and searchable with filters. */
+ * current layout (rowid ranges, facets, contentless, its terms listed) and searchable with
+ * filters and prefixes. */
 static void
 test_upgrade_from_v1 (void)
 {
@@ -109,6 +110,11 @@ test_upgrade_from_v1 (void)
   g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
   g_clear_object (&hits);
   hits = loom_store_search (store, "fail tool:bash has:error", 0, 10, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
+  g_clear_object (&hits);
+  /* A prefix is read from the terms the migration listed from the index. */
+  hits = loom_store_search (store, "fai* has:error", 0, 10, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
   g_clear_object (&hits);
@@ -830,6 +836,8 @@ test_rebuild_index (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (loom_test_count_matches (f->path, "naive"), ==, 7);
   g_assert_cmpint (loom_test_count_matches (f->path, "cafe"), ==, 1);
+  /* The rebuild noted its terms again (search_terms was emptied with the index). */
+  loom_test_assert_index_in_sync (f->path);
 }
 
 /* The app and the CLI use one store at once: a second connection sees the first's writes. */
