@@ -171,6 +171,46 @@ starts_word (const char *original,
          g_ascii_islower (original[i + 1]);
 }
 
+/* In "parser1073" or "base64", where the digits start: letters, then digits only, at least two
+ * letters. Anything more mixed (a hash, a UUID's parts) stays one word: its pieces would mean
+ * nothing and swell the index. */
+static int
+digits_start (const char *original,
+              int         length)
+{
+  int i = 0;
+
+  while (i < length && g_ascii_isalpha (original[i]))
+    i++;
+  if (i < 2 || i == length)
+    return 0;
+  for (int j = i; j < length; j++)
+    if (!g_ascii_isdigit (original[j]))
+      return 0;
+  return i;
+}
+
+/* Indexes "parser1073" by its letters and its number too, at the same place, so that pars*
+ * needs no term of its own for each numbered name (loom-search-terms.h) and 1073 finds it. */
+static int
+emit_with_number (TokenizeCall *call,
+                  int           flags,
+                  const char   *token,
+                  int           length,
+                  int           start,
+                  int           end,
+                  int           digits)
+{
+  int rc = give_token (call, flags, token, length, start, end, digits);
+
+  if (rc == SQLITE_OK)
+    rc = give_token (call, FTS5_TOKEN_COLOCATED, token, digits, start, start + digits, 0);
+  if (rc == SQLITE_OK)
+    rc = give_token (call, FTS5_TOKEN_COLOCATED, token + digits, length - digits,
+                     start + digits, end, 0);
+  return rc;
+}
+
 /* Indexes a camelCase identifier by its parts too, at the same position, so that "payment"
  * finds PaymentService. Only documents get the parts: a query keeps the whole word. */
 static int
@@ -198,53 +238,21 @@ emit_with_parts (TokenizeCall *call,
         continue;
       if (part > 0 || i < length)
         {
-          rc = give_token (call, FTS5_TOKEN_COLOCATED, token + part, i - part, start + part,
-                           start + i, 0);
+          int digits = i - part >= 4 ? digits_start (original + part, i - part) : 0;
+
+          /* loadConfig1407: load, config1407, and that one's parts in turn. */
+          if (digits > 0)
+            rc = emit_with_number (call, FTS5_TOKEN_COLOCATED, token + part, i - part,
+                                   start + part, start + i, digits);
+          else
+            rc = give_token (call, FTS5_TOKEN_COLOCATED, token + part, i - part, start + part,
+                             start + i, 0);
           if (rc != SQLITE_OK)
             return rc;
         }
       part = i;
     }
   return SQLITE_OK;
-}
-
-/* In "parser1073" or "base64", where the digits start: letters, then digits only, at least two
- * letters. Anything more mixed (a hash, a UUID's parts) stays one word: its pieces would mean
- * nothing and swell the index. */
-static int
-digits_start (const char *original,
-              int         length)
-{
-  int i = 0;
-
-  while (i < length && g_ascii_isalpha (original[i]))
-    i++;
-  if (i < 2 || i == length)
-    return 0;
-  for (int j = i; j < length; j++)
-    if (!g_ascii_isdigit (original[j]))
-      return 0;
-  return i;
-}
-
-/* Indexes "parser1073" by its letters and its number too, at the same place, so that pars*
- * needs no term of its own for each numbered name (loom-search-terms.h) and 1073 finds it. */
-static int
-emit_with_number (TokenizeCall *call,
-                  const char   *token,
-                  int           length,
-                  int           start,
-                  int           end,
-                  int           digits)
-{
-  int rc = give_token (call, 0, token, length, start, end, digits);
-
-  if (rc == SQLITE_OK)
-    rc = give_token (call, FTS5_TOKEN_COLOCATED, token, digits, start, start + digits, 0);
-  if (rc == SQLITE_OK)
-    rc = give_token (call, FTS5_TOKEN_COLOCATED, token + digits, length - digits,
-                     start + digits, end, 0);
-  return rc;
 }
 
 static gboolean
@@ -276,7 +284,7 @@ on_inner_token (void       *user_data,
       if (has_inner_capital (call->text + start, length))
         return emit_with_parts (call, token, length, start, end);
       if (length >= 4 && (digits = digits_start (call->text + start, length)) > 0)
-        return emit_with_number (call, token, length, start, end, digits);
+        return emit_with_number (call, 0, token, length, start, end, digits);
     }
   return give_token (call, flags, token, length, start, end, 0);
 }

@@ -283,7 +283,7 @@ test_prefix_terms (Fixture       *f,
   message (f, s, "user", "call parserWrite now", base_time);
   message (f, s, "user", "the zorbleframe thing", base_time + 1);
   message (f, s, "assistant", "ZorbleWidget renders", base_time + 2);
-  message (f, s, "assistant", "see parser1073 and sha256", base_time + 3);
+  message (f, s, "assistant", "see parser1073 and sha256 in loadConfig1407", base_time + 3);
   for (guint i = 0; i < 201; i++)
     {
       g_autofree char *text = g_strdup_printf ("capword%c%c", 'a' + i / 26, 'a' + i % 26);
@@ -308,6 +308,11 @@ test_prefix_terms (Fixture       *f,
   g_assert_cmpuint (count (f, "parser1073"), ==, 1);
   g_assert_cmpuint (count (f, "parser10*"), ==, 1);
   g_assert_cmpuint (count (f, "sha"), ==, 1);
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'config1407'"),
+                   ==, strlen ("config"));
+  g_assert_cmpuint (count (f, "confi*"), ==, 1);
+  g_assert_cmpuint (count (f, "config14*"), ==, 1);
+  g_assert_cmpuint (count (f, "1407"), ==, 1);
   g_assert_cmpuint (count (f, "parserw*"), ==, 1);
   g_assert_cmpuint (count (f, "parserx*"), ==, 0);
   g_assert_cmpuint (count (f, "zorb*"), ==, 2);
