@@ -69,26 +69,12 @@ display_kind (const char *kind)
  * read for every candidate; the rest, for the page alone (read_page_hit). */
 typedef struct
 {
-  gint64  rowid;
-  char   *kind;
-  char   *uuid;
-  char   *title;
-  char   *source;
-  gint64  at;
-  double  score;
-  gint64  seq;     /* within a session only */
+  gint64      rowid;
+  const char *kind;      /* interned */
+  gint64      at;
+  double      score;
+  gint64      seq;       /* within a session only */
 } Candidate;
-
-static void
-candidate_clear (gpointer data)
-{
-  Candidate *candidate = data;
-
-  g_free (candidate->kind);
-  g_free (candidate->uuid);
-  g_free (candidate->title);
-  g_free (candidate->source);
-}
 
 /* The columns a candidate is read from, after its rowid; @score_sql is its relevance. An
  * entry is x (search_entries, narrow and dense) and its words i (search_index) when the query
@@ -101,8 +87,7 @@ append_candidate_columns (GString    *sql,
                           gboolean    with_seq)
 {
   g_string_append_printf (sql,
-                          "x.kind, s.uuid, s.title, s.source,"
-                          " coalesce (nullif (x.created_at, 0), s.created_at),"
+                          "x.kind, coalesce (nullif (x.created_at, 0), s.created_at),"
                           " %s * " SCORE_WEIGHT ", %s"
                           " FROM %s"
                           " CROSS JOIN sessions s ON s.id = x.session_id"
@@ -127,13 +112,10 @@ read_candidate (sqlite3_stmt *stmt,
 {
   Candidate candidate = {
     .rowid = rowid,
-    .kind = g_strdup ((const char *)sqlite3_column_text (stmt, first)),
-    .uuid = g_strdup ((const char *)sqlite3_column_text (stmt, first + 1)),
-    .title = g_strdup ((const char *)sqlite3_column_text (stmt, first + 2)),
-    .source = g_strdup ((const char *)sqlite3_column_text (stmt, first + 3)),
-    .at = sqlite3_column_int64 (stmt, first + 4),
-    .score = relevance * sqlite3_column_double (stmt, first + 5),
-    .seq = sqlite3_column_int64 (stmt, first + 6),
+    .kind = g_intern_string ((const char *)sqlite3_column_text (stmt, first)),
+    .at = sqlite3_column_int64 (stmt, first + 1),
+    .score = relevance * sqlite3_column_double (stmt, first + 2),
+    .seq = sqlite3_column_int64 (stmt, first + 3),
   };
 
   g_array_append_val (candidates, candidate);
@@ -183,7 +165,7 @@ read_ranges (LoomStore        *store,
   gboolean words = query->match != NULL;
   const char *id = words ? "i.rowid" : "x.id";
   g_autoptr(GString) sql = g_string_new (NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt;
   int rc = SQLITE_DONE;
 
   g_string_printf (sql, "SELECT %s, ", id);
@@ -197,7 +179,7 @@ read_ranges (LoomStore        *store,
   g_string_append (sql, query->where->str);
   g_string_append_printf (sql, " ORDER BY %s DESC LIMIT ?", id);
 
-  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+  if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
 
   for (guint r = 0; r < 3 && rc == SQLITE_DONE; r++)
@@ -217,6 +199,7 @@ read_ranges (LoomStore        *store,
       while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
         read_candidate (stmt, 1, sqlite3_column_int64 (stmt, 0), 1.0, candidates);
     }
+  sqlite3_reset (stmt);
   return !step_failed (store, rc, error);
 }
 
@@ -236,7 +219,7 @@ read_newest (LoomStore        *store,
   gboolean words = query->match != NULL;
   const char *id = words ? "i.rowid" : "x.id";
   g_autoptr(GString) sql = g_string_new (NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  sqlite3_stmt *stmt;
   gint64 taken[3] = { 0, 0, 0 };
   gint64 below = G_MAXINT64;
   int rc = SQLITE_DONE;
@@ -250,7 +233,7 @@ read_newest (LoomStore        *store,
   g_string_append (sql, query->where->str);
   g_string_append_printf (sql, " ORDER BY %s DESC", id);
 
-  if (!(stmt = loom_store_prepare (store, sql->str, error)))
+  if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
 
   while (below >= 0)
@@ -306,7 +289,7 @@ read_ranges_in_one_scan (LoomStore        *store,
   g_autoptr(GString) sql = g_string_new ("SELECT ");
   g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_autoptr(GArray) relevance = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(sqlite3_stmt) details = NULL;
+  sqlite3_stmt *details;
   LoomSearchQuota quota = { { 0 }, { ranges[0].limit, ranges[1].limit, ranges[2].limit } };
   sqlite3_stmt *scan;
   int rc;
@@ -336,7 +319,7 @@ read_ranges_in_one_scan (LoomStore        *store,
   append_candidate_columns (sql, "1.0", FALSE, FALSE);
   g_string_append (sql, " WHERE x.id = ?");
   g_string_append (sql, query->where->str);
-  if (!(details = loom_store_prepare (store, sql->str, error)))
+  if (!(details = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
   for (guint i = 0; i < kept->len; i++)
     {
@@ -349,8 +332,12 @@ read_ranges_in_one_scan (LoomStore        *store,
         read_candidate (details, 0, g_array_index (kept, gint64, i),
                         g_array_index (relevance, double, i), candidates);
       else if (step_failed (store, rc, error))
-        return FALSE;
+        {
+          sqlite3_reset (details);
+          return FALSE;
+        }
     }
+  sqlite3_reset (details);
   return TRUE;
 }
 
@@ -411,11 +398,14 @@ session_ranges (LoomStore  *store,
   return TRUE;
 }
 
-/* What a hit of the page shows beyond its candidate: its place in the timeline, its tool and
- * its snippet, cut from the text the entry indexes (see loom-search-snippet.h), or the start
- * of that text when the query has no words. */
+/* What a hit of the page shows beyond its candidate: its session, its place in the timeline,
+ * its tool and its snippet, cut from the text the entry indexes (see loom-search-snippet.h),
+ * or the start of that text when the query has no words. */
 typedef struct
 {
+  char   *uuid;
+  char   *title;
+  char   *source;
   gint64  seq;
   char   *tool;
   char   *snippet;
@@ -430,14 +420,16 @@ read_page_hit (LoomStore        *store,
                PageHit          *hit)
 {
   static const char sql[] =
-    "SELECT m.seq, NULL, " LOOM_INDEX_MESSAGE_BODY ("m") " FROM messages m"
+    "SELECT m.seq, NULL, " LOOM_INDEX_MESSAGE_BODY ("m") ", s.uuid, s.title, s.source"
+    " FROM messages m JOIN sessions s ON s.id = m.session_id"
     " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL
     "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL
     " UNION ALL"
-    " SELECT e.seq, e.tool_name, " LOOM_INDEX_EVENT_BODY ("e") " FROM events e"
+    " SELECT e.seq, e.tool_name, " LOOM_INDEX_EVENT_BODY ("e") ", s.uuid, s.title, s.source"
+    " FROM events e JOIN sessions s ON s.id = e.session_id"
     " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1"
     " UNION ALL"
-    " SELECT 0, NULL, s.title FROM sessions s"
+    " SELECT 0, NULL, s.title, s.uuid, s.title, s.source FROM sessions s"
     " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL;
   sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
 
@@ -451,6 +443,9 @@ read_page_hit (LoomStore        *store,
 
       hit->seq = sqlite3_column_int64 (stmt, 0);
       hit->tool = g_strdup ((const char *)sqlite3_column_text (stmt, 1));
+      hit->uuid = g_strdup ((const char *)sqlite3_column_text (stmt, 3));
+      hit->title = g_strdup ((const char *)sqlite3_column_text (stmt, 4));
+      hit->source = g_strdup ((const char *)sqlite3_column_text (stmt, 5));
       if (maker != NULL)
         hit->snippet = loom_snippet_maker_make (maker, text, SNIPPET_TOKENS);
       else if (text != NULL && g_utf8_strlen (text, PREVIEW_CHARACTERS + 1) > PREVIEW_CHARACTERS)
@@ -517,7 +512,6 @@ run_search (LoomStore        *store,
   gboolean native_prefix = FALSE;
   gboolean ok;
 
-  g_array_set_clear_func (candidates, candidate_clear);
   loom_store_map_for_searching (store);
 
   /* pars* as parse OR parser OR …: FTS5 reads an OR lazily, newest first (loom-search-terms.h). */
@@ -553,9 +547,9 @@ run_search (LoomStore        *store,
 
       read_page_hit (store, maker, c->rowid, &page_hit);
       data = (LoomSearchHitData) {
-        .session_uuid = g_steal_pointer (&c->uuid),
-        .session_title = g_steal_pointer (&c->title),
-        .source = g_steal_pointer (&c->source),
+        .session_uuid = page_hit.uuid,
+        .session_title = page_hit.title,
+        .source = page_hit.source,
         .item_type = g_strdup (c->rowid >= LOOM_INDEX_TITLES_FROM ? "title" :
                                c->rowid >= LOOM_INDEX_MESSAGES_FROM ? "message" : "event"),
         .item_id = item_of (c->rowid),

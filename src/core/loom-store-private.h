@@ -18,6 +18,7 @@ struct _LoomStore
   char     *path;
   char     *recovered_path;
   GHashTable *statements;  /* SQL literal's address → prepared statement (imports) */
+  GHashTable *built;       /* SQL text → prepared statement (searches) */
   LoomSearchTermLog *terms;   /* owned by db: the terms indexed and not yet noted */
   gboolean    mapped;      /* reads go through a memory map */
 };
@@ -27,6 +28,12 @@ struct _LoomStore
  * search's time. Only connections that search: mapped pages count in the process's resident
  * memory, which an import would fill with the whole store. */
 void          loom_store_map_for_searching (LoomStore    *self);
+
+/* Like loom_store_cached (), for SQL built at run time, keyed by its text. Reset the statement
+ * once done with it: a statement left stepping holds its read transaction open. */
+sqlite3_stmt *loom_store_cached_built    (LoomStore     *self,
+                                          const char    *sql,
+                                          GError       **error);
 
 /* Notes the terms the connection has indexed since the last time in search_terms
  * (loom-search-terms.h). loom_store_commit () does it before it commits; a write that indexes
