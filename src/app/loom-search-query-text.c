@@ -1,4 +1,4 @@
-/* loom-search-query-text.c — reading and editing the filters of a query's text.
+/* loom-search-query-text.c — reading a query's text: its filters, edited, and its words.
  *
  * A query is a row of tokens separated by white space: words, "quoted phrases", -exclusions
  * and key:value filters, whose value may be quoted (project:"my app"). Editing keeps every
@@ -190,4 +190,33 @@ loom_search_query_text_set_filter (const char *text,
     append_filter (out, key, value);
 
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+GStrv
+loom_search_query_text_get_words (const char  *text,
+                                  GArray     **prefix)
+{
+  g_autoptr(LoomSearchQuery) query = NULL;
+  const char * const *words;
+  const gboolean *prefixes;
+  guint n_words = 0;
+  GStrv copy;
+
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (prefix != NULL, NULL);
+
+  /* The core's parser decides; a query it refuses finds nothing to mark. */
+  *prefix = NULL;
+  if (!(query = loom_search_query_parse (text, NULL)))
+    return NULL;
+  words = loom_search_query_get_words (query, &prefixes, &n_words);
+  if (n_words == 0)
+    return NULL;
+
+  copy = g_new0 (char *, n_words + 1);
+  for (guint i = 0; i < n_words; i++)
+    copy[i] = g_strdup (words[i]);
+  *prefix = g_array_sized_new (FALSE, FALSE, sizeof (gboolean), n_words);
+  g_array_append_vals (*prefix, prefixes, n_words);
+  return copy;
 }

@@ -4,7 +4,8 @@
  * hits: a LoomSession, then its LoomSearchHits. The core returns hits best first, a page at a
  * time; a group takes the place of its session's best hit, and a later page adds hits inside
  * the groups it already knows (each insertion reported as such, so that the list keeps its
- * scroll position and focus) and new groups at the end.
+ * scroll position and focus) and new groups at the end. The same query read again (an import
+ * added hits) replaces the lot, keeping the objects that did not change.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -184,6 +185,151 @@ loom_search_result_model_add_page (LoomSearchResultModel *self,
   if (self->n_items > first_new_item)
     g_list_model_items_changed (G_LIST_MODEL (self), first_new_item, 0,
                                 self->n_items - first_new_item);
+}
+
+static gboolean
+same_session (LoomSession *a,
+              LoomSession *b)
+{
+  return g_strcmp0 (loom_session_get_uuid (a), loom_session_get_uuid (b)) == 0 &&
+         g_strcmp0 (loom_session_get_title (a), loom_session_get_title (b)) == 0 &&
+         g_strcmp0 (loom_session_get_source (a), loom_session_get_source (b)) == 0 &&
+         g_strcmp0 (loom_session_get_project_name (a), loom_session_get_project_name (b)) == 0 &&
+         loom_session_get_created_at (a) == loom_session_get_created_at (b) &&
+         loom_session_get_updated_at (a) == loom_session_get_updated_at (b);
+}
+
+static gboolean
+same_hit (LoomSearchHit *a,
+          LoomSearchHit *b)
+{
+  const LoomSearchHitData *x = loom_search_hit_get_data (a);
+  const LoomSearchHitData *y = loom_search_hit_get_data (b);
+
+  return x->item_id == y->item_id && x->seq == y->seq && x->created_at == y->created_at &&
+         g_strcmp0 (x->session_uuid, y->session_uuid) == 0 &&
+         g_strcmp0 (x->item_type, y->item_type) == 0 &&
+         g_strcmp0 (x->kind, y->kind) == 0 &&
+         g_strcmp0 (x->tool_name, y->tool_name) == 0 &&
+         g_strcmp0 (x->snippet, y->snippet) == 0;
+}
+
+static char *
+hit_key (LoomSearchHit *hit)
+{
+  const LoomSearchHitData *data = loom_search_hit_get_data (hit);
+
+  return g_strdup_printf ("%s %s %" G_GINT64_FORMAT, data->session_uuid, data->item_type,
+                          data->item_id);
+}
+
+/* The items in the list's order, unowned. */
+static GPtrArray *
+flatten (LoomSearchResultModel *self)
+{
+  GPtrArray *items = g_ptr_array_sized_new (self->n_items);
+
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      Group *group = self->groups->pdata[i];
+
+      g_ptr_array_add (items, group->session);
+      for (guint j = 0; j < group->hits->len; j++)
+        g_ptr_array_add (items, group->hits->pdata[j]);
+    }
+  return items;
+}
+
+/* Puts @self's objects in @fresh where they show the same. */
+static void
+reuse_same (LoomSearchResultModel *self,
+            LoomSearchResultModel *fresh)
+{
+  g_autoptr(GHashTable) hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < self->groups->len; i++)
+    {
+      Group *group = self->groups->pdata[i];
+
+      for (guint j = 0; j < group->hits->len; j++)
+        g_hash_table_insert (hits, hit_key (group->hits->pdata[j]), group->hits->pdata[j]);
+    }
+
+  for (guint i = 0; i < fresh->groups->len; i++)
+    {
+      Group *group = fresh->groups->pdata[i];
+      Group *old = g_hash_table_lookup (self->by_uuid, loom_session_get_uuid (group->session));
+
+      if (old != NULL && same_session (old->session, group->session))
+        g_set_object (&group->session, old->session);
+      for (guint j = 0; j < group->hits->len; j++)
+        {
+          g_autofree char *key = hit_key (group->hits->pdata[j]);
+          LoomSearchHit *hit = g_hash_table_lookup (hits, key);
+
+          if (hit != NULL && same_hit (hit, group->hits->pdata[j]))
+            {
+              g_object_unref (group->hits->pdata[j]);
+              group->hits->pdata[j] = g_object_ref (hit);
+            }
+        }
+    }
+
+  /* The table's keys are the sessions' uuids: of the objects kept, now. */
+  g_hash_table_remove_all (fresh->by_uuid);
+  for (guint i = 0; i < fresh->groups->len; i++)
+    {
+      Group *group = fresh->groups->pdata[i];
+
+      g_hash_table_insert (fresh->by_uuid, (gpointer)loom_session_get_uuid (group->session),
+                           group);
+    }
+}
+
+gboolean
+loom_search_result_model_replace (LoomSearchResultModel *self,
+                                  LoomSearchPage        *page)
+{
+  g_autoptr(LoomSearchResultModel) fresh = NULL;
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  GPtrArray *old_groups;
+  GHashTable *old_by_uuid;
+  guint same_start = 0, same_end = 0, n_before, n_after;
+
+  g_return_val_if_fail (LOOM_IS_SEARCH_RESULT_MODEL (self), FALSE);
+  g_return_val_if_fail (page != NULL && page->hits != NULL && page->sessions != NULL, FALSE);
+
+  fresh = loom_search_result_model_new ();
+  loom_search_result_model_add_page (fresh, page);
+  reuse_same (self, fresh);
+
+  before = flatten (self);
+  after = flatten (fresh);
+  n_before = before->len;
+  n_after = after->len;
+  while (same_start < MIN (n_before, n_after) &&
+         before->pdata[same_start] == after->pdata[same_start])
+    same_start++;
+  if (same_start == n_before && same_start == n_after)
+    return FALSE;
+  while (same_end < MIN (n_before, n_after) - same_start &&
+         before->pdata[n_before - 1 - same_end] == after->pdata[n_after - 1 - same_end])
+    same_end++;
+
+  /* The old groups go with @fresh, once the list has been told: it holds their objects. */
+  old_groups = self->groups;
+  old_by_uuid = self->by_uuid;
+  self->groups = g_steal_pointer (&fresh->groups);
+  self->by_uuid = g_steal_pointer (&fresh->by_uuid);
+  fresh->groups = old_groups;
+  fresh->by_uuid = old_by_uuid;
+  self->n_items = fresh->n_items;
+  self->n_hits = fresh->n_hits;
+  g_list_model_items_changed (G_LIST_MODEL (self), same_start,
+                              n_before - same_start - same_end,
+                              n_after - same_start - same_end);
+  return TRUE;
 }
 
 void

@@ -22,6 +22,11 @@ void                   loom_search_result_model_clear          (LoomSearchResult
 /* Adds a page of hits: to the groups of sessions already listed, or in new groups below. */
 void                   loom_search_result_model_add_page       (LoomSearchResultModel *self,
                                                                 LoomSearchPage        *page);
+/* Replaces everything with @page, the same query read again: what is the same stays (the same
+ * objects, for the list's rows, its scroll position and selection), and the one stretch from
+ * the first difference to the last is reported as changed. FALSE when nothing did. */
+gboolean               loom_search_result_model_replace        (LoomSearchResultModel *self,
+                                                                LoomSearchPage        *page);
 guint                  loom_search_result_model_get_n_hits     (LoomSearchResultModel *self);
 guint                  loom_search_result_model_get_n_sessions (LoomSearchResultModel *self);
 /* The first hit of @uuid's group, in timeline order, or NULL. */

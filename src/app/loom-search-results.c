@@ -6,6 +6,11 @@
  * its cancelled GCancellable tells the callback to drop what it found. The previous results
  * stay on screen until the new ones come, and a spinner shows only when that takes a while.
  *
+ * Imports go on while results are shown (the source watcher follows the agents as they work):
+ * loom_search_results_refresh() reads the query again, as many hits as are shown, and puts in
+ * what changed only, so that the list keeps its scroll position and selection. A burst of
+ * changes is gathered first, and a long import refreshes the results at most once a second.
+ *
  * Choosing a result (a click, Enter, the arrow keys) reports "hit-activated": the window opens
  * the session and scrolls its timeline to the hit.
  *
@@ -25,6 +30,10 @@
 #define PAGE_SIZE 100
 /* Below this, a search goes from the last results to the new ones without a spinner. */
 #define SEARCHING_DELAY_MSEC 250
+/* An import's changes come in bursts: the results are read again once it pauses this long, and
+ * no more often than every REFRESH_INTERVAL_MSEC while it goes on. */
+#define REFRESH_DELAY_MSEC 300
+#define REFRESH_INTERVAL_MSEC 1000
 
 struct _LoomSearchResults
 {
@@ -41,11 +50,17 @@ struct _LoomSearchResults
   char                  *error;
   guint                  next_offset;
   guint                  searching_delay_id;
+  guint                  refresh_id;
+  gint64                 last_refresh;   /* monotonic µs */
+  guint                  n_refreshes;
 
   guint                  searching : 1;
   guint                  loading_more : 1;
   guint                  complete : 1;
   guint                  selecting : 1;
+  /* The query is being read again, and should be once more when that is done. */
+  guint                  refreshing : 1;
+  guint                  refresh_again : 1;
 
   AdwStatusPage         *empty_page;
   AdwStatusPage         *error_page;
@@ -76,6 +91,10 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void loom_search_results_load_page (LoomSearchResults *self);
+static void on_vadjustment_changed_cb     (LoomSearchResults *self);
+static void take_refresh                  (LoomSearchResults *self,
+                                           LoomSearchPage    *page,
+                                           const GError      *error);
 
 /* ——— State ——— */
 
@@ -195,6 +214,7 @@ typedef struct
   LoomSearchResults *self;
   GCancellable      *cancellable;
   guint              offset;
+  gboolean           refresh;
 } PageRequest;
 
 static void
@@ -226,6 +246,12 @@ page_cb (GObject      *object,
   g_assert (LOOM_IS_SEARCH_RESULTS (self));
   g_assert (request->cancellable == self->cancellable);
 
+  if (request->refresh)
+    {
+      take_refresh (self, page, error);
+      return;
+    }
+
   if (page == NULL && request->offset > 0)
     {
       /* The first pages stay: what failed is only more of them. */
@@ -251,7 +277,6 @@ page_cb (GObject      *object,
       self->selecting = TRUE;
       loom_search_result_model_clear (self->model);
       self->selecting = FALSE;
-      gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (self->scrolled_window), 0);
     }
 
   self->next_offset = page->offset + g_list_model_get_n_items (page->hits);
@@ -259,10 +284,19 @@ page_cb (GObject      *object,
   self->loading_more = FALSE;
   loom_search_result_model_add_page (self->model, page);
 
+  /* A new query starts at the top. Through the list, not the adjustment: the list has not laid
+   * the new results out yet, and GTK 4.8 warns when an adjustment points where no row is. */
+  if (page->offset == 0 && g_list_model_get_n_items (G_LIST_MODEL (self->model)) > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
+
   set_searching (self, FALSE);
   set_string (self, &self->error, NULL, PROP_ERROR);
   show_results (self);
   update_summary (self);
+
+  /* An import that came while the page was read is read in now. */
+  if (self->refresh_again)
+    loom_search_results_refresh (self);
 }
 
 static void
@@ -281,6 +315,75 @@ loom_search_results_load_page (LoomSearchResults *self)
                                    self->cancellable, page_cb, request);
 }
 
+/* ——— Following imports ——— */
+
+/* The query read again: what changed goes into the list, the rest stays as it is. */
+static void
+take_refresh (LoomSearchResults *self,
+              LoomSearchPage    *page,
+              const GError      *error)
+{
+  self->refreshing = FALSE;
+  self->n_refreshes++;
+
+  if (page == NULL)
+    {
+      /* The results shown stay: they are only older than they might be. */
+      g_debug ("Could not read “%s” again: %s", self->query, error->message);
+    }
+  else
+    {
+      gboolean changed;
+
+      self->selecting = TRUE;
+      changed = loom_search_result_model_replace (self->model, page);
+      self->selecting = FALSE;
+      self->next_offset = g_list_model_get_n_items (page->hits);
+      self->complete = page->complete;
+      if (changed)
+        show_results (self);
+      update_summary (self);
+    }
+
+  if (self->refresh_again)
+    loom_search_results_refresh (self);
+  else
+    /* A page the list asked for meanwhile waited for this. */
+    on_vadjustment_changed_cb (self);
+}
+
+static gboolean
+refresh_cb (gpointer user_data)
+{
+  LoomSearchResults *self = user_data;
+  PageRequest *request;
+
+  self->refresh_id = 0;
+
+  /* A new query reads everything anyway; a page being read is followed by this. */
+  if (self->query == NULL || self->worker == NULL || self->searching || self->error != NULL)
+    return G_SOURCE_REMOVE;
+  if (self->loading_more)
+    {
+      self->refresh_again = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+
+  self->refreshing = TRUE;
+  self->refresh_again = FALSE;
+  self->last_refresh = g_get_monotonic_time ();
+
+  /* As many hits as are shown, so that none of them goes. */
+  request = g_new0 (PageRequest, 1);
+  request->self = self;
+  request->cancellable = g_object_ref (self->cancellable);
+  request->refresh = TRUE;
+  loom_search_worker_search_async (self->worker, self->query, NULL, 0,
+                                   MAX (self->next_offset, PAGE_SIZE),
+                                   self->cancellable, page_cb, request);
+  return G_SOURCE_REMOVE;
+}
+
 /* The next page, once the list has scrolled to within a screen of its end. */
 static void
 on_vadjustment_changed_cb (LoomSearchResults *self)
@@ -290,8 +393,8 @@ on_vadjustment_changed_cb (LoomSearchResults *self)
   double page = gtk_adjustment_get_page_size (adjustment);
   double upper = gtk_adjustment_get_upper (adjustment);
 
-  if (self->complete || self->loading_more || self->searching || self->query == NULL ||
-      self->worker == NULL || upper - (value + page) > page)
+  if (self->complete || self->loading_more || self->searching || self->refreshing ||
+      self->query == NULL || self->worker == NULL || upper - (value + page) > page)
     return;
 
   self->loading_more = TRUE;
@@ -303,7 +406,10 @@ cancel_searches (LoomSearchResults *self)
 {
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
   self->loading_more = FALSE;
+  self->refreshing = FALSE;
+  self->refresh_again = FALSE;
   set_searching (self, FALSE);
 }
 
@@ -422,6 +528,7 @@ loom_search_results_dispose (GObject *object)
   if (self->cancellable != NULL)
     cancel_searches (self);
   g_clear_handle_id (&self->searching_delay_id, g_source_remove);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
   if (self->list_view != NULL)
     gtk_list_view_set_model (self->list_view, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_SEARCH_RESULTS);
@@ -676,6 +783,37 @@ loom_search_results_get_model (LoomSearchResults *self)
   g_return_val_if_fail (LOOM_IS_SEARCH_RESULTS (self), NULL);
 
   return self->model;
+}
+
+void
+loom_search_results_refresh (LoomSearchResults *self)
+{
+  gint64 now, due;
+
+  g_return_if_fail (LOOM_IS_SEARCH_RESULTS (self));
+
+  if (self->query == NULL || self->worker == NULL)
+    return;
+  if (self->refreshing)
+    {
+      self->refresh_again = TRUE;
+      return;
+    }
+  if (self->refresh_id != 0)
+    return;
+
+  now = g_get_monotonic_time ();
+  due = MAX (now + REFRESH_DELAY_MSEC * 1000,
+             self->last_refresh + REFRESH_INTERVAL_MSEC * 1000);
+  self->refresh_id = g_timeout_add ((guint)((due - now) / 1000), refresh_cb, self);
+}
+
+guint
+loom_search_results_get_n_refreshes (LoomSearchResults *self)
+{
+  g_return_val_if_fail (LOOM_IS_SEARCH_RESULTS (self), 0);
+
+  return self->n_refreshes;
 }
 
 gboolean

@@ -31,6 +31,11 @@ const char            *loom_search_results_get_summary   (LoomSearchResults *sel
 /* The message of a query that could not be run, or NULL. */
 const char            *loom_search_results_get_error     (LoomSearchResults *self);
 LoomSearchResultModel *loom_search_results_get_model     (LoomSearchResults *self);
+/* The store changed (an import): the query is read again once the changes pause, at most once
+ * a second while they go on, and what changed goes into the list without moving the rest. */
+void                   loom_search_results_refresh       (LoomSearchResults *self);
+/* How many times the query was read again so far (for tests and logs). */
+guint                  loom_search_results_get_n_refreshes (LoomSearchResults *self);
 
 /* Enter in the entry: opens the first hit. FALSE when there is none. */
 gboolean               loom_search_results_activate_first (LoomSearchResults *self);

@@ -1170,6 +1170,10 @@ loom_session_list_reload (LoomSessionList *self)
 
   if (at_top && loom_session_list_get_n_sessions (self) > 0)
     gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", 0);
+
+  /* The search shown instead answers for the store as it was: it follows, in its own time. */
+  if (self->searching)
+    loom_search_results_refresh (self->search_results);
 }
 
 GPtrArray *

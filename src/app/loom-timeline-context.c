@@ -13,15 +13,17 @@
 
 struct _LoomTimelineContext
 {
-  GObject      parent_instance;
+  GObject           parent_instance;
 
-  LoomStore   *store;
-  LoomSession *session;
-  GHashTable  *states;          /* item key → two bits per LoomTimelineState */
-  GHashTable  *payloads;        /* event id → payload, or NULL */
-  GHashTable  *deferred;        /* rows waiting to be built */
-  gboolean     show_reasoning;
-  gint64       highlight;
+  LoomStore        *store;
+  LoomSession      *session;
+  GHashTable       *states;          /* item key → two bits per LoomTimelineState */
+  GHashTable       *payloads;        /* event id → payload, or NULL */
+  GHashTable       *deferred;        /* rows waiting to be built */
+  LoomSearchMarker *marker;
+  guint             marker_serial;
+  gboolean          show_reasoning;
+  gint64            highlight;
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineContext, loom_timeline_context, G_TYPE_OBJECT)
@@ -40,6 +42,7 @@ loom_timeline_context_finalize (GObject *object)
 
   g_clear_object (&self->store);
   g_clear_object (&self->session);
+  g_clear_object (&self->marker);
   g_clear_pointer (&self->states, g_hash_table_unref);
   g_clear_pointer (&self->payloads, g_hash_table_unref);
   g_clear_pointer (&self->deferred, g_hash_table_unref);
@@ -230,6 +233,41 @@ loom_timeline_context_set_highlight (LoomTimelineContext *self,
 {
   g_return_if_fail (LOOM_IS_TIMELINE_CONTEXT (self));
   self->highlight = seq;
+}
+
+LoomSearchMarker *
+loom_timeline_context_get_marker (LoomTimelineContext *self)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
+  return self->marker;
+}
+
+guint
+loom_timeline_context_get_marker_serial (LoomTimelineContext *self)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), 0);
+  return self->marker_serial;
+}
+
+void
+loom_timeline_context_set_marker (LoomTimelineContext *self,
+                                  LoomSearchMarker    *marker)
+{
+  g_return_if_fail (LOOM_IS_TIMELINE_CONTEXT (self));
+  g_return_if_fail (marker == NULL || LOOM_IS_SEARCH_MARKER (marker));
+
+  if (g_set_object (&self->marker, marker))
+    self->marker_serial++;
+}
+
+void
+loom_timeline_context_mark (LoomTimelineContext *self,
+                            GtkWidget           *root)
+{
+  g_return_if_fail (LOOM_IS_TIMELINE_CONTEXT (self));
+  g_return_if_fail (GTK_IS_WIDGET (root));
+
+  loom_search_marker_mark_tree (self->marker, root);
 }
 
 const char *

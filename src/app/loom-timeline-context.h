@@ -10,6 +10,7 @@
 
 #include <gtk/gtk.h>
 
+#include "loom-search-marker.h"
 #include "loom-store.h"
 #include "loom-timeline-item.h"
 
@@ -56,6 +57,16 @@ void                 loom_timeline_context_set_show_reasoning (LoomTimelineConte
 gint64               loom_timeline_context_get_highlight  (LoomTimelineContext    *self);
 void                 loom_timeline_context_set_highlight  (LoomTimelineContext    *self,
                                                            gint64                  seq);
+
+/* The words of the search over the timeline, marked in the rows on screen; NULL: none. Each
+ * change counts up the serial, so that a row tells whether its marks are of the search now. */
+LoomSearchMarker    *loom_timeline_context_get_marker     (LoomTimelineContext    *self);
+guint                loom_timeline_context_get_marker_serial (LoomTimelineContext *self);
+void                 loom_timeline_context_set_marker     (LoomTimelineContext    *self,
+                                                           LoomSearchMarker       *marker);
+/* Marks the search's words in the labels under @root that show the item's text. */
+void                 loom_timeline_context_mark           (LoomTimelineContext    *self,
+                                                           GtkWidget              *root);
 
 /* An event's whole payload, read from the store the first time a row opens it and kept while
  * the session is shown, so that a recycled row never reads it again. NULL when it has none. */

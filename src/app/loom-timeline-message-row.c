@@ -252,6 +252,7 @@ on_expand_clicked_cb (LoomTimelineMessageRow *self)
   loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_EXPANDED,
                                    !is_expanded (self));
   update_body (self);
+  loom_timeline_context_mark (self->context, GTK_WIDGET (self));
 }
 
 static void
@@ -270,6 +271,7 @@ on_more_clicked_cb (LoomTimelineMessageRow *self)
   loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_SHOW_MORE,
                                    TRUE);
   update_body (self);
+  loom_timeline_context_mark (self->context, GTK_WIDGET (self));
 }
 
 static void
@@ -430,6 +432,10 @@ loom_timeline_message_row_init (LoomTimelineMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   loom_timeline_set_tooltip (GTK_WIDGET (self->copy_button), _("Copy Message"));
+  /* Who spoke and when is no part of what they said, where a search finds its words. */
+  loom_search_marker_skip (GTK_WIDGET (self->author_label));
+  loom_search_marker_skip (GTK_WIDGET (self->model_label));
+  loom_search_marker_skip (GTK_WIDGET (self->time_label));
 }
 
 GtkWidget *

@@ -32,8 +32,10 @@ struct _LoomTimelineNoticeRow
   LoomTimelineItem    *item;
 
   GtkLabel            *divider_detail;
+  GtkLabel            *divider_label;
   GtkLabel            *error_label;
   GtkLabel            *error_time;
+  GtkLabel            *error_title;
   GtkImage            *note_icon;
   GtkLabel            *note_label;
   GtkLabel            *note_time;
@@ -272,8 +274,10 @@ loom_timeline_notice_row_class_init (LoomTimelineNoticeRowClass *klass)
                                                "/org/intentloom/History/ui/"
                                                "loom-timeline-notice-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, divider_detail);
+  gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, divider_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, error_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, error_time);
+  gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, error_title);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, note_icon);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, note_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, note_time);
@@ -287,6 +291,11 @@ static void
 loom_timeline_notice_row_init (LoomTimelineNoticeRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The row's own words and times: a search marks only what the agent recorded. */
+  loom_search_marker_skip (GTK_WIDGET (self->divider_label));
+  loom_search_marker_skip (GTK_WIDGET (self->error_time));
+  loom_search_marker_skip (GTK_WIDGET (self->error_title));
+  loom_search_marker_skip (GTK_WIDGET (self->note_time));
 }
 
 GtkWidget *

@@ -48,6 +48,7 @@ struct _LoomTimelineRow
   char                *accessible_label;
   ContentKind          shown;
   gboolean             content_bound;   /* the shown content has the item */
+  guint                marker_serial;   /* of the search whose words the content marks */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineRow, loom_timeline_row, GTK_TYPE_WIDGET)
@@ -217,6 +218,14 @@ estimate_height (LoomTimelineItem *item)
     }
 }
 
+/* Marks the search's words in what the content shows: the row is on screen, or about to be. */
+static void
+mark_content (LoomTimelineRow *self)
+{
+  loom_timeline_context_mark (self->context, self->contents[self->shown]);
+  self->marker_serial = loom_timeline_context_get_marker_serial (self->context);
+}
+
 static void
 bind_content (LoomTimelineRow *self)
 {
@@ -232,6 +241,7 @@ bind_content (LoomTimelineRow *self)
   gtk_widget_set_size_request (GTK_WIDGET (self), -1, -1);
   self->shown = kind;
   self->content_bound = TRUE;
+  mark_content (self);
 
   /* Like the content, only for a row on screen: a row off screen is not read either. */
   g_free (self->accessible_label);
@@ -290,6 +300,31 @@ loom_timeline_row_set_item (LoomTimelineRow  *self,
 }
 
 void
+loom_timeline_row_update_marks (LoomTimelineRow *self)
+{
+  g_return_if_fail (LOOM_IS_TIMELINE_ROW (self));
+
+  /* A row off screen catches up when it is mapped again. */
+  if (self->content_bound && gtk_widget_get_mapped (GTK_WIDGET (self)) &&
+      self->marker_serial != loom_timeline_context_get_marker_serial (self->context))
+    mark_content (self);
+}
+
+void
+loom_timeline_row_rebuild (LoomTimelineRow *self)
+{
+  g_return_if_fail (LOOM_IS_TIMELINE_ROW (self));
+
+  if (!self->content_bound)
+    return;
+  unbind_content (self);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    bind_content (self);
+  else
+    gtk_widget_set_size_request (GTK_WIDGET (self), -1, estimate_height (self->item));
+}
+
+void
 loom_timeline_row_build (LoomTimelineRow *self)
 {
   g_return_if_fail (LOOM_IS_TIMELINE_ROW (self));
@@ -307,6 +342,8 @@ loom_timeline_row_map (GtkWidget *widget)
 
   if (self->item != NULL && !self->content_bound)
     loom_timeline_context_defer_build (self->context, widget);
+  else
+    loom_timeline_row_update_marks (self);
 }
 
 static void

@@ -24,6 +24,10 @@ void              loom_timeline_row_set_item         (LoomTimelineRow     *self,
 const char       *loom_timeline_row_get_accessible_label (LoomTimelineRow *self);
 /* Builds what the item shows, when the row is on screen and has not yet. */
 void              loom_timeline_row_build            (LoomTimelineRow     *self);
+/* Marks the words of the context's search again, when the row is on screen (its search changed). */
+void              loom_timeline_row_update_marks     (LoomTimelineRow     *self);
+/* Binds the item's content again, to show a state changed behind the row's back. */
+void              loom_timeline_row_rebuild          (LoomTimelineRow     *self);
 /* Shows the context's highlight again (after a jump to a search hit). */
 void              loom_timeline_row_update_highlight (LoomTimelineRow     *self);
 /* The row that shows the item now: a LoomTimelineMessageRow, LoomTimelineToolRow or

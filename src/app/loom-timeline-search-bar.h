@@ -33,6 +33,9 @@ void            loom_timeline_search_bar_show_hit        (LoomTimelineSearchBar 
                                                           const char            *session_uuid,
                                                           const char            *query,
                                                           gint64                 seq);
+/* The session changed (an import added to it): its hits are counted again, from the one gone
+ * to. */
+void            loom_timeline_search_bar_refresh         (LoomTimelineSearchBar *self);
 /* Go to the next or the previous hit, round at the ends ("hit-chosen"). FALSE when there is
  * no hit to go to. */
 gboolean        loom_timeline_search_bar_next            (LoomTimelineSearchBar *self);
@@ -43,8 +46,13 @@ guint           loom_timeline_search_bar_get_n_hits      (LoomTimelineSearchBar 
 int             loom_timeline_search_bar_get_position    (LoomTimelineSearchBar *self);
 gint64          loom_timeline_search_bar_get_hit_seq     (LoomTimelineSearchBar *self,
                                                           guint                  index);
+/* What the hits are of: the query searched for, NULL when there is none (the bar is closed,
+ * empty, or the query is malformed). */
+const char     *loom_timeline_search_bar_get_query       (LoomTimelineSearchBar *self);
 /* A search is under way. */
 gboolean        loom_timeline_search_bar_get_searching   (LoomTimelineSearchBar *self);
+/* The first hits are in, and all of them are being counted ("1 of 1,000+" for now). */
+gboolean        loom_timeline_search_bar_get_counting    (LoomTimelineSearchBar *self);
 /* "3 of 12", "No matches", or what is wrong with the query. */
 const char     *loom_timeline_search_bar_get_status      (LoomTimelineSearchBar *self);
 GtkSearchEntry *loom_timeline_search_bar_get_entry       (LoomTimelineSearchBar *self);

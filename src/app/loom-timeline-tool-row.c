@@ -166,6 +166,7 @@ section_heading (const char *title)
   gtk_widget_add_css_class (label, "caption-heading");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_set_margin_top (label, 4);
+  loom_search_marker_skip (label);
   return label;
 }
 
@@ -312,6 +313,7 @@ add_fold_buttons (LoomTimelineToolRow *self,
       note = gtk_label_new (shown);
       gtk_widget_add_css_class (note, "caption");
       gtk_widget_add_css_class (note, "dim-label");
+      loom_search_marker_skip (note);
       gtk_box_append (GTK_BOX (box), note);
     }
   gtk_box_append (self->details_box, box);
@@ -523,6 +525,7 @@ on_show_more_clicked_cb (GtkButton           *button,
   /* The button is among what is rebuilt: finish its signal first. */
   g_object_ref (button);
   build_details (self);
+  loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
   g_object_unref (button);
 }
 
@@ -579,6 +582,8 @@ loom_timeline_tool_row_set_expanded (LoomTimelineToolRow *self,
   loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_EXPANDED,
                                    expanded);
   sync_expanded (self, gtk_widget_get_mapped (GTK_WIDGET (self)));
+  if (expanded)
+    loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPANDED]);
 }
 

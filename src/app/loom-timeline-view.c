@@ -5,6 +5,10 @@
  * rows never touch the store while binding; what they read on a click goes through the shared
  * LoomTimelineContext, which keeps it for when the row is recycled and bound again.
  *
+ * While a search is over the timeline, its words are marked in the rows as they are built, and
+ * a new search marks the rows on screen at once; a row off screen catches up when it comes back
+ * into view (loom-search-marker.c), so a long session pays for what is seen only.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -12,6 +16,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "loom-importer.h"
 #include "loom-timeline-context.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-row.h"
@@ -32,6 +37,9 @@ struct _LoomTimelineView
   GdkFrameClock       *frame_clock;
   gulong               layout_handler;
   guint                highlight_id;
+  /* Where the list was asked to scroll before it laid out its new model; -1: nowhere. */
+  int                  early_position;
+  guint                model_laid_out : 1;
 
   GtkRevealer         *end_revealer;
   GtkListView         *list_view;
@@ -120,6 +128,9 @@ update_highlights (LoomTimelineView *self)
     loom_timeline_row_update_highlight (row);
 }
 
+static void scroll_to_position (LoomTimelineView *self,
+                                guint             position);
+
 /* After the list's layout, the rows it left on screen build their content; the frame clock
  * runs the layout again before painting when that changes their sizes. */
 static void
@@ -130,6 +141,20 @@ on_frame_layout_cb (GdkFrameClock    *frame_clock,
 
   for (guint i = 0; i < rows->len; i++)
     loom_timeline_row_build (rows->pdata[i]);
+
+  /* Asked to scroll a new model far down before it has laid the model out, GTK 4.8's list
+   * shows the item for a frame, then puts its viewport back at the top while its rows stay
+   * around the item: the timeline goes blank. Asked again once it knows the model, it stays. */
+  if (self->model != NULL && !self->model_laid_out &&
+      gtk_widget_get_mapped (GTK_WIDGET (self->list_view)))
+    {
+      int position = self->early_position;
+
+      self->model_laid_out = TRUE;
+      self->early_position = -1;
+      if (position > 0)
+        scroll_to_position (self, (guint)position);
+    }
 }
 
 static void
@@ -182,6 +207,8 @@ static void
 scroll_to_position (LoomTimelineView *self,
                     guint             position)
 {
+  if (!self->model_laid_out)
+    self->early_position = (int)position;
   gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", position);
 }
 
@@ -241,6 +268,98 @@ loom_timeline_view_scroll_to_seq (LoomTimelineView *self,
   update_highlights (self);
   if (highlight)
     self->highlight_id = g_timeout_add_seconds (HIGHLIGHT_SECONDS, clear_highlight_cb, self);
+}
+
+/* Whether the item's row folds what it shows: tool calls and their kin, reasoning, and what was
+ * kept without being said (injected context). */
+static gboolean
+is_foldable (LoomTimelineItem *item)
+{
+  const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+  if (d->is_message)
+    return (d->flags & LOOM_MESSAGE_NOT_A_PROMPT) && !(d->flags & LOOM_MESSAGE_API_ERROR);
+  return g_strcmp0 (d->kind, "tool_call") == 0 || g_strcmp0 (d->kind, "tool_result") == 0 ||
+         g_strcmp0 (d->kind, "file_change") == 0 || g_strcmp0 (d->kind, "subagent") == 0 ||
+         g_strcmp0 (d->kind, "reasoning") == 0;
+}
+
+void
+loom_timeline_view_show_hit (LoomTimelineView *self,
+                             gint64            seq)
+{
+  g_autoptr(LoomTimelineItem) item = NULL;
+  GHashTableIter iter;
+  gpointer row;
+  gint64 row_seq;
+
+  g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
+
+  if (self->model == NULL || g_list_model_get_n_items (G_LIST_MODEL (self->model)) == 0)
+    return;
+
+  /* A tool's output or a thought folded away would hide the very words searched for. The
+   * row opens as a click opens it, and stays so. */
+  item = g_list_model_get_item (G_LIST_MODEL (self->model),
+                                loom_timeline_model_find_seq (self->model, seq));
+  if (item != NULL && is_foldable (item) &&
+      !loom_timeline_context_get_state (self->context, item, LOOM_TIMELINE_STATE_EXPANDED,
+                                        FALSE))
+    {
+      loom_timeline_context_set_state (self->context, item, LOOM_TIMELINE_STATE_EXPANDED, TRUE);
+
+      /* A row that shows the item already shows it folded. */
+      row_seq = loom_timeline_item_get_data (item)->seq;
+      g_hash_table_iter_init (&iter, self->bound_rows);
+      while (g_hash_table_iter_next (&iter, &row, NULL))
+        {
+          LoomTimelineItem *shown = loom_timeline_row_get_item (row);
+
+          if (shown != NULL && loom_timeline_item_get_data (shown)->seq == row_seq)
+            loom_timeline_row_rebuild (row);
+        }
+    }
+
+  loom_timeline_view_scroll_to_seq (self, seq, TRUE);
+}
+
+void
+loom_timeline_view_set_search (LoomTimelineView *self,
+                               const char       *query)
+{
+  LoomSearchMarker *marker = loom_timeline_context_get_marker (self->context);
+  g_autoptr(LoomSearchMarker) new_marker = NULL;
+  GHashTableIter iter;
+  gpointer row;
+
+  g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
+
+  if (query != NULL && *query == '\0')
+    query = NULL;
+  if (g_strcmp0 (query, marker != NULL ? loom_search_marker_get_query (marker) : NULL) == 0)
+    return;
+
+  /* A query without words to mark (only filters) marks nothing. */
+  new_marker = query != NULL ? loom_search_marker_new (query) : NULL;
+  if (new_marker == NULL && marker == NULL)
+    return;
+  loom_timeline_context_set_marker (self->context, new_marker);
+
+  /* The rows on screen now; the others, bound around them, when they come into view. */
+  g_hash_table_iter_init (&iter, self->bound_rows);
+  while (g_hash_table_iter_next (&iter, &row, NULL))
+    loom_timeline_row_update_marks (row);
+}
+
+const char *
+loom_timeline_view_get_search (LoomTimelineView *self)
+{
+  LoomSearchMarker *marker;
+
+  g_return_val_if_fail (LOOM_IS_TIMELINE_VIEW (self), NULL);
+
+  marker = loom_timeline_context_get_marker (self->context);
+  return marker != NULL ? loom_search_marker_get_query (marker) : NULL;
 }
 
 static void
@@ -350,6 +469,7 @@ loom_timeline_view_set_session (LoomTimelineView *self,
 
       selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
       gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+      self->model_laid_out = FALSE;
       gtk_stack_set_visible_child_name (self->stack, "timeline");
       /* Through the list, not the adjustment: the list has not laid the new model out yet,
        * and GTK 4.8 warns when an adjustment points where no row is. */
@@ -479,6 +599,7 @@ loom_timeline_view_init (LoomTimelineView *self)
   GtkEventController *shortcuts;
 
   self->context = loom_timeline_context_new ();
+  self->early_position = -1;
   self->bound_rows = g_hash_table_new (NULL, NULL);
   g_signal_connect_object (self->context, "open-session", G_CALLBACK (on_open_session_cb), self,
                            G_CONNECT_SWAPPED);

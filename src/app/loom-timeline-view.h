@@ -32,5 +32,13 @@ void         loom_timeline_view_scroll_to_end  (LoomTimelineView *self);
 void         loom_timeline_view_scroll_to_seq  (LoomTimelineView *self,
                                                 gint64            seq,
                                                 gboolean          highlight);
+/* A search hit: scrolled to and highlighted as above, and opened when it is folded (a tool
+ * call, reasoning), so that its marked words show. */
+void         loom_timeline_view_show_hit       (LoomTimelineView *self,
+                                                gint64            seq);
+/* Marks the words of @query in the rows on screen; NULL or "" takes the marks away. */
+void         loom_timeline_view_set_search     (LoomTimelineView *self,
+                                                const char       *query);
+const char  *loom_timeline_view_get_search     (LoomTimelineView *self);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "loom-import.h"
+#include "loom-search-results.h"
 #include "loom-window-private.h"
 
 /* A pass that ends within this time shows no progress at all: most live passes take a few
@@ -105,8 +106,16 @@ on_progress_changed_cb (LoomWindow        *self,
 {
   g_assert (LOOM_IS_WINDOW (self));
 
-  if (self->progress_shown)
-    loom_window_update_progress (self);
+  if (!self->progress_shown)
+    return;
+  loom_window_update_progress (self);
+
+  /* A long import commits what it read every half second or so: search results shown
+   * meanwhile follow it (at most once a second, see loom-search-results.c), where the list
+   * waits for the end of the pass. */
+  if (loom_session_list_get_searching (self->session_list))
+    loom_search_results_refresh (LOOM_SEARCH_RESULTS (
+      loom_session_list_get_search_results (self->session_list)));
 }
 
 static void

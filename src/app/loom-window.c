@@ -147,6 +147,7 @@ loom_window_refresh_shown_session (LoomWindow *self)
    * an import added. */
   loom_session_details_set_session (self->details, self->store, self->shown_session);
   loom_timeline_view_set_session (self->timeline_view, self->store, self->shown_session);
+  loom_timeline_search_bar_refresh (self->timeline_search);
 }
 
 static void
@@ -298,10 +299,12 @@ on_search_hit_activated_cb (LoomWindow      *self,
       loom_window_show_session (self, session, 1);
     }
 
+  /* The words are marked as soon as the rows are built: the query found this hit already. */
+  loom_timeline_view_set_search (self->timeline_view, query);
   loom_timeline_search_bar_show_hit (self->timeline_search, session_uuid, query, seq);
   /* A title has no place in the timeline: its start, then. */
   if (seq > 0)
-    loom_timeline_view_scroll_to_seq (self->timeline_view, seq, TRUE);
+    loom_timeline_view_show_hit (self->timeline_view, seq);
   else
     loom_timeline_view_scroll_to_start (self->timeline_view);
 
@@ -316,7 +319,19 @@ on_timeline_hit_chosen_cb (LoomWindow            *self,
 {
   g_assert (LOOM_IS_WINDOW (self));
 
-  loom_timeline_view_scroll_to_seq (self->timeline_view, seq, TRUE);
+  loom_timeline_view_show_hit (self->timeline_view, seq);
+}
+
+/* The timeline marks the words of what its bar searches for, while it does. */
+static void
+on_timeline_search_query_changed_cb (LoomWindow            *self,
+                                     GParamSpec            *pspec,
+                                     LoomTimelineSearchBar *search_bar)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  loom_timeline_view_set_search (self->timeline_view,
+                                 loom_timeline_search_bar_get_query (search_bar));
 }
 
 /* The bar closed (Escape) with the focus in it: the focus goes back to the timeline rather
@@ -685,6 +700,7 @@ loom_window_class_init (LoomWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_sidebar_selected_item_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_hit_chosen_cb);
   gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_open_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_timeline_search_query_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "win.show-collection", "s",
                                    show_collection_action);

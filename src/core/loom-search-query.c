@@ -61,6 +61,20 @@ loom_search_query_get_match (LoomSearchQuery *query)
   return query->match;
 }
 
+const char * const *
+loom_search_query_get_words (LoomSearchQuery  *query,
+                             const gboolean  **prefix,
+                             guint            *n_words)
+{
+  g_return_val_if_fail (query != NULL, NULL);
+
+  if (prefix != NULL)
+    *prefix = (const gboolean *)(gpointer)query->marked_prefix->data;
+  if (n_words != NULL)
+    *n_words = query->marked->len;
+  return (const char * const *)query->marked->pdata;
+}
+
 static void
 add_text_param (LoomSearchQuery *query,
                 const char      *text)

@@ -58,6 +58,11 @@ gboolean         loom_search_is_filter_key  (const char       *key);
 
 /* The FTS5 expression, or NULL when neither words nor facet filters narrow the search. */
 const char      *loom_search_query_get_match (LoomSearchQuery *query);
+/* The words and phrases hits are found by, as typed, that snippets mark (not the excluded
+ * ones); @prefix[i] says whether words[i] is a prefix. */
+const char * const *loom_search_query_get_words (LoomSearchQuery  *query,
+                                                 const gboolean  **prefix,
+                                                 guint            *n_words);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomSearchQuery, loom_search_query_free)
 

@@ -47,4 +47,7 @@ until gdbus call --session --timeout 2 --dest org.freedesktop.DBus \
   sleep 0.05
 done
 
-"$python" "$@"
+# The checker is no code under test either: libatspi warns when the accessibility cache is
+# asked for before the app has published it (seen under load), which fatal-warnings turned
+# into an abort of the checker. The app gets its own G_DEBUG from test-e2e.py.
+env -u G_DEBUG "$python" "$@"
