@@ -737,7 +737,9 @@ loom_import_run (LoomStore                *store,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 
-  return mark_missing (store, roots, stats, error);
+  return mark_missing (store, roots, stats, error) &&
+         loom_store_settle_index (store, stats->messages + stats->events + stats->sessions_new,
+                                  error);
 }
 
 /* ——— In a thread ——— */

@@ -35,6 +35,12 @@ sqlite3_stmt *loom_store_cached_built    (LoomStore     *self,
                                           const char    *sql,
                                           GError       **error);
 
+/* After an import that added @added entries: when they are most of the index (a first import,
+ * a large catch-up), merges its segments into one (loom-store.c). */
+gboolean      loom_store_settle_index     (LoomStore     *self,
+                                           guint64        added,
+                                           GError       **error);
+
 /* Notes the terms the connection has indexed since the last time in search_terms
  * (loom-search-terms.h). loom_store_commit () does it before it commits; a write that indexes
  * text outside a transaction does it right after. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sqlite3.h>
 
 #include "loom-claude-lines.h"
 #include "loom-import.h"
@@ -328,6 +329,41 @@ test_memory_bounded (Fixture       *f,
 #endif
 }
 
+/* A large first import leaves the search index in one segment (loom_store_settle_index ()):
+ * 12,000 prompts are more than FTS5 holds in memory, so the batch wrote several. */
+static void
+test_large_import_settles_index (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  for (guint i = 1; i <= 12000; i++)
+    {
+      g_autofree char *text = g_strdup_printf ("prompt %u about the parser%u, the config of "
+                                               "service %u and the migration of table %u; "
+                                               "please check lifetime %u and borrow %u", i,
+                                               i % 997, i % 89, i % 313, i, i % 7);
+
+      add_line (contents, claude_user_line_in (S_NO_NEWLINE, i, text));
+    }
+  path = write_session (f, S_NO_NEWLINE, contents);
+
+  import (f);
+  g_assert_cmpuint (f->stats->messages, ==, 12000);
+  loom_test_assert_index_in_sync (f->db);
+
+  g_assert_cmpint (sqlite3_open_v2 (f->db, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (DISTINCT segid) FROM search_index_idx",
+                                       -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -339,6 +375,7 @@ main (int    argc,
   ADD ("/hostile/a-memory-bounded", test_memory_bounded);
   ADD ("/hostile/every-hazard", test_every_hazard);
   ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
+  ADD ("/hostile/large-import-settles-index", test_large_import_settles_index);
 #undef ADD
 
   return g_test_run ();
