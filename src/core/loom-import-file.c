@@ -704,19 +704,14 @@ loom_import_file_clear (LoomStore   *store,
   return TRUE;
 }
 
+/* A session's counts and times from its rows: one pass over its messages and one over its
+ * events (the table's rows, through messages_session and events_session), where a subquery
+ * per column read them seven times over. */
 static const char recompute_sql[] =
   "UPDATE sessions SET"
-  "  n_user_messages = (SELECT count(*) FROM messages"
-  "                     WHERE session_id = ?1 AND role = 'user' AND flags & ?2 = 0),"
-  "  n_assistant_messages = (SELECT count(*) FROM messages"
-  "                          WHERE session_id = ?1 AND role = 'assistant' AND flags & ?3 = 0),"
-  "  n_tool_calls = (SELECT count(*) FROM events WHERE session_id = ?1 AND kind = 'tool_call'),"
-  "  n_tool_results = (SELECT count(*) FROM events"
-  "                    WHERE session_id = ?1 AND kind = 'tool_result'),"
-  "  n_tool_errors = (SELECT count(*) FROM events"
-  "                   WHERE session_id = ?1 AND kind = 'tool_result' AND is_error),"
-  "  n_reasoning = (SELECT count(*) FROM events WHERE session_id = ?1 AND kind = 'reasoning'),"
-  "  event_count = (SELECT count(*) FROM events WHERE session_id = ?1),"
+  "  n_user_messages = m.n_user, n_assistant_messages = m.n_assistant,"
+  "  n_tool_calls = e.n_calls, n_tool_results = e.n_results, n_tool_errors = e.n_errors,"
+  "  n_reasoning = e.n_reasoning, event_count = e.n,"
   "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
   "                (SELECT tool_name, count(*) AS n FROM events"
   "                 WHERE session_id = ?1 AND kind = 'tool_call' AND tool_name IS NOT NULL"
@@ -728,13 +723,22 @@ static const char recompute_sql[] =
   "  model = coalesce ((SELECT model FROM messages"
   "                     WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
   "                     GROUP BY model ORDER BY count(*) DESC, min (seq) LIMIT 1), model),"
-  "  created_at = (SELECT ifnull (min (t), 0) FROM (SELECT nullif (created_at, 0) AS t"
-  "                UNION ALL SELECT min (nullif (created_at, 0)) FROM messages WHERE session_id = ?1"
-  "                UNION ALL SELECT min (nullif (created_at, 0)) FROM events WHERE session_id = ?1)),"
-  "  updated_at = (SELECT ifnull (max (t), 0) FROM (SELECT updated_at AS t"
-  "                UNION ALL SELECT max (created_at) FROM messages WHERE session_id = ?1"
-  "                UNION ALL SELECT max (created_at) FROM events WHERE session_id = ?1))"
-  " WHERE id = ?1";
+  "  created_at = (SELECT ifnull (min (t), 0) FROM (SELECT nullif (sessions.created_at, 0) AS t"
+  "                UNION ALL SELECT m.first UNION ALL SELECT e.first)),"
+  "  updated_at = (SELECT ifnull (max (t), 0) FROM (SELECT sessions.updated_at AS t"
+  "                UNION ALL SELECT m.last UNION ALL SELECT e.last))"
+  " FROM (SELECT count(*) FILTER (WHERE role = 'user' AND flags & ?2 = 0) AS n_user,"
+  "              count(*) FILTER (WHERE role = 'assistant' AND flags & ?3 = 0) AS n_assistant,"
+  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
+  "       FROM messages WHERE session_id = ?1) AS m,"
+  "      (SELECT count(*) FILTER (WHERE kind = 'tool_call') AS n_calls,"
+  "              count(*) FILTER (WHERE kind = 'tool_result') AS n_results,"
+  "              count(*) FILTER (WHERE kind = 'tool_result' AND is_error) AS n_errors,"
+  "              count(*) FILTER (WHERE kind = 'reasoning') AS n_reasoning,"
+  "              count(*) AS n,"
+  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
+  "       FROM events WHERE session_id = ?1) AS e"
+  " WHERE sessions.id = ?1";
 
 static const char message_count_sql[] =
   "UPDATE sessions SET message_count = n_user_messages + n_assistant_messages WHERE id = ?1";
