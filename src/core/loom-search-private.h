@@ -22,6 +22,7 @@ struct _LoomSearchQuery
   GString   *where;      /* " AND …" conditions */
   GArray    *params;     /* LoomSearchParam, bound after the match */
   gboolean   in_trash;
+  gboolean   by_session; /* where reads the session (s), its project (p) or folder (f) */
   GString   *facets;     /* FTS5 terms the filters need in the facets column, AND-ed */
   GPtrArray *marked;     /* the words to mark in snippets (not the excluded ones) */
   GArray    *marked_prefix;   /* gboolean: marked[i] is a prefix */

@@ -192,18 +192,21 @@ add_filter (LoomSearchQuery  *query,
           return FALSE;
         }
       g_string_append (query->where, " AND s.source = ?");
+      query->by_session = TRUE;
       add_text_param (query, source);
       add_one_facet (query, LOOM_FACET_AGENT, source);
     }
   else if (g_str_equal (key, "project"))
     {
       g_string_append (query->where, " AND (p.name = ? COLLATE NOCASE OR p.path = ?)");
+      query->by_session = TRUE;
       add_text_param (query, value);
       add_text_param (query, value);
     }
   else if (g_str_equal (key, "folder"))
     {
       g_string_append (query->where, " AND f.name = ? COLLATE NOCASE");
+      query->by_session = TRUE;
       add_text_param (query, value);
     }
   else if (g_str_equal (key, "tool"))
@@ -267,6 +270,7 @@ add_filter (LoomSearchQuery  *query,
       g_autofree char *pattern = g_strdup_printf ("%%%s%%", value);
 
       g_string_append (query->where, " AND (s.models LIKE ? OR m.model LIKE ?)");
+      query->by_session = TRUE;
       add_text_param (query, pattern);
       add_text_param (query, pattern);
     }
@@ -284,16 +288,23 @@ add_filter (LoomSearchQuery  *query,
       g_string_append_printf (query->where,
                               " AND coalesce (nullif (x.created_at, 0), s.created_at) %s ?",
                               g_str_equal (key, "after") ? ">=" : "<");
+      query->by_session = TRUE;
       add_number_param (query, ms);
     }
   else if (g_str_equal (key, "in"))
     {
       if (g_ascii_strcasecmp (value, "archived") == 0 || g_ascii_strcasecmp (value, "archive") == 0)
-        g_string_append (query->where, " AND s.archived = 1");
+        {
+          g_string_append (query->where, " AND s.archived = 1");
+          query->by_session = TRUE;
+        }
       else if (g_ascii_strcasecmp (value, "trash") == 0)
         query->in_trash = TRUE;
       else if (g_ascii_strcasecmp (value, "pinned") == 0)
-        g_string_append (query->where, " AND s.pinned = 1");
+        {
+          g_string_append (query->where, " AND s.pinned = 1");
+          query->by_session = TRUE;
+        }
       else
         {
           g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
@@ -677,11 +688,6 @@ loom_search_query_parse (const char  *text,
                            "Type a word to search for, or a filter such as agent:codex");
       return NULL;
     }
-
-  if (!query->in_trash)
-    g_string_append (query->where, " AND s.trashed_at = 0");
-  else
-    g_string_append (query->where, " AND s.trashed_at != 0");
 
   return g_steal_pointer (&query);
 }

@@ -79,20 +79,21 @@ typedef struct
 /* The columns a candidate is read from, after its rowid; @score_sql is its relevance. An
  * entry is x (search_entries, narrow and dense) and its words i (search_index) when the query
  * has words. The joins to messages and events cost nothing unless a filter or @with_seq reads
- * them: SQLite leaves out a LEFT JOIN on a primary key that nothing uses. */
+ * them: SQLite leaves out a LEFT JOIN on a primary key that nothing uses. The session is
+ * joined only for filters that read it: a session's row is wide, and reading it was most of
+ * the cost of a candidate. A title's time is its session's, read for titles only. */
 static void
-append_candidate_columns (GString    *sql,
-                          const char *score_sql,
-                          gboolean    from_words,
-                          gboolean    with_seq)
+append_candidate_columns (GString         *sql,
+                          LoomSearchQuery *query,
+                          const char      *score_sql,
+                          gboolean         from_words,
+                          gboolean         with_seq)
 {
   g_string_append_printf (sql,
-                          "x.kind, coalesce (nullif (x.created_at, 0), s.created_at),"
+                          "x.kind, coalesce (nullif (x.created_at, 0),"
+                          "  (SELECT created_at FROM sessions WHERE id = x.session_id)),"
                           " %s * " SCORE_WEIGHT ", %s"
-                          " FROM %s"
-                          " CROSS JOIN sessions s ON s.id = x.session_id"
-                          " LEFT JOIN projects p ON p.id = s.project_id"
-                          " LEFT JOIN folders f ON f.id = s.folder_id"
+                          " FROM %s%s"
                           " LEFT JOIN messages m ON x.id >= " LOOM_INDEX_MESSAGES_FROM_SQL
                           "   AND x.id < " LOOM_INDEX_TITLES_FROM_SQL
                           "   AND m.id = x.id - " LOOM_INDEX_MESSAGES_FROM_SQL
@@ -100,7 +101,26 @@ append_candidate_columns (GString    *sql,
                           "   AND e.id = x.id",
                           score_sql, with_seq ? "coalesce (m.seq, e.seq, 0)" : "0",
                           from_words ? "search_index i CROSS JOIN search_entries x ON x.id = i.rowid"
-                                     : "search_entries x");
+                                     : "search_entries x",
+                          query->by_session ? " CROSS JOIN sessions s ON s.id = x.session_id"
+                                              " LEFT JOIN projects p ON p.id = s.project_id"
+                                              " LEFT JOIN folders f ON f.id = s.folder_id"
+                                            : "");
+}
+
+/* The filters' conditions. Across all history, the Trash is left out (or searched alone, for
+ * in:trash) through the few trashed sessions' ids, not each candidate's session row; a search
+ * within one session reads all of it, wherever the session is. */
+static void
+append_conditions (GString         *sql,
+                   LoomSearchQuery *query,
+                   gint64           session_rowid)
+{
+  g_string_append (sql, query->where->str);
+  if (session_rowid == 0)
+    g_string_append_printf (sql, " AND x.session_id %s (SELECT id FROM sessions"
+                                 " WHERE trashed_at > 0)",
+                            query->in_trash ? "IN" : "NOT IN");
 }
 
 static void
@@ -169,14 +189,14 @@ read_ranges (LoomStore        *store,
   int rc = SQLITE_DONE;
 
   g_string_printf (sql, "SELECT %s, ", id);
-  append_candidate_columns (sql, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
+  append_candidate_columns (sql, query, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
                             words, session_rowid > 0);
   g_string_append_printf (sql, " WHERE %s BETWEEN ? AND ?", id);
   if (words)
     g_string_append (sql, " AND search_index MATCH ?");
   if (session_rowid > 0)
     g_string_append (sql, " AND x.session_id = ?");
-  g_string_append (sql, query->where->str);
+  append_conditions (sql, query, session_rowid);
   g_string_append_printf (sql, " ORDER BY %s DESC LIMIT ?", id);
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
@@ -225,12 +245,12 @@ read_newest (LoomStore        *store,
   int rc = SQLITE_DONE;
 
   g_string_printf (sql, "SELECT %s, ", id);
-  append_candidate_columns (sql, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
+  append_candidate_columns (sql, query, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
                             words, FALSE);
   g_string_append_printf (sql, " WHERE %s <= ?", id);
   if (words)
     g_string_append (sql, " AND search_index MATCH ?");
-  g_string_append (sql, query->where->str);
+  append_conditions (sql, query, 0);
   g_string_append_printf (sql, " ORDER BY %s DESC", id);
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
@@ -316,9 +336,9 @@ read_ranges_in_one_scan (LoomStore        *store,
   if (rc != SQLITE_ROW && step_failed (store, rc, error))
     return FALSE;
 
-  append_candidate_columns (sql, "1.0", FALSE, FALSE);
+  append_candidate_columns (sql, query, "1.0", FALSE, FALSE);
   g_string_append (sql, " WHERE x.id = ?");
-  g_string_append (sql, query->where->str);
+  append_conditions (sql, query, 0);
   if (!(details = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
   for (guint i = 0; i < kept->len; i++)
