@@ -499,6 +499,12 @@ test_within_session (Fixture       *f,
       if (!g_str_equal (d->kind, "title"))
         g_assert_cmpint (d->seq, >, 0);
     }
+  g_clear_object (&model);
+
+  /* A session opened from the Trash is searched like any other. */
+  model = loom_store_search_session (f->store, f->trashed, "migration", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
 }
 
 int
