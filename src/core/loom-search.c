@@ -171,6 +171,32 @@ step_failed (LoomStore  *store,
   return TRUE;
 }
 
+/* The statement that reads candidates: the entry's rowid @bound ("<= ?" or "BETWEEN ? AND ?",
+ * bound first), the words (MATCH ?), the session (= ?) when searching one, the filters, then
+ * newest first and @tail. */
+static GString *
+candidate_sql (LoomSearchQuery *query,
+               const char      *bound,
+               gint64           session_rowid,
+               const char      *tail)
+{
+  gboolean words = query->match != NULL;
+  const char *id = words ? "i.rowid" : "x.id";
+  GString *sql = g_string_new ("SELECT ");
+
+  g_string_append_printf (sql, "%s, ", id);
+  append_candidate_columns (sql, query, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
+                            words, session_rowid > 0);
+  g_string_append_printf (sql, " WHERE %s %s", id, bound);
+  if (words)
+    g_string_append (sql, " AND search_index MATCH ?");
+  if (session_rowid > 0)
+    g_string_append (sql, " AND x.session_id = ?");
+  append_conditions (sql, query, session_rowid);
+  g_string_append_printf (sql, " ORDER BY %s DESC%s", id, tail);
+  return sql;
+}
+
 /* Within one session: every hit of each of the session's rowid ranges, one statement per
  * range. The index drives the join (CROSS JOIN keeps it the outer loop, so that its rowid
  * order answers ORDER BY), and FTS5 seeks to the end of each range. */
@@ -182,22 +208,9 @@ read_ranges (LoomStore        *store,
              GArray           *candidates,
              GError          **error)
 {
-  gboolean words = query->match != NULL;
-  const char *id = words ? "i.rowid" : "x.id";
-  g_autoptr(GString) sql = g_string_new (NULL);
+  g_autoptr(GString) sql = candidate_sql (query, "BETWEEN ? AND ?", session_rowid, " LIMIT ?");
   sqlite3_stmt *stmt;
   int rc = SQLITE_DONE;
-
-  g_string_printf (sql, "SELECT %s, ", id);
-  append_candidate_columns (sql, query, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
-                            words, session_rowid > 0);
-  g_string_append_printf (sql, " WHERE %s BETWEEN ? AND ?", id);
-  if (words)
-    g_string_append (sql, " AND search_index MATCH ?");
-  if (session_rowid > 0)
-    g_string_append (sql, " AND x.session_id = ?");
-  append_conditions (sql, query, session_rowid);
-  g_string_append_printf (sql, " ORDER BY %s DESC LIMIT ?", id);
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
@@ -237,21 +250,11 @@ read_newest (LoomStore        *store,
              GError          **error)
 {
   gboolean words = query->match != NULL;
-  const char *id = words ? "i.rowid" : "x.id";
-  g_autoptr(GString) sql = g_string_new (NULL);
+  g_autoptr(GString) sql = candidate_sql (query, "<= ?", 0, "");
   sqlite3_stmt *stmt;
   gint64 taken[3] = { 0, 0, 0 };
   gint64 below = G_MAXINT64;
   int rc = SQLITE_DONE;
-
-  g_string_printf (sql, "SELECT %s, ", id);
-  append_candidate_columns (sql, query, words ? LOOM_SEARCH_RANK " (search_index, 10.0)" : "0.0",
-                            words, FALSE);
-  g_string_append_printf (sql, " WHERE %s <= ?", id);
-  if (words)
-    g_string_append (sql, " AND search_index MATCH ?");
-  append_conditions (sql, query, 0);
-  g_string_append_printf (sql, " ORDER BY %s DESC", id);
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;

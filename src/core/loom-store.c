@@ -101,12 +101,16 @@ loom_store_prepare (LoomStore   *self,
   return stmt;
 }
 
-sqlite3_stmt *
-loom_store_cached (LoomStore   *self,
-                   const char  *sql,
-                   GError     **error)
+/* A statement of @cache, reset, or prepared once and kept under @sql (a copy of it when
+ * @copy_key: the cache then owns its keys). */
+static sqlite3_stmt *
+reuse_or_prepare (LoomStore   *self,
+                  GHashTable  *cache,
+                  const char  *sql,
+                  gboolean     copy_key,
+                  GError     **error)
 {
-  sqlite3_stmt *stmt = g_hash_table_lookup (self->statements, sql);
+  sqlite3_stmt *stmt = g_hash_table_lookup (cache, sql);
 
   if (stmt != NULL)
     {
@@ -121,8 +125,16 @@ loom_store_cached (LoomStore   *self,
       sqlite3_finalize (stmt);
       return NULL;
     }
-  g_hash_table_insert (self->statements, (gpointer)sql, stmt);
+  g_hash_table_insert (cache, copy_key ? g_strdup (sql) : (gpointer)sql, stmt);
   return stmt;
+}
+
+sqlite3_stmt *
+loom_store_cached (LoomStore   *self,
+                   const char  *sql,
+                   GError     **error)
+{
+  return reuse_or_prepare (self, self->statements, sql, FALSE, error);
 }
 
 /* A search's statements are built from its filters, and typing a query runs the same few over
@@ -135,25 +147,10 @@ loom_store_cached_built (LoomStore   *self,
                          const char  *sql,
                          GError     **error)
 {
-  sqlite3_stmt *stmt = g_hash_table_lookup (self->built, sql);
-
-  if (stmt != NULL)
-    {
-      sqlite3_reset (stmt);
-      sqlite3_clear_bindings (stmt);
-      return stmt;
-    }
-
-  if (sqlite3_prepare_v3 (self->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
-    {
-      loom_store_set_error (self, error, "prepare a query");
-      sqlite3_finalize (stmt);
-      return NULL;
-    }
-  if (g_hash_table_size (self->built) >= MAX_BUILT_STATEMENTS)
+  if (!g_hash_table_contains (self->built, sql) &&
+      g_hash_table_size (self->built) >= MAX_BUILT_STATEMENTS)
     g_hash_table_remove_all (self->built);
-  g_hash_table_insert (self->built, g_strdup (sql), stmt);
-  return stmt;
+  return reuse_or_prepare (self, self->built, sql, TRUE, error);
 }
 
 gboolean
