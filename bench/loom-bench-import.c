@@ -616,7 +616,8 @@ print_store (const char *store_path)
     }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
-  g_print ("; the search index (search_index*, search_entries) takes %.1f MB, %.0f %% of the pages\n",
+  g_print ("; the search index (search_index*, search_entries) takes %.1f MB, "
+           "%.0f %% of the pages\n",
            index / 1e6, total > 0 ? 100.0 * index / total : 0);
   g_print ("  largest objects:\n%s", top->str);
   g_string_free (top, TRUE);

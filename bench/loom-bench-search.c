@@ -113,8 +113,8 @@ print_index_share (const char *store_path)
   double index = 0, total = 0;
 
   if (sqlite3_open_v2 (store_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "SELECT name LIKE 'search_index%' OR name = 'search_entries', sum (pgsize)"
-                              " FROM dbstat"
+      sqlite3_prepare_v2 (db, "SELECT name LIKE 'search_index%' OR name = 'search_entries',"
+                              " sum (pgsize) FROM dbstat"
                               " GROUP BY 1", -1, &stmt, NULL) != SQLITE_OK)
     {
       printf ("index share:       (dbstat is not available in this SQLite)\n");

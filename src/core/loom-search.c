@@ -100,7 +100,8 @@ append_candidate_columns (GString         *sql,
                           " LEFT JOIN events e ON x.id < " LOOM_INDEX_MESSAGES_FROM_SQL
                           "   AND e.id = x.id",
                           score_sql, with_seq ? "coalesce (m.seq, e.seq, 0)" : "0",
-                          from_words ? "search_index i CROSS JOIN search_entries x ON x.id = i.rowid"
+                          from_words ? "search_index i"
+                                       " CROSS JOIN search_entries x ON x.id = i.rowid"
                                      : "search_entries x",
                           query->by_session ? " CROSS JOIN sessions s ON s.id = x.session_id"
                                               " LEFT JOIN projects p ON p.id = s.project_id"
