@@ -35,8 +35,14 @@ sqlite3_stmt *loom_store_cached_built    (LoomStore     *self,
                                           const char    *sql,
                                           GError       **error);
 
-/* After an import that added @added entries: when they are most of the index (a first import,
- * a large catch-up), merges its segments into one (loom-store.c). */
+/* Holds back FTS5's merging of the index's segments as they are written, until
+ * loom_store_settle_index (); an import writes a segment per batch. */
+gboolean      loom_store_hold_index_merges (LoomStore    *self,
+                                            GError      **error);
+
+/* After an import that added @added entries: lets FTS5 merge again as it writes, and when the
+ * entries are most of the index (a first import, a large catch-up), merges its segments into
+ * one (loom-store.c). */
 gboolean      loom_store_settle_index     (LoomStore     *self,
                                            guint64        added,
                                            GError       **error);

@@ -175,12 +175,21 @@ loom_store_begin (LoomStore  *self,
   return loom_store_exec (self, "BEGIN IMMEDIATE", error);
 }
 
-/* Each import batch leaves a segment in the index, and FTS5 merges them only now and then:
- * a first import of 1.5 GB left nine. A phrase or an OR of a prefix's terms seeks in every
- * segment, and FTS5 reads a long list backwards (newest first) faster in one: merging them all
- * took 6 s after that import, a twentieth of it, and made "null pointer" 30 % faster. Only
- * when the import made most of the index: merging rewrites all of it. */
+/* Each import batch leaves a segment in the index. FTS5 merges them as it writes, unless told
+ * to wait (loom_store_hold_index_merges ()), and left nine after a first import of 1.5 GB
+ * when it did not wait. A phrase or an OR of a prefix's terms seeks in every segment, and
+ * FTS5 reads a long list backwards (newest first) faster in one: merging them all once took
+ * 4–6 s after that import, and made "null pointer" 30 % faster. Only when the import made
+ * most of the index: merging rewrites all of it. */
 #define SETTLE_MIN_ENTRIES 10000
+
+gboolean
+loom_store_hold_index_merges (LoomStore  *self,
+                              GError    **error)
+{
+  return loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
+                                " VALUES ('automerge', 0)", error);
+}
 
 gboolean
 loom_store_settle_index (LoomStore  *self,
@@ -190,6 +199,11 @@ loom_store_settle_index (LoomStore  *self,
   sqlite3_stmt *stmt;
   gint64 entries = 0;
 
+  /* FTS5's default; a store that lost this (a crash during an import) still merges when a
+   * level reaches crisismerge segments, and gets it back with the next import. */
+  if (!loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
+                              " VALUES ('automerge', 4)", error))
+    return FALSE;
   if (added < SETTLE_MIN_ENTRIES)
     return TRUE;
   if (!(stmt = loom_store_cached (self, "SELECT count(*) FROM search_entries", error)))

@@ -330,7 +330,8 @@ test_memory_bounded (Fixture       *f,
 }
 
 /* A large first import leaves the search index in one segment (loom_store_settle_index ()):
- * 12,000 prompts are more than FTS5 holds in memory, so the batch wrote several. */
+ * 12,000 prompts are more than FTS5 holds in memory, so the batch wrote several; and FTS5
+ * merges as it writes again afterwards. */
 static void
 test_large_import_settles_index (Fixture       *f,
                                  gconstpointer  data)
@@ -360,6 +361,13 @@ test_large_import_settles_index (Fixture       *f,
                                        -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
   g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
+  sqlite3_finalize (stmt);
+  /* FTS5 merges as it writes again once the import is over. */
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT v FROM search_index_config"
+                                           " WHERE k = 'automerge'", -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 4);
   sqlite3_finalize (stmt);
   sqlite3_close (db);
 }
