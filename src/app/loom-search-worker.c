@@ -115,9 +115,10 @@ search_thread (GTask        *task,
   page = g_new0 (LoomSearchPage, 1);
   page->query = g_strdup (request->query);
   page->offset = request->offset;
+  /* Searches within a session serve the timeline's search bar, which shows no snippets. */
   if (request->session_uuid != NULL)
-    hits = loom_store_search_session (self->store, request->session_uuid, request->query, limit,
-                                      &error);
+    hits = loom_store_search_session_positions (self->store, request->session_uuid,
+                                                request->query, limit, &error);
   else
     hits = loom_store_search (self->store, request->query, request->offset, limit, &error);
   if (hits == NULL)

@@ -7,13 +7,11 @@
  * chosen in the search of all history leaves the reader: the bar opens with that query, counted
  * from that hit, so that the next one is a key away.
  *
- * The count is exact, but comes in two steps for a session with many hits. The core makes a
- * snippet for every hit it returns, which the bar has no use for: a quarter of a millisecond
- * for a long tool output, so 5,000 hits deep in long outputs take more than a second, where the
- * first thousand take a fifth of one (20,000 short messages: 40 ms, then 120 ms). The first
- * thousand therefore come first ("1 of 1,000+"), to go from hit to hit at once; all of them
- * follow from a second worker, so that a search typed meanwhile does not wait behind the
- * count, and the count becomes exact ("1 of 5,000").
+ * The count is exact, but comes in two steps for a session with many hits. The hits come
+ * without snippets (loom_store_search_session_positions), yet tens of thousands still take a
+ * while to read: the first thousand therefore come first ("1 of 1,000+"), to go from hit to
+ * hit at once; all of them follow from a second worker, so that a search typed meanwhile does
+ * not wait behind the count, and the count becomes exact ("1 of 5,000").
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -437,24 +437,31 @@ typedef struct
 
 #define PREVIEW_CHARACTERS 200
 
+#define PAGE_HIT_SQL(body_of_message, body_of_event, body_of_title) \
+    "SELECT m.seq, NULL, " body_of_message ", s.uuid, s.title, s.source" \
+    " FROM messages m JOIN sessions s ON s.id = m.session_id" \
+    " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL \
+    "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL \
+    " UNION ALL" \
+    " SELECT e.seq, e.tool_name, " body_of_event ", s.uuid, s.title, s.source" \
+    " FROM events e JOIN sessions s ON s.id = e.session_id" \
+    " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1" \
+    " UNION ALL" \
+    " SELECT 0, NULL, " body_of_title ", s.uuid, s.title, s.source FROM sessions s" \
+    " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL
+
+/* @with_text: the hit gets a snippet (from @maker) or the start of its text; without, none. */
 static void
 read_page_hit (LoomStore        *store,
                LoomSnippetMaker *maker,
+               gboolean          with_text,
                gint64            rowid,
                PageHit          *hit)
 {
-  static const char sql[] =
-    "SELECT m.seq, NULL, " LOOM_INDEX_MESSAGE_BODY ("m") ", s.uuid, s.title, s.source"
-    " FROM messages m JOIN sessions s ON s.id = m.session_id"
-    " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL
-    "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL
-    " UNION ALL"
-    " SELECT e.seq, e.tool_name, " LOOM_INDEX_EVENT_BODY ("e") ", s.uuid, s.title, s.source"
-    " FROM events e JOIN sessions s ON s.id = e.session_id"
-    " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1"
-    " UNION ALL"
-    " SELECT 0, NULL, s.title, s.uuid, s.title, s.source FROM sessions s"
-    " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL;
+  static const char with_text_sql[] =
+    PAGE_HIT_SQL (LOOM_INDEX_MESSAGE_BODY ("m"), LOOM_INDEX_EVENT_BODY ("e"), "s.title");
+  static const char without_text_sql[] = PAGE_HIT_SQL ("NULL", "NULL", "NULL");
+  const char *sql = with_text ? with_text_sql : without_text_sql;
   sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
 
   *hit = (PageHit) { 0 };
@@ -470,7 +477,9 @@ read_page_hit (LoomStore        *store,
       hit->uuid = g_strdup ((const char *)sqlite3_column_text (stmt, 3));
       hit->title = g_strdup ((const char *)sqlite3_column_text (stmt, 4));
       hit->source = g_strdup ((const char *)sqlite3_column_text (stmt, 5));
-      if (maker != NULL)
+      if (!with_text)
+        hit->snippet = NULL;
+      else if (maker != NULL)
         hit->snippet = loom_snippet_maker_make (maker, text, SNIPPET_TOKENS);
       else if (text != NULL && g_utf8_strlen (text, PREVIEW_CHARACTERS + 1) > PREVIEW_CHARACTERS)
         hit->snippet = g_utf8_substring (text, 0, PREVIEW_CHARACTERS);
@@ -522,6 +531,7 @@ run_search (LoomStore        *store,
             gint64            session_rowid,
             guint             offset,
             guint             limit,
+            gboolean          with_snippets,
             GError          **error)
 {
   g_autoptr(GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
@@ -545,7 +555,7 @@ run_search (LoomStore        *store,
 
   if (session_rowid > 0 && !session_ranges (store, session_rowid, ranges, error))
     return NULL;
-  if (query->match != NULL &&
+  if (query->match != NULL && with_snippets &&
       !(maker = loom_snippet_maker_new (store->db,
                                         (const char * const *)query->marked->pdata,
                                         (const gboolean *)(gpointer)query->marked_prefix->data,
@@ -569,7 +579,7 @@ run_search (LoomStore        *store,
       PageHit page_hit;
       LoomSearchHitData data;
 
-      read_page_hit (store, maker, c->rowid, &page_hit);
+      read_page_hit (store, maker, with_snippets, c->rowid, &page_hit);
       data = (LoomSearchHitData) {
         .session_uuid = page_hit.uuid,
         .session_title = page_hit.title,
@@ -605,15 +615,16 @@ loom_store_search (LoomStore   *store,
 
   if (!(query = loom_search_query_parse (text, error)))
     return NULL;
-  return run_search (store, query, 0, offset, limit, error);
+  return run_search (store, query, 0, offset, limit, TRUE, error);
 }
 
-GListModel *
-loom_store_search_session (LoomStore   *store,
-                           const char  *session_id,
-                           const char  *text,
-                           guint        limit,
-                           GError     **error)
+static GListModel *
+search_session (LoomStore   *store,
+                const char  *session_id,
+                const char  *text,
+                guint        limit,
+                gboolean     with_snippets,
+                GError     **error)
 {
   g_autoptr(LoomSearchQuery) query = NULL;
   gint64 rowid;
@@ -624,5 +635,25 @@ loom_store_search_session (LoomStore   *store,
   if (!(rowid = loom_store_resolve_session (store, session_id, error)) ||
       !(query = loom_search_query_parse (text, error)))
     return NULL;
-  return run_search (store, query, rowid, 0, limit, error);
+  return run_search (store, query, rowid, 0, limit, with_snippets, error);
+}
+
+GListModel *
+loom_store_search_session (LoomStore   *store,
+                           const char  *session_id,
+                           const char  *text,
+                           guint        limit,
+                           GError     **error)
+{
+  return search_session (store, session_id, text, limit, TRUE, error);
+}
+
+GListModel *
+loom_store_search_session_positions (LoomStore   *store,
+                                     const char  *session_id,
+                                     const char  *text,
+                                     guint        limit,
+                                     GError     **error)
+{
+  return search_session (store, session_id, text, limit, FALSE, error);
 }

@@ -80,5 +80,13 @@ GListModel *loom_store_search_session (LoomStore   *store,
                                        const char  *query,
                                        guint        limit,
                                        GError     **error);
+/* The same without snippets (the hits' snippet is NULL): what counting the hits and going from
+ * one to the next need. A snippet tokenizes the hit's text up to its first match, which for
+ * thousands of hits deep in long tool outputs took more than a second. */
+GListModel *loom_store_search_session_positions (LoomStore   *store,
+                                                 const char  *session_id,
+                                                 const char  *query,
+                                                 guint        limit,
+                                                 GError     **error);
 
 G_END_DECLS

@@ -501,6 +501,33 @@ test_within_session (Fixture       *f,
     }
   g_clear_object (&model);
 
+  /* Positions only: the same hits in the same order, without snippets. */
+  {
+    g_autoptr(GListModel) positions = NULL;
+
+    g_clear_object (&model);
+    model = loom_store_search_session (f->store, f->migration, "migration", 0, &error);
+    positions = loom_store_search_session_positions (f->store, f->migration, "migration", 0,
+                                                     &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_list_model_get_n_items (positions), ==,
+                      g_list_model_get_n_items (model));
+    for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(LoomSearchHit) a = g_list_model_get_item (model, i);
+        g_autoptr(LoomSearchHit) b = g_list_model_get_item (positions, i);
+        const LoomSearchHitData *x = loom_search_hit_get_data (a);
+        const LoomSearchHitData *y = loom_search_hit_get_data (b);
+
+        g_assert_cmpstr (x->item_type, ==, y->item_type);
+        g_assert_cmpint (x->item_id, ==, y->item_id);
+        g_assert_cmpint (x->seq, ==, y->seq);
+        g_assert_cmpstr (x->session_uuid, ==, y->session_uuid);
+        g_assert_null (y->snippet);
+      }
+  }
+  g_clear_object (&model);
+
   /* A session opened from the Trash is searched like any other. */
   model = loom_store_search_session (f->store, f->trashed, "migration", 0, &error);
   g_assert_no_error (error);
