@@ -403,8 +403,8 @@ G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
   "  title, body, facets, content = '', columnsize = 0, tokenize = 'loom'" \
   ");"
 
-/* The index's terms, for prefix queries (loom-search-terms.h); head: for a camelCase word
- * indexed whole, the length of its first part, else 0. */
+/* The index's terms, for prefix queries (loom-search-terms.h); head: for a camelCase or
+ * numbered word indexed whole (parserWrite, parser1073), the length of its first part, else 0. */
 #define SEARCH_TERMS_TABLE \
   "CREATE TABLE search_terms (" \
   "  term TEXT PRIMARY KEY," \

@@ -11,10 +11,11 @@
  * (loom_store_commit) or right after an autocommitted write. search_terms may hold terms the
  * index no longer has — harmless in an OR — but never lacks one it has (the tests check).
  *
- * A camelCase word is indexed whole and by its parts (loom-search-tokenizer.c): its entry
- * records the length of its first part ("head"), because a prefix no longer than that part
- * finds the word's entries through the part already and needs no term of its own for it: the
- * 990 terms of pars* are mostly parserWrite-like words; parse and parser find them all.
+ * A camelCase or numbered word is indexed whole and by its parts (loom-search-tokenizer.c):
+ * its entry records the length of its first part ("head"), because a prefix no longer than
+ * that part finds the word's entries through the part already and needs no term of its own:
+ * the 990 terms of pars* on the bench corpus are mostly parser1073-like names; parse and
+ * parser find them all.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -30,8 +31,8 @@ typedef struct _LoomSearchTermLog LoomSearchTermLog;
 LoomSearchTermLog *loom_search_term_log_new   (void);
 void               loom_search_term_log_free  (LoomSearchTermLog  *self);
 
-/* Notes @term (not NUL-terminated); @head is its first part's length for a camelCase word
- * indexed whole, else 0. */
+/* Notes @term (not NUL-terminated); @head is its first part's length for a camelCase or
+ * numbered word indexed whole, else 0. */
 void               loom_search_term_log_add   (LoomSearchTermLog  *self,
                                                const char         *term,
                                                int                 length,
