@@ -25,6 +25,7 @@
 #include "loom-search-result-row.h"
 #include "loom-search-results.h"
 #include "loom-search-worker.h"
+#include "loom-style.h"
 
 /* A screenful several times over; later pages come as the list scrolls. */
 #define PAGE_SIZE 100
@@ -628,23 +629,6 @@ loom_search_results_class_init (LoomSearchResultsClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsearchresults");
 }
 
-/* The rows' look is the search's own: a provider for the display, added once. */
-static void
-load_style (GtkWidget *widget)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/org/intentloom/History/ui/loom-search.css");
-  gtk_style_context_add_provider_for_display (gtk_widget_get_display (widget),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static void
 loom_search_results_init (LoomSearchResults *self)
@@ -652,7 +636,7 @@ loom_search_results_init (LoomSearchResults *self)
   GtkAdjustment *vadjustment;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  load_style (GTK_WIDGET (self));
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-search.css");
 
   self->complete = TRUE;
   self->model = loom_search_result_model_new ();

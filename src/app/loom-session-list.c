@@ -23,6 +23,7 @@
 #include "loom-session-row.h"
 #include "loom-session-selection.h"
 #include "loom-store-projects.h"
+#include "loom-style.h"
 
 /* The filter menu lists the projects with the most sessions; a long tail would make it a
  * menu to scroll rather than to read. */
@@ -974,24 +975,6 @@ loom_session_list_class_init (LoomSessionListClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsessionlist");
 }
 
-/* The filter button's "on" look is the list's own; a provider for the display, added once. */
-static void
-loom_session_list_load_style (LoomSessionList *self)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider,
-                                       "/org/intentloom/History/ui/loom-session-list.css");
-  gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static void
 loom_session_list_init (LoomSessionList *self)
@@ -1003,7 +986,7 @@ loom_session_list_init (LoomSessionList *self)
   self->sort = LOOM_SORT_UPDATED;
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  loom_session_list_load_style (self);
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-session-list.css");
   layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
   gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
 

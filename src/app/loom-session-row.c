@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-session-row.h"
+#include "loom-style.h"
 
 /* The height of a row not built yet, until a built one tells the real one (this is it with
  * GNOME's default font): rows of every session are of one height, a title over a caption. */
@@ -523,29 +524,11 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsessionrow");
 }
 
-/* The agents' badge colours are the row's own look; a provider for the display, added once. */
-static void
-loom_session_row_load_style (LoomSessionRow *self)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider,
-                                       "/org/intentloom/History/ui/loom-session-row.css");
-  gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static void
 loom_session_row_init (LoomSessionRow *self)
 {
-  loom_session_row_load_style (self);
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-session-row.css");
   gtk_widget_set_size_request (GTK_WIDGET (self), -1,
                                built_height > 0 ? built_height : ESTIMATED_HEIGHT);
 

@@ -23,6 +23,7 @@
 
 #include "loom-sidebar.h"
 #include "loom-sidebar-row.h"
+#include "loom-style.h"
 
 struct _LoomSidebar
 {
@@ -468,29 +469,12 @@ loom_sidebar_class_init (LoomSidebarClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsidebar");
 }
 
-/* The drop highlight is the sidebar's own look; a provider for the display, added once. */
-static void
-loom_sidebar_load_style (LoomSidebar *self)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/org/intentloom/History/ui/loom-sidebar.css");
-  gtk_style_context_add_provider_for_display (gtk_widget_get_display (GTK_WIDGET (self)),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 static void
 loom_sidebar_init (LoomSidebar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  loom_sidebar_load_style (self);
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-sidebar.css");
 
   self->items = g_list_store_new (LOOM_TYPE_SIDEBAR_ITEM);
   for (guint i = 0; i < G_N_ELEMENTS (shown_collections); i++)

@@ -17,6 +17,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-importer.h"
+#include "loom-style.h"
 #include "loom-timeline-context.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-row.h"
@@ -65,23 +66,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* The look is the timeline's own: a provider for the display, added once. */
-static void
-load_style (GtkWidget *widget)
-{
-  static gboolean loaded;
-  g_autoptr(GtkCssProvider) provider = NULL;
-
-  if (loaded)
-    return;
-  loaded = TRUE;
-
-  provider = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (provider, "/org/intentloom/History/ui/loom-timeline.css");
-  gtk_style_context_add_provider_for_display (gtk_widget_get_display (widget),
-                                              GTK_STYLE_PROVIDER (provider),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-}
 
 /* List items */
 
@@ -605,7 +589,7 @@ loom_timeline_view_init (LoomTimelineView *self)
                            G_CONNECT_SWAPPED);
 
   gtk_widget_init_template (GTK_WIDGET (self));
-  load_style (GTK_WIDGET (self));
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-timeline.css");
 
   self->settings = g_settings_new (APP_ID);
   loom_timeline_context_set_show_reasoning (self->context,
