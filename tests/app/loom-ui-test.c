@@ -339,3 +339,54 @@ loom_ui_test_save_screenshots (LoomApplication *app,
   loom_ui_test_save_screenshot (widget, dark);
   loom_ui_test_set_style (app, widget, "light");
 }
+
+typedef struct
+{
+  LoomWindow **window;
+  GSourceFunc  body;
+  gpointer     data;
+  gboolean     ran;
+} AppRun;
+
+static gboolean
+run_app_body_cb (gpointer user_data)
+{
+  AppRun *run = user_data;
+  GtkWidget *window = GTK_WIDGET (*run->window);
+
+  run->body (run->data);
+
+  /* Ctrl+W's action: closing the last window ends g_application_run(); the application then
+   * stops its watcher and waits for a pass that still runs. */
+  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
+  run->ran = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_app_activate_cb (GApplication *application,
+                    AppRun       *run)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (LOOM_IS_WINDOW (window));
+  g_assert_null (*run->window);
+  *run->window = g_object_ref (LOOM_WINDOW (window));
+  g_idle_add (run_app_body_cb, run);
+}
+
+void
+loom_ui_test_run_app (LoomApplication  *app,
+                      LoomWindow      **window,
+                      GSourceFunc       body,
+                      gpointer          data)
+{
+  AppRun run = { window, body, data, FALSE };
+  gulong activate;
+
+  activate = g_signal_connect_after (app, "activate", G_CALLBACK (on_app_activate_cb), &run);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 0, NULL), ==, 0);
+  g_signal_handler_disconnect (app, activate);
+  g_assert_true (run.ran);
+}

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "loom-application.h"
+#include "loom-window.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,14 @@ void        loom_ui_test_set_window_size       (GtkWidget           *window,
 gboolean    loom_ui_test_press_key             (GtkWidget           *widget,
                                                 guint                keyval,
                                                 GdkModifierType      modifiers);
+
+/* Runs @app as a person starts it: once its window is up, @window gets a reference to it and
+ * @body runs from an idle callback; then the window is closed (Ctrl+W's action), which ends
+ * g_application_run(). Fails the test unless @body ran and the run ended well. */
+void        loom_ui_test_run_app               (LoomApplication     *app,
+                                                LoomWindow         **window,
+                                                GSourceFunc          body,
+                                                gpointer             data);
 
 void        loom_ui_test_save_texture          (GdkTexture          *texture,
                                                 const char          *name);

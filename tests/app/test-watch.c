@@ -251,7 +251,6 @@ struct _Fixture
   LoomApplication *app;
   LoomWindow      *window;
   TestBody         body;
-  gboolean         body_ran;
   gint64           started;        /* when g_application_run() was called */
   Ticker           ticker;
 };
@@ -315,31 +314,12 @@ static gboolean
 run_body_cb (gpointer user_data)
 {
   Fixture *fixture = user_data;
-  GtkWidget *window = GTK_WIDGET (fixture->window);
 
   fixture->ticker.id = g_timeout_add (TICK_MSEC, tick_cb, &fixture->ticker);
   fixture->body (fixture);
   g_clear_handle_id (&fixture->ticker.id, g_source_remove);
 
-  /* Closing the last window ends g_application_run(); the application then stops its
-   * watcher and waits for a pass that still runs. */
-  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
-  fixture->body_ran = TRUE;
-
   return G_SOURCE_REMOVE;
-}
-
-static void
-on_activate_cb (GApplication *application,
-                Fixture      *fixture)
-{
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-  g_assert_true (LOOM_IS_WINDOW (window));
-  g_assert_null (fixture->window);
-  fixture->window = g_object_ref (LOOM_WINDOW (window));
-  g_idle_add (run_body_cb, fixture);
 }
 
 static void
@@ -349,11 +329,9 @@ fixture_run (Fixture  *fixture,
   if (fixture->app == NULL)
     fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   fixture->body = body;
-  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), fixture);
 
   fixture->started = g_get_monotonic_time ();
-  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, 0);
-  g_assert_true (fixture->body_ran);
+  loom_ui_test_run_app (fixture->app, &fixture->window, run_body_cb, fixture);
 }
 
 /* ——— What the window shows ——— */

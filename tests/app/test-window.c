@@ -61,7 +61,6 @@ struct _Fixture
   LoomApplication *app;
   LoomWindow      *window;
   TestBody         body;
-  gboolean         body_ran;
 };
 
 static void
@@ -96,24 +95,7 @@ run_body_cb (gpointer user_data)
   loom_ui_test_wait_for_frames (window, 2);
   fixture->body (fixture);
 
-  /* Ctrl+W's action: closing the last window ends g_application_run(). */
-  g_assert_true (gtk_widget_activate_action (window, "window.close", NULL));
-  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_hidden, window));
-  fixture->body_ran = TRUE;
-
   return G_SOURCE_REMOVE;
-}
-
-static void
-on_activate_cb (GApplication *application,
-                Fixture      *fixture)
-{
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-  g_assert_true (LOOM_IS_WINDOW (window));
-  g_assert_null (fixture->window);
-  fixture->window = g_object_ref (LOOM_WINDOW (window));
-  g_idle_add (run_body_cb, fixture);
 }
 
 static void
@@ -123,10 +105,8 @@ fixture_run (Fixture  *fixture,
   /* Non-unique: each test starts its own instance on the private bus. */
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   fixture->body = body;
-  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), fixture);
 
-  g_assert_cmpint (g_application_run (G_APPLICATION (fixture->app), 0, NULL), ==, 0);
-  g_assert_true (fixture->body_ran);
+  loom_ui_test_run_app (fixture->app, &fixture->window, run_body_cb, fixture);
 }
 
 static void
