@@ -637,6 +637,7 @@ loom_search_results_init (LoomSearchResults *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-search.css");
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-agent-badge.css");
 
   self->complete = TRUE;
   self->model = loom_search_result_model_new ();

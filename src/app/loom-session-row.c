@@ -82,7 +82,7 @@ loom_session_row_agent_name (const char *source)
   return source;
 }
 
-/* The style class that colours an agent's badge; loom-session-row.css defines them. */
+/* The style class that colours an agent's badge; loom-agent-badge.css defines them. */
 static const char *
 agent_style_class (const char *source)
 {
@@ -528,7 +528,7 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
 static void
 loom_session_row_init (LoomSessionRow *self)
 {
-  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-session-row.css");
+  loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-agent-badge.css");
   gtk_widget_set_size_request (GTK_WIDGET (self), -1,
                                built_height > 0 ? built_height : ESTIMATED_HEIGHT);
 
