@@ -213,8 +213,10 @@ bind_text (sqlite3_stmt *stmt,
            int           index,
            const char   *text)
 {
+  /* Static: every statement here is stepped and reset before its caller's strings go, and a
+   * copy of each payload (megabytes, some of them) was a tenth of the writing. */
   if (text != NULL)
-    sqlite3_bind_text (stmt, index, text, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
   else
     sqlite3_bind_null (stmt, index);
 }
@@ -252,6 +254,22 @@ step_returning_id (LoomStore     *store,
     }
   sqlite3_reset (stmt);
   return id;
+}
+
+/* The row an INSERT … ON CONFLICT DO NOTHING added, 0 when it met a conflict, -1 on an error.
+ * Not RETURNING: SQLite gathers returned rows in a temporary table, opened and closed for
+ * every statement — per message and event, a twentieth of an import. */
+static gint64
+step_inserting (LoomStore     *store,
+                sqlite3_stmt  *stmt,
+                const char    *doing,
+                GError       **error)
+{
+  sqlite3 *db = sqlite3_db_handle (stmt);
+
+  if (step_returning_id (store, stmt, doing, error) < 0)
+    return -1;
+  return sqlite3_changes (db) > 0 ? sqlite3_last_insert_rowid (db) : 0;
 }
 
 static gboolean
@@ -295,7 +313,7 @@ create_session (LoomImportFile  *file,
                 GError         **error)
 {
   static const char sql[] =
-    "INSERT INTO sessions (uuid, source, source_session_id) VALUES (?1, ?2, ?3) RETURNING id";
+    "INSERT INTO sessions (uuid, source, source_session_id) VALUES (?1, ?2, ?3)";
   g_autofree char *uuid = g_uuid_string_random ();
   sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
 
@@ -304,7 +322,7 @@ create_session (LoomImportFile  *file,
   bind_text (stmt, 1, uuid);
   bind_text (stmt, 2, source);
   bind_text (stmt, 3, source_session_id);
-  return step_returning_id (file->store, stmt, "add the session", error);
+  return step_inserting (file->store, stmt, "add the session", error);
 }
 
 static gint64
@@ -313,21 +331,26 @@ ensure_project (LoomImportFile  *file,
                 gint64           created_at,
                 GError         **error)
 {
-  static const char sql[] =
-    "INSERT INTO projects (path, name, created_at) VALUES (?1, ?2, ?3)"
-    " ON CONFLICT (path) DO UPDATE SET path = excluded.path RETURNING id";
+  static const char find_sql[] = "SELECT id FROM projects WHERE path = ?1";
+  static const char add_sql[] = "INSERT INTO projects (path, name, created_at) VALUES (?1, ?2, ?3)";
   g_autofree char *name = NULL;
   sqlite3_stmt *stmt;
+  gint64 id;
 
   if (path == NULL || *path == '\0')
     return 0;
-  if (!(stmt = loom_store_cached (file->store, sql, error)))
+  if (!(stmt = loom_store_cached (file->store, find_sql, error)))
+    return -1;
+  bind_text (stmt, 1, path);
+  if ((id = step_returning_id (file->store, stmt, "find the project", error)) != 0)
+    return id;
+  if (!(stmt = loom_store_cached (file->store, add_sql, error)))
     return -1;
   name = g_path_get_basename (path);
   bind_text (stmt, 1, path);
   bind_text (stmt, 2, name);
   sqlite3_bind_int64 (stmt, 3, created_at);
-  return step_returning_id (file->store, stmt, "record the project", error);
+  return step_inserting (file->store, stmt, "record the project", error);
 }
 
 /* The parent's row id (a placeholder until its own file is imported), 0 for none, -1 on an
@@ -542,8 +565,7 @@ loom_import_file_add_message (LoomImportFile          *file,
     "INSERT INTO messages (session_id, seq, role, flags, source_id, model, created_at, text,"
     "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
-    " ON CONFLICT (session_id, source_id) WHERE source_id IS NOT NULL DO NOTHING"
-    " RETURNING id";
+    " ON CONFLICT (session_id, source_id) WHERE source_id IS NOT NULL DO NOTHING";
   sqlite3_stmt *stmt;
   gint64 id, seq;
 
@@ -564,7 +586,7 @@ loom_import_file_add_message (LoomImportFile          *file,
   bind_count (stmt, 10, m->output_tokens);
   bind_count (stmt, 11, m->cache_read_tokens);
   bind_count (stmt, 12, m->cache_creation_tokens);
-  id = step_returning_id (file->store, stmt, "add a message", error);
+  id = step_inserting (file->store, stmt, "add a message", error);
   if (id < 0)
     return 0;
   if (id > 0)
@@ -627,8 +649,7 @@ loom_import_file_add_event (LoomImportFile        *file,
     "INSERT INTO events (session_id, seq, kind, message_id, call_id, tool_name, is_error, path,"
     "                    change_kind, source_id, created_at, text, payload, payload_size)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
-    " ON CONFLICT (session_id, kind, source_id) WHERE source_id IS NOT NULL DO NOTHING"
-    " RETURNING id";
+    " ON CONFLICT (session_id, kind, source_id) WHERE source_id IS NOT NULL DO NOTHING";
   g_autofree char *owned = NULL;
   sqlite3_stmt *stmt;
   gint64 id, seq;
@@ -653,7 +674,7 @@ loom_import_file_add_event (LoomImportFile        *file,
   bind_text (stmt, 12, bounded_text (e->text, EVENT_TEXT_LIMIT, &owned));
   bind_text (stmt, 13, e->payload);
   sqlite3_bind_int64 (stmt, 14, e->payload ? (gint64)strlen (e->payload) : 0);
-  id = step_returning_id (file->store, stmt, "add an event", error);
+  id = step_inserting (file->store, stmt, "add an event", error);
   if (id < 0)
     return 0;
   if (id == 0)  /* seen before: the same kind and source id */

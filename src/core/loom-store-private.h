@@ -74,8 +74,8 @@ gboolean      loom_store_commit           (LoomStore     *self,
                                            GError       **error);
 void          loom_store_rollback         (LoomStore     *self);
 
-/* Inside a transaction: messages and events added from now on are indexed for search in bulk
- * by loom_store_index_deferred (), which must run before the transaction commits. */
+/* Inside a transaction: messages, events and sessions added from now on are indexed for search
+ * in bulk by loom_store_index_deferred (), which must run before the transaction commits. */
 gboolean      loom_store_defer_indexing   (LoomStore     *self,
                                            GError       **error);
 gboolean      loom_store_index_deferred   (LoomStore     *self,
