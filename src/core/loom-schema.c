@@ -546,33 +546,63 @@ static const char schema_v3[] =
   "INSERT INTO search_index (search_index) VALUES ('optimize');"
   SEARCH_TERMS_FROM_INDEX;
 
-/* Version 4: session titles are indexed with the batch too. Each new session wrote its title
- * to the index at once, and again when the import named it; from then on FTS5 was part of the
- * transaction, and every later statement that opened a savepoint (any insert with a unique
- * index) made it write what it held as a segment of its own: a tenth of an import's time. */
+/* Version 4: session titles are indexed with the batch too.
+ *
+ * Each new session wrote its title to the index at once, and again when the import named it.
+ * From then on FTS5 was part of the transaction, and every later statement that opened a
+ * savepoint (any insert into a table with a unique index) made it write what it held as a
+ * segment of its own: a tenth of an import's time.
+ *
+ * Sessions added during the batch are indexed at its end like messages and events. A session
+ * from before the batch that is renamed during it (a sub-agent's placeholder parent, named
+ * when the parent's own file comes) is noted in index_retitled with the title its entry was
+ * made from, which is what FTS5 needs to forget the entry; the batch's end re-indexes it. */
+#define BATCH_RUNNING "EXISTS (SELECT 1 FROM index_deferred WHERE base = 'sessions')"
+#define RETITLED_TITLE(id) "(SELECT title FROM index_retitled WHERE id = " id ")"
+
 static const char schema_v4[] =
+  "CREATE TABLE index_retitled ("
+  "  id INTEGER PRIMARY KEY,"        /* the session */
+  "  title TEXT NOT NULL"            /* the title its index entry was made from */
+  ");"
+
   "DROP TRIGGER sessions_index_insert;"
   "DROP TRIGGER sessions_index_update;"
+  "DROP TRIGGER sessions_index_delete;"
   "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions"
-  "  WHEN " NOT_DEFERRED ("sessions") " BEGIN"
+  "  WHEN NOT " BATCH_RUNNING " BEGIN"
   "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
   "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
   "END;"
   "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
-  "  WHEN old.title IS NOT new.title AND " NOT_DEFERRED ("sessions") " BEGIN"
+  "  WHEN old.title IS NOT new.title AND NOT " BATCH_RUNNING " BEGIN"
   "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
   "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
   "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
+  "END;"
+  /* The first old title is the indexed one: a later rename in the same batch keeps it. */
+  "CREATE TRIGGER sessions_index_update_deferred AFTER UPDATE OF title ON sessions"
+  "  WHEN old.title IS NOT new.title AND EXISTS (SELECT 1 FROM index_deferred"
+  "   WHERE base = 'sessions' AND new.id <= after_id) BEGIN"
+  "  INSERT OR IGNORE INTO index_retitled (id, title) VALUES (old.id, old.title);"
+  "END;"
+  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+  "  " ENTRY_FORGET (TITLES_FROM " + old.id",
+                     "coalesce (" RETITLED_TITLE ("old.id") ", old.title)", "''")
+  "  DELETE FROM index_retitled WHERE id = old.id;"
   "END;";
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
+  "DELETE FROM index_retitled;"
   "INSERT INTO index_deferred (base, after_id)"
   "  VALUES ('messages', (SELECT ifnull (max (id), 0) FROM messages)),"
   "         ('events', (SELECT ifnull (max (id), 0) FROM events)),"
   "         ('sessions', (SELECT ifnull (max (id), 0) FROM sessions));";
 
 #define DEFERRED_AFTER(base) "(SELECT after_id FROM index_deferred WHERE base = '" base "')"
+#define TITLE_DEFERRED(id) \
+  id " > " DEFERRED_AFTER ("sessions") " OR " id " IN (SELECT id FROM index_retitled)"
 
 /* In rowid order, events then messages then titles (see above). */
 const char loom_schema_index_deferred_sql[] =
@@ -580,8 +610,13 @@ const char loom_schema_index_deferred_sql[] =
   EVENT_WORDS_INSERT "WHERE e.id > " DEFERRED_AFTER ("events") ";"
   MESSAGE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("messages") ";"
   MESSAGE_WORDS_INSERT "WHERE m.id > " DEFERRED_AFTER ("messages") ";"
-  TITLE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("sessions") ";"
-  TITLE_WORDS_INSERT "WHERE s.id > " DEFERRED_AFTER ("sessions") ";"
+  "INSERT INTO search_index (search_index, rowid, title, body, facets)"
+  " SELECT 'delete', x.id, r.title, '', x.facets FROM index_retitled r"
+  " JOIN search_entries x ON x.id = " TITLES_FROM " + r.id;"
+  "DELETE FROM search_entries WHERE id IN (SELECT " TITLES_FROM " + id FROM index_retitled);"
+  TITLE_ENTRY_INSERT "WHERE " TITLE_DEFERRED ("id") ";"
+  TITLE_WORDS_INSERT "WHERE " TITLE_DEFERRED ("s.id") ";"
+  "DELETE FROM index_retitled;"
   "DELETE FROM index_deferred;";
 
 /* The store's connection notes the terms as it indexes them (loom-search-terms.h). */

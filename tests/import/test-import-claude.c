@@ -645,6 +645,33 @@ test_twice (Fixture       *f,
   assert_fixture (f, NULL);
 }
 
+/* A sub-agent's file read on its own first gives its parent a placeholder session; the parent's
+ * file, read by a later import, names it, and the search index forgets the placeholder's title
+ * (schema v4's index_retitled). */
+static void
+test_parent_after_child (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *folder = fixture_path ("v2.0-agent-files");
+  g_autofree char *project = g_build_filename (folder, "-home-ada-src-tide", NULL);
+  g_autofree char *child = g_build_filename (project, "agent-a3f9c2d1.jsonl", NULL);
+  g_autofree char *parent = g_build_filename (project,
+                                              "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80.jsonl",
+                                              NULL);
+
+  import_path (f, "claude-code", child);
+  g_assert_cmpint (loom_test_count_matches (f->db, "imported"), ==, 1);
+  loom_test_assert_index_in_sync (f->db);
+
+  import_path (f, "claude-code", parent);
+  g_assert_cmpuint (f->stats->sessions_new, ==, 0);
+  g_assert_cmpint (loom_test_count_matches (f->db, "imported"), ==, 0);
+  loom_test_assert_index_in_sync (f->db);
+
+  import_path (f, "claude-code", folder);
+  assert_fixture (f, "v2.0-agent-files");
+}
+
 /* The default root is $CLAUDE_CONFIG_DIR/projects; only session files are taken from it. */
 static void
 test_default_root (Fixture       *f,
@@ -920,6 +947,8 @@ main (int   argc,
               fixture_set_up, test_twice, fixture_tear_down);
   g_test_add ("/import/claude/legacy-cursor", Fixture, NULL,
               fixture_set_up, test_legacy_cursor, fixture_tear_down);
+  g_test_add ("/import/claude/parent-after-child", Fixture, NULL,
+              fixture_set_up, test_parent_after_child, fixture_tear_down);
   g_test_add ("/import/claude/default-root", Fixture, NULL,
               fixture_set_up, test_default_root, fixture_tear_down);
   g_test_add ("/import/claude/incremental", Fixture, NULL,
