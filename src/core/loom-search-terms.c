@@ -8,18 +8,85 @@
 #include "loom-search-terms.h"
 #include "loom-search-tokenizer.h"
 
+/* The log is a set built for its one hot call: every token of every entry indexed passes through
+ * loom_search_term_log_add (), hundreds of millions on a large import, and nearly all of them are
+ * already in the set. So a lookup hashes the token's bytes where they lie, with no copy and no
+ * NUL; finds its slot by linear probing in a power-of-two table, where a slot keeps its term's
+ * hash so that bytes are compared only on a full hash match; and allocates nothing. A new term
+ * is copied once, into an arena that the flush frees whole. */
+
+/* Room for some 700 terms in 16 KB: plenty for an autocommitted write; an import's batch grows
+ * the table. */
+#define INITIAL_CAPACITY 1024
+/* The biggest table the flush keeps for the next batch: 4 MB, room for some 180,000 terms. An
+ * import's batches note tens of thousands of terms each, often more, and regrowing the table for
+ * every one would be wasted work; a bigger table is given back, or the store would hold on to it
+ * for as long as it is open. */
+#define KEPT_CAPACITY (1 << 18)
+#define CHUNK_SIZE (64 * 1024)
+
+/* A term's copy in the arena. */
+typedef struct
+{
+  int  length;
+  char bytes[];   /* @length bytes and a NUL, for sqlite3_bind_text () */
+} Term;
+
+typedef struct
+{
+  guint32  hash;
+  int      head;   /* the smallest head noted for the term */
+  Term    *term;   /* NULL in an empty slot */
+} Slot;
+
+/* The arena: terms are never freed one by one, so they are packed into big chunks. */
+typedef struct _Chunk Chunk;
+struct _Chunk
+{
+  Chunk *next;
+  gsize  used;
+  gsize  size;
+  char   data[];
+};
+
 struct _LoomSearchTermLog
 {
-  GHashTable *pending;   /* term → its smallest head, as a pointer */
+  Slot  *slots;
+  gsize  mask;       /* the capacity, a power of two, minus 1 */
+  gsize  n_terms;
+  gsize  max_terms;  /* where the table grows: 70% full, as probes lengthen fast beyond */
+  Chunk *chunks;     /* the one being filled first */
 };
+
+static void
+set_capacity (LoomSearchTermLog *self,
+              gsize              capacity)
+{
+  g_free (self->slots);
+  self->slots = g_new0 (Slot, capacity);
+  self->mask = capacity - 1;
+  self->max_terms = capacity / 10 * 7;
+}
 
 LoomSearchTermLog *
 loom_search_term_log_new (void)
 {
   LoomSearchTermLog *self = g_new0 (LoomSearchTermLog, 1);
 
-  self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  set_capacity (self, INITIAL_CAPACITY);
   return self;
+}
+
+static void
+free_chunks (LoomSearchTermLog *self)
+{
+  while (self->chunks != NULL)
+    {
+      Chunk *next = self->chunks->next;
+
+      g_free (self->chunks);
+      self->chunks = next;
+    }
 }
 
 void
@@ -27,8 +94,125 @@ loom_search_term_log_free (LoomSearchTermLog *self)
 {
   if (self == NULL)
     return;
-  g_hash_table_unref (self->pending);
+  free_chunks (self);
+  g_free (self->slots);
   g_free (self);
+}
+
+/* Most terms are a few letters long, so the hash reads whole words of 8 or 4 bytes, unaligned
+ * (memcpy compiles to plain loads), and overlaps its last word with the one before rather than
+ * reading a tail byte by byte. Each word is multiplied in and folded down so that its high bits
+ * reach the low ones, which index the table; MurmurHash3's finalizer then mixes the whole. */
+static inline guint32
+hash_term (const char *bytes,
+           gsize       length)
+{
+  const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  guint64 h = (length + 1) * k;
+  guint64 word;
+
+  if (length >= 8)
+    {
+      const char *last = bytes + length - 8;
+
+      for (; bytes < last; bytes += 8)
+        {
+          memcpy (&word, bytes, 8);
+          h = (h ^ word) * k;
+          h ^= h >> 32;
+        }
+      memcpy (&word, last, 8);
+      h ^= word;
+    }
+  else if (length >= 4)
+    {
+      guint32 first, end;
+
+      memcpy (&first, bytes, 4);
+      memcpy (&end, bytes + length - 4, 4);
+      h ^= (guint64)first << 32 | end;
+    }
+  else if (length > 0)
+    {
+      /* Given the length, these three bytes are all of the term's. */
+      h ^= (guint64)(guchar)bytes[0] << 16 | (guint64)(guchar)bytes[length / 2] << 8 |
+           (guchar)bytes[length - 1];
+    }
+
+  h ^= h >> 33;
+  h *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  h ^= h >> 33;
+  h *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  h ^= h >> 33;
+  return (guint32)h;
+}
+
+/* A copy of @bytes in the arena, NUL-terminated. */
+static Term *
+copy_term (LoomSearchTermLog *self,
+           const char        *bytes,
+           int                length)
+{
+  gsize size = G_STRUCT_OFFSET (Term, bytes) + (gsize)length + 1;
+  Chunk *chunk = self->chunks;
+  Term *term;
+
+  /* Keeps every Term's length aligned. */
+  size = (size + G_ALIGNOF (Term) - 1) & ~(G_ALIGNOF (Term) - 1);
+
+  if (chunk == NULL || chunk->size - chunk->used < size)
+    {
+      /* A long term (some are tens of KB) that does not fit gets a chunk of its own, behind the
+       * one being filled, whose room is left for the short terms to come. */
+      gboolean own = size > CHUNK_SIZE / 4;
+
+      chunk = g_malloc (sizeof (Chunk) + (own ? size : CHUNK_SIZE));
+      chunk->used = 0;
+      chunk->size = own ? size : CHUNK_SIZE;
+      if (own && self->chunks != NULL)
+        {
+          chunk->next = self->chunks->next;
+          self->chunks->next = chunk;
+        }
+      else
+        {
+          chunk->next = self->chunks;
+          self->chunks = chunk;
+        }
+    }
+
+  term = (gpointer)(chunk->data + chunk->used);
+  chunk->used += size;
+  term->length = length;
+  memcpy (term->bytes, bytes, (gsize)length);
+  term->bytes[length] = '\0';
+  return term;
+}
+
+/* The empty slot where a term hashed to @hash, known not to be in the table, goes. */
+static Slot *
+find_free_slot (LoomSearchTermLog *self,
+                guint32            hash)
+{
+  gsize i = hash & self->mask;
+
+  while (self->slots[i].term != NULL)
+    i = (i + 1) & self->mask;
+  return &self->slots[i];
+}
+
+static void
+grow (LoomSearchTermLog *self)
+{
+  Slot *old = g_steal_pointer (&self->slots);
+  gsize old_capacity = self->mask + 1;
+
+  set_capacity (self, old_capacity * 2);
+  /* Rehashing costs nothing: each slot keeps its term's hash. */
+  for (gsize i = 0; i < old_capacity; i++)
+    if (old[i].term != NULL)
+      *find_free_slot (self, old[i].hash) = old[i];
+  g_free (old);
 }
 
 void
@@ -37,28 +221,45 @@ loom_search_term_log_add (LoomSearchTermLog *self,
                           int                length,
                           int                head)
 {
-  char buffer[128];
-  g_autofree char *allocated = NULL;
-  const char *key;
-  gpointer known;
+  guint32 hash;
+  gsize i;
+  Slot *slot;
 
   g_assert (self != NULL);
   g_assert (length >= 0);
 
-  /* Every token of every indexed entry passes here: look it up without allocating. */
-  if ((gsize)length < sizeof buffer)
-    {
-      memcpy (buffer, term, (gsize)length);
-      buffer[length] = '\0';
-      key = buffer;
-    }
-  else
-    key = allocated = g_strndup (term, (gsize)length);
+  hash = hash_term (term, (gsize)length);
+  for (i = hash & self->mask; (slot = &self->slots[i])->term != NULL; i = (i + 1) & self->mask)
+    if (slot->hash == hash && slot->term->length == length &&
+        memcmp (slot->term->bytes, term, (gsize)length) == 0)
+      {
+        if (head < slot->head)
+          slot->head = head;
+        return;
+      }
 
-  if (!g_hash_table_lookup_extended (self->pending, key, NULL, &known))
-    g_hash_table_insert (self->pending, g_strdup (key), GINT_TO_POINTER (head));
-  else if (head < GPOINTER_TO_INT (known))
-    g_hash_table_insert (self->pending, g_strdup (key), GINT_TO_POINTER (head));
+  /* A new term, and @slot is the empty one that ended the probe. */
+  if (self->n_terms >= self->max_terms)
+    {
+      grow (self);
+      slot = find_free_slot (self, hash);
+    }
+  slot->hash = hash;
+  slot->head = head;
+  slot->term = copy_term (self, term, length);
+  self->n_terms++;
+}
+
+/* Empties the log for the next batch of terms. */
+static void
+forget_terms (LoomSearchTermLog *self)
+{
+  free_chunks (self);
+  if (self->mask + 1 > KEPT_CAPACITY)
+    set_capacity (self, KEPT_CAPACITY);
+  else
+    memset (self->slots, 0, (self->mask + 1) * sizeof (Slot));
+  self->n_terms = 0;
 }
 
 gboolean
@@ -70,22 +271,23 @@ loom_search_term_log_flush (LoomSearchTermLog  *self,
     "INSERT INTO search_terms (term, head) VALUES (?1, ?2)"
     " ON CONFLICT (term) DO UPDATE SET head = excluded.head WHERE excluded.head < head";
   sqlite3_stmt *stmt = NULL;
-  GHashTableIter iter;
-  gpointer term, head;
   int rc = SQLITE_DONE;
 
   g_assert (self != NULL);
 
-  if (g_hash_table_size (self->pending) == 0)
+  if (self->n_terms == 0)
     return TRUE;
   if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
     rc = sqlite3_errcode (db);
 
-  g_hash_table_iter_init (&iter, self->pending);
-  while (stmt != NULL && rc == SQLITE_DONE && g_hash_table_iter_next (&iter, &term, &head))
+  for (gsize i = 0; stmt != NULL && rc == SQLITE_DONE && i <= self->mask; i++)
     {
-      sqlite3_bind_text (stmt, 1, term, -1, SQLITE_STATIC);
-      sqlite3_bind_int (stmt, 2, GPOINTER_TO_INT (head));
+      const Slot *slot = &self->slots[i];
+
+      if (slot->term == NULL)
+        continue;
+      sqlite3_bind_text (stmt, 1, slot->term->bytes, -1, SQLITE_STATIC);
+      sqlite3_bind_int (stmt, 2, slot->head);
       rc = sqlite3_step (stmt);
       sqlite3_reset (stmt);
     }
@@ -97,7 +299,7 @@ loom_search_term_log_flush (LoomSearchTermLog  *self,
                    "Could not note the search index's words: %s", sqlite3_errmsg (db));
       return FALSE;
     }
-  g_hash_table_remove_all (self->pending);
+  forget_terms (self);
   return TRUE;
 }
 

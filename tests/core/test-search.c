@@ -325,6 +325,180 @@ test_prefix_terms (Fixture       *f,
   g_assert_cmpuint (count (f, "capworda*"), ==, 26);
 }
 
+/* Notes @length bytes of @term in @log, and in @expected (term → smallest head) as the log
+ * should. */
+static void
+note_term (LoomSearchTermLog *log,
+           GHashTable        *expected,
+           const char        *term,
+           int                length,
+           int                head)
+{
+  char *key = g_strndup (term, (gsize)length);
+  gpointer known;
+
+  loom_search_term_log_add (log, term, length, head);
+  if (!g_hash_table_lookup_extended (expected, key, NULL, &known) ||
+      head < GPOINTER_TO_INT (known))
+    g_hash_table_insert (expected, g_strdup (key), GINT_TO_POINTER (head));
+  g_free (key);
+}
+
+/* Flushes @log into the emptied search_terms, as a batch's commit does, and checks that it
+ * wrote @expected (term → head), no more, no less. */
+static void
+assert_flushed (Fixture           *f,
+                LoomSearchTermLog *log,
+                GHashTable        *expected)
+{
+  g_autoptr(GError) error = NULL;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  guint n_rows = 0;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "DELETE FROM search_terms; BEGIN", NULL, NULL, NULL), ==,
+                   SQLITE_OK);
+  g_assert_true (loom_search_term_log_flush (log, db, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sqlite3_exec (db, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
+
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT term, head FROM search_terms", -1, &stmt,
+                                       NULL), ==, SQLITE_OK);
+  while (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      const char *term = (const char *)sqlite3_column_text (stmt, 0);
+      gpointer head;
+
+      if (!g_hash_table_lookup_extended (expected, term, NULL, &head))
+        g_error ("search_terms has “%.40s”, never noted", term);
+      g_assert_cmpint (sqlite3_column_int (stmt, 1), ==, GPOINTER_TO_INT (head));
+      n_rows++;
+    }
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  g_assert_cmpuint (n_rows, ==, g_hash_table_size (expected));
+}
+
+/* The log keeps each term's smallest head, reads a term's bytes without a NUL after them, and
+ * starts afresh after a flush. */
+static void
+test_term_log_heads (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  static const char text[] = "parser1073 parserWrite zorble";
+  LoomSearchTermLog *log = loom_search_term_log_new ();
+
+  note_term (log, expected, "parserwrite", strlen ("parserwrite"), 6);
+  note_term (log, expected, "parserwrite", strlen ("parserwrite"), 9);
+  note_term (log, expected, text, strlen ("parser1073"), 6);
+  note_term (log, expected, text, strlen ("parser"), 0);
+  note_term (log, expected, text, strlen ("pars"), 0);
+  note_term (log, expected, text + strlen ("parser1073 "), strlen ("parserWrite"), 6);
+  note_term (log, expected, text + strlen ("parser1073 parserWrite "), strlen ("zorble"), 0);
+  note_term (log, expected, text, strlen ("parser"), 3);
+  note_term (log, expected, text, strlen ("parser1073"), 0);
+  g_assert_cmpuint (g_hash_table_size (expected), ==, 6);
+  assert_flushed (f, log, expected);
+
+  /* The flush forgot the terms: a flush of nothing writes nothing. */
+  g_hash_table_remove_all (expected);
+  assert_flushed (f, log, expected);
+  note_term (log, expected, "parserwrite", strlen ("parserwrite"), 9);
+  note_term (log, expected, "zorble", strlen ("zorble"), 2);
+  assert_flushed (f, log, expected);
+
+  loom_search_term_log_free (log);
+}
+
+/* Short terms and long ones, unlike only after the first bytes; enough to grow the log's table
+ * past the size it keeps between batches, twice, seen again and again with random heads. */
+static void
+test_term_log_many_terms (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1073);
+  LoomSearchTermLog *log = loom_search_term_log_new ();
+  const guint n_terms = 200000;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      for (guint i = 0; i < 3 * n_terms; i++)
+        {
+          /* Up to 40 zeros, then the term's number in letters: all unlike, of every length. */
+          guint number = i < n_terms ? i : (guint)g_rand_int_range (rand, 0, (gint32)n_terms);
+          char term[64];
+          int length = (int)(number % 41);
+
+          memset (term, '0', (gsize)length);
+          do
+            term[length++] = (char)('a' + number % 26);
+          while ((number /= 26) > 0);
+          note_term (log, expected, term, length, g_rand_int_range (rand, 0, 10));
+        }
+      g_assert_cmpuint (g_hash_table_size (expected), ==, n_terms);
+      assert_flushed (f, log, expected);
+      g_hash_table_remove_all (expected);
+    }
+
+  loom_search_term_log_free (log);
+}
+
+/* Terms of tens of KB, which the log stores apart from the short ones. */
+static void
+test_term_log_long_terms (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  LoomSearchTermLog *log = loom_search_term_log_new ();
+  g_autofree char *long_term = g_malloc (100001);
+
+  memset (long_term, '-', 100000);
+  long_term[100000] = 'y';
+  for (int i = 0; i < 26; i++)
+    {
+      char letter = (char)('a' + i);
+
+      /* Alike but for the last byte, or the first, or the length. */
+      long_term[39999] = letter;
+      note_term (log, expected, long_term, 40000, i);
+      note_term (log, expected, long_term + 39999, 40000, i);
+      note_term (log, expected, &letter, 1, 0);
+      note_term (log, expected, long_term, 20000 + i, i);
+    }
+  note_term (log, expected, long_term, 100001, 7);
+  note_term (log, expected, long_term, 100000, 8);
+  note_term (log, expected, long_term, 100001, 3);
+  g_assert_cmpuint (g_hash_table_size (expected), ==, 4 * 26 + 2);
+  assert_flushed (f, log, expected);
+
+  loom_search_term_log_free (log);
+}
+
+/* A flush that fails keeps the terms for the next. */
+static void
+test_term_log_flush_error (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GError) error = NULL;
+  LoomSearchTermLog *log = loom_search_term_log_new ();
+  sqlite3 *elsewhere = NULL;
+
+  note_term (log, expected, "parser", strlen ("parser"), 0);
+  note_term (log, expected, "parser1073", strlen ("parser1073"), 6);
+
+  g_assert_cmpint (sqlite3_open (":memory:", &elsewhere), ==, SQLITE_OK);
+  g_assert_false (loom_search_term_log_flush (log, elsewhere, &error));
+  g_assert_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE);
+  sqlite3_close (elsewhere);
+  assert_flushed (f, log, expected);
+
+  loom_search_term_log_free (log);
+}
+
 static void
 test_diacritics_cjk_identifiers (Fixture       *f,
                                  gconstpointer  data)
@@ -545,6 +719,10 @@ main (int    argc,
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/search/words-phrases-prefix-or-not", test_words_phrases_prefix_or_not);
   ADD ("/search/prefix-terms", test_prefix_terms);
+  ADD ("/search/term-log/heads", test_term_log_heads);
+  ADD ("/search/term-log/many-terms", test_term_log_many_terms);
+  ADD ("/search/term-log/long-terms", test_term_log_long_terms);
+  ADD ("/search/term-log/flush-error", test_term_log_flush_error);
   ADD ("/search/diacritics-cjk-identifiers", test_diacritics_cjk_identifiers);
   ADD ("/search/filters", test_filters);
   ADD ("/search/malformed-queries", test_malformed_queries);
