@@ -546,7 +546,8 @@ static const char schema_v3[] =
   "INSERT INTO search_index (search_index) VALUES ('optimize');"
   SEARCH_TERMS_FROM_INDEX;
 
-/* Version 4: session titles are indexed with the batch too.
+/* Version 4: an index for the events of a message, and session titles indexed with the
+ * batch too.
  *
  * Each new session wrote its title to the index at once, and again when the import named it.
  * From then on FTS5 was part of the transaction, and every later statement that opened a
@@ -561,6 +562,11 @@ static const char schema_v3[] =
 #define RETITLED_TITLE(id) "(SELECT title FROM index_retitled WHERE id = " id ")"
 
 static const char schema_v4[] =
+  /* Deleting a message sets its events' message_id to NULL (a foreign key), and without an
+   * index SQLite found those events by reading the whole events table: a second per message
+   * of a 2 GB store, when a rewritten file was read again or a session deleted for good. */
+  "CREATE INDEX events_message ON events (message_id) WHERE message_id IS NOT NULL;"
+
   "CREATE TABLE index_retitled ("
   "  id INTEGER PRIMARY KEY,"        /* the session */
   "  title TEXT NOT NULL"            /* the title its index entry was made from */

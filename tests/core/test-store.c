@@ -817,6 +817,37 @@ test_empty_trash (Fixture       *f,
   g_assert_cmpint (loom_test_count_matches (f->path, "bravo"), ==, 3);
 }
 
+/* Deleting a message sets its events' message_id to NULL (a foreign key); SQLite finds them
+ * through events_message, not by reading every event of every session. */
+static void
+test_message_delete_reads_no_events (Fixture       *f,
+                                     gconstpointer  data)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+
+  g_free (loom_test_add_session (f->store, "Many events", "codex", "bulk", 2, 2000,
+                                 loom_time_now_ms ()));
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_true (loom_search_tokenizer_register (db, NULL));
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA foreign_keys = ON;"
+                                     "UPDATE events SET message_id = (SELECT min (id) FROM messages)"
+                                     " WHERE id = (SELECT min (id) FROM events)",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "DELETE FROM messages WHERE id = (SELECT min (id)"
+                                           " FROM messages)", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
+  /* Without the index, about one step per event. */
+  g_assert_cmpint (sqlite3_stmt_status (stmt, SQLITE_STMTSTATUS_FULLSCAN_STEP, FALSE), <, 10);
+  sqlite3_finalize (stmt);
+
+  g_assert_cmpint (loom_test_count_rows (f->path, "messages"), ==, 1);
+  g_assert_cmpint (loom_test_count_rows (f->path, "events"), ==, 2000);
+  sqlite3_close (db);
+  loom_test_assert_index_in_sync (f->path);
+}
+
 /* The index is derived: deleting it all and rebuilding gives the same answers. */
 static void
 test_rebuild_index (Fixture       *f,
@@ -905,6 +936,8 @@ main (int    argc,
   g_test_add_func ("/store/location/default-permissions", test_default_location_permissions);
   g_test_add_func ("/store/location/env-override", test_env_override);
   g_test_add ("/store/schema/v1", Fixture, NULL, fixture_set_up, test_schema, fixture_tear_down);
+  g_test_add ("/store/schema/message-delete-reads-no-events", Fixture, NULL, fixture_set_up,
+              test_message_delete_reads_no_events, fixture_tear_down);
   g_test_add ("/store/schema/reopen", Fixture, NULL, fixture_set_up, test_reopen_keeps_data,
               fixture_tear_down);
   g_test_add_func ("/store/schema/failed-migration-rolls-back", test_failed_migration_rolls_back);
