@@ -176,15 +176,208 @@ compare_candidates (gconstpointer a,
   return strcmp (ca->path, cb->path);
 }
 
+/* The part of @path below @root ("a/b.jsonl"), both in canonical form, or NULL. */
+static char *
+relative_below (const char *root,
+                const char *path)
+{
+  g_autofree char *canonical_root = NULL;
+  g_autofree char *canonical_path = NULL;
+  gsize length;
+
+  if (!g_path_is_absolute (root) || !g_path_is_absolute (path))
+    return NULL;
+  canonical_root = g_canonicalize_filename (root, NULL);
+  canonical_path = g_canonicalize_filename (path, NULL);
+
+  /* "/" is the one canonical form that ends with a separator. */
+  length = strlen (canonical_root);
+  if (canonical_root[length - 1] == '/')
+    length--;
+  if (strncmp (canonical_path, canonical_root, length) != 0 || canonical_path[length] != '/' ||
+      canonical_path[length + 1] == '\0')
+    return NULL;
+  return g_strdup (canonical_path + length + 1);
+}
+
+GStrv
+loom_importer_split_path (const char *root,
+                          const char *path)
+{
+  g_autofree char *relative = NULL;
+  g_autoptr(GString) folder = NULL;
+  g_auto(GStrv) parts = NULL;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!(relative = relative_below (root, path)))
+    return NULL;
+  parts = g_strsplit (relative, "/", -1);
+
+  /* Discovery lstat()s what it lists and enters folders only. Below a folder that is gone,
+   * nothing is left to look at. */
+  folder = g_string_new (root);
+  for (guint i = 0; parts[i + 1] != NULL; i++)
+    {
+      struct stat st;
+
+      g_string_append_c (folder, G_DIR_SEPARATOR);
+      g_string_append (folder, parts[i]);
+      if (lstat (folder->str, &st) != 0)
+        break;
+      if (!S_ISDIR (st.st_mode))
+        return NULL;
+    }
+  return g_steal_pointer (&parts);
+}
+
+/* Every session file of the agents' default roots, as each agent's discovery finds them. */
+static void
+collect_default_roots (const LoomImporter *only,
+                       GPtrArray          *candidates,
+                       GHashTable         *seen,
+                       GPtrArray          *roots)
+{
+  const LoomImporter * const *importers = loom_importers ();
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    {
+      g_auto(GStrv) agent_roots = NULL;
+
+      if (only != NULL && importers[i] != only)
+        continue;
+      if (importers[i]->default_roots == NULL || importers[i]->discover == NULL)
+        continue;
+
+      agent_roots = importers[i]->default_roots ();
+      for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
+        {
+          g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+          if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
+            continue;
+          g_ptr_array_add (roots, g_strdup (agent_roots[r]));
+          importers[i]->discover (agent_roots[r], files);
+          for (guint f = 0; f < files->len; f++)
+            add_candidate (candidates, seen, g_ptr_array_index (files, f), importers[i]);
+        }
+    }
+}
+
+/* The files among @changed that the agents' discovery would list, in the loops' order of
+ * collect_default_roots () so that a file two roots share goes to the same format. Each is
+ * spelt as discovery spells it, from the root down: cursors and sessions are keyed by that
+ * path. Those that are gone go to @deleted. */
+static void
+collect_changed (const LoomImporter *only,
+                 const char * const *changed,
+                 GPtrArray          *candidates,
+                 GHashTable         *seen,
+                 GPtrArray          *deleted)
+{
+  const LoomImporter * const *importers = loom_importers ();
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    {
+      g_auto(GStrv) agent_roots = NULL;
+
+      if (only != NULL && importers[i] != only)
+        continue;
+      if (importers[i]->default_roots == NULL || importers[i]->discover == NULL ||
+          importers[i]->claims == NULL)
+        continue;
+
+      agent_roots = importers[i]->default_roots ();
+      for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
+        {
+          /* A root that is gone (a drive not mounted) marks nothing, as in a whole pass. */
+          if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
+            continue;
+
+          for (guint c = 0; changed[c] != NULL; c++)
+            {
+              g_autofree char *relative = NULL;
+              g_autofree char *path = NULL;
+              struct stat st;
+
+              if (!importers[i]->claims (agent_roots[r], changed[c]) ||
+                  !(relative = relative_below (agent_roots[r], changed[c])))
+                continue;
+              path = g_build_filename (agent_roots[r], relative, NULL);
+              if (lstat (path, &st) == 0)
+                add_candidate (candidates, seen, path, importers[i]);
+              else if (errno == ENOENT && g_hash_table_add (seen, g_strdup (path)))
+                g_ptr_array_add (deleted, g_steal_pointer (&path));
+            }
+        }
+    }
+}
+
+/* The files and folders named on the command line: a folder's files are told apart by their
+ * content, as they need not be laid out as any agent lays them out. */
+static void
+collect_paths (const LoomImporter *only,
+               const char * const *paths,
+               LoomImportStats    *stats,
+               GPtrArray          *candidates,
+               GHashTable         *seen,
+               GPtrArray          *roots)
+{
+  for (guint p = 0; paths[p] != NULL; p++)
+    {
+      const char *path = paths[p];
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      gboolean named = FALSE;
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        {
+          g_ptr_array_add (roots, g_strdup (path));
+          walk (path, files, 0);
+        }
+      else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          g_ptr_array_add (files, g_strdup (path));
+          named = TRUE;
+        }
+      else
+        {
+          g_ptr_array_add (stats->warnings,
+                           g_strdup_printf ("%s: no such file or folder", path));
+          stats->files_failed++;
+          continue;
+        }
+
+      for (guint f = 0; f < files->len; f++)
+        {
+          const char *file = g_ptr_array_index (files, f);
+          /* A file named on the command line with --source is taken at its word; in a
+           * folder, --source only narrows which format may claim a file. */
+          const LoomImporter *importer = named && only ? only : detect_format (file, only);
+
+          if (importer != NULL)
+            add_candidate (candidates, seen, file, importer);
+          else if (named)
+            g_ptr_array_add (stats->warnings,
+                             g_strdup_printf ("%s: not a session file of a known agent", file));
+        }
+    }
+}
+
+/* Fills @candidates with the files to import. @roots receives the folders a whole pass went
+ * through, whose deleted files mark_missing () looks for; @deleted, the deleted files a
+ * targeted pass was told about. */
 static gboolean
 collect (const LoomImportOptions  *options,
          LoomImportStats          *stats,
          GPtrArray                *candidates,
          GPtrArray                *roots,
+         GPtrArray                *deleted,
          GError                  **error)
 {
   const LoomImporter *only = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gboolean default_roots = options->paths == NULL || options->paths[0] == NULL;
 
   if (options->source != NULL && !(only = loom_importer_find (options->source)))
     {
@@ -193,76 +386,19 @@ collect (const LoomImportOptions  *options,
                    options->source);
       return FALSE;
     }
-
-  if (options->paths == NULL || options->paths[0] == NULL)
+  if (options->changed != NULL && !default_roots)
     {
-      const LoomImporter * const *importers = loom_importers ();
-
-      for (guint i = 0; importers[i] != NULL; i++)
-        {
-          g_auto(GStrv) agent_roots = NULL;
-
-          if (only != NULL && importers[i] != only)
-            continue;
-          if (importers[i]->default_roots == NULL || importers[i]->discover == NULL)
-            continue;
-
-          agent_roots = importers[i]->default_roots ();
-          for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
-            {
-              g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-
-              if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
-                continue;
-              g_ptr_array_add (roots, g_strdup (agent_roots[r]));
-              importers[i]->discover (agent_roots[r], files);
-              for (guint f = 0; f < files->len; f++)
-                add_candidate (candidates, seen, g_ptr_array_index (files, f), importers[i]);
-            }
-        }
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                           "Changed files can only be imported from the agents' own folders");
+      return FALSE;
     }
+
+  if (options->changed != NULL)
+    collect_changed (only, options->changed, candidates, seen, deleted);
+  else if (default_roots)
+    collect_default_roots (only, candidates, seen, roots);
   else
-    {
-      for (guint p = 0; options->paths[p] != NULL; p++)
-        {
-          const char *path = options->paths[p];
-          g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-          gboolean named = FALSE;
-
-          if (g_file_test (path, G_FILE_TEST_IS_DIR))
-            {
-              g_ptr_array_add (roots, g_strdup (path));
-              walk (path, files, 0);
-            }
-          else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            {
-              g_ptr_array_add (files, g_strdup (path));
-              named = TRUE;
-            }
-          else
-            {
-              g_ptr_array_add (stats->warnings,
-                               g_strdup_printf ("%s: no such file or folder", path));
-              stats->files_failed++;
-              continue;
-            }
-
-          for (guint f = 0; f < files->len; f++)
-            {
-              const char *file = g_ptr_array_index (files, f);
-              /* A file named on the command line with --source is taken at its word; in a
-               * folder, --source only narrows which format may claim a file. */
-              const LoomImporter *importer = named && only ? only : detect_format (file, only);
-
-              if (importer != NULL)
-                add_candidate (candidates, seen, file, importer);
-              else if (named)
-                g_ptr_array_add (stats->warnings,
-                                 g_strdup_printf ("%s: not a session file of a known agent",
-                                                  file));
-            }
-        }
-    }
+    collect_paths (only, options->paths, stats, candidates, seen, roots);
 
   g_ptr_array_sort (candidates, compare_candidates);
   return TRUE;
@@ -559,33 +695,33 @@ fail:
   return FALSE;
 }
 
-/* Sessions whose agent file is gone (Claude deletes transcripts after 30 days) stay, marked. */
+/* The files below @roots that have a cursor but are gone. */
 static gboolean
-mark_missing (LoomStore        *store,
-              GPtrArray        *roots,
-              LoomImportStats  *stats,
-              GError          **error)
+find_gone_below (LoomStore   *store,
+                 GPtrArray   *roots,
+                 GPtrArray   *gone,
+                 GError     **error)
 {
-  static const char list_sql[] = "SELECT source_path FROM import_cursors";
-  static const char mark_sql[] =
-    "UPDATE sessions SET source_missing = 1 WHERE source_path = ?1 AND source_missing = 0";
-  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  static const char sql[] = "SELECT source_path FROM import_cursors";
+  g_autoptr(GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
   sqlite3_stmt *stmt;
   int rc;
 
   if (roots->len == 0)
     return TRUE;
-  if (!(stmt = loom_store_cached (store, list_sql, error)))
+  for (guint r = 0; r < roots->len; r++)
+    g_ptr_array_add (prefixes, g_strconcat (g_ptr_array_index (roots, r), "/", NULL));
+
+  if (!(stmt = loom_store_cached (store, sql, error)))
     return FALSE;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *path = (const char *)sqlite3_column_text (stmt, 0);
 
-      for (guint r = 0; r < roots->len; r++)
+      for (guint r = 0; r < prefixes->len; r++)
         {
-          g_autofree char *prefix = g_strconcat (g_ptr_array_index (roots, r), "/", NULL);
-
-          if (g_str_has_prefix (path, prefix) && !g_file_test (path, G_FILE_TEST_EXISTS))
+          if (g_str_has_prefix (path, g_ptr_array_index (prefixes, r)) &&
+              !g_file_test (path, G_FILE_TEST_EXISTS))
             {
               g_ptr_array_add (gone, g_strdup (path));
               break;
@@ -598,6 +734,59 @@ mark_missing (LoomStore        *store,
       loom_store_set_error (store, error, "check for deleted agent files");
       return FALSE;
     }
+  return TRUE;
+}
+
+/* Those of the @deleted files that were imported, as a whole pass would find them. */
+static gboolean
+find_gone_named (LoomStore   *store,
+                 GPtrArray   *deleted,
+                 GPtrArray   *gone,
+                 GError     **error)
+{
+  static const char sql[] = "SELECT 1 FROM import_cursors WHERE source_path = ?1";
+
+  for (guint i = 0; i < deleted->len; i++)
+    {
+      const char *path = g_ptr_array_index (deleted, i);
+      sqlite3_stmt *stmt;
+      int rc;
+
+      if (!(stmt = loom_store_cached (store, sql, error)))
+        return FALSE;
+      sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+      rc = sqlite3_step (stmt);
+      sqlite3_reset (stmt);
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        {
+          loom_store_set_error (store, error, "check for deleted agent files");
+          return FALSE;
+        }
+      /* Deleted and made again between the change and now: it imports next time. */
+      if (rc == SQLITE_ROW && !g_file_test (path, G_FILE_TEST_EXISTS))
+        g_ptr_array_add (gone, g_strdup (path));
+    }
+  return TRUE;
+}
+
+/* Sessions whose agent file is gone (Claude deletes transcripts after 30 days) stay, marked.
+ * A whole pass looks for such files among the cursors below its @roots; a targeted pass only
+ * at the @deleted files its changes named, which spares a stat() per file ever imported. */
+static gboolean
+mark_missing (LoomStore        *store,
+              GPtrArray        *roots,
+              GPtrArray        *deleted,
+              LoomImportStats  *stats,
+              GError          **error)
+{
+  static const char mark_sql[] =
+    "UPDATE sessions SET source_missing = 1 WHERE source_path = ?1 AND source_missing = 0";
+  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  sqlite3_stmt *stmt;
+
+  if (!find_gone_below (store, roots, gone, error) ||
+      !find_gone_named (store, deleted, gone, error))
+    return FALSE;
 
   if (gone->len == 0)
     return TRUE;
@@ -661,9 +850,10 @@ import_all (LoomStore                *store,
             LoomImportStats          *stats,
             GError                  **error)
 {
-  static const LoomImportOptions default_options = { NULL, NULL };
+  static const LoomImportOptions default_options = { NULL, NULL, NULL };
   g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
   guint64 total = 0, done = 0, batch_bytes = 0;
   gint64 batch_started = 0;
   gboolean in_batch = FALSE;
@@ -674,7 +864,7 @@ import_all (LoomStore                *store,
   if (options == NULL)
     options = &default_options;
 
-  if (!collect (options, stats, candidates, roots, error))
+  if (!collect (options, stats, candidates, roots, deleted, error))
     return FALSE;
 
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
@@ -737,7 +927,7 @@ import_all (LoomStore                *store,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 
-  return mark_missing (store, roots, stats, error);
+  return mark_missing (store, roots, deleted, stats, error);
 }
 
 /* The search index's segments are merged once, after the import (loom_store_settle_index ()):
@@ -776,6 +966,7 @@ typedef struct
   char  *store_path;
   char  *source;
   GStrv  paths;
+  GStrv  changed;
 } ImportTaskData;
 
 static void
@@ -786,6 +977,7 @@ import_task_data_free (gpointer data)
   g_free (task_data->store_path);
   g_free (task_data->source);
   g_strfreev (task_data->paths);
+  g_strfreev (task_data->changed);
   g_free (task_data);
 }
 
@@ -799,7 +991,8 @@ import_thread (GTask        *task,
   g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
   g_autoptr(LoomStore) store = NULL;
   LoomImportOptions options = {
-    task_data->source, (const char * const *)task_data->paths
+    task_data->source, (const char * const *)task_data->paths,
+    (const char * const *)task_data->changed
   };
   GError *error = NULL;
 
@@ -830,6 +1023,7 @@ loom_import_run_async (const char               *store_path,
     {
       data->source = g_strdup (options->source);
       data->paths = g_strdupv ((char **)options->paths);
+      data->changed = g_strdupv ((char **)options->changed);
     }
 
   task = g_task_new (NULL, cancellable, callback, user_data);

@@ -14,6 +14,10 @@ typedef struct
 {
   const char         *source;      /* NULL: detect each file's format from its content */
   const char * const *paths;       /* files or folders; NULL or empty: the agents' default roots */
+  /* With @paths NULL or empty, a targeted pass: of the agents' default roots, only these files
+   * (absolute), each if its agent's discovery would list it; one that is gone marks its session
+   * missing, and nothing else is marked. NULL: the whole roots. The file watcher's pass. */
+  const char * const *changed;
 } LoomImportOptions;
 
 typedef struct

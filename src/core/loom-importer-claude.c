@@ -1478,8 +1478,25 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *)a, *(const char * const *)b);
 }
 
-/* <project>/<uuid>.jsonl, agent-*.jsonl beside them, <uuid>/subagents/agent-*.jsonl (F1.5).
- * Only those names: the same tree holds prompt history, tool outputs and metadata files. */
+/* Discovery's rules, which claims follows too. Sessions are <project>/<uuid>.jsonl, with
+ * agent-*.jsonl beside them and in <project>/<uuid>/subagents/ (F1.5), three folders down; the
+ * rest of the depth is margin for layouts to come. Only those names count: the same tree holds
+ * prompt history, tool outputs and metadata files. */
+#define DISCOVER_DEPTH 5
+
+/* Whether discovery enters a folder @depth levels below the root (the root is 0). */
+static gboolean
+enters_folder (guint depth)
+{
+  return depth <= DISCOVER_DEPTH;
+}
+
+static gboolean
+is_session_file_name (const char *name)
+{
+  return is_main_file_name (name) || is_agent_file_name (name);
+}
+
 static void
 discover_dir (const char *dir,
               GPtrArray  *files,
@@ -1490,7 +1507,7 @@ discover_dir (const char *dir,
   g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
-  if (depth > 5 || !(listing = g_dir_open (dir, 0, NULL)))
+  if (!enters_folder (depth) || !(listing = g_dir_open (dir, 0, NULL)))
     return;
   while ((name = g_dir_read_name (listing)) != NULL)
     g_ptr_array_add (names, g_strdup (name));
@@ -1502,11 +1519,12 @@ discover_dir (const char *dir,
       g_autofree char *path = g_build_filename (dir, entry, NULL);
       struct stat st;
 
+      /* lstat: links are not followed, out of the tree or round in circles. */
       if (lstat (path, &st) != 0)
         continue;
       if (S_ISDIR (st.st_mode))
         g_ptr_array_add (subdirs, g_steal_pointer (&path));
-      else if (S_ISREG (st.st_mode) && (is_main_file_name (entry) || is_agent_file_name (entry)))
+      else if (S_ISREG (st.st_mode) && is_session_file_name (entry))
         g_ptr_array_add (files, g_steal_pointer (&path));
     }
   for (guint i = 0; i < subdirs->len; i++)
@@ -1518,6 +1536,22 @@ claude_discover (const char *root,
                  GPtrArray  *files)
 {
   discover_dir (root, files, 0);
+}
+
+static gboolean
+claude_claims (const char *root,
+               const char *path)
+{
+  g_auto(GStrv) parts = loom_importer_split_path (root, path);
+  struct stat st;
+  guint n;
+
+  if (parts == NULL)
+    return FALSE;
+  n = g_strv_length (parts);
+  /* The file sits in the folder n - 1 levels down; a file that is gone was a plain one. */
+  return enters_folder (n - 1) && is_session_file_name (parts[n - 1]) &&
+         (lstat (path, &st) != 0 || S_ISREG (st.st_mode));
 }
 
 static gboolean
@@ -1590,6 +1624,7 @@ static const LoomImporter importer = {
   .name = "claude-code",
   .default_roots = claude_default_roots,
   .discover = claude_discover,
+  .claims = claude_claims,
   .detect = claude_detect,
   .whole_document = FALSE,
   .import_file = claude_import_file,

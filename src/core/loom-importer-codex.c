@@ -20,6 +20,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "loom-importer-codex-private.h"
@@ -1063,6 +1064,17 @@ compare_names (gconstpointer a,
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* Discovery's rules, which claims follows too: rollout files at any depth down to this one.
+ * sessions/YYYY/MM/DD is a few levels; the limit only guards against odd trees. */
+#define DISCOVER_DEPTH 8
+
+/* Whether discovery enters a folder @depth levels below the root (the root is 0). */
+static gboolean
+enters_folder (guint depth)
+{
+  return depth <= DISCOVER_DEPTH;
+}
+
 static void
 codex_discover_dir (const char *dir,
                     guint       depth,
@@ -1072,8 +1084,7 @@ codex_discover_dir (const char *dir,
   g_autoptr(GPtrArray) names = NULL;
   const char *name;
 
-  /* sessions/YYYY/MM/DD: a few levels; the limit only guards against odd trees. */
-  if (depth > 8 || (handle = g_dir_open (dir, 0, NULL)) == NULL)
+  if (!enters_folder (depth) || (handle = g_dir_open (dir, 0, NULL)) == NULL)
     return;
   names = g_ptr_array_new_with_free_func (g_free);
   while ((name = g_dir_read_name (handle)) != NULL)
@@ -1098,6 +1109,23 @@ codex_discover (const char *root,
                 GPtrArray  *files)
 {
   codex_discover_dir (root, 0, files);
+}
+
+static gboolean
+codex_claims (const char *root,
+              const char *path)
+{
+  g_auto(GStrv) parts = loom_importer_split_path (root, path);
+  GStatBuf st;
+  guint n;
+
+  if (parts == NULL)
+    return FALSE;
+  n = g_strv_length (parts);
+  /* The file sits in the folder n - 1 levels down. Discovery takes a link to a rollout file
+   * (not to a folder); a file that is gone was a plain one. */
+  return enters_folder (n - 1) && is_rollout_name (parts[n - 1]) &&
+         (g_lstat (path, &st) != 0 || g_file_test (path, G_FILE_TEST_IS_REGULAR));
 }
 
 /* Whether the first "type" member of @line names an envelope type. serde writes the envelope as
@@ -1181,6 +1209,7 @@ static const LoomImporter importer = {
   .name = CODEX_SOURCE,
   .default_roots = codex_default_roots,
   .discover = codex_discover,
+  .claims = codex_claims,
   .detect = codex_detect,
   .whole_document = FALSE,
   .import_file = codex_import_file,

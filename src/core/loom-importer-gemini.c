@@ -1132,50 +1132,84 @@ is_plain_file (const char *path)
   return g_lstat (path, &st) == 0 && S_ISREG (st.st_mode);
 }
 
-static void
-add_session_file (GPtrArray  *files,
-                  const char *path,
-                  const char *name)
+/* Discovery's rules, which claims follows too. Below the root, down to DISCOVER_DEPTH, it takes
+ * session-*.json(l) files; a chats folder holds the same, and one folder per parent session
+ * with its sub-agents' <sessionId>.jsonl. Each folder on the way down is a place that decides
+ * which folders below it are entered and which files in it are taken. */
+typedef enum
 {
-  if (is_session_name (name) && is_plain_file (path) && !is_migrated_document (path))
-    g_ptr_array_add (files, g_strdup (path));
+  PLACE_NONE,        /* not entered */
+  PLACE_TREE,        /* the root and the folders below it, but chats */
+  PLACE_CHATS,
+  PLACE_SUBAGENTS,   /* chats/<parentSessionId>/ */
+} PlaceKind;
+
+typedef struct
+{
+  PlaceKind kind;
+  guint     depth;   /* below the root, in the tree */
+} Place;
+
+static Place
+root_place (const char *root)
+{
+  g_autofree char *canonical = g_canonicalize_filename (root, NULL);
+  g_autofree char *name = g_path_get_basename (canonical);
+
+  if (g_strcmp0 (name, "chats") == 0)
+    return (Place) { PLACE_CHATS, 0 };
+  return (Place) { PLACE_TREE, 0 };
 }
 
-/* chats/ holds session-*.json and session-*.jsonl, and one folder per parent session with its
- * sub-agents' <sessionId>.jsonl. */
-static void
-discover_chats (const char *chats,
-                GPtrArray  *files)
+/* The place of the folder @name in @place: PLACE_NONE when discovery does not enter it. */
+static Place
+enter_folder (Place       place,
+              const char *name)
 {
-  g_autoptr(GPtrArray) names = list_sorted (chats);
-
-  for (guint i = 0; i < names->len; i++)
+  switch (place.kind)
     {
-      const char *name = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (chats, name, NULL);
+    case PLACE_TREE:
+      if (g_strcmp0 (name, "chats") == 0)
+        return (Place) { PLACE_CHATS, 0 };
+      if (place.depth < DISCOVER_DEPTH)
+        return (Place) { PLACE_TREE, place.depth + 1 };
+      break;
 
-      if (is_plain_dir (path))
-        {
-          g_autoptr(GPtrArray) children = list_sorted (path);
+    case PLACE_CHATS:
+      return (Place) { PLACE_SUBAGENTS, 0 };
 
-          for (guint c = 0; c < children->len; c++)
-            {
-              const char *child = g_ptr_array_index (children, c);
-              g_autofree char *child_path = g_build_filename (path, child, NULL);
+    case PLACE_SUBAGENTS:
+    case PLACE_NONE:
+    default:
+      break;
+    }
+  return (Place) { PLACE_NONE, 0 };
+}
 
-              if (g_str_has_suffix (child, ".jsonl") && is_plain_file (child_path))
-                g_ptr_array_add (files, g_steal_pointer (&child_path));
-            }
-        }
-      else
-        add_session_file (files, path, name);
+/* Whether a plain file named @name in @place is a session, unless a migrated document. */
+static gboolean
+takes_file (Place       place,
+            const char *name)
+{
+  switch (place.kind)
+    {
+    case PLACE_TREE:
+    case PLACE_CHATS:
+      return is_session_name (name);
+
+    case PLACE_SUBAGENTS:
+      return g_str_has_suffix (name, ".jsonl");
+
+    case PLACE_NONE:
+    default:
+      return FALSE;
     }
 }
 
 static void
-discover_walk (const char *dir,
-               guint       depth,
-               GPtrArray  *files)
+discover_in (const char *dir,
+             Place       place,
+             GPtrArray  *files)
 {
   g_autoptr(GPtrArray) names = list_sorted (dir);
 
@@ -1186,13 +1220,15 @@ discover_walk (const char *dir,
 
       if (is_plain_dir (path))
         {
-          if (g_strcmp0 (name, "chats") == 0)
-            discover_chats (path, files);
-          else if (depth < DISCOVER_DEPTH)
-            discover_walk (path, depth + 1, files);
+          Place inner = enter_folder (place, name);
+
+          if (inner.kind != PLACE_NONE)
+            discover_in (path, inner, files);
         }
-      else
-        add_session_file (files, path, name);
+      else if (takes_file (place, name) && is_plain_file (path) && !is_migrated_document (path))
+        {
+          g_ptr_array_add (files, g_steal_pointer (&path));
+        }
     }
 }
 
@@ -1200,12 +1236,28 @@ static void
 gemini_discover (const char *root,
                  GPtrArray  *files)
 {
-  g_autofree char *name = g_path_get_basename (root);
+  discover_in (root, root_place (root), files);
+}
 
-  if (g_strcmp0 (name, "chats") == 0)
-    discover_chats (root, files);
-  else
-    discover_walk (root, 0, files);
+static gboolean
+gemini_claims (const char *root,
+               const char *path)
+{
+  g_auto(GStrv) parts = loom_importer_split_path (root, path);
+  Place place;
+  GStatBuf st;
+  guint n;
+
+  if (parts == NULL)
+    return FALSE;
+  n = g_strv_length (parts);
+  place = root_place (root);
+  for (guint i = 0; i + 1 < n && place.kind != PLACE_NONE; i++)
+    place = enter_folder (place, parts[i]);
+
+  /* A file that is gone was a plain one. */
+  return takes_file (place, parts[n - 1]) && (g_lstat (path, &st) != 0 || S_ISREG (st.st_mode)) &&
+         !is_migrated_document (path);
 }
 
 static gboolean
@@ -1272,6 +1324,7 @@ static const LoomImporter importer = {
   .name = SOURCE_NAME,
   .default_roots = gemini_default_roots,
   .discover = gemini_discover,
+  .claims = gemini_claims,
   .detect = gemini_detect,
   /* Legacy .json files are whole documents, .jsonl files are appended to: the framework reads
    * any changed .json again in full, and a .jsonl from where it stopped. */

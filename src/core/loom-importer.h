@@ -86,6 +86,13 @@ typedef struct
   void        (*discover)      (const char *root,
                                 GPtrArray  *files);
 
+  /* Whether discover (@root) would list @path, by the same rules but for that one file: what
+   * lets a pass import just the files that changed. A file that is gone is judged by its name
+   * and place, as discovery saw it before it was deleted. Both paths are absolute, compared in
+   * canonical form. Required with discover. */
+  gboolean    (*claims)        (const char *root,
+                                const char *path);
+
   /* Whether a file looks like this format, from its name and its first bytes. */
   gboolean    (*detect)        (const char *path,
                                 const char *head,
@@ -107,6 +114,15 @@ const LoomImporter *loom_importer_gemini (void);
 /* Every format, in detection order; NULL-terminated. */
 const LoomImporter * const *loom_importers      (void);
 const LoomImporter         *loom_importer_find  (const char *name);
+
+/* ——— What a format calls while finding files ——— */
+
+/* For claims(): the names that lead from @root down to @path ("project", "x.jsonl"), or NULL
+ * unless @path lies below @root (a '/' boundary, both in canonical form) through folders that
+ * discovery enters: plain ones, never links. A folder that is gone passes, as the files
+ * deleted with it were there. */
+GStrv       loom_importer_split_path     (const char  *root,
+                                          const char  *path);
 
 /* ——— What a format calls while importing one file ——— */
 

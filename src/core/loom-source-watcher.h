@@ -34,7 +34,8 @@ void                loom_source_watcher_set_watching      (LoomSourceWatcher  *s
 gboolean            loom_source_watcher_get_importing     (LoomSourceWatcher  *self);
 double              loom_source_watcher_get_progress      (LoomSourceWatcher  *self);
 
-/* Asks for an import pass now; one that runs already is followed by one more. */
+/* Asks for a whole import pass now (not just of the files the monitors reported); one that
+ * runs already is followed by one more. */
 void                loom_source_watcher_import            (LoomSourceWatcher  *self);
 
 /* Stops watching and waits for a running import to end (it is cancelled between two files),

@@ -4,6 +4,8 @@
  */
 #include <glib/gstdio.h>
 #include <sqlite3.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "loom-search-tokenizer.h"
 #include "loom-test-utils.h"
@@ -235,4 +237,94 @@ loom_test_assert_index_in_sync (const char *db_path)
   g_assert_cmpint (count_on (db, "SELECT count(*) FROM temp.vocabulary"
                                  " WHERE term NOT IN (SELECT term FROM search_terms)"), ==, 0);
   sqlite3_close (db);
+}
+
+void
+loom_test_make_files (const char         *root,
+                      const char * const *relative,
+                      const char         *contents)
+{
+  for (guint i = 0; relative[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (root, relative[i], NULL);
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      g_file_set_contents (path, contents, -1, &error);
+      g_assert_no_error (error);
+    }
+}
+
+/* Checks @path against @listed, with @root spelt in a few ways that mean the same folder. */
+static void
+assert_claim (const LoomImporter *importer,
+              const char         *root,
+              const char         *path,
+              GHashTable         *listed)
+{
+  g_autofree char *slashed = g_strconcat (root, "/", NULL);
+  g_autofree char *dotted = g_strconcat (root, "/.", NULL);
+  gboolean expected = g_hash_table_contains (listed, path);
+
+  if (importer->claims (root, path) != expected)
+    g_error ("%s: claims () says %s, discover () %s", path,
+             expected ? "no" : "yes", expected ? "lists it" : "does not");
+  g_assert_true (importer->claims (slashed, path) == expected);
+  g_assert_true (importer->claims (dotted, path) == expected);
+}
+
+static void
+assert_claims_below (const LoomImporter *importer,
+                     const char         *root,
+                     const char         *dir,
+                     GHashTable         *listed,
+                     gboolean            follow)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+
+      g_assert_cmpint (g_lstat (path, &st), ==, 0);
+      assert_claim (importer, root, path, listed);
+      /* Behind a link to a folder too (but not through links behind it): discovery does not
+       * go there, and claims () must agree. */
+      if (S_ISDIR (st.st_mode) || (follow && S_ISLNK (st.st_mode) &&
+                                   g_file_test (path, G_FILE_TEST_IS_DIR)))
+        assert_claims_below (importer, root, path, listed, S_ISDIR (st.st_mode));
+    }
+}
+
+guint
+loom_test_assert_claims_as_discovered (const LoomImporter *importer,
+                                       const char         *root)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *parent = g_path_get_dirname (root);
+  g_autofree char *sibling = g_strconcat (root, "-sibling", NULL);
+
+  g_assert_nonnull (importer->claims);
+  importer->discover (root, files);
+  for (guint i = 0; i < files->len; i++)
+    g_hash_table_add (listed, g_ptr_array_index (files, i));
+
+  assert_claims_below (importer, root, root, listed, TRUE);
+
+  /* Nothing outside the root, nor the root itself. */
+  g_assert_false (importer->claims (root, root));
+  g_assert_false (importer->claims (root, parent));
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      g_autofree char *elsewhere = g_strconcat (sibling, path + strlen (root), NULL);
+
+      g_assert_false (importer->claims (root, elsewhere));
+    }
+  return files->len;
 }

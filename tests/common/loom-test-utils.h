@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "loom-importer.h"
 #include "loom-store.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,18 @@ gint64       loom_test_count_rows        (const char  *db_path,
 gint64       loom_test_count_matches     (const char  *db_path,
                                           const char  *word);
 char        *loom_test_file_checksum     (const char  *path);
+
+/* Makes each of the NULL-terminated @relative paths below @root, with its folders, as a small
+ * file holding @contents. */
+void         loom_test_make_files        (const char         *root,
+                                          const char * const *relative,
+                                          const char         *contents);
+
+/* Fails unless @importer's claims () says of every entry below @root (files, folders, links,
+ * and what lies behind links to folders) what its discover () says: listed or not. Returns how
+ * many files discover () listed. */
+guint        loom_test_assert_claims_as_discovered (const LoomImporter *importer,
+                                                    const char         *root);
 
 /* Fails unless the search index holds exactly one entry per session title, message and event,
  * with their current text, and FTS5's own integrity check passes. */

@@ -1,9 +1,11 @@
 /* test-source-watcher.c — the watcher on real folders: bursts of changes make one pass, a steady
  * stream still makes passes every second, new and deleted folders gain and lose their monitors,
- * roots that appear later are picked up, and stopping leaves nothing behind.
+ * roots that appear later are picked up, and stopping leaves nothing behind. In an agent's own
+ * folder a pass reads just the session files that changed, unless a whole pass is needed.
  *
  * Everything happens in a temporary folder that also serves as HOME, so the agents' default
- * roots point into it (and do not exist) rather than at the real ones.
+ * roots point into it (and do not exist, but Claude Code's in the tests of targeted passes)
+ * rather than at the real ones.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -21,6 +23,7 @@ typedef struct
   char              *dir;       /* everything, and HOME */
   char              *root;      /* the extra folder being watched */
   char              *db_path;
+  char              *claude_root;   /* Claude Code's projects folder, for targeted passes */
   LoomSourceWatcher *watcher;
   guint              n_changed;
   guint              n_imported;
@@ -29,6 +32,8 @@ typedef struct
   guint              sessions_new;
   guint              sessions_touched;
   guint              sessions_missing;
+  guint              files_seen;       /* by all passes */
+  guint              max_files_seen;   /* by one pass */
 } Fixture;
 
 static char *test_home;
@@ -93,6 +98,10 @@ on_imported_cb (LoomSourceWatcher     *watcher,
   fixture->sessions_new += stats->sessions_new;
   fixture->sessions_touched += stats->sessions_touched;
   fixture->sessions_missing += stats->sessions_missing;
+  fixture->files_seen += stats->files_seen;
+  fixture->max_files_seen = MAX (fixture->max_files_seen, stats->files_seen);
+  g_test_message ("pass: %u files seen, %u imported, %u sessions marked missing",
+                  stats->files_seen, stats->files_imported, stats->sessions_missing);
 }
 
 static void
@@ -194,10 +203,17 @@ fixture_tear_down (Fixture       *fixture,
       g_assert_finalize_object (g_steal_pointer (&fixture->watcher));
     }
 
+  if (fixture->claude_root != NULL)
+    {
+      g_autofree char *config = g_path_get_dirname (fixture->claude_root);
+
+      remove_tree (config);
+    }
   remove_tree (fixture->dir);
   g_clear_pointer (&fixture->dir, g_free);
   g_clear_pointer (&fixture->root, g_free);
   g_clear_pointer (&fixture->db_path, g_free);
+  g_clear_pointer (&fixture->claude_root, g_free);
 }
 
 static gboolean
@@ -220,6 +236,8 @@ reset_counts (Fixture *fixture)
   fixture->sessions_new = 0;
   fixture->sessions_touched = 0;
   fixture->sessions_missing = 0;
+  fixture->files_seen = 0;
+  fixture->max_files_seen = 0;
 }
 
 /* A burst of writes to many files is one change, acted on shortly after it ends. */
@@ -521,18 +539,292 @@ test_imports (Fixture       *fixture,
   g_assert_cmpint (loom_session_get_message_count (session), ==, 2);
 }
 
+/* ——— Targeted passes ——— */
+
+#define PROJECT "-tmp-proj"
+#define N_OTHER_SESSIONS 50
+
+/* Claude Code's folder exists (see main ()), with many sessions that a targeted pass must
+ * leave alone. The extra folder stays. */
+static void
+fixture_set_up_claude (Fixture       *fixture,
+                       gconstpointer  user_data)
+{
+  g_autofree char *project = NULL;
+
+  fixture_set_up (fixture, user_data);
+  fixture->claude_root = g_build_filename (g_getenv ("CLAUDE_CONFIG_DIR"), "projects", NULL);
+  project = g_build_filename (fixture->claude_root, PROJECT, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
+}
+
+/* One user record of session @session_id, the @index-th: one message. */
+static char *
+claude_record (const char *session_id,
+               guint       index)
+{
+  return g_strdup_printf (
+    "{\"type\":\"user\",\"uuid\":\"a0000000-0000-4000-8000-%012u\",\"parentUuid\":null,"
+    "\"sessionId\":\"%s\",\"timestamp\":\"2026-11-29T10:%02u:00.000Z\",\"cwd\":\"/tmp/proj\","
+    "\"version\":\"2.1.100\",\"userType\":\"external\",\"isSidechain\":false,"
+    "\"message\":{\"role\":\"user\",\"content\":\"Prompt %u\"}}\n",
+    index, session_id, index % 60, index);
+}
+
+static char *
+claude_session_path (Fixture    *fixture,
+                     const char *folder,
+                     const char *session_id)
+{
+  g_autofree char *name = g_strconcat (session_id, ".jsonl", NULL);
+
+  return g_build_filename (fixture->claude_root, folder, name, NULL);
+}
+
+static void
+write_claude_sessions (Fixture *fixture,
+                       guint    n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *session_id = g_strdup_printf ("%08x-0000-4000-8000-000000000000", i);
+      g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
+      g_autofree char *record = claude_record (session_id, 0);
+
+      write_file (path, record);
+    }
+}
+
+/* The session @session_id as the store has it now, or NULL. */
+static LoomSession *
+find_session (Fixture    *fixture,
+              const char *session_id)
+{
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GListModel) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  sessions = loom_store_list_sessions (store, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+
+      if (g_strcmp0 (loom_session_get_record (session)->source_session_id, session_id) == 0)
+        return g_steal_pointer (&session);
+    }
+  return NULL;
+}
+
+static guint
+count_sessions (Fixture *fixture)
+{
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GListModel) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  sessions = loom_store_list_sessions (store, NULL, &error);
+  g_assert_no_error (error);
+  return g_list_model_get_n_items (sessions);
+}
+
+/* Waits until the watcher acted on a change and stays idle, then starts counting anew. */
+static void
+wait_for_passes (Fixture *fixture)
+{
+  g_assert_true (wait_until (fixture, has_changed_and_imported, WAIT_TIMEOUT_USEC));
+  do
+    {
+      g_assert_true (wait_until (fixture, is_idle, WAIT_TIMEOUT_USEC));
+      spin (400);
+    }
+  while (!is_idle (fixture));
+  g_assert_cmpuint (fixture->n_failed, ==, 0);
+}
+
+/* A session growing in an agent's folder is imported by passes that read that file alone,
+ * however many sessions sit beside it; a file of the same folder that is not a session by the
+ * agent's rules is not imported, whatever its content; a deleted session gets marked. */
+static void
+test_targeted (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01";
+  const char *stray_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e02";
+  g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
+  g_autofree char *history = g_build_filename (fixture->claude_root, PROJECT, "history.jsonl",
+                                               NULL);
+  g_autofree char *meta = g_build_filename (fixture->claude_root, PROJECT, "agent-1.meta.json",
+                                            NULL);
+  g_autoptr(LoomSession) session = NULL;
+  g_autofree char *first = claude_record (session_id, 1);
+  g_autofree char *second = claude_record (session_id, 2);
+  g_autofree char *records = NULL;
+
+  write_claude_sessions (fixture, N_OTHER_SESSIONS);
+  fixture_start (fixture, NULL);
+  g_assert_cmpuint (count_sessions (fixture), ==, N_OTHER_SESSIONS);
+  reset_counts (fixture);
+
+  /* Written, then growing. */
+  records = g_strconcat (first, second, NULL);
+  write_file (path, records);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, ==, 1);
+  g_assert_cmpuint (fixture->sessions_new, ==, 1);
+  session = find_session (fixture, session_id);
+  g_assert_nonnull (session);
+  g_assert_cmpint (loom_session_get_message_count (session), ==, 2);
+  g_clear_object (&session);
+
+  for (guint i = 3; i < 6; i++)
+    {
+      g_autofree char *record = claude_record (session_id, i);
+
+      reset_counts (fixture);
+      append_file (path, record);
+      wait_for_passes (fixture);
+      g_assert_cmpuint (fixture->max_files_seen, ==, 1);
+      session = find_session (fixture, session_id);
+      g_assert_cmpint (loom_session_get_message_count (session), ==, i);
+      g_clear_object (&session);
+    }
+
+  /* Files beside the sessions that are not sessions, though one reads like a session. */
+  reset_counts (fixture);
+  g_clear_pointer (&records, g_free);
+  records = claude_record (stray_id, 1);
+  write_file (history, records);
+  write_file (meta, "{\"agentType\":\"Explore\"}\n");
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->files_seen, ==, 0);
+  g_assert_null (find_session (fixture, stray_id));
+  g_assert_cmpuint (count_sessions (fixture), ==, N_OTHER_SESSIONS + 1);
+
+  /* Deleted: its session stays, marked, and nothing else is looked at. */
+  reset_counts (fixture);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->files_seen, ==, 0);
+  g_assert_cmpuint (fixture->sessions_missing, ==, 1);
+  session = find_session (fixture, session_id);
+  g_assert_true (loom_session_get_record (session)->source_missing);
+  g_assert_cmpint (loom_session_get_message_count (session), ==, 5);
+}
+
+/* Whole passes stay where the reports are not the whole story: a change under an extra folder
+ * (files there are told apart by their content), a new folder (files may predate its monitor),
+ * and more changes than a targeted pass is worth. */
+static void
+test_whole_passes (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  g_autofree char *extra_file = g_build_filename (fixture->root, "notes.jsonl", NULL);
+  g_autofree char *folder = g_build_filename (fixture->claude_root, "-tmp-other", NULL);
+  g_autofree char *in_folder = claude_session_path (fixture, "-tmp-other",
+                                                    "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e03");
+  g_autofree char *record = claude_record ("7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e03", 1);
+
+  write_claude_sessions (fixture, N_OTHER_SESSIONS);
+  fixture_start (fixture, NULL);
+  reset_counts (fixture);
+
+  write_file (extra_file, "{\"type\":\"summary\"}\n");
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, >=, N_OTHER_SESSIONS);
+
+  /* A new folder, then a session in it: the monitor came in time, so it is targeted. */
+  reset_counts (fixture);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, >=, N_OTHER_SESSIONS);
+  g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, folder));
+
+  reset_counts (fixture);
+  write_file (in_folder, record);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, ==, 1);
+  g_assert_cmpuint (fixture->sessions_new, ==, 1);
+
+  /* A burst of more sessions than a targeted pass takes. */
+  reset_counts (fixture);
+  for (guint i = 0; i < 600; i++)
+    {
+      g_autofree char *session_id = g_strdup_printf ("%08x-1111-4000-8000-000000000000", i);
+      g_autofree char *path = claude_session_path (fixture, "-tmp-other", session_id);
+      g_autofree char *line = claude_record (session_id, 0);
+
+      write_file (path, line);
+    }
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->sessions_new, ==, 600);
+  g_assert_cmpuint (fixture->max_files_seen, >=, N_OTHER_SESSIONS + 601);
+}
+
+static gboolean
+has_failed (Fixture *fixture)
+{
+  return fixture->n_failed > 0 && is_idle (fixture);
+}
+
+/* A pass that fails loses nothing: the files it was to import go to the next pass. */
+static void
+test_failed_pass (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  const char *first_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
+  const char *second_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
+  g_autofree char *first = claude_session_path (fixture, PROJECT, first_id);
+  g_autofree char *second = claude_session_path (fixture, PROJECT, second_id);
+  g_autofree char *away = g_strconcat (fixture->db_path, ".away", NULL);
+  g_autofree char *first_record = claude_record (first_id, 1);
+  g_autofree char *second_record = claude_record (second_id, 1);
+  g_autoptr(LoomSession) session = NULL;
+
+  write_claude_sessions (fixture, N_OTHER_SESSIONS);
+  fixture_start (fixture, NULL);
+  reset_counts (fixture);
+
+  /* A folder where the store was: no pass can open it. */
+  g_assert_cmpint (g_rename (fixture->db_path, away), ==, 0);
+  g_assert_cmpint (g_mkdir (fixture->db_path, 0700), ==, 0);
+  write_file (first, first_record);
+  g_assert_true (wait_until (fixture, has_failed, WAIT_TIMEOUT_USEC));
+  g_assert_cmpuint (fixture->n_failed, ==, 1);
+  g_assert_cmpuint (fixture->n_imported, ==, 0);
+
+  g_assert_cmpint (g_rmdir (fixture->db_path), ==, 0);
+  g_assert_cmpint (g_rename (away, fixture->db_path), ==, 0);
+  fixture->n_failed = 0;
+  reset_counts (fixture);
+
+  write_file (second, second_record);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, ==, 2);
+  g_assert_cmpuint (fixture->sessions_new, ==, 2);
+  session = find_session (fixture, first_id);
+  g_assert_nonnull (session);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *claude_config = NULL;
   int status;
 
   /* Before GLib reads HOME for the first time: the agents' default roots go there. */
   test_home = g_dir_make_tmp ("loom-test-watcher-home-XXXXXX", &error);
   g_assert_no_error (error);
   g_setenv ("HOME", test_home, TRUE);
-  g_unsetenv ("CLAUDE_CONFIG_DIR");
+  /* Claude Code's folder, made by the tests of targeted passes, gone for the others. */
+  claude_config = g_build_filename (test_home, "claude", NULL);
+  g_setenv ("CLAUDE_CONFIG_DIR", claude_config, TRUE);
   g_unsetenv ("CODEX_HOME");
   g_unsetenv ("GEMINI_CLI_HOME");
   g_unsetenv ("LOOM_DB");
@@ -551,6 +843,12 @@ main (int   argc,
               fixture_set_up, test_one_pass_at_a_time, fixture_tear_down);
   g_test_add ("/source-watcher/imports", Fixture, NULL,
               fixture_set_up, test_imports, fixture_tear_down);
+  g_test_add ("/source-watcher/targeted", Fixture, NULL,
+              fixture_set_up_claude, test_targeted, fixture_tear_down);
+  g_test_add ("/source-watcher/whole-passes", Fixture, NULL,
+              fixture_set_up_claude, test_whole_passes, fixture_tear_down);
+  g_test_add ("/source-watcher/failed-pass", Fixture, NULL,
+              fixture_set_up_claude, test_failed_pass, fixture_tear_down);
 
   status = g_test_run ();
 

@@ -10,7 +10,9 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "loom-error.h"
 #include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-test-utils.h"
@@ -933,6 +935,153 @@ test_streamed_timeline (Fixture       *f,
     }
 }
 
+/* claims () says of each file what discover () says, on a tree with every name and place the
+ * rules tell apart: sessions, their sub-agents, the files beside them, too deep, links. A file
+ * that is gone is still claimed by its name, so that its session can be marked. */
+static void
+test_claims (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const files[] = {
+    /* Listed. */
+    "-p/11111111-1111-4111-8111-111111111111.jsonl",
+    "-p/agent-a1.jsonl",
+    "-p/11111111-1111-4111-8111-111111111111/subagents/agent-b2.jsonl",
+    "22222222-2222-4222-8222-222222222222.jsonl",
+    "a/b/c/d/e/33333333-3333-4333-8333-333333333333.jsonl",
+    "-p/44444444-4444-4444-8444-444444444444.jsonl/agent-c3.jsonl",
+    /* Not listed. */
+    "-p/11111111-1111-4111-8111-111111111111/subagents/agent-b2.meta.json",
+    "-p/11111111-1111-4111-8111-111111111111/tool-results/toolu_1.txt",
+    "-p/history.jsonl",
+    "-p/notes.jsonl",
+    "-p/11111111-1111-4111-8111-11111111111.jsonl",
+    "-p/agent-x.json",
+    "a/b/c/d/e/f/55555555-5555-4555-8555-555555555555.jsonl",
+    NULL
+  };
+  const LoomImporter *claude = loom_importer_claude ();
+  g_autofree char *root = g_build_filename (f->dir, "projects", NULL);
+  g_autofree char *gone = g_build_filename (root, files[0], NULL);
+  g_autofree char *gone_folder = g_build_filename (root, "a", NULL);
+  g_autofree char *gone_deep = g_build_filename (root, files[4], NULL);
+  g_autofree char *link = g_build_filename (root, "-p",
+                                            "66666666-6666-4666-8666-666666666666.jsonl", NULL);
+  g_autofree char *folder_link = g_build_filename (root, "-link", NULL);
+
+  loom_test_make_files (root, files, "{}\n");
+  g_assert_cmpint (symlink ("agent-a1.jsonl", link), ==, 0);
+  g_assert_cmpint (symlink ("-p", folder_link), ==, 0);
+
+  g_assert_cmpuint (loom_test_assert_claims_as_discovered (claude, root), ==, 6);
+
+  g_assert_cmpint (g_remove (gone), ==, 0);
+  g_assert_true (claude->claims (root, gone));
+  loom_test_remove_tree (gone_folder);
+  g_assert_true (claude->claims (root, gone_deep));
+}
+
+/* Counts the sessions whose source is @path, all or only those marked missing. */
+static gint64
+count_sessions_of (Fixture    *f,
+                   const char *path,
+                   gboolean    missing_only)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sessions WHERE source_path = ?1%s",
+                                          missing_only ? " AND source_missing = 1" : "");
+  sqlite3_stmt *stmt = NULL;
+  sqlite3 *db = NULL;
+  gint64 count;
+
+  g_assert_cmpint (sqlite3_open_v2 (f->db, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+  count = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return count;
+}
+
+/* A targeted pass (the watcher's) imports only the changed files the agent's rules list, spelt
+ * as discovery spells them, and marks only the sessions of those that are gone. */
+static void
+test_changed (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *config = g_build_filename (f->dir, "claude-config", NULL);
+  g_autofree char *projects = g_build_filename (config, "projects", NULL);
+  g_autofree char *project = g_build_filename (projects, "-home-ada-src-loom", NULL);
+  g_autofree char *kept = g_build_filename (project, "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13.jsonl",
+                                            NULL);
+  g_autofree char *kept_typed = g_build_filename (projects, ".", "-home-ada-src-loom", "..",
+                                                  "-home-ada-src-loom",
+                                                  "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13.jsonl",
+                                                  NULL);
+  g_autofree char *deleted = g_build_filename (project, "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64.jsonl",
+                                               NULL);
+  g_autofree char *unlisted = g_build_filename (project, "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72.jsonl",
+                                                NULL);
+  g_autofree char *history = g_build_filename (project, "history.jsonl", NULL);
+  g_autofree char *outside = g_build_filename (f->dir, "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31.jsonl",
+                                               NULL);
+  g_autofree char *contents = NULL;
+  const char *changed[] = { kept_typed, deleted, history, outside, NULL };
+  LoomImportOptions options = { NULL, NULL, changed };
+  const char *one_path[] = { project, NULL };
+  LoomImportOptions both = { NULL, one_path, changed };
+  g_autoptr(GError) error = NULL;
+  gint64 deleted_sessions, sessions;
+  guint whole_files;
+
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    {
+      g_autofree char *path = fixture_path (folders[i]);
+
+      copy_tree (path, projects);
+    }
+  g_setenv ("CLAUDE_CONFIG_DIR", config, TRUE);
+  import_paths (f, NULL, NULL);
+  whole_files = f->stats->files_seen;
+  g_assert_cmpuint (whole_files, >, 3);
+  sessions = loom_test_count_rows (f->db, "sessions");
+  deleted_sessions = count_sessions_of (f, deleted, FALSE);
+  g_assert_cmpint (deleted_sessions, >=, 1);
+
+  /* A file Claude Code does not write sessions to, though its records look like theirs. */
+  g_file_get_contents (kept, &contents, NULL, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (history, contents, -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (outside, contents, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_remove (deleted), ==, 0);
+  g_assert_cmpint (g_remove (unlisted), ==, 0);
+
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->stats->files_seen, ==, 1);
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 1);   /* its cursor, under its own spelling */
+  g_assert_cmpuint (f->stats->sessions_missing, ==, deleted_sessions);
+  g_assert_cmpint (count_sessions_of (f, deleted, TRUE), ==, deleted_sessions);
+  g_assert_cmpint (count_sessions_of (f, unlisted, TRUE), ==, 0);
+  g_assert_cmpint (loom_test_count_rows (f->db, "sessions"), ==, sessions);
+
+  /* A whole pass finds the rest. */
+  import_paths (f, NULL, NULL);
+  g_assert_cmpuint (f->stats->files_seen, ==, whole_files - 2);
+  g_assert_cmpuint (f->stats->sessions_missing, ==, count_sessions_of (f, unlisted, FALSE));
+
+  /* Changed files belong to the agents' own folders. */
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  g_assert_false (loom_import_run (f->store, &both, NULL, NULL, NULL, f->stats, &error));
+  g_assert_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT);
+  g_unsetenv ("CLAUDE_CONFIG_DIR");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -955,6 +1104,10 @@ main (int   argc,
               fixture_set_up, test_incremental, fixture_tear_down);
   g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
               fixture_set_up, test_streamed_timeline, fixture_tear_down);
+  g_test_add ("/import/claude/claims", Fixture, NULL,
+              fixture_set_up, test_claims, fixture_tear_down);
+  g_test_add ("/import/claude/changed", Fixture, NULL,
+              fixture_set_up, test_changed, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
  */
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "loom-import.h"
 #include "loom-importer.h"
@@ -888,6 +889,53 @@ test_archived_move (Fixture       *f,
   g_assert_cmpstr (after, ==, before);
 }
 
+/* The same move as the watcher reports it, to a targeted pass: the old path's name and the new
+ * one. The new file is read, the session is not marked missing, and nothing doubles. */
+static void
+test_archived_move_changed (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *home = g_build_filename (f->dir, "codex-home", NULL);
+  g_autofree char *day = g_build_filename (home, "sessions", "2026", "03", "02", NULL);
+  g_autofree char *archive = g_build_filename (home, "archived_sessions", NULL);
+  g_autofree char *name = g_path_get_basename (CURRENT);
+  g_autofree char *from = g_build_filename (day, name, NULL);
+  g_autofree char *to = g_build_filename (archive, name, NULL);
+  g_autofree char *old_home = g_strdup (g_getenv ("CODEX_HOME"));
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  const char *changed[] = { from, to, NULL };
+  LoomImportOptions options = { "codex", NULL, changed };
+  g_autoptr(GError) error = NULL;
+  gint64 messages, events;
+
+  copy_fixture (CURRENT, day);
+  g_assert_cmpint (g_mkdir_with_parents (archive, 0700), ==, 0);
+  g_setenv ("CODEX_HOME", home, TRUE);
+  import_paths (f, "codex", NULL);
+  before = comparable_session (f, expected[0].session_id);
+  messages = loom_test_count_rows (f->db, "messages");
+  events = loom_test_count_rows (f->db, "events");
+
+  g_assert_cmpint (g_rename (from, to), ==, 0);
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->stats->files_seen, ==, 1);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
+  g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, messages);
+  g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
+  after = comparable_session (f, expected[0].session_id);
+  g_assert_cmpstr (after, ==, before);
+
+  if (old_home != NULL)
+    g_setenv ("CODEX_HOME", old_home, TRUE);
+  else
+    g_unsetenv ("CODEX_HOME");
+}
+
 static void
 collect_files (const char *dir,
                GPtrArray  *files)
@@ -936,6 +984,44 @@ test_fixtures_unchanged (Fixture       *f,
     }
 }
 
+/* claims () says of each file what discover () says, on a tree with every name and place the
+ * rules tell apart: rollouts by date, flat and too deep, other files, links to a file (taken)
+ * and to a folder (not entered). A file that is gone is still claimed by its name. */
+static void
+test_claims (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const files[] = {
+    /* Listed. */
+    "2026/03/02/rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl",
+    "rollout-2025-04-18-9b2f6a1e-3c4d-4e5f-8a7b-1c2d3e4f5a6b.json",
+    "a/b/c/d/e/f/g/h/rollout-deep.jsonl",
+    "rollout-folder.jsonl/rollout-inner.jsonl",
+    /* Not listed. */
+    "2026/03/02/notes.jsonl",
+    "2026/03/02/rollout-partial.jsonl.tmp",
+    "a/b/c/d/e/f/g/h/i/rollout-too-deep.jsonl",
+    "history.jsonl",
+    NULL
+  };
+  const LoomImporter *codex = loom_importer_codex ();
+  g_autofree char *root = g_build_filename (f->dir, "sessions", NULL);
+  g_autofree char *gone = g_build_filename (root, files[0], NULL);
+  g_autofree char *link = g_build_filename (root, "2026", "03", "02", "rollout-link.jsonl", NULL);
+  g_autofree char *dangling = g_build_filename (root, "rollout-dangling.jsonl", NULL);
+  g_autofree char *folder_link = g_build_filename (root, "2027", NULL);
+
+  loom_test_make_files (root, files, "{}\n");
+  g_assert_cmpint (symlink (files[0] + strlen ("2026/03/02/"), link), ==, 0);
+  g_assert_cmpint (symlink ("nowhere.jsonl", dangling), ==, 0);
+  g_assert_cmpint (symlink ("2026", folder_link), ==, 0);
+
+  g_assert_cmpuint (loom_test_assert_claims_as_discovered (codex, root), ==, 5);
+
+  g_assert_cmpint (g_remove (gone), ==, 0);
+  g_assert_true (codex->claims (root, gone));
+}
+
 static void
 add_fixture_test (const char     *path,
                   gconstpointer   data,
@@ -981,7 +1067,9 @@ main (int   argc,
   add_fixture_test ("/import-codex/default-roots", NULL, test_default_roots);
   add_fixture_test ("/import-codex/foreign-files", NULL, test_foreign_files);
   add_fixture_test ("/import-codex/archived-move", NULL, test_archived_move);
+  add_fixture_test ("/import-codex/archived-move-changed", NULL, test_archived_move_changed);
   add_fixture_test ("/import-codex/fixtures-unchanged", NULL, test_fixtures_unchanged);
+  add_fixture_test ("/import-codex/claims", NULL, test_claims);
 
   {
     int status = g_test_run ();

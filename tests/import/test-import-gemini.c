@@ -7,9 +7,11 @@
  */
 #include <glib/gstdio.h>
 #include <sqlite3.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include "loom-import.h"
+#include "loom-importer.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 
@@ -978,6 +980,56 @@ test_default_roots (Fixture       *f,
   assert_session (sessions, &migrated_expected);
 }
 
+/* claims () says of each file what discover () says, on a tree with every name and place the
+ * rules tell apart: sessions in chats and in the tree above, sub-agents, a migrated document,
+ * the CLI's other files, too deep, links; from the temporary folder and from a chats folder.
+ * A file that is gone is still claimed by its name, unless its migrated copy is there. */
+static void
+test_claims (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const files[] = {
+    /* Listed. */
+    "h1/chats/session-2025-11-02T08-15-8c1d4e2a.jsonl",
+    "h1/chats/session-2025-09-14T10-02-3f2a9c1e.json",
+    "h1/chats/session-2025-08-30T16-40-77aa00bb.jsonl",
+    "h1/chats/8c1d4e2a/5e6f7a8b.jsonl",
+    "h1/chats/8c1d4e2a/session-q.jsonl",
+    "h1/session-legacy.json",
+    "a/b/c/d/session-deep.json",
+    "a/b/c/d/chats/session-deep.jsonl",
+    /* Not listed. */
+    "h1/chats/session-2025-08-30T16-40-77aa00bb.json",
+    "h1/chats/8c1d4e2a/5e6f7a8c.json",
+    "h1/chats/8c1d4e2a/deeper/5e6f7a8d.jsonl",
+    "h1/chats/notes.jsonl",
+    "h1/logs.json",
+    "h1/checkpoint-tokyo.json",
+    "a/b/c/d/e/session-too-deep.json",
+    "a/b/c/d/e/chats/session-too-deep.jsonl",
+    NULL
+  };
+  const LoomImporter *gemini = loom_importer_gemini ();
+  g_autofree char *root = g_build_filename (f->dir, ".gemini", "tmp", NULL);
+  g_autofree char *chats = g_build_filename (root, "h1", "chats", NULL);
+  g_autofree char *gone = g_build_filename (root, files[0], NULL);
+  g_autofree char *migrated = g_build_filename (root, files[8], NULL);
+  g_autofree char *link = g_build_filename (chats, "session-link.jsonl", NULL);
+  g_autofree char *folder_link = g_build_filename (root, "h2", NULL);
+
+  loom_test_make_files (root, files, "{}\n");
+  g_assert_cmpint (symlink ("session-2025-11-02T08-15-8c1d4e2a.jsonl", link), ==, 0);
+  g_assert_cmpint (symlink ("h1", folder_link), ==, 0);
+
+  g_assert_cmpuint (loom_test_assert_claims_as_discovered (gemini, root), ==, 8);
+  g_assert_cmpuint (loom_test_assert_claims_as_discovered (gemini, chats), ==, 5);
+
+  g_assert_cmpint (g_remove (gone), ==, 0);
+  g_assert_true (gemini->claims (root, gone));
+  g_assert_cmpint (g_remove (migrated), ==, 0);
+  g_assert_false (gemini->claims (root, migrated));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1010,6 +1062,7 @@ main (int   argc,
   ADD ("all/idempotent", NULL, test_idempotent);
   ADD ("all/bytes-unchanged", NULL, test_bytes_unchanged);
   ADD ("all/default-roots", NULL, test_default_roots);
+  ADD ("all/claims", NULL, test_claims);
 
 #undef ADD
   return g_test_run ();
