@@ -828,7 +828,9 @@ update_title (LoomImportFile  *file,
     "       (SELECT text FROM messages WHERE session_id = s.id AND role = 'user'"
     "        AND flags & ?2 = 0 AND text != '' ORDER BY seq LIMIT 1)"
     " FROM sessions s WHERE s.id = ?1";
-  static const char write_sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1";
+  /* Most passes find the name unchanged: then the row is not written at all. */
+  static const char write_sql[] =
+    "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NOT ?2";
   g_autofree char *base = NULL;
   g_autofree char *date = NULL;
   g_autofree char *title = NULL;

@@ -37,6 +37,11 @@ static void
 loom_store_class_init (LoomStoreClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = loom_store_finalize;
+
+  /* SQLite counts the memory it uses under a global mutex on every allocation; nothing here
+   * reads the count, and an import allocates for every row and token. It can only be turned
+   * off before SQLite starts: if something in the process started it first, it stays on. */
+  sqlite3_config (SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
 static void
