@@ -561,7 +561,15 @@ static const char schema_v3[] =
 #define BATCH_RUNNING "EXISTS (SELECT 1 FROM index_deferred WHERE base = 'sessions')"
 #define RETITLED_TITLE(id) "(SELECT title FROM index_retitled WHERE id = " id ")"
 
+/* FTS5 writes what it holds as a new segment whenever its pending terms pass 1 MB, and
+ * merges those segments later: an import's batch made many small ones. With 16 MB it writes
+ * fewer, larger ones (200 MB corpus: 12.0 s -> 11.1 s); they still go out at every commit,
+ * so the memory is held only during a batch. A rebuild makes the table anew and sets it again. */
+#define SEARCH_INDEX_CONFIG \
+  "INSERT INTO search_index (search_index, rank) VALUES ('hashsize', 16777216);"
+
 static const char schema_v4[] =
+  SEARCH_INDEX_CONFIG
   /* Deleting a message sets its events' message_id to NULL (a foreign key), and without an
    * index SQLite found those events by reading the whole events table: a second per message
    * of a 2 GB store, when a rewritten file was read again or a session deleted for good. */
@@ -629,6 +637,7 @@ const char loom_schema_index_deferred_sql[] =
 const char loom_schema_index_rebuild_sql[] =
   "DROP TABLE search_index;"
   SEARCH_INDEX_TABLE_V3
+  SEARCH_INDEX_CONFIG
   "DELETE FROM search_entries;"
   "DELETE FROM search_terms;"
   EVENT_ENTRY_INSERT ";"

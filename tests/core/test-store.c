@@ -63,6 +63,25 @@ exec_raw (const char *path,
   sqlite3_close (db);
 }
 
+/* FTS5's memory for pending terms (loom-schema.c), 0 when left at its default. */
+static gint64
+index_hashsize (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  gint64 size = 0;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT v FROM search_index_config"
+                                           " WHERE k = 'hashsize'", -1, &stmt, NULL),
+                   ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    size = sqlite3_column_int64 (stmt, 0);
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return size;
+}
+
 static guint
 count_in (LoomStore      *store,
           LoomCollection  collection)
@@ -860,6 +879,7 @@ test_rebuild_index (Fixture       *f,
   g_assert_cmpint (loom_test_count_matches (f->path, "naive"), ==, 7);
   g_assert_cmpint (loom_test_count_matches (f->path, "cafe"), ==, 1);
 
+  g_assert_cmpint (index_hashsize (f->path), ==, 16 << 20);
   exec_raw (f->path, "INSERT INTO search_index (search_index) VALUES ('delete-all')");
   g_assert_cmpint (loom_test_count_matches (f->path, "naive"), ==, 0);
 
@@ -867,6 +887,8 @@ test_rebuild_index (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (loom_test_count_matches (f->path, "naive"), ==, 7);
   g_assert_cmpint (loom_test_count_matches (f->path, "cafe"), ==, 1);
+  /* The new table has the store's own settings. */
+  g_assert_cmpint (index_hashsize (f->path), ==, 16 << 20);
   /* The rebuild noted its terms again (search_terms was emptied with the index). */
   loom_test_assert_index_in_sync (f->path);
 }
