@@ -80,6 +80,18 @@ is_idle (Fixture *fixture)
   return !loom_source_watcher_get_importing (fixture->watcher);
 }
 
+/* Waits until no pass runs or waits to run, and none starts for a while after. */
+static void
+wait_until_settled (Fixture *fixture)
+{
+  do
+    {
+      g_assert_true (wait_until (fixture, is_idle, WAIT_TIMEOUT_USEC));
+      spin (400);
+    }
+  while (!is_idle (fixture));
+}
+
 static void
 on_changed_cb (LoomSourceWatcher *watcher,
                Fixture           *fixture)
@@ -460,13 +472,7 @@ test_one_pass_at_a_time (Fixture       *fixture,
   loom_source_watcher_import (fixture->watcher);
   loom_source_watcher_import (fixture->watcher);
 
-  /* Idle, and staying so. */
-  do
-    {
-      g_assert_true (wait_until (fixture, is_idle, WAIT_TIMEOUT_USEC));
-      spin (300);
-    }
-  while (!is_idle (fixture));
+  wait_until_settled (fixture);
   g_assert_cmpuint (fixture->n_imported, ==, 2);
 }
 
@@ -637,12 +643,7 @@ static void
 wait_for_passes (Fixture *fixture)
 {
   g_assert_true (wait_until (fixture, has_changed_and_imported, WAIT_TIMEOUT_USEC));
-  do
-    {
-      g_assert_true (wait_until (fixture, is_idle, WAIT_TIMEOUT_USEC));
-      spin (400);
-    }
-  while (!is_idle (fixture));
+  wait_until_settled (fixture);
   g_assert_cmpuint (fixture->n_failed, ==, 0);
 }
 
