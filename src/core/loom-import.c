@@ -232,6 +232,54 @@ loom_importer_split_path (const char *root,
   return g_steal_pointer (&parts);
 }
 
+/* An agent's default root that exists, with the format whose discovery walks it. */
+typedef struct
+{
+  const LoomImporter *importer;
+  char               *root;
+} AgentRoot;
+
+static void
+agent_root_free (gpointer data)
+{
+  AgentRoot *agent_root = data;
+
+  g_free (agent_root->root);
+  g_free (agent_root);
+}
+
+/* The agents' default roots that exist (a root that is gone, a drive not mounted, is walked
+ * and marks nothing), in the formats' order: a file two roots share goes to the first. */
+static GPtrArray *
+existing_agent_roots (const LoomImporter *only)
+{
+  const LoomImporter * const *importers = loom_importers ();
+  GPtrArray *agent_roots = g_ptr_array_new_with_free_func (agent_root_free);
+
+  for (guint i = 0; importers[i] != NULL; i++)
+    {
+      g_auto(GStrv) roots = NULL;
+
+      if ((only != NULL && importers[i] != only) ||
+          importers[i]->default_roots == NULL || importers[i]->discover == NULL)
+        continue;
+
+      roots = importers[i]->default_roots ();
+      for (guint r = 0; roots != NULL && roots[r] != NULL; r++)
+        {
+          AgentRoot *agent_root;
+
+          if (!g_file_test (roots[r], G_FILE_TEST_IS_DIR))
+            continue;
+          agent_root = g_new0 (AgentRoot, 1);
+          agent_root->importer = importers[i];
+          agent_root->root = g_strdup (roots[r]);
+          g_ptr_array_add (agent_roots, agent_root);
+        }
+    }
+  return agent_roots;
+}
+
 /* Every session file of the agents' default roots, as each agent's discovery finds them. */
 static void
 collect_default_roots (const LoomImporter *only,
@@ -239,33 +287,21 @@ collect_default_roots (const LoomImporter *only,
                        GHashTable         *seen,
                        GPtrArray          *roots)
 {
-  const LoomImporter * const *importers = loom_importers ();
+  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
 
-  for (guint i = 0; importers[i] != NULL; i++)
+  for (guint a = 0; a < agent_roots->len; a++)
     {
-      g_auto(GStrv) agent_roots = NULL;
+      AgentRoot *agent_root = g_ptr_array_index (agent_roots, a);
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
-      if (only != NULL && importers[i] != only)
-        continue;
-      if (importers[i]->default_roots == NULL || importers[i]->discover == NULL)
-        continue;
-
-      agent_roots = importers[i]->default_roots ();
-      for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
-        {
-          g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-
-          if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
-            continue;
-          g_ptr_array_add (roots, g_strdup (agent_roots[r]));
-          importers[i]->discover (agent_roots[r], files);
-          for (guint f = 0; f < files->len; f++)
-            add_candidate (candidates, seen, g_ptr_array_index (files, f), importers[i]);
-        }
+      g_ptr_array_add (roots, g_strdup (agent_root->root));
+      agent_root->importer->discover (agent_root->root, files);
+      for (guint f = 0; f < files->len; f++)
+        add_candidate (candidates, seen, g_ptr_array_index (files, f), agent_root->importer);
     }
 }
 
-/* The files among @changed that the agents' discovery would list, in the loops' order of
+/* The files among @changed that the agents' discovery would list, in the order of
  * collect_default_roots () so that a file two roots share goes to the same format. Each is
  * spelt as discovery spells it, from the root down: cursors and sessions are keyed by that
  * path. Those that are gone go to @deleted. */
@@ -276,40 +312,29 @@ collect_changed (const LoomImporter *only,
                  GHashTable         *seen,
                  GPtrArray          *deleted)
 {
-  const LoomImporter * const *importers = loom_importers ();
+  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
 
-  for (guint i = 0; importers[i] != NULL; i++)
+  for (guint a = 0; a < agent_roots->len; a++)
     {
-      g_auto(GStrv) agent_roots = NULL;
+      AgentRoot *agent_root = g_ptr_array_index (agent_roots, a);
 
-      if (only != NULL && importers[i] != only)
-        continue;
-      if (importers[i]->default_roots == NULL || importers[i]->discover == NULL ||
-          importers[i]->claims == NULL)
+      if (agent_root->importer->claims == NULL)
         continue;
 
-      agent_roots = importers[i]->default_roots ();
-      for (guint r = 0; agent_roots != NULL && agent_roots[r] != NULL; r++)
+      for (guint c = 0; changed[c] != NULL; c++)
         {
-          /* A root that is gone (a drive not mounted) marks nothing, as in a whole pass. */
-          if (!g_file_test (agent_roots[r], G_FILE_TEST_IS_DIR))
+          g_autofree char *relative = NULL;
+          g_autofree char *path = NULL;
+          struct stat st;
+
+          if (!agent_root->importer->claims (agent_root->root, changed[c]) ||
+              !(relative = relative_below (agent_root->root, changed[c])))
             continue;
-
-          for (guint c = 0; changed[c] != NULL; c++)
-            {
-              g_autofree char *relative = NULL;
-              g_autofree char *path = NULL;
-              struct stat st;
-
-              if (!importers[i]->claims (agent_roots[r], changed[c]) ||
-                  !(relative = relative_below (agent_roots[r], changed[c])))
-                continue;
-              path = g_build_filename (agent_roots[r], relative, NULL);
-              if (lstat (path, &st) == 0)
-                add_candidate (candidates, seen, path, importers[i]);
-              else if (errno == ENOENT && g_hash_table_add (seen, g_strdup (path)))
-                g_ptr_array_add (deleted, g_steal_pointer (&path));
-            }
+          path = g_build_filename (agent_root->root, relative, NULL);
+          if (lstat (path, &st) == 0)
+            add_candidate (candidates, seen, path, agent_root->importer);
+          else if (errno == ENOENT && g_hash_table_add (seen, g_strdup (path)))
+            g_ptr_array_add (deleted, g_steal_pointer (&path));
         }
     }
 }
