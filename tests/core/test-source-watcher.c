@@ -601,19 +601,28 @@ write_claude_sessions (Fixture *fixture,
     }
 }
 
-/* The session @session_id as the store has it now, or NULL. */
-static LoomSession *
-find_session (Fixture    *fixture,
-              const char *session_id)
+/* The sessions as the store has them now, read through a connection of the test's own. */
+static GListModel *
+list_sessions (Fixture *fixture)
 {
   g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GListModel) sessions = NULL;
   g_autoptr(GError) error = NULL;
+  GListModel *sessions;
 
   store = loom_store_open (fixture->db_path, &error);
   g_assert_no_error (error);
   sessions = loom_store_list_sessions (store, NULL, &error);
   g_assert_no_error (error);
+  return sessions;
+}
+
+/* The session @session_id as the store has it now, or NULL. */
+static LoomSession *
+find_session (Fixture    *fixture,
+              const char *session_id)
+{
+  g_autoptr(GListModel) sessions = list_sessions (fixture);
+
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
       g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
@@ -627,14 +636,8 @@ find_session (Fixture    *fixture,
 static guint
 count_sessions (Fixture *fixture)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) sessions = list_sessions (fixture);
 
-  store = loom_store_open (fixture->db_path, &error);
-  g_assert_no_error (error);
-  sessions = loom_store_list_sessions (store, NULL, &error);
-  g_assert_no_error (error);
   return g_list_model_get_n_items (sessions);
 }
 
