@@ -4,8 +4,9 @@
  * (device, inode, size, mtime and a hash of a sample of the imported prefix). A file that did not
  * change is skipped without being read; a file that grew is read from where the last pass
  * stopped; a file that shrank, was replaced or whose prefix changed was rewritten, and is read
- * again from its start after what it gave before is cleared. Each file is one transaction, so an
- * interrupted import never leaves half a file behind.
+ * again from its start after what it gave before is cleared. Files are written in batches, one
+ * transaction each (see begin_batch ()), so an interrupted import never leaves half a file
+ * behind.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -676,13 +677,10 @@ import_one (LoomStore        *store,
     state = parse_state (cursor.state);
   cursor_clear (&cursor);
 
-  /* Inside the batch's transaction (see loom_import_run), a file is a savepoint of its own:
-   * a file that fails leaves nothing behind, and the others of the batch stay. */
-  if (!loom_store_exec (store, "SAVEPOINT import_file", error))
-    return FALSE;
-
+  /* No savepoint of its own: a file that fails takes its batch's transaction with it, and
+   * import_all () reads the batch again without it. */
   if (mode == MODE_RESET && !loom_import_file_clear (store, candidate->path, error))
-    goto fail;
+    return FALSE;
 
   file = loom_import_file_new (store, candidate->importer, stats, candidate->path,
                                mode == MODE_RESET, offset, line, state, error);
@@ -692,7 +690,7 @@ import_one (LoomStore        *store,
       if (file != NULL && file->failed_to_read && error != NULL && *error == NULL)
         g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "%s could not be read to its end",
                      candidate->path);
-      goto fail;
+      return FALSE;
     }
 
   if (file->reader != NULL)
@@ -707,17 +705,12 @@ import_one (LoomStore        *store,
     }
 
   if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
-                    error) ||
-      !loom_store_exec (store, "RELEASE import_file", error))
-    goto fail;
+                    error))
+    return FALSE;
 
   stats->files_imported++;
   stats->bytes += (guint64)st.st_size - (mode == MODE_APPEND ? cursor.offset : 0);
   return TRUE;
-
-fail:
-  sqlite3_exec (store->db, "ROLLBACK TO import_file; RELEASE import_file", NULL, NULL, NULL);
-  return FALSE;
 }
 
 /* The files below @roots that have a cursor but are gone. */
@@ -838,11 +831,30 @@ fail:
   return FALSE;
 }
 
-/* A batch is one transaction whose new messages and events are indexed for search in one go
- * just before it commits (see schema_v2 in loom-schema.c). */
+/* A batch is one transaction over consecutive files, whose new messages and events are indexed
+ * for search in one go just before it commits (see schema_v2 in loom-schema.c). One commit per
+ * file would flush a full-text segment each time and merge them over and over. A batch ends
+ * after enough bytes or time for readers (the app's window) to see progress.
+ *
+ * A file that fails undoes its batch, and the batch's files are read again without it. A
+ * savepoint per file would spare that, but SQLite then copies each page to a temporary file
+ * before a file first changes it: 610 MB written for 40 MB of sessions. */
+typedef struct
+{
+  gboolean        open;
+  guint           first;       /* the index of its first file */
+  LoomImportStats stats;       /* the stats when it began */
+  guint           n_warnings;  /* how many warnings they had */
+  gint64          started;
+  guint64         bytes;
+} Batch;
+
 static gboolean
-begin_batch (LoomStore  *store,
-             GError    **error)
+begin_batch (LoomStore        *store,
+             guint             first,
+             LoomImportStats  *stats,
+             Batch            *batch,
+             GError          **error)
 {
   if (!loom_store_begin (store, error))
     return FALSE;
@@ -851,7 +863,31 @@ begin_batch (LoomStore  *store,
       loom_store_rollback (store);
       return FALSE;
     }
+  batch->open = TRUE;
+  batch->first = first;
+  batch->stats = *stats;
+  batch->stats.warnings = NULL;
+  batch->n_warnings = stats->warnings->len;
+  batch->started = g_get_monotonic_time ();
+  batch->bytes = 0;
   return TRUE;
+}
+
+/* Rolls back the batch, and @stats to what they were when it began; returns the index of the
+ * file to read again from. */
+static guint
+undo_batch (LoomStore        *store,
+            LoomImportStats  *stats,
+            Batch            *batch)
+{
+  GPtrArray *warnings = stats->warnings;
+
+  loom_store_rollback (store);
+  *stats = batch->stats;
+  g_ptr_array_set_size (warnings, batch->n_warnings);
+  stats->warnings = warnings;
+  batch->open = FALSE;
+  return batch->first;
 }
 
 static gboolean
@@ -864,6 +900,19 @@ commit_batch (LoomStore  *store,
       return FALSE;
     }
   return loom_store_commit (store, error);
+}
+
+/* The warnings added to @stats since it had @from, moved out of it. */
+static GPtrArray *
+take_warnings (LoomImportStats *stats,
+               guint            from)
+{
+  GPtrArray *taken = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = from; i < stats->warnings->len; i++)
+    g_ptr_array_add (taken, g_steal_pointer (&g_ptr_array_index (stats->warnings, i)));
+  g_ptr_array_set_size (stats->warnings, from);
+  return taken;
 }
 
 static gboolean
@@ -879,9 +928,12 @@ import_all (LoomStore                *store,
   g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (candidate_free);
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
-  guint64 total = 0, done = 0, batch_bytes = 0;
-  gint64 batch_started = 0;
-  gboolean in_batch = FALSE;
+  /* candidate index → its warnings, the last one why it was not imported */
+  g_autoptr(GHashTable) failed = g_hash_table_new_full (NULL, NULL, NULL,
+                                                        (GDestroyNotify)g_ptr_array_unref);
+  guint64 total = 0, done = 0;
+  guint i = 0, reported = 0;
+  Batch batch = { FALSE, };
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
   g_return_val_if_fail (stats != NULL, FALSE);
@@ -898,56 +950,61 @@ import_all (LoomStore                *store,
                         error))
     return FALSE;
 
+  for (guint j = 0; j < candidates->len; j++)
+    total += ((Candidate *)g_ptr_array_index (candidates, j))->size;
 
-  for (guint i = 0; i < candidates->len; i++)
-    total += ((Candidate *)g_ptr_array_index (candidates, i))->size;
-
-  for (guint i = 0; i < candidates->len; i++)
+  while (i < candidates->len)
     {
       Candidate *candidate = g_ptr_array_index (candidates, i);
       g_autoptr(GError) file_error = NULL;
+      GPtrArray *failure;
+      guint n_warnings;
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
-
-      /* Files are written in batches: one commit per file would flush a full-text segment
-       * each time and merge them over and over. A batch ends after enough bytes or time for
-       * readers (the app's window) to see progress. */
-      if (!in_batch)
-        {
-          if (!begin_batch (store, error))
-            return FALSE;
-          in_batch = TRUE;
-          batch_started = g_get_monotonic_time ();
-          batch_bytes = 0;
-        }
+      if (!batch.open && !begin_batch (store, i, stats, &batch, error))
+        return FALSE;
 
       stats->files_seen++;
-      if (!import_one (store, candidate, stats, &file_error))
+      n_warnings = stats->warnings->len;
+      if ((failure = g_hash_table_lookup (failed, GUINT_TO_POINTER (i))) != NULL)
         {
           stats->files_failed++;
-          g_ptr_array_add (stats->warnings,
-                           g_strdup_printf ("%s: not imported: %s", candidate->path,
-                                            file_error->message));
+          for (guint w = 0; w < failure->len; w++)
+            g_ptr_array_add (stats->warnings, g_strdup (g_ptr_array_index (failure, w)));
+        }
+      else if (!import_one (store, candidate, stats, &file_error))
+        {
+          failure = take_warnings (stats, n_warnings);
+          g_ptr_array_add (failure, g_strdup_printf ("%s: not imported: %s", candidate->path,
+                                                     file_error->message));
+          g_hash_table_insert (failed, GUINT_TO_POINTER (i), failure);
+          i = undo_batch (store, stats, &batch);
+          continue;
         }
 
-      done += candidate->size;
-      batch_bytes += candidate->size;
-      if (batch_bytes >= BATCH_BYTES ||
-          g_get_monotonic_time () - batch_started >= BATCH_MICROSECONDS ||
+      batch.bytes += candidate->size;
+      if (batch.bytes >= BATCH_BYTES ||
+          g_get_monotonic_time () - batch.started >= BATCH_MICROSECONDS ||
           i + 1 == candidates->len)
         {
-          in_batch = FALSE;
+          batch.open = FALSE;
           if (!commit_batch (store, error))
             return FALSE;
         }
 
-      if (progress != NULL)
-        progress (done, total, candidate->path, progress_data);
+      /* A batch read again reports no progress until it passes where it had come. */
+      if (i++ == reported)
+        {
+          reported++;
+          done += candidate->size;
+          if (progress != NULL)
+            progress (done, total, candidate->path, progress_data);
+        }
     }
 
   /* Cancelled: what was read so far is kept, whole files only. */
-  if (in_batch && !commit_batch (store, error))
+  if (batch.open && !commit_batch (store, error))
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

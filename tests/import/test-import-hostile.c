@@ -329,6 +329,85 @@ test_memory_bounded (Fixture       *f,
 #endif
 }
 
+static guint
+count_warnings (Fixture    *f,
+                const char *words)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < f->stats->warnings->len; i++)
+    if (strstr (g_ptr_array_index (f->stats->warnings, i), words) != NULL)
+      n++;
+  return n;
+}
+
+static void
+exec_on_store (Fixture    *f,
+               const char *sql)
+{
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+}
+
+#define S_BEFORE "20000000-0000-4000-8000-000000000001"
+#define S_FAILING "20000000-0000-4000-8000-000000000002"
+#define S_AFTER "20000000-0000-4000-8000-000000000003"
+
+/* A file that fails after writing part of itself takes its batch's transaction with it (files
+ * have no savepoint of their own); the files before it in the batch are read again, and each
+ * file's rows, counts and warnings come out once, as if the failing file had not been there. */
+static void
+test_failed_file_in_batch (Fixture       *f,
+                           gconstpointer  data)
+{
+  const char *sessions[] = { S_BEFORE, S_FAILING, S_AFTER };
+  g_autoptr(GString) c = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sessions); i++)
+    {
+      g_autofree char *path = NULL;
+
+      g_string_truncate (c, 0);
+      add_line (c, claude_user_line_in (sessions[i], 1, "fine"));
+      add_line (c, g_strdup ("not json"));
+      add_line (c, claude_assistant_line_in (sessions[i], 3, "fine too"));
+      if (g_str_equal (sessions[i], S_FAILING))
+        add_line (c, claude_user_line_in (sessions[i], 4, "poison"));
+      path = write_session (f, sessions[i], c);
+    }
+  /* A real SQLite error in the middle of the second file, after its first rows. */
+  exec_on_store (f, "CREATE TRIGGER poison BEFORE INSERT ON messages WHEN new.text = 'poison'"
+                    " BEGIN SELECT RAISE (ABORT, 'poisoned record'); END");
+
+  import (f);
+  g_assert_cmpint (messages_of (f, S_BEFORE), ==, 2);
+  g_assert_cmpint (messages_of (f, S_FAILING), ==, -1);
+  g_assert_cmpint (messages_of (f, S_AFTER), ==, 2);
+  g_assert_cmpuint (f->stats->files_seen, ==, 3);
+  g_assert_cmpuint (f->stats->files_imported, ==, 2);
+  g_assert_cmpuint (f->stats->files_failed, ==, 1);
+  g_assert_cmpuint (f->stats->sessions_new, ==, 2);
+  g_assert_cmpuint (f->stats->messages, ==, 4);
+  g_assert_cmpuint (f->stats->records, ==, 4);
+  g_assert_cmpuint (count_warnings (f, "not valid JSON"), ==, 3);
+  g_assert_cmpuint (count_warnings (f, "poisoned record"), ==, 1);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 4);
+  loom_test_assert_index_in_sync (f->db);
+
+  /* Nothing of the failed file was kept, its cursor neither: the next pass reads it whole. */
+  exec_on_store (f, "DROP TRIGGER poison");
+  import (f);
+  g_assert_cmpint (messages_of (f, S_FAILING), ==, 3);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 2);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  g_assert_cmpuint (f->stats->messages, ==, 3);
+  loom_test_assert_index_in_sync (f->db);
+}
+
 /* A large first import leaves the search index in one segment (loom_store_settle_index ()):
  * 12,000 prompts are more than FTS5 holds in memory, so the batch wrote several; and FTS5
  * merges as it writes again afterwards. */
@@ -382,6 +461,7 @@ main (int    argc,
   /* First, while the peak resident size still means something. */
   ADD ("/hostile/a-memory-bounded", test_memory_bounded);
   ADD ("/hostile/every-hazard", test_every_hazard);
+  ADD ("/hostile/failed-file-in-batch", test_failed_file_in_batch);
   ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
   ADD ("/hostile/large-import-settles-index", test_large_import_settles_index);
 #undef ADD
