@@ -75,7 +75,8 @@ gboolean      loom_store_commit           (LoomStore     *self,
 void          loom_store_rollback         (LoomStore     *self);
 
 /* Inside a transaction: messages, events and sessions added from now on are indexed for search
- * in bulk by loom_store_index_deferred (), which must run before the transaction commits. */
+ * in bulk by loom_store_index_deferred (), which must run before the transaction commits.
+ * Messages and events are indexed no other way: whatever adds them must call both. */
 gboolean      loom_store_defer_indexing   (LoomStore     *self,
                                            GError       **error);
 gboolean      loom_store_index_deferred   (LoomStore     *self,

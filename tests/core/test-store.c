@@ -251,6 +251,20 @@ test_schema (Fixture       *f,
         g_error ("sessions has no column %s", session_columns[i]);
       sqlite3_finalize (stmt);
     }
+  /* Nothing fires per message or event inserted (schema v5): a trigger would make SQLite
+   * journal every page an import's insert changes. Their writers index them in bulk. */
+  {
+    sqlite3_stmt *stmt = NULL;
+
+    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_schema"
+                                             " WHERE type = 'trigger'"
+                                             " AND tbl_name IN ('messages', 'events')"
+                                             " AND sql LIKE '%AFTER INSERT%'", -1, &stmt, NULL),
+                     ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 0);
+    sqlite3_finalize (stmt);
+  }
   sqlite3_close (db);
 
   /* WAL, so that the app and the CLI can use the store at the same time. */
