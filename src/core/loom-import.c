@@ -61,6 +61,7 @@ loom_import_stats_new (void)
   LoomImportStats *stats = g_new0 (LoomImportStats, 1);
 
   stats->warnings = g_ptr_array_new_with_free_func (g_free);
+  stats->failed_paths = g_ptr_array_new_with_free_func (g_free);
   return stats;
 }
 
@@ -70,6 +71,7 @@ loom_import_stats_free (LoomImportStats *stats)
   if (stats == NULL)
     return;
   g_clear_pointer (&stats->warnings, g_ptr_array_unref);
+  g_clear_pointer (&stats->failed_paths, g_ptr_array_unref);
   g_free (stats);
 }
 
@@ -370,6 +372,7 @@ collect_paths (const LoomImporter *only,
         {
           g_ptr_array_add (stats->warnings,
                            g_strdup_printf ("%s: no such file or folder", path));
+          g_ptr_array_add (stats->failed_paths, g_strdup (path));
           stats->files_failed++;
           continue;
         }
@@ -866,7 +869,7 @@ begin_batch (LoomStore        *store,
   batch->open = TRUE;
   batch->first = first;
   batch->stats = *stats;
-  batch->stats.warnings = NULL;
+  batch->stats.warnings = NULL;      /* kept in @stats, cut back to n_warnings */
   batch->n_warnings = stats->warnings->len;
   batch->started = g_get_monotonic_time ();
   batch->bytes = 0;
@@ -1006,6 +1009,10 @@ import_all (LoomStore                *store,
   /* Cancelled: what was read so far is kept, whole files only. */
   if (batch.open && !commit_batch (store, error))
     return FALSE;
+  for (guint j = 0; j < candidates->len; j++)
+    if (g_hash_table_contains (failed, GUINT_TO_POINTER (j)))
+      g_ptr_array_add (stats->failed_paths,
+                       g_strdup (((Candidate *)g_ptr_array_index (candidates, j))->path));
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 

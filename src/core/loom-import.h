@@ -34,6 +34,7 @@ typedef struct
   guint64 bytes;
   guint   sessions_missing;   /* sources the agent deleted, marked so */
   GPtrArray *warnings;        /* char *: "FILE:LINE: message" */
+  GPtrArray *failed_paths;    /* char *: the files not imported, each also a warning */
 } LoomImportStats;
 
 /* Called from the importing thread after each file; @done and @total are bytes. */

@@ -836,6 +836,13 @@ import_done_cb (GObject      *object,
   if (outcome->error != NULL && self->watching)
     give_back_changes (self, g_task_get_task_data (G_TASK (result)));
 
+  /* A file that failed (half written, or the store busy) is tried again with the next pass,
+   * targeted or not, as a whole pass would; not sooner, or a file that stays broken would
+   * keep the watcher busy. */
+  if (outcome->error == NULL && self->watching)
+    for (guint i = 0; i < outcome->stats->failed_paths->len; i++)
+      note_changed_path (self, g_ptr_array_index (outcome->stats->failed_paths, i));
+
   if (self->watching && outcome->listed)
     {
       /* Something written to a new folder before its monitor existed, and after the pass read

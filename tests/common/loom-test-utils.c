@@ -328,3 +328,17 @@ loom_test_assert_claims_as_discovered (const LoomImporter *importer,
     }
   return files->len;
 }
+
+void
+loom_test_exec_sql (const char *db_path,
+                    const char *sql)
+{
+  sqlite3 *db = NULL;
+  char *message = NULL;
+
+  g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
+  sqlite3_busy_timeout (db, 5000);
+  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
+    g_error ("%s: %s", sql, message);
+  sqlite3_close (db);
+}

@@ -42,6 +42,11 @@ void         loom_test_make_files        (const char         *root,
 guint        loom_test_assert_claims_as_discovered (const LoomImporter *importer,
                                                     const char         *root);
 
+/* Runs @sql on the store at @db_path through a connection of its own, and fails unless it
+ * succeeds: for what no operation does, such as a trigger that makes writes fail. */
+void         loom_test_exec_sql          (const char  *db_path,
+                                          const char  *sql);
+
 /* Fails unless the search index holds exactly one entry per session title, message and event,
  * with their current text, and FTS5's own integrity check passes. */
 void         loom_test_assert_index_in_sync (const char *db_path);

@@ -15,6 +15,7 @@
 #include "loom-importer.h"
 #include "loom-source-watcher.h"
 #include "loom-store.h"
+#include "loom-test-utils.h"
 
 #define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
 
@@ -34,6 +35,7 @@ typedef struct
   guint              sessions_missing;
   guint              files_seen;       /* by all passes */
   guint              max_files_seen;   /* by one pass */
+  guint              files_failed;
 } Fixture;
 
 static char *test_home;
@@ -112,6 +114,7 @@ on_imported_cb (LoomSourceWatcher     *watcher,
   fixture->sessions_missing += stats->sessions_missing;
   fixture->files_seen += stats->files_seen;
   fixture->max_files_seen = MAX (fixture->max_files_seen, stats->files_seen);
+  fixture->files_failed += stats->files_failed;
   g_test_message ("pass: %u files seen, %u imported, %u sessions marked missing",
                   stats->files_seen, stats->files_imported, stats->sessions_missing);
 }
@@ -250,6 +253,7 @@ reset_counts (Fixture *fixture)
   fixture->sessions_missing = 0;
   fixture->files_seen = 0;
   fixture->max_files_seen = 0;
+  fixture->files_failed = 0;
 }
 
 /* A burst of writes to many files is one change, acted on shortly after it ends. */
@@ -720,6 +724,46 @@ test_targeted (Fixture       *fixture,
   g_assert_cmpint (loom_session_get_message_count (session), ==, 5);
 }
 
+/* A file that failed is tried again by the next pass, though that pass is about another file:
+ * a targeted pass would otherwise leave it until it changed again. */
+static void
+test_failed_file_retried (Fixture       *fixture,
+                          gconstpointer  user_data)
+{
+  const char *failing_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
+  const char *other_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
+  g_autofree char *failing = claude_session_path (fixture, PROJECT, failing_id);
+  g_autofree char *other = claude_session_path (fixture, PROJECT, other_id);
+  g_autofree char *failing_record = claude_record (failing_id, 1);
+  g_autofree char *other_record = claude_record (other_id, 1);
+  g_autofree char *poison = g_strdup_printf ("CREATE TRIGGER poison BEFORE INSERT ON sessions"
+                                             " WHEN new.source_session_id = '%s'"
+                                             " BEGIN SELECT RAISE (ABORT, 'poisoned'); END",
+                                             failing_id);
+  g_autoptr(LoomSession) session = NULL;
+
+  write_claude_sessions (fixture, N_OTHER_SESSIONS);
+  fixture_start (fixture, NULL);
+  reset_counts (fixture);
+
+  loom_test_exec_sql (fixture->db_path, poison);
+  write_file (failing, failing_record);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->files_failed, ==, 1);
+  g_assert_null (find_session (fixture, failing_id));
+
+  loom_test_exec_sql (fixture->db_path, "DROP TRIGGER poison");
+  reset_counts (fixture);
+  write_file (other, other_record);
+  wait_for_passes (fixture);
+  g_assert_cmpuint (fixture->max_files_seen, ==, 2);
+  g_assert_cmpuint (fixture->files_failed, ==, 0);
+  g_assert_cmpuint (fixture->sessions_new, ==, 2);
+  session = find_session (fixture, failing_id);
+  g_assert_nonnull (session);
+  g_assert_cmpint (loom_session_get_message_count (session), ==, 1);
+}
+
 /* Whole passes stay where the reports are not the whole story: a change under an extra folder
  * (files there are told apart by their content), a new folder (files may predate its monitor),
  * and more changes than a targeted pass is worth. */
@@ -849,6 +893,8 @@ main (int   argc,
               fixture_set_up, test_imports, fixture_tear_down);
   g_test_add ("/source-watcher/targeted", Fixture, NULL,
               fixture_set_up_claude, test_targeted, fixture_tear_down);
+  g_test_add ("/source-watcher/failed-file-retried", Fixture, NULL,
+              fixture_set_up_claude, test_failed_file_retried, fixture_tear_down);
   g_test_add ("/source-watcher/whole-passes", Fixture, NULL,
               fixture_set_up_claude, test_whole_passes, fixture_tear_down);
   g_test_add ("/source-watcher/failed-pass", Fixture, NULL,

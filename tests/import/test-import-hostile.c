@@ -341,17 +341,6 @@ count_warnings (Fixture    *f,
   return n;
 }
 
-static void
-exec_on_store (Fixture    *f,
-               const char *sql)
-{
-  sqlite3 *db = NULL;
-
-  g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
-  sqlite3_close (db);
-}
-
 #define S_BEFORE "20000000-0000-4000-8000-000000000001"
 #define S_FAILING "20000000-0000-4000-8000-000000000002"
 #define S_AFTER "20000000-0000-4000-8000-000000000003"
@@ -379,8 +368,8 @@ test_failed_file_in_batch (Fixture       *f,
       path = write_session (f, sessions[i], c);
     }
   /* A real SQLite error in the middle of the second file, after its first rows. */
-  exec_on_store (f, "CREATE TRIGGER poison BEFORE INSERT ON messages WHEN new.text = 'poison'"
-                    " BEGIN SELECT RAISE (ABORT, 'poisoned record'); END");
+  loom_test_exec_sql (f->db, "CREATE TRIGGER poison BEFORE INSERT ON messages WHEN new.text = 'poison'"
+                              " BEGIN SELECT RAISE (ABORT, 'poisoned record'); END");
 
   import (f);
   g_assert_cmpint (messages_of (f, S_BEFORE), ==, 2);
@@ -398,7 +387,7 @@ test_failed_file_in_batch (Fixture       *f,
   loom_test_assert_index_in_sync (f->db);
 
   /* Nothing of the failed file was kept, its cursor neither: the next pass reads it whole. */
-  exec_on_store (f, "DROP TRIGGER poison");
+  loom_test_exec_sql (f->db, "DROP TRIGGER poison");
   import (f);
   g_assert_cmpint (messages_of (f, S_FAILING), ==, 3);
   g_assert_cmpuint (f->stats->files_imported, ==, 1);
