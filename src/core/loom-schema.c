@@ -441,10 +441,11 @@ G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
   "  '" LOOM_FACET_KIND "' || role || " AGENT_FACET ("messages.session_id") " ||"             \
   "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR "' ELSE '' END)"                  \
   " FROM messages "
-#define MESSAGE_WORDS_INSERT \
-  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+#define WORDS_INTO "INSERT INTO search_index (rowid, title, body, facets)"
+#define MESSAGE_WORDS \
   " SELECT x.id, '', " MESSAGE_BODY ("m") ", x.facets FROM messages m"                        \
   " CROSS JOIN search_entries x ON x.id = " MESSAGES_FROM " + m.id "
+#define MESSAGE_WORDS_INSERT WORDS_INTO MESSAGE_WORDS
 #define EVENT_ENTRY_INSERT \
   "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
   " SELECT id, session_id, 'event:' || kind, created_at,"                                    \
@@ -452,18 +453,18 @@ G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
   "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||"                               \
   "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR "' ELSE '' END)" \
   " FROM events "
-#define EVENT_WORDS_INSERT \
-  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+#define EVENT_WORDS \
   " SELECT x.id, '', " EVENT_BODY ("e") ", x.facets FROM events e"                            \
   " CROSS JOIN search_entries x ON x.id = e.id "
+#define EVENT_WORDS_INSERT WORDS_INTO EVENT_WORDS
 #define TITLE_ENTRY_INSERT \
   "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
   " SELECT " TITLES_FROM " + id, id, 'title', 0,"                                            \
   "  '" LOOM_FACET_KIND "title " LOOM_FACET_AGENT "' || source FROM sessions "
-#define TITLE_WORDS_INSERT \
-  "INSERT INTO search_index (rowid, title, body, facets)"                                    \
+#define TITLE_WORDS \
   " SELECT x.id, s.title, '', x.facets FROM sessions s"                                      \
   " CROSS JOIN search_entries x ON x.id = " TITLES_FROM " + s.id "
+#define TITLE_WORDS_INSERT WORDS_INTO TITLE_WORDS
 
 /* Forgetting the entry of base row @id made from @title and @body: a no-op for a row never
  * indexed (one added and removed inside the same import batch). */
@@ -630,18 +631,22 @@ const char loom_schema_index_defer_sql[] =
 #define TITLE_DEFERRED(id) \
   id " > " DEFERRED_AFTER ("sessions") " OR " id " IN (SELECT id FROM index_retitled)"
 
-/* In rowid order, events then messages then titles (see above). */
+/* The entries first, then every word in one statement, in rowid order: events, messages,
+ * titles (see above). FTS5 writes what it holds as a segment whenever a statement opens a
+ * savepoint, as any later multi-row statement of the batch does: one statement of words
+ * writes one segment per batch, where a statement per table wrote three. */
 const char loom_schema_index_deferred_sql[] =
   EVENT_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("events") ";"
-  EVENT_WORDS_INSERT "WHERE e.id > " DEFERRED_AFTER ("events") ";"
   MESSAGE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("messages") ";"
-  MESSAGE_WORDS_INSERT "WHERE m.id > " DEFERRED_AFTER ("messages") ";"
   "INSERT INTO search_index (search_index, rowid, title, body, facets)"
   " SELECT 'delete', x.id, r.title, '', x.facets FROM index_retitled r"
   " JOIN search_entries x ON x.id = " TITLES_FROM " + r.id;"
   "DELETE FROM search_entries WHERE id IN (SELECT " TITLES_FROM " + id FROM index_retitled);"
   TITLE_ENTRY_INSERT "WHERE " TITLE_DEFERRED ("id") ";"
-  TITLE_WORDS_INSERT "WHERE " TITLE_DEFERRED ("s.id") ";"
+  WORDS_INTO
+  EVENT_WORDS "WHERE e.id > " DEFERRED_AFTER ("events")
+  " UNION ALL" MESSAGE_WORDS "WHERE m.id > " DEFERRED_AFTER ("messages")
+  " UNION ALL" TITLE_WORDS "WHERE " TITLE_DEFERRED ("s.id") ";"
   "DELETE FROM index_retitled;"
   "DELETE FROM index_deferred;";
 
