@@ -21,7 +21,8 @@
  * is told from its content, not by an agent's rules), and past MAX_TARGETED_FILES reports.
  *
  * At most one pass runs at a time; changes that arrive meanwhile are kept for one more pass
- * once it ends, and a pass that fails or is cancelled hands its files back to the next one.
+ * once it ends, and a pass that fails or is cancelled hands its files back to the next one, as
+ * a pass does with each file it could not import.
  * Listing the folders to monitor happens in the same thread, only when folders may have come or
  * gone.
  *
