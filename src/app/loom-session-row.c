@@ -39,7 +39,8 @@ struct _LoomSessionRow
   GtkImage      *archived_icon;
   GtkLabel      *missing_label;
   GtkImage      *pinned_icon;
-  GtkLabel      *subtitle_label;
+  GtkLabel      *project_label;   /* "gtk": gives way first when the row is narrow */
+  GtkLabel      *size_label;      /* "· 42 messages" */
   GtkLabel      *time_label;
   GtkLabel      *title_label;
 };
@@ -140,6 +141,7 @@ loom_session_row_update (LoomSessionRow *self)
 {
   g_autoptr(GString) description = NULL;
   g_autofree char *subtitle = NULL;
+  g_autofree char *size = NULL;
   g_autofree char *messages = NULL;
   g_autofree char *time = NULL;
   const LoomSessionRecord *record;
@@ -166,8 +168,13 @@ loom_session_row_update (LoomSessionRow *self)
   n_messages = (guint)CLAMP (loom_session_get_message_count (self->session), 0, G_MAXUINT);
   messages = g_strdup_printf (ngettext ("%u message", "%u messages", n_messages), n_messages);
   if (project != NULL && *project != '\0')
-    /* Translators: a session's subtitle: its project, then its size, e.g. "gtk · 42 messages". */
-    subtitle = g_strdup_printf (_("%s · %s"), project, messages);
+    {
+      /* Translators: a session's subtitle: its project, then its size, e.g. "gtk · 42 messages". */
+      subtitle = g_strdup_printf (_("%s · %s"), project, messages);
+      /* Translators: the part of a session's subtitle after its project ("gtk · 42 messages"
+       * above), shown apart so that a narrow row shortens the project's name, not this. */
+      size = g_strdup_printf (_("· %s"), messages);
+    }
   else
     subtitle = g_strdup (messages);
 
@@ -177,7 +184,9 @@ loom_session_row_update (LoomSessionRow *self)
   time = loom_session_row_format_time (updated_at, g_get_real_time () / 1000);
 
   gtk_label_set_label (self->title_label, title);
-  gtk_label_set_label (self->subtitle_label, subtitle);
+  gtk_label_set_label (self->project_label, size != NULL ? project : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->project_label), size != NULL);
+  gtk_label_set_label (self->size_label, size != NULL ? size : messages);
   gtk_label_set_label (self->time_label, time);
 
   gtk_label_set_label (self->agent_label, agent);
@@ -304,6 +313,7 @@ build_content (LoomSessionRow *self)
   GtkGrid *grid = GTK_GRID (gtk_grid_new ());
   GtkWidget *caption = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *states = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *subtitle;
   int height;
 
   g_assert (LOOM_IS_SESSION_ROW (self));
@@ -332,11 +342,18 @@ build_content (LoomSessionRow *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->agent_label), "agent-badge");
   gtk_box_append (GTK_BOX (caption), GTK_WIDGET (self->agent_label));
 
-  self->subtitle_label = caption_label (NULL);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->subtitle_label), TRUE);
-  gtk_label_set_xalign (self->subtitle_label, 0);
-  gtk_label_set_ellipsize (self->subtitle_label, PANGO_ELLIPSIZE_END);
-  gtk_box_append (GTK_BOX (caption), GTK_WIDGET (self->subtitle_label));
+  /* The project gives way to the size and the marks after it when the row is narrow; the two
+   * sit a space apart, like the words of one label. */
+  subtitle = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  gtk_widget_set_hexpand (subtitle, TRUE);
+  self->project_label = caption_label (NULL);
+  gtk_label_set_xalign (self->project_label, 0);
+  gtk_label_set_ellipsize (self->project_label, PANGO_ELLIPSIZE_END);
+  gtk_box_append (GTK_BOX (subtitle), GTK_WIDGET (self->project_label));
+  self->size_label = caption_label (NULL);
+  gtk_label_set_xalign (self->size_label, 0);
+  gtk_box_append (GTK_BOX (subtitle), GTK_WIDGET (self->size_label));
+  gtk_box_append (GTK_BOX (caption), subtitle);
 
   /* The agent deleted its file (Claude Code cleans up after 30 days); our copy stays, and the
    * row says so. */
