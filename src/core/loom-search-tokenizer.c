@@ -114,8 +114,13 @@ has_unspaced_script (const char *token,
                      int         length)
 {
   const char *end = token + length;
+  const char *p = token;
 
-  for (const char *p = token; p < end; p = g_utf8_next_char (p))
+  /* These scripts take three or four bytes in UTF-8, led by 0xE0 or above; most tokens have
+   * no such byte, and a plain scan settles it for them. */
+  while (p < end && (guchar)*p < 0xE0)
+    p++;
+  for (; p < end; p = g_utf8_next_char (p))
     if ((guchar)*p >= 0xE0 && is_unspaced_script (g_utf8_get_char_validated (p, end - p)))
       return TRUE;
   return FALSE;
