@@ -32,6 +32,7 @@ struct _LoomJsonlReader
   guint64     line_no;       /* of the current line */
   guint64     lines_consumed;
   guint64     offset;        /* after the last consumed line */
+  guint64     position;      /* of fp, counted: ftello () takes the stream's lock each time */
   guint64     records;
   gboolean    pending_tail;
 };
@@ -48,6 +49,7 @@ loom_jsonl_reader_new (const char  *path,
 
   self->path = g_strdup (path);
   self->offset = offset;
+  self->position = offset;
   self->line_no = line;
   self->lines_consumed = line;
   self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
@@ -270,6 +272,7 @@ read_line (LoomJsonlReader  *self,
       return FALSE;
     }
 
+  self->position += (guint64)n;
   self->len = (gsize)n;
   *has_newline = self->len > 0 && self->line[self->len - 1] == '\n';
   if (*has_newline)
@@ -439,7 +442,7 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
       if (self->pending_tail)
         return LOOM_JSONL_END;
 
-      line_start = (guint64)ftello (self->fp);
+      line_start = self->position;
       if (!read_line (self, &has_newline, error))
         return error != NULL && *error != NULL ? LOOM_JSONL_ERROR : LOOM_JSONL_END;
       self->line_no++;
@@ -448,7 +451,7 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
         {
           if (has_newline)
             {
-              self->offset = (guint64)ftello (self->fp);
+              self->offset = self->position;
               self->lines_consumed = self->line_no;
             }
           continue;
@@ -463,11 +466,12 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
           g_array_set_size (self->ends, 0);
           self->pending_tail = TRUE;
           self->line_no--;
-          fseeko (self->fp, (off_t)line_start, SEEK_SET);
+          if (fseeko (self->fp, (off_t)line_start, SEEK_SET) == 0)
+            self->position = line_start;
           return LOOM_JSONL_END;
         }
 
-      self->offset = (guint64)ftello (self->fp);
+      self->offset = self->position;
       self->lines_consumed = self->line_no;
       if (*problem != NULL)
         return LOOM_JSONL_BAD;
