@@ -859,13 +859,8 @@ begin_batch (LoomStore        *store,
              Batch            *batch,
              GError          **error)
 {
-  if (!loom_store_begin (store, error))
+  if (!loom_store_begin_indexed (store, error))
     return FALSE;
-  if (!loom_store_defer_indexing (store, error))
-    {
-      loom_store_rollback (store);
-      return FALSE;
-    }
   batch->open = TRUE;
   batch->first = first;
   batch->stats = *stats;
@@ -891,18 +886,6 @@ undo_batch (LoomStore        *store,
   stats->warnings = warnings;
   batch->open = FALSE;
   return batch->first;
-}
-
-static gboolean
-commit_batch (LoomStore  *store,
-              GError    **error)
-{
-  if (!loom_store_index_deferred (store, error))
-    {
-      loom_store_rollback (store);
-      return FALSE;
-    }
-  return loom_store_commit (store, error);
 }
 
 /* The warnings added to @stats since it had @from, moved out of it. */
@@ -992,7 +975,7 @@ import_all (LoomStore                *store,
           i + 1 == candidates->len)
         {
           batch.open = FALSE;
-          if (!commit_batch (store, error))
+          if (!loom_store_commit_indexed (store, error))
             return FALSE;
         }
 
@@ -1007,7 +990,7 @@ import_all (LoomStore                *store,
     }
 
   /* Cancelled: what was read so far is kept, whole files only. */
-  if (batch.open && !commit_batch (store, error))
+  if (batch.open && !loom_store_commit_indexed (store, error))
     return FALSE;
   for (guint j = 0; j < candidates->len; j++)
     if (g_hash_table_contains (failed, GUINT_TO_POINTER (j)))

@@ -295,9 +295,9 @@ static const char schema_v1[] =
  * a savepoint, so indexing a row per trigger wrote and merged a tiny segment per record —
  * about half of the import's time. During an import batch, index_deferred holds the last
  * message and event ids indexed before the batch; the triggers leave newer rows alone and
- * loom_store_index_deferred () indexes them with one statement per table before the batch
- * commits, so no reader ever sees a row without its entry. Rows of the batch never hit the
- * index twice either, however often streamed records update them. */
+ * loom_store_commit_indexed () indexes them in bulk before the batch commits, so no reader
+ * ever sees a row without its entry. Rows of the batch never hit the index twice either,
+ * however often streamed records update them. */
 #define NOT_DEFERRED(base) \
   "NOT EXISTS (SELECT 1 FROM index_deferred WHERE base = '" base "' AND new.id > after_id)"
 
@@ -614,7 +614,8 @@ static const char schema_v4[] =
  * statement with a trigger is one SQLite must be able to undo halfway, so every insert first
  * copied each page it was about to change to a statement journal. Without them a first import
  * of 200 MB takes 14 % less CPU, half of it in the kernel. Every writer of messages and events
- * now defers and indexes (loom_store_defer_indexing ()); sessions, few, keep their trigger. */
+ * now does so in a transaction that indexes in bulk (loom_store_begin_indexed ()); sessions,
+ * few, keep their trigger. */
 static const char schema_v5[] =
   "DROP TRIGGER messages_index_insert;"
   "DROP TRIGGER events_index_insert;";

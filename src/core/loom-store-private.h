@@ -74,12 +74,12 @@ gboolean      loom_store_commit           (LoomStore     *self,
                                            GError       **error);
 void          loom_store_rollback         (LoomStore     *self);
 
-/* Inside a transaction: messages, events and sessions added from now on are indexed for search
- * in bulk by loom_store_index_deferred (), which must run before the transaction commits.
- * Messages and events are indexed no other way: whatever adds them must call both. */
-gboolean      loom_store_defer_indexing   (LoomStore     *self,
+/* A transaction whose new messages, events and sessions are indexed for search in bulk, just
+ * before it commits. Messages and events are indexed no other way (schema v5): whatever adds
+ * them does so in such a transaction. On failure both roll the transaction back. */
+gboolean      loom_store_begin_indexed    (LoomStore     *self,
                                            GError       **error);
-gboolean      loom_store_index_deferred   (LoomStore     *self,
+gboolean      loom_store_commit_indexed   (LoomStore     *self,
                                            GError       **error);
 
 /* Resolves a uuid or unambiguous prefix to a row id. */

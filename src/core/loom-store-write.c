@@ -172,34 +172,6 @@ loom_store_insert_session (LoomStore          *self,
   return loom_store_note_terms (self, error);   /* its title */
 }
 
-/* A transaction that adds messages or events, indexed for search before it commits (schema
- * v5 has no trigger that would). */
-static gboolean
-begin_adding (LoomStore  *self,
-              GError    **error)
-{
-  if (!loom_store_begin (self, error))
-    return FALSE;
-  if (!loom_store_defer_indexing (self, error))
-    {
-      loom_store_rollback (self);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-commit_adding (LoomStore  *self,
-               GError    **error)
-{
-  if (!loom_store_index_deferred (self, error))
-    {
-      loom_store_rollback (self);
-      return FALSE;
-    }
-  return loom_store_commit (self, error);
-}
-
 /* The next position in the session's timeline, shared by messages and events. */
 #define NEXT_SEQ \
   "(SELECT ifnull (max (seq), 0) + 1 FROM" \
@@ -220,7 +192,7 @@ loom_store_add_message (LoomStore   *self,
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);
   g_return_val_if_fail (role != NULL, 0);
 
-  if (!begin_adding (self, error))
+  if (!loom_store_begin_indexed (self, error))
     return 0;
 
   stmt = loom_store_prepare (self,
@@ -245,7 +217,7 @@ loom_store_add_message (LoomStore   *self,
                               "             WHERE id = last_insert_rowid ())", error))
     goto fail;
 
-  return commit_adding (self, error) ? id : 0;
+  return loom_store_commit_indexed (self, error) ? id : 0;
 
 fail:
   loom_store_rollback (self);
@@ -267,7 +239,7 @@ loom_store_add_event (LoomStore   *self,
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);
   g_return_val_if_fail (kind != NULL, 0);
 
-  if (!begin_adding (self, error))
+  if (!loom_store_begin_indexed (self, error))
     return 0;
 
   stmt = loom_store_prepare (self,
@@ -295,7 +267,7 @@ loom_store_add_event (LoomStore   *self,
                               "             WHERE id = last_insert_rowid ())", error))
     goto fail;
 
-  return commit_adding (self, error) ? id : 0;
+  return loom_store_commit_indexed (self, error) ? id : 0;
 
 fail:
   loom_store_rollback (self);

@@ -530,19 +530,31 @@ loom_store_rebuild_index (LoomStore  *self,
 }
 
 gboolean
-loom_store_defer_indexing (LoomStore  *self,
-                           GError    **error)
+loom_store_begin_indexed (LoomStore  *self,
+                          GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
-  return loom_store_exec (self, loom_schema_index_defer_sql, error);
+  if (!loom_store_begin (self, error))
+    return FALSE;
+  if (!loom_store_exec (self, loom_schema_index_defer_sql, error))
+    {
+      loom_store_rollback (self);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
-loom_store_index_deferred (LoomStore  *self,
+loom_store_commit_indexed (LoomStore  *self,
                            GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
-  return loom_store_exec (self, loom_schema_index_deferred_sql, error);
+  if (!loom_store_exec (self, loom_schema_index_deferred_sql, error))
+    {
+      loom_store_rollback (self);
+      return FALSE;
+    }
+  return loom_store_commit (self, error);
 }
