@@ -725,12 +725,21 @@ loom_import_file_clear (LoomStore   *store,
   return TRUE;
 }
 
-/* A session's counts and times from its rows: one pass over its messages and one over its
- * events (the table's rows, through messages_session and events_session), where a subquery
- * per column read them seven times over. */
+/* A session's counts, times and summed tokens from its rows: one pass over its messages and
+ * one over its events (the table's rows, through messages_session and events_session), where a
+ * subquery per column read them eleven times over. The tokens are summed from the messages
+ * only if some message has them; an agent that reports a session's totals overwrites them
+ * after (reported_tokens_sql). */
+#define SUMMED_TOKENS(column, sum) \
+  "  " column " = CASE WHEN m.n_tokens > 0 THEN ifnull (m." sum ", 0) ELSE " column " END,"
 static const char recompute_sql[] =
   "UPDATE sessions SET"
   "  n_user_messages = m.n_user, n_assistant_messages = m.n_assistant,"
+  "  message_count = m.n_user + m.n_assistant,"
+  SUMMED_TOKENS ("tokens_input", "input")
+  SUMMED_TOKENS ("tokens_output", "output")
+  SUMMED_TOKENS ("tokens_cache_read", "cache_read")
+  SUMMED_TOKENS ("tokens_cache_creation", "cache_creation")
   "  n_tool_calls = e.n_calls, n_tool_results = e.n_results, n_tool_errors = e.n_errors,"
   "  n_reasoning = e.n_reasoning, event_count = e.n,"
   "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
@@ -750,7 +759,11 @@ static const char recompute_sql[] =
   "                UNION ALL SELECT m.last UNION ALL SELECT e.last))"
   " FROM (SELECT count(*) FILTER (WHERE role = 'user' AND flags & ?2 = 0) AS n_user,"
   "              count(*) FILTER (WHERE role = 'assistant' AND flags & ?3 = 0) AS n_assistant,"
-  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
+  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last,"
+  "              sum (input_tokens) AS input, sum (output_tokens) AS output,"
+  "              sum (cache_read_tokens) AS cache_read,"
+  "              sum (cache_creation_tokens) AS cache_creation,"
+  "              count (input_tokens) + count (output_tokens) AS n_tokens"
   "       FROM messages WHERE session_id = ?1) AS m,"
   "      (SELECT count(*) FILTER (WHERE kind = 'tool_call') AS n_calls,"
   "              count(*) FILTER (WHERE kind = 'tool_result') AS n_results,"
@@ -760,20 +773,6 @@ static const char recompute_sql[] =
   "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
   "       FROM events WHERE session_id = ?1) AS e"
   " WHERE sessions.id = ?1";
-
-static const char message_count_sql[] =
-  "UPDATE sessions SET message_count = n_user_messages + n_assistant_messages WHERE id = ?1";
-
-static const char summed_tokens_sql[] =
-  "UPDATE sessions SET"
-  "  tokens_input = (SELECT ifnull (sum (input_tokens), 0) FROM messages WHERE session_id = ?1),"
-  "  tokens_output = (SELECT ifnull (sum (output_tokens), 0) FROM messages WHERE session_id = ?1),"
-  "  tokens_cache_read = (SELECT ifnull (sum (cache_read_tokens), 0) FROM messages"
-  "                       WHERE session_id = ?1),"
-  "  tokens_cache_creation = (SELECT ifnull (sum (cache_creation_tokens), 0) FROM messages"
-  "                           WHERE session_id = ?1)"
-  " WHERE id = ?1 AND EXISTS (SELECT 1 FROM messages WHERE session_id = ?1"
-  "                           AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL))";
 
 static const char reported_tokens_sql[] =
   "UPDATE sessions SET tokens_input = ?2, tokens_output = ?3, tokens_cache_read = ?4,"
@@ -870,21 +869,17 @@ update_title (LoomImportFile  *file,
 }
 
 static gboolean
-run_for_session (LoomImportFile  *file,
-                 const char      *sql,
+recount_session (LoomImportFile  *file,
                  gint64           session_id,
                  GError         **error)
 {
-  sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+  sqlite3_stmt *stmt = loom_store_cached (file->store, recompute_sql, error);
 
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, session_id);
-  if (sqlite3_bind_parameter_count (stmt) >= 3)
-    {
-      sqlite3_bind_int (stmt, 2, LOOM_MESSAGE_NOT_A_PROMPT);
-      sqlite3_bind_int (stmt, 3, LOOM_MESSAGE_API_ERROR);
-    }
+  sqlite3_bind_int (stmt, 2, LOOM_MESSAGE_NOT_A_PROMPT);
+  sqlite3_bind_int (stmt, 3, LOOM_MESSAGE_API_ERROR);
   return step_returning_id (file->store, stmt, "count the session", error) >= 0;
 }
 
@@ -901,8 +896,7 @@ loom_import_file_finish (LoomImportFile  *file,
       gint64 session_id = *(gint64 *)key;
       LoomTokenTotals *totals = g_hash_table_lookup (file->tokens, &session_id);
 
-      if (!run_for_session (file, recompute_sql, session_id, error) ||
-          !run_for_session (file, message_count_sql, session_id, error))
+      if (!recount_session (file, session_id, error))
         return FALSE;
 
       if (totals != NULL)
@@ -919,8 +913,6 @@ loom_import_file_finish (LoomImportFile  *file,
           if (step_returning_id (file->store, stmt, "record the tokens", error) < 0)
             return FALSE;
         }
-      else if (!run_for_session (file, summed_tokens_sql, session_id, error))
-        return FALSE;
 
       if (!update_title (file, session_id, error))
         return FALSE;
