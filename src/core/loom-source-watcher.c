@@ -837,7 +837,7 @@ import_done_cb (GObject      *object,
   if (outcome->error != NULL && self->watching)
     give_back_changes (self, g_task_get_task_data (G_TASK (result)));
 
-  /* A file that failed (half written, or the store busy) is tried again with the next pass,
+  /* A file that failed (a half-written document, say) is tried again with the next pass,
    * targeted or not, as a whole pass would; not sooner, or a file that stays broken would
    * keep the watcher busy. */
   if (outcome->error == NULL && self->watching)
