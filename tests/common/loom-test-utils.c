@@ -84,10 +84,32 @@ loom_test_add_session (LoomStore  *store,
   return g_strdup (record->uuid);
 }
 
-static gint64
-query_int (const char *db_path,
-           const char *sql,
-           const char *text)
+LoomSession *
+loom_test_find_session (LoomStore  *store,
+                        const char *source_session_id)
+{
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  g_autoptr(GListModel) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+
+  query.collection = LOOM_COLLECTION_EVERYTHING;
+  sessions = loom_store_list_sessions (store, &query, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+
+      if (g_strcmp0 (loom_session_get_record (session)->source_session_id,
+                     source_session_id) == 0)
+        return g_steal_pointer (&session);
+    }
+  return NULL;
+}
+
+gint64
+loom_test_query_int (const char *db_path,
+                     const char *sql,
+                     const char *text)
 {
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
@@ -111,15 +133,16 @@ loom_test_count_rows (const char *db_path,
 {
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM \"%s\"", table);
 
-  return query_int (db_path, sql, NULL);
+  return loom_test_query_int (db_path, sql, NULL);
 }
 
 gint64
 loom_test_count_matches (const char *db_path,
                          const char *word)
 {
-  return query_int (db_path, "SELECT count(*) FROM search_index WHERE search_index MATCH ?1",
-                    word);
+  return loom_test_query_int (db_path,
+                              "SELECT count(*) FROM search_index WHERE search_index MATCH ?1",
+                              word);
 }
 
 char *
@@ -213,9 +236,10 @@ loom_test_assert_index_in_sync (const char *db_path)
     " EXCEPT SELECT term, doc, col, offset FROM temp.expected_instances)";
   sqlite3 *db = NULL;
 
-  g_assert_cmpint (query_int (db_path, missing, NULL), ==, 0);
-  g_assert_cmpint (query_int (db_path, extra, NULL), ==, 0);
-  g_assert_cmpint (query_int (db_path, "SELECT count(*) FROM index_deferred", NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (db_path, missing, NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (db_path, extra, NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (db_path, "SELECT count(*) FROM index_deferred", NULL),
+                   ==, 0);
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
@@ -334,11 +358,9 @@ loom_test_exec_sql (const char *db_path,
                     const char *sql)
 {
   sqlite3 *db = NULL;
-  char *message = NULL;
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
   sqlite3_busy_timeout (db, 5000);
-  if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
-    g_error ("%s: %s", sql, message);
+  exec_or_fail (db, db_path, sql);
   sqlite3_close (db);
 }

@@ -23,6 +23,17 @@ char        *loom_test_add_session       (LoomStore   *store,
                                           guint        n_events,
                                           gint64       updated_at);
 
+/* The session the agent calls @source_session_id, wherever it lies (the Trash, the archive),
+ * or NULL. */
+LoomSession *loom_test_find_session      (LoomStore   *store,
+                                          const char  *source_session_id);
+
+/* The first column of the one row @sql gives, with @text bound to ?1 unless NULL, read through
+ * a separate read-only connection that knows the search tokenizer. */
+gint64       loom_test_query_int         (const char  *db_path,
+                                          const char  *sql,
+                                          const char  *text);
+
 /* Counts the rows of a table through a separate read-only connection. */
 gint64       loom_test_count_rows        (const char  *db_path,
                                           const char  *table);

@@ -256,17 +256,7 @@ static gint64
 query_number (Fixture    *f,
               const char *sql)
 {
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 value = -1;
-
-  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    value = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return value;
+  return loom_test_query_int (f->path, sql, NULL);
 }
 
 /* A prefix is searched as the OR of its terms from search_terms: a camelCase word needs its

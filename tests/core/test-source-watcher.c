@@ -625,16 +625,12 @@ static LoomSession *
 find_session (Fixture    *fixture,
               const char *session_id)
 {
-  g_autoptr(GListModel) sessions = list_sessions (fixture);
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(GError) error = NULL;
 
-  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
-    {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
-
-      if (g_strcmp0 (loom_session_get_record (session)->source_session_id, session_id) == 0)
-        return g_steal_pointer (&session);
-    }
-  return NULL;
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  return loom_test_find_session (store, session_id);
 }
 
 static guint

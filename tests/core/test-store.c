@@ -67,19 +67,8 @@ exec_raw (const char *path,
 static gint64
 index_hashsize (const char *path)
 {
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 size = 0;
-
-  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT v FROM search_index_config"
-                                           " WHERE k = 'hashsize'", -1, &stmt, NULL),
-                   ==, SQLITE_OK);
-  if (sqlite3_step (stmt) == SQLITE_ROW)
-    size = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return size;
+  return loom_test_query_int (path, "SELECT ifnull ((SELECT v FROM search_index_config"
+                                    " WHERE k = 'hashsize'), 0)", NULL);
 }
 
 static guint

@@ -325,16 +325,7 @@ static LoomSession *
 find_session (Fixture    *f,
               const char *session_id)
 {
-  g_autoptr(GListModel) sessions = list_sessions (f);
-
-  for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
-    {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
-
-      if (g_strcmp0 (loom_session_get_record (session)->source_session_id, session_id) == 0)
-        return g_steal_pointer (&session);
-    }
-  return NULL;
+  return loom_test_find_session (f->store, session_id);
 }
 
 static char *
@@ -989,18 +980,8 @@ count_sessions_of (Fixture    *f,
 {
   g_autofree char *sql = g_strdup_printf ("SELECT count(*) FROM sessions WHERE source_path = ?1%s",
                                           missing_only ? " AND source_missing = 1" : "");
-  sqlite3_stmt *stmt = NULL;
-  sqlite3 *db = NULL;
-  gint64 count;
 
-  g_assert_cmpint (sqlite3_open_v2 (f->db, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
-  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  count = sqlite3_column_int64 (stmt, 0);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
-  return count;
+  return loom_test_query_int (f->db, sql, path);
 }
 
 /* A targeted pass (the watcher's) imports only the changed files the agent's rules list, spelt
