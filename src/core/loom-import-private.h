@@ -1,5 +1,5 @@
-/* loom-import-private.h — the per-file import context, shared by loom-import.c and
- * loom-import-file.c.
+/* loom-import-private.h — what loom-import.c shares with loom-import-collect.c (the files a
+ * pass reads) and loom-import-file.c (the per-file import context).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,6 +12,26 @@
 #include "loom-store-private.h"
 
 G_BEGIN_DECLS
+
+/* A file a pass reads, and the format that reads it. */
+typedef struct
+{
+  char               *path;
+  const LoomImporter *importer;
+  guint64             size;
+} LoomImportCandidate;
+
+void     loom_import_candidate_free (gpointer                  candidate);
+
+/* Fills @candidates (LoomImportCandidate, sorted by path) with the files to import. @roots
+ * receives the folders a whole pass went through, whose deleted files count as the agent's
+ * cleanup; @deleted, the deleted files a targeted pass was told about. */
+gboolean loom_import_collect        (const LoomImportOptions  *options,
+                                     LoomImportStats          *stats,
+                                     GPtrArray                *candidates,
+                                     GPtrArray                *roots,
+                                     GPtrArray                *deleted,
+                                     GError                  **error);
 
 typedef struct
 {

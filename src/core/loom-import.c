@@ -1,4 +1,4 @@
-/* loom-import.c — finding agent files and importing each one, incrementally.
+/* loom-import.c — importing agent files, each one incrementally.
  *
  * Per file a cursor remembers where the last pass stopped and what the file looked like then
  * (device, inode, size, mtime and a hash of a sample of the imported prefix). A file that did not
@@ -7,6 +7,8 @@
  * again from its start after what it gave before is cleared. Files are written in batches, one
  * transaction each (see begin_batch ()), so an interrupted import never leaves half a file
  * behind.
+ *
+ * Which files a pass imports is loom-import-collect.c's business.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -20,18 +22,8 @@
 #include "loom-import-private.h"
 #include "loom-time.h"
 
-/* The prefix check hashes this much of the start and of the end of the imported part: enough
- * to notice a rewrite, cheap even for files of gigabytes. */
-#define DETECT_HEAD (64 * 1024)
 #define BATCH_BYTES (64 * 1024 * 1024)
 #define BATCH_MICROSECONDS (G_USEC_PER_SEC / 2)
-
-typedef struct
-{
-  char               *path;
-  const LoomImporter *importer;
-  guint64             size;
-} Candidate;
 
 typedef struct
 {
@@ -45,15 +37,6 @@ typedef struct
   char     *prefix_hash;
   char     *state;
 } Cursor;
-
-static void
-candidate_free (gpointer data)
-{
-  Candidate *candidate = data;
-
-  g_free (candidate->path);
-  g_free (candidate);
-}
 
 LoomImportStats *
 loom_import_stats_new (void)
@@ -73,364 +56,6 @@ loom_import_stats_free (LoomImportStats *stats)
   g_clear_pointer (&stats->warnings, g_ptr_array_unref);
   g_clear_pointer (&stats->failed_paths, g_ptr_array_unref);
   g_free (stats);
-}
-
-/* ——— Finding files ——— */
-
-static gboolean
-read_head (const char *path,
-           char       *buffer,
-           gsize      *length)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  ssize_t n;
-
-  if (fd < 0)
-    return FALSE;
-  n = read (fd, buffer, DETECT_HEAD);
-  close (fd);
-  if (n < 0)
-    return FALSE;
-  *length = (gsize)n;
-  return TRUE;
-}
-
-/* The format of @path: @only when given and it recognises the file (or has no detector),
- * else the first format that does. */
-static const LoomImporter *
-detect_format (const char         *path,
-               const LoomImporter *only)
-{
-  const LoomImporter * const *importers = loom_importers ();
-  g_autofree char *head = g_malloc (DETECT_HEAD + 1);
-  gsize length = 0;
-
-  if (!read_head (path, head, &length) || length == 0)
-    return only;
-  head[length] = '\0';
-
-  if (only != NULL)
-    return only->detect == NULL || only->detect (path, head, length) ? only : NULL;
-
-  for (guint i = 0; importers[i] != NULL; i++)
-    if (importers[i]->detect != NULL && importers[i]->detect (path, head, length))
-      return importers[i];
-  return NULL;
-}
-
-static gboolean
-looks_like_session_file (const char *name)
-{
-  return g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json");
-}
-
-/* Every .jsonl and .json file below @dir, not following links out of it. */
-static void
-walk (const char *dir,
-      GPtrArray  *files,
-      guint       depth)
-{
-  g_autoptr(GDir) listing = NULL;
-  const char *name;
-
-  if (depth > 32 || !(listing = g_dir_open (dir, 0, NULL)))
-    return;
-
-  while ((name = g_dir_read_name (listing)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      struct stat st;
-
-      if (lstat (path, &st) != 0)
-        continue;
-      if (S_ISDIR (st.st_mode))
-        walk (path, files, depth + 1);
-      else if (S_ISREG (st.st_mode) && looks_like_session_file (name))
-        g_ptr_array_add (files, g_steal_pointer (&path));
-    }
-}
-
-static void
-add_candidate (GPtrArray          *candidates,
-               GHashTable         *seen,
-               const char         *path,
-               const LoomImporter *importer)
-{
-  Candidate *candidate;
-  struct stat st;
-
-  if (!g_hash_table_add (seen, g_strdup (path)) || stat (path, &st) != 0 || !S_ISREG (st.st_mode))
-    return;
-
-  candidate = g_new0 (Candidate, 1);
-  candidate->path = g_strdup (path);
-  candidate->importer = importer;
-  candidate->size = (guint64)st.st_size;
-  g_ptr_array_add (candidates, candidate);
-}
-
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
-{
-  const Candidate *ca = *(const Candidate * const *)a;
-  const Candidate *cb = *(const Candidate * const *)b;
-
-  return strcmp (ca->path, cb->path);
-}
-
-/* The part of @path below @root ("a/b.jsonl"), both in canonical form, or NULL. */
-static char *
-relative_below (const char *root,
-                const char *path)
-{
-  g_autofree char *canonical_root = NULL;
-  g_autofree char *canonical_path = NULL;
-  gsize length;
-
-  if (!g_path_is_absolute (root) || !g_path_is_absolute (path))
-    return NULL;
-  canonical_root = g_canonicalize_filename (root, NULL);
-  canonical_path = g_canonicalize_filename (path, NULL);
-
-  /* "/" is the one canonical form that ends with a separator. */
-  length = strlen (canonical_root);
-  if (canonical_root[length - 1] == '/')
-    length--;
-  if (strncmp (canonical_path, canonical_root, length) != 0 || canonical_path[length] != '/' ||
-      canonical_path[length + 1] == '\0')
-    return NULL;
-  return g_strdup (canonical_path + length + 1);
-}
-
-GStrv
-loom_importer_split_path (const char *root,
-                          const char *path)
-{
-  g_autofree char *relative = NULL;
-  g_autoptr(GString) folder = NULL;
-  g_auto(GStrv) parts = NULL;
-
-  g_return_val_if_fail (root != NULL, NULL);
-  g_return_val_if_fail (path != NULL, NULL);
-
-  if (!(relative = relative_below (root, path)))
-    return NULL;
-  parts = g_strsplit (relative, "/", -1);
-
-  /* Discovery lstat()s what it lists and enters folders only. Below a folder that is gone,
-   * nothing is left to look at. */
-  folder = g_string_new (root);
-  for (guint i = 0; parts[i + 1] != NULL; i++)
-    {
-      struct stat st;
-
-      g_string_append_c (folder, G_DIR_SEPARATOR);
-      g_string_append (folder, parts[i]);
-      if (lstat (folder->str, &st) != 0)
-        break;
-      if (!S_ISDIR (st.st_mode))
-        return NULL;
-    }
-  return g_steal_pointer (&parts);
-}
-
-/* An agent's default root that exists, with the format whose discovery walks it. */
-typedef struct
-{
-  const LoomImporter *importer;
-  char               *root;
-} AgentRoot;
-
-static void
-agent_root_free (gpointer data)
-{
-  AgentRoot *agent_root = data;
-
-  g_free (agent_root->root);
-  g_free (agent_root);
-}
-
-/* The agents' default roots that exist (a root that is gone, a drive not mounted, is walked
- * and marks nothing), in the formats' order: a file two roots share goes to the first. */
-static GPtrArray *
-existing_agent_roots (const LoomImporter *only)
-{
-  const LoomImporter * const *importers = loom_importers ();
-  GPtrArray *agent_roots = g_ptr_array_new_with_free_func (agent_root_free);
-
-  for (guint i = 0; importers[i] != NULL; i++)
-    {
-      g_auto(GStrv) roots = NULL;
-
-      if ((only != NULL && importers[i] != only) ||
-          importers[i]->default_roots == NULL || importers[i]->discover == NULL)
-        continue;
-
-      roots = importers[i]->default_roots ();
-      for (guint r = 0; roots != NULL && roots[r] != NULL; r++)
-        {
-          AgentRoot *agent_root;
-
-          if (!g_file_test (roots[r], G_FILE_TEST_IS_DIR))
-            continue;
-          agent_root = g_new0 (AgentRoot, 1);
-          agent_root->importer = importers[i];
-          agent_root->root = g_strdup (roots[r]);
-          g_ptr_array_add (agent_roots, agent_root);
-        }
-    }
-  return agent_roots;
-}
-
-/* Every session file of the agents' default roots, as each agent's discovery finds them. */
-static void
-collect_default_roots (const LoomImporter *only,
-                       GPtrArray          *candidates,
-                       GHashTable         *seen,
-                       GPtrArray          *roots)
-{
-  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
-
-  for (guint a = 0; a < agent_roots->len; a++)
-    {
-      AgentRoot *agent_root = g_ptr_array_index (agent_roots, a);
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-
-      g_ptr_array_add (roots, g_strdup (agent_root->root));
-      agent_root->importer->discover (agent_root->root, files);
-      for (guint f = 0; f < files->len; f++)
-        add_candidate (candidates, seen, g_ptr_array_index (files, f), agent_root->importer);
-    }
-}
-
-/* The files among @changed that the agents' discovery would list, in the order of
- * collect_default_roots () so that a file two roots share goes to the same format. Each is
- * spelt as discovery spells it, from the root down: cursors and sessions are keyed by that
- * path. Those that are gone go to @deleted. */
-static void
-collect_changed (const LoomImporter *only,
-                 const char * const *changed,
-                 GPtrArray          *candidates,
-                 GHashTable         *seen,
-                 GPtrArray          *deleted)
-{
-  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
-
-  for (guint a = 0; a < agent_roots->len; a++)
-    {
-      AgentRoot *agent_root = g_ptr_array_index (agent_roots, a);
-
-      if (agent_root->importer->claims == NULL)
-        continue;
-
-      for (guint c = 0; changed[c] != NULL; c++)
-        {
-          g_autofree char *relative = NULL;
-          g_autofree char *path = NULL;
-          struct stat st;
-
-          if (!agent_root->importer->claims (agent_root->root, changed[c]) ||
-              !(relative = relative_below (agent_root->root, changed[c])))
-            continue;
-          path = g_build_filename (agent_root->root, relative, NULL);
-          if (lstat (path, &st) == 0)
-            add_candidate (candidates, seen, path, agent_root->importer);
-          else if (errno == ENOENT && g_hash_table_add (seen, g_strdup (path)))
-            g_ptr_array_add (deleted, g_steal_pointer (&path));
-        }
-    }
-}
-
-/* The files and folders named on the command line: a folder's files are told apart by their
- * content, as they need not be laid out as any agent lays them out. */
-static void
-collect_paths (const LoomImporter *only,
-               const char * const *paths,
-               LoomImportStats    *stats,
-               GPtrArray          *candidates,
-               GHashTable         *seen,
-               GPtrArray          *roots)
-{
-  for (guint p = 0; paths[p] != NULL; p++)
-    {
-      const char *path = paths[p];
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-      gboolean named = FALSE;
-
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        {
-          g_ptr_array_add (roots, g_strdup (path));
-          walk (path, files, 0);
-        }
-      else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        {
-          g_ptr_array_add (files, g_strdup (path));
-          named = TRUE;
-        }
-      else
-        {
-          g_ptr_array_add (stats->warnings,
-                           g_strdup_printf ("%s: no such file or folder", path));
-          g_ptr_array_add (stats->failed_paths, g_strdup (path));
-          stats->files_failed++;
-          continue;
-        }
-
-      for (guint f = 0; f < files->len; f++)
-        {
-          const char *file = g_ptr_array_index (files, f);
-          /* A file named on the command line with --source is taken at its word; in a
-           * folder, --source only narrows which format may claim a file. */
-          const LoomImporter *importer = named && only ? only : detect_format (file, only);
-
-          if (importer != NULL)
-            add_candidate (candidates, seen, file, importer);
-          else if (named)
-            g_ptr_array_add (stats->warnings,
-                             g_strdup_printf ("%s: not a session file of a known agent", file));
-        }
-    }
-}
-
-/* Fills @candidates with the files to import. @roots receives the folders a whole pass went
- * through, whose deleted files mark_missing () looks for; @deleted, the deleted files a
- * targeted pass was told about. */
-static gboolean
-collect (const LoomImportOptions  *options,
-         LoomImportStats          *stats,
-         GPtrArray                *candidates,
-         GPtrArray                *roots,
-         GPtrArray                *deleted,
-         GError                  **error)
-{
-  const LoomImporter *only = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  gboolean default_roots = options->paths == NULL || options->paths[0] == NULL;
-
-  if (options->source != NULL && !(only = loom_importer_find (options->source)))
-    {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                   "Unknown agent “%s”; known agents are claude-code, codex and gemini",
-                   options->source);
-      return FALSE;
-    }
-  if (options->changed != NULL && !default_roots)
-    {
-      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                           "Changed files can only be imported from the agents' own folders");
-      return FALSE;
-    }
-
-  if (options->changed != NULL)
-    collect_changed (only, options->changed, candidates, seen, deleted);
-  else if (default_roots)
-    collect_default_roots (only, candidates, seen, roots);
-  else
-    collect_paths (only, options->paths, stats, candidates, seen, roots);
-
-  g_ptr_array_sort (candidates, compare_candidates);
-  return TRUE;
 }
 
 /* ——— Cursors ——— */
@@ -620,7 +245,7 @@ typedef enum {
 } Mode;
 
 static Mode
-decide_mode (const Candidate   *candidate,
+decide_mode (const LoomImportCandidate *candidate,
              const Cursor      *cursor,
              const struct stat *st)
 {
@@ -644,10 +269,10 @@ decide_mode (const Candidate   *candidate,
 /* ——— Importing ——— */
 
 static gboolean
-import_one (LoomStore        *store,
-            const Candidate  *candidate,
-            LoomImportStats  *stats,
-            GError          **error)
+import_one (LoomStore                  *store,
+            const LoomImportCandidate  *candidate,
+            LoomImportStats            *stats,
+            GError                    **error)
 {
   g_autoptr(LoomImportFile) file = NULL;
   g_autoptr(JsonObject) state = NULL;
@@ -911,7 +536,7 @@ import_all (LoomStore                *store,
             GError                  **error)
 {
   static const LoomImportOptions default_options = { NULL, NULL, NULL };
-  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (candidate_free);
+  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
   /* candidate index → its warnings, the last one why it was not imported */
@@ -927,7 +552,7 @@ import_all (LoomStore                *store,
   if (options == NULL)
     options = &default_options;
 
-  if (!collect (options, stats, candidates, roots, deleted, error))
+  if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
     return FALSE;
 
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
@@ -937,11 +562,11 @@ import_all (LoomStore                *store,
     return FALSE;
 
   for (guint j = 0; j < candidates->len; j++)
-    total += ((Candidate *)g_ptr_array_index (candidates, j))->size;
+    total += ((LoomImportCandidate *)g_ptr_array_index (candidates, j))->size;
 
   while (i < candidates->len)
     {
-      Candidate *candidate = g_ptr_array_index (candidates, i);
+      LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
       g_autoptr(GError) file_error = NULL;
       GPtrArray *failure;
       guint n_warnings;
@@ -993,9 +618,12 @@ import_all (LoomStore                *store,
   if (batch.open && !loom_store_commit_indexed (store, error))
     return FALSE;
   for (guint j = 0; j < candidates->len; j++)
-    if (g_hash_table_contains (failed, GUINT_TO_POINTER (j)))
-      g_ptr_array_add (stats->failed_paths,
-                       g_strdup (((Candidate *)g_ptr_array_index (candidates, j))->path));
+    {
+      LoomImportCandidate *candidate = g_ptr_array_index (candidates, j);
+
+      if (g_hash_table_contains (failed, GUINT_TO_POINTER (j)))
+        g_ptr_array_add (stats->failed_paths, g_strdup (candidate->path));
+    }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 
