@@ -469,7 +469,6 @@ loom_sidebar_class_init (LoomSidebarClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsidebar");
 }
 
-
 static void
 loom_sidebar_init (LoomSidebar *self)
 {

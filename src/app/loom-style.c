@@ -10,11 +10,13 @@ void
 loom_style_add (GtkWidget  *widget,
                 const char *resource)
 {
-  GdkDisplay *display = gtk_widget_get_display (widget);
   g_autoptr(GtkCssProvider) provider = NULL;
+  GdkDisplay *display;
 
   g_return_if_fail (GTK_IS_WIDGET (widget));
   g_return_if_fail (resource != NULL);
+
+  display = gtk_widget_get_display (widget);
 
   /* The display keeps the provider; marking it with the resource's name makes it once. */
   if (g_object_get_data (G_OBJECT (display), resource) != NULL)
