@@ -130,14 +130,16 @@ compare_candidates (gconstpointer a,
   return strcmp (ca->path, cb->path);
 }
 
-/* The part of @path below @root ("a/b.jsonl"), both in canonical form, or NULL. */
-static char *
-relative_below (const char *root,
-                const char *path)
+char *
+loom_importer_relative_path (const char *root,
+                             const char *path)
 {
   g_autofree char *canonical_root = NULL;
   g_autofree char *canonical_path = NULL;
   gsize length;
+
+  g_return_val_if_fail (root != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
 
   if (!g_path_is_absolute (root) || !g_path_is_absolute (path))
     return NULL;
@@ -165,7 +167,7 @@ loom_importer_split_path (const char *root,
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!(relative = relative_below (root, path)))
+  if (!(relative = loom_importer_relative_path (root, path)))
     return NULL;
   parts = g_strsplit (relative, "/", -1);
 
@@ -282,7 +284,7 @@ collect_changed (const LoomImporter *only,
           struct stat st;
 
           if (!agent_root->importer->claims (agent_root->root, changed[c]) ||
-              !(relative = relative_below (agent_root->root, changed[c])))
+              !(relative = loom_importer_relative_path (agent_root->root, changed[c])))
             continue;
           path = g_build_filename (agent_root->root, relative, NULL);
           if (lstat (path, &st) == 0)

@@ -117,6 +117,11 @@ const LoomImporter         *loom_importer_find  (const char *name);
 
 /* ——— What a format calls while finding files ——— */
 
+/* The part of @path below @root ("project/x.jsonl"), both taken in canonical form, or NULL
+ * unless @path lies below @root (a '/' boundary). Text only: nothing is looked up on disk. */
+char       *loom_importer_relative_path  (const char  *root,
+                                          const char  *path);
+
 /* For claims(): the names that lead from @root down to @path ("project", "x.jsonl"), or NULL
  * unless @path lies below @root (a '/' boundary, both in canonical form) through folders that
  * discovery enters: plain ones, never links. A folder that is gone passes, as the files

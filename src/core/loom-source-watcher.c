@@ -23,6 +23,7 @@
  * At most one pass runs at a time; changes that arrive meanwhile are kept for one more pass
  * once it ends, and a pass that fails or is cancelled hands its files back to the next one, as
  * a pass does with each file it could not import.
+ *
  * Listing the folders to monitor happens in the same thread, only when folders may have come or
  * gone.
  *
@@ -751,19 +752,16 @@ collect_roots (LoomSourceWatcher *self,
   return g_strv_builder_end (builder);
 }
 
-/* Whether @path lies below one of @folders (canonical paths). */
+/* Whether @path lies below one of @folders. */
 static gboolean
 is_below_any (const char         *path,
               const char * const *folders)
 {
   for (guint i = 0; folders != NULL && folders[i] != NULL; i++)
     {
-      gsize length = strlen (folders[i]);
+      g_autofree char *relative = loom_importer_relative_path (folders[i], path);
 
-      /* "/" is the one canonical form that ends with a separator. */
-      if (length > 0 && folders[i][length - 1] == '/')
-        length--;
-      if (strncmp (path, folders[i], length) == 0 && path[length] == '/')
+      if (relative != NULL)
         return TRUE;
     }
   return FALSE;
