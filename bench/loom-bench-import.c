@@ -7,8 +7,8 @@
  * (ru_maxrss from wait4) and CPU time are its own and no phase inherits another's heap:
  *
  *   read      every file read once (untimed warm-up of the page cache, and the I/O floor)
- *   parse     every record parsed as the importer parses it: one loom_json_parse() per JSON
- *             Lines line, the whole file for .json documents
+ *   parse     every record parsed as the importer parses it: one loom_json_doc_parse() per
+ *             JSON Lines line, the whole file for .json documents
  *   json-glib the same with json-glib's JsonParser, which the importer used before, for reference
  *   reader    the same through the importer's own LoomJsonlReader (UTF-8 check, splitting of
  *             lines with several values, surrogate repair, depth guard)
@@ -36,7 +36,7 @@
 #include <sqlite3.h>
 
 #include "loom-import.h"
-#include "loom-json-parser.h"
+#include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 #include "loom-store.h"
 
@@ -154,21 +154,21 @@ phase_read (const char *corpus,
   return TRUE;
 }
 
-/* One text into a tree with the importer's parser, or with json-glib's when @parser is set. */
+/* One text into a tree with the importer's parser, or with json-glib's when @parser is set.
+ * The importer's reader keeps one document for all the records of a file; here one serves the
+ * whole phase, which runs in a process of its own. */
 static gboolean
 parse_text (JsonParser *parser,
             const char *text,
             gsize       length)
 {
-  JsonNode *root;
+  static LoomJsonDoc *doc = NULL;
 
   if (parser != NULL)
     return json_parser_load_from_data (parser, text, (gssize)length, NULL);
-  root = loom_json_parse (text, length, NULL);
-  if (root == NULL)
-    return FALSE;
-  json_node_unref (root);
-  return TRUE;
+  if (doc == NULL)
+    doc = loom_json_doc_new ();
+  return loom_json_doc_parse (doc, text, length, NULL) != NULL;
 }
 
 static gboolean
@@ -291,7 +291,7 @@ phase_reader (const char *corpus,
       do
         {
           g_autofree char *problem = NULL;
-          JsonNode *record = NULL;
+          const LoomJson *record = NULL;
 
           result = loom_jsonl_reader_next (reader, &record, &problem, NULL);
           if (result == LOOM_JSONL_RECORD)
@@ -851,7 +851,7 @@ main (int   argc,
   g_print ("\n%-30s %11s %11s %12s %9s %12s\n", "phase", "wall", "CPU", "records/s", "MB/s",
            "peak RSS");
   print_row ("read files (warm-up)", read_p, 0);
-  print_row ("parse-only, loom_json_parse", parse_p, value (parse_p, "records"));
+  print_row ("parse-only, loom_json_doc_parse", parse_p, value (parse_p, "records"));
   print_row ("json-glib parse for reference", glib_p, value (glib_p, "records"));
   print_row ("parse-only, LoomJsonlReader", reader_p, value (reader_p, "records"));
   print_row ("import (fresh store)", import_p, records);

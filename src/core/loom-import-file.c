@@ -59,7 +59,7 @@ loom_import_file_free (LoomImportFile *file)
   g_clear_pointer (&file->sessions, g_hash_table_unref);
   g_clear_pointer (&file->next_seq, g_hash_table_unref);
   g_clear_pointer (&file->tokens, g_hash_table_unref);
-  g_clear_pointer (&file->document_root, json_node_unref);
+  g_clear_pointer (&file->document, loom_json_doc_free);
   g_free (file);
 }
 
@@ -109,7 +109,7 @@ loom_import_file_warn (LoomImportFile *file,
 
 gboolean
 loom_import_file_next_record (LoomImportFile  *file,
-                              JsonNode       **record)
+                              const LoomJson **record)
 {
   g_return_val_if_fail (file->reader != NULL, FALSE);
 
@@ -148,13 +148,14 @@ loom_import_file_next_record (LoomImportFile  *file,
     }
 }
 
-JsonNode *
+const LoomJson *
 loom_import_file_read_document (LoomImportFile  *file,
                                 GError         **error)
 {
   g_autoptr(GMappedFile) mapped = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *repaired = NULL;
+  const LoomJson *root;
   const char *contents;
   gsize length;
   gsize ends[2];
@@ -194,16 +195,17 @@ loom_import_file_read_document (LoomImportFile  *file,
   if (loom_jsonl_fix_surrogates (repaired, length) > 0)
     loom_import_file_warn (file, "unpaired surrogate escapes were replaced by U+FFFD");
 
-  g_clear_pointer (&file->document_root, json_node_unref);
-  file->document_root = loom_json_parse (contents, length, &local_error);
-  if (file->document_root == NULL)
+  if (file->document == NULL)
+    file->document = loom_json_doc_new ();
+  root = loom_json_doc_parse (file->document, contents, length, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is not valid JSON: %s",
                    file->path, local_error->message);
       return NULL;
     }
   file->stats->records++;
-  return file->document_root;
+  return root;
 }
 
 /* ——— Writing ——— */

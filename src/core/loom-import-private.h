@@ -7,7 +7,7 @@
 
 #include "loom-import.h"
 #include "loom-importer.h"
-#include "loom-json-parser.h"
+#include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 #include "loom-store-private.h"
 
@@ -53,7 +53,7 @@ struct _LoomImportFile
   GHashTable         *sessions;    /* row id → TRUE: touched this pass */
   GHashTable         *next_seq;    /* row id → gint64 * */
   GHashTable         *tokens;      /* row id → LoomTokenTotals * */
-  JsonNode           *document_root;  /* the .json document read last, alive until the next */
+  LoomJsonDoc        *document;    /* holds the .json document read last, until the next */
   gboolean            failed_to_read;
 };
 

@@ -91,10 +91,9 @@ typedef struct
   GHashTable     *mirrored;     /* uuids of mirrored sub-agent records handled this pass */
 } Import;
 
-static void dispatch_record (Import     *imp,
-                             Session    *session,
-                             JsonNode   *node,
-                             JsonObject *record);
+static void dispatch_record (Import         *imp,
+                             Session        *session,
+                             const LoomJson *record);
 
 /* ——— Small helpers ——— */
 
@@ -190,16 +189,16 @@ is_main_file_name (const char *name)
 }
 
 static gint64
-record_time (JsonObject *record)
+record_time (const LoomJson *record)
 {
-  return loom_time_from_iso (loom_json_get_string (record, "timestamp"));
+  return loom_time_from_iso (loom_json_member_string (record, "timestamp"));
 }
 
 static gboolean
-get_bool (JsonObject *object,
-          const char *member)
+get_bool (const LoomJson *object,
+          const char     *member)
 {
-  return loom_json_get_int (object, member, 0) != 0;
+  return loom_json_member_int (object, member, 0) != 0;
 }
 
 /* The first line of @text, marked as going on when more follows: event texts are one line. */
@@ -243,6 +242,13 @@ state_string (Import     *imp,
               const char *name)
 {
   return loom_json_get_string (imp->state, name);
+}
+
+static gboolean
+state_bool (Import     *imp,
+            const char *name)
+{
+  return loom_json_get_int (imp->state, name, 0) != 0;
 }
 
 static void
@@ -318,18 +324,17 @@ add_event (Import               *imp,
 
 /* A record kept whole as an event of @kind, shown as @text. */
 static void
-add_record_event (Import     *imp,
-                  Session    *s,
-                  const char *kind,
-                  JsonNode   *node,
-                  JsonObject *record,
-                  const char *text)
+add_record_event (Import         *imp,
+                  Session        *s,
+                  const char     *kind,
+                  const LoomJson *record,
+                  const char     *text)
 {
   LoomEventDraft event = { 0 };
-  g_autofree char *payload = loom_json_to_string (node);
+  g_autofree char *payload = loom_json_value_to_string (record);
 
   event.kind = kind;
-  event.source_id = loom_json_get_string (record, "uuid");
+  event.source_id = loom_json_member_string (record, "uuid");
   event.text = text;
   event.payload = payload;
   event.created_at = imp->time;
@@ -362,7 +367,7 @@ flush_held (Import  *imp,
 static Session *
 own_session (Import *imp)
 {
-  if (!get_bool (imp->state, STATE_STARTED))
+  if (!state_bool (imp, STATE_STARTED))
     {
       json_object_set_boolean_member (imp->state, STATE_STARTED, TRUE);
       flush_held (imp, imp->own);
@@ -372,8 +377,8 @@ own_session (Import *imp)
 
 /* An agent file's session: "<parent sessionId>/agent-<agentId>", fixed by the first record. */
 static Session *
-agent_file_session (Import     *imp,
-                    JsonObject *record)
+agent_file_session (Import         *imp,
+                    const LoomJson *record)
 {
   g_autofree char *sid = NULL;
   const char *parent, *agent_id;
@@ -384,7 +389,7 @@ agent_file_session (Import     *imp,
   if (state_string (imp, STATE_AGENT_ID) == NULL)
     {
       g_autofree char *base = g_path_get_basename (loom_import_file_get_path (imp->file));
-      const char *from_record = loom_json_get_string (record, "agentId");
+      const char *from_record = loom_json_member_string (record, "agentId");
 
       /* The name is agent-<id>.jsonl; the record's agentId says the same when present. */
       base[strlen (base) - strlen (".jsonl")] = '\0';
@@ -392,7 +397,7 @@ agent_file_session (Import     *imp,
                         from_record ? from_record
                                     : (g_str_has_prefix (base, "agent-") ? base + 6 : base));
       if (imp->root_sid == NULL)
-        state_set_string (imp, STATE_PARENT, loom_json_get_string (record, "sessionId"));
+        state_set_string (imp, STATE_PARENT, loom_json_member_string (record, "sessionId"));
       else
         state_set_string (imp, STATE_PARENT, imp->root_sid);
     }
@@ -430,12 +435,12 @@ child_session (Import     *imp,
 
 /* 1.0.x sub-agents live inline: each chain that starts with parentUuid null is one run (F1.5). */
 static Session *
-sidechain_session (Import     *imp,
-                   JsonObject *record)
+sidechain_session (Import         *imp,
+                   const LoomJson *record)
 {
   JsonObject *chains = state_object (imp, STATE_SIDECHAINS);
-  const char *uuid = loom_json_get_string (record, "uuid");
-  const char *parent = loom_json_get_string (record, "parentUuid");
+  const char *uuid = loom_json_member_string (record, "uuid");
+  const char *parent = loom_json_member_string (record, "parentUuid");
   const char *root = parent ? loom_json_get_string (chains, parent) : NULL;
   g_autofree char *root_copy = NULL;
   g_autofree char *sid = NULL;
@@ -452,36 +457,36 @@ sidechain_session (Import     *imp,
 
 /* Which session a record of this file belongs to. */
 static Session *
-route (Import     *imp,
-       JsonObject *record,
-       const char *type)
+route (Import         *imp,
+       const LoomJson *record,
+       const char     *type)
 {
   if (imp->agent_file)
     return agent_file_session (imp, record);
   if (get_bool (record, "isSidechain"))
     return sidechain_session (imp, record);
-  if (str_equal0 (type, "summary") && !get_bool (imp->state, STATE_STARTED))
+  if (str_equal0 (type, "summary") && !state_bool (imp, STATE_STARTED))
     return NULL;  /* held until the session exists */
   return own_session (imp);
 }
 
 /* Session metadata from the envelope (F1.1). The main chain's uuids also place summaries. */
 static void
-note_envelope (Import     *imp,
-               Session    *s,
-               JsonObject *record)
+note_envelope (Import         *imp,
+               Session        *s,
+               const LoomJson *record)
 {
-  const char *branch = loom_json_get_string (record, "gitBranch");
-  const char *uuid = loom_json_get_string (record, "uuid");
+  const char *branch = loom_json_member_string (record, "gitBranch");
+  const char *uuid = loom_json_member_string (record, "uuid");
 
   if (imp->time > 0)
     {
       s->first_time = s->first_time > 0 ? MIN (s->first_time, imp->time) : imp->time;
       s->last_time = MAX (s->last_time, imp->time);
     }
-  replace_string (&s->cwd, loom_json_get_string (record, "cwd"));
-  replace_string (&s->version, loom_json_get_string (record, "version"));
-  replace_string (&s->mode, loom_json_get_string (record, "permissionMode"));
+  replace_string (&s->cwd, loom_json_member_string (record, "cwd"));
+  replace_string (&s->version, loom_json_member_string (record, "version"));
+  replace_string (&s->mode, loom_json_member_string (record, "permissionMode"));
   /* "" and "HEAD" (detached) are not branches. */
   if (branch != NULL && strcmp (branch, "HEAD") != 0)
     replace_string (&s->git_branch, branch);
@@ -551,12 +556,12 @@ append_part (GString    *text,
 
 /* What a block shows as text in a message; NULL for blocks that become events. */
 static const char *
-block_text (JsonObject *block)
+block_text (const LoomJson *block)
 {
-  const char *type = loom_json_get_string (block, "type");
+  const char *type = loom_json_member_string (block, "type");
 
   if (str_equal0 (type, "text"))
-    return loom_json_get_string (block, "text");
+    return loom_json_member_string (block, "text");
   if (str_equal0 (type, "image"))
     return "[Image]";
   if (str_equal0 (type, "document"))
@@ -566,59 +571,55 @@ block_text (JsonObject *block)
 
 /* A tool_result's content: a string, or text and image blocks (F1.2). */
 static char *
-tool_result_text (JsonObject *block)
+tool_result_text (const LoomJson *block)
 {
-  JsonNode *content = json_object_get_member (block, "content");
+  const LoomJson *content = loom_json_member (block, "content");
   g_autoptr(GString) text = g_string_new (NULL);
-  JsonArray *parts;
 
   if (content == NULL)
     return g_strdup ("");
-  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
-    return g_strdup (json_node_get_string (content));
-  if (!JSON_NODE_HOLDS_ARRAY (content))
+  if (loom_json_is_string (content))
+    return g_strdup (loom_json_string (content));
+  if (!loom_json_is_array (content))
     return g_strdup ("");
 
-  parts = json_node_get_array (content);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
+  for (gsize i = 0; i < loom_json_length (content); i++)
     {
-      JsonNode *element = json_array_get_element (parts, i);
+      const LoomJson *element = loom_json_element (content, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element))
-        append_part (text, block_text (json_node_get_object (element)));
+      if (loom_json_is_object (element))
+        append_part (text, block_text (element));
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* The one line a tool call shows: the command, the file, the pattern… */
 static char *
-tool_summary (const char *name,
-              JsonObject *input)
+tool_summary (const char     *name,
+              const LoomJson *input)
 {
   static const char * const keys[] = {
     "command", "file_path", "notebook_path", "pattern", "query", "url", "description", "skill",
     "path", "prompt", "plan", NULL,
   };
-  JsonArray *todos;
-  g_autoptr(GList) members = NULL;
+  const LoomJson *todos;
 
   if (input == NULL)
     return NULL;
-  if (str_equal0 (name, "TodoWrite") && (todos = loom_json_get_array (input, "todos")))
-    return g_strdup_printf ("%u todos", json_array_get_length (todos));
+  if (str_equal0 (name, "TodoWrite") && (todos = loom_json_member_array (input, "todos")))
+    return g_strdup_printf ("%" G_GSIZE_FORMAT " todos", loom_json_length (todos));
 
   for (guint i = 0; keys[i] != NULL; i++)
     {
-      const char *value = loom_json_get_string (input, keys[i]);
+      const char *value = loom_json_member_string (input, keys[i]);
 
       if (value != NULL && *value != '\0')
         return one_line (value);
     }
 
-  members = json_object_get_members (input);
-  for (GList *l = members; l != NULL; l = l->next)
+  for (gsize i = 0; i < loom_json_length (input); i++)
     {
-      const char *value = loom_json_get_string (input, l->data);
+      const char *value = loom_json_string (loom_json_element (input, i));
 
       if (value != NULL && *value != '\0')
         return one_line (value);
@@ -629,26 +630,25 @@ tool_summary (const char *name,
 /* ——— user ——— */
 
 static void
-add_tool_result (Import     *imp,
-                 Session    *s,
-                 JsonNode   *block_node,
-                 JsonObject *record,
-                 gboolean    single)
+add_tool_result (Import         *imp,
+                 Session        *s,
+                 const LoomJson *block,
+                 const LoomJson *record,
+                 gboolean        single)
 {
-  JsonObject *block = json_node_get_object (block_node);
   JsonObject *open_calls = state_object (imp, STATE_OPEN_CALLS);
-  JsonNode *structured = json_object_get_member (record, "toolUseResult");
-  const char *call_id = loom_json_get_string (block, "tool_use_id");
+  const LoomJson *structured = loom_json_member (record, "toolUseResult");
+  const char *call_id = loom_json_member_string (block, "tool_use_id");
   g_autofree char *name = g_strdup (call_id ? loom_json_get_string (open_calls, call_id) : NULL);
   g_autofree char *text = tool_result_text (block);
-  g_autofree char *payload = loom_json_to_string (block_node);
+  g_autofree char *payload = loom_json_value_to_string (block);
   LoomEventDraft event = { 0 };
 
   /* The payload is the block; the tool's structured result (F1.2 toolUseResult: the patch, the
    * file, stdout and stderr) belongs to it when the record answers a single call. */
   if (single && structured != NULL && g_str_has_suffix (payload, "}"))
     {
-      g_autofree char *extra = loom_json_to_string (structured);
+      g_autofree char *extra = loom_json_value_to_string (structured);
       g_autofree char *block_only = g_steal_pointer (&payload);
 
       block_only[strlen (block_only) - 1] = '\0';
@@ -670,13 +670,12 @@ add_tool_result (Import     *imp,
 }
 
 static void
-handle_user (Import     *imp,
-             Session    *s,
-             JsonNode   *node,
-             JsonObject *record)
+handle_user (Import         *imp,
+             Session        *s,
+             const LoomJson *record)
 {
-  JsonObject *message = loom_json_get_object (record, "message");
-  JsonNode *content = message ? json_object_get_member (message, "content") : NULL;
+  const LoomJson *message = loom_json_member_object (record, "message");
+  const LoomJson *content = loom_json_member (message, "content");
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GPtrArray) results = g_ptr_array_new ();
@@ -687,39 +686,36 @@ handle_user (Import     *imp,
   if (content == NULL)
     {
       loom_import_file_warn (imp->file, "a user record without message content was kept as is");
-      add_record_event (imp, s, LOOM_EVENT_RAW, node, record, "user record without content");
+      add_record_event (imp, s, LOOM_EVENT_RAW, record, "user record without content");
       return;
     }
 
-  if (JSON_NODE_HOLDS_VALUE (content) && json_node_get_value_type (content) == G_TYPE_STRING)
+  if (loom_json_is_string (content))
     {
-      g_string_append (text, json_node_get_string (content));
+      g_string_append (text, loom_json_string (content));
       has_text = TRUE;
     }
-  else if (JSON_NODE_HOLDS_ARRAY (content))
+  else if (loom_json_is_array (content))
     {
-      JsonArray *blocks = json_node_get_array (content);
-
-      for (guint i = 0; i < json_array_get_length (blocks); i++)
+      for (gsize i = 0; i < loom_json_length (content); i++)
         {
-          JsonNode *element = json_array_get_element (blocks, i);
-          JsonObject *block = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element)
-                                                               : NULL;
+          const LoomJson *element = loom_json_element (content, i);
+          const LoomJson *block = loom_json_is_object (element) ? element : NULL;
           const char *part = block ? block_text (block) : NULL;
 
-          if (block != NULL && str_equal0 (loom_json_get_string (block, "type"), "tool_result"))
-            g_ptr_array_add (results, element);
+          if (block != NULL && str_equal0 (loom_json_member_string (block, "type"), "tool_result"))
+            g_ptr_array_add (results, (gpointer)element);
           else if (part != NULL)
             {
               append_part (text, part);
               has_text = TRUE;
             }
           else
-            g_ptr_array_add (others, element);
+            g_ptr_array_add (others, (gpointer)element);
         }
     }
   else
-    g_ptr_array_add (others, content);
+    g_ptr_array_add (others, (gpointer)content);
 
   /* A record of tool results is the harness answering the model, not a prompt (F1.2); text
    * beside results (an interruption notice, a hook's words) is harness text too. */
@@ -733,7 +729,7 @@ handle_user (Import     *imp,
       if (results->len > 0)
         flags |= LOOM_MESSAGE_INJECTED;
 
-      draft.source_id = loom_json_get_string (record, "uuid");
+      draft.source_id = loom_json_member_string (record, "uuid");
       draft.role = "user";
       draft.text = text->str;
       draft.flags = flags;
@@ -747,7 +743,7 @@ handle_user (Import     *imp,
   for (guint i = 0; i < others->len; i++)
     {
       LoomEventDraft event = { 0 };
-      g_autofree char *payload = loom_json_to_string (g_ptr_array_index (others, i));
+      g_autofree char *payload = loom_json_value_to_string (g_ptr_array_index (others, i));
 
       event.kind = LOOM_EVENT_RAW;
       event.text = "user content block of an unknown kind";
@@ -760,19 +756,18 @@ handle_user (Import     *imp,
 /* ——— assistant ——— */
 
 static void
-add_tool_use (Import     *imp,
-              Session    *s,
-              JsonObject *block,
-              JsonObject *record,
-              gint64      message_row)
+add_tool_use (Import         *imp,
+              Session        *s,
+              const LoomJson *block,
+              const LoomJson *record,
+              gint64          message_row)
 {
-  JsonNode *input_node = json_object_get_member (block, "input");
-  JsonObject *input = input_node && JSON_NODE_HOLDS_OBJECT (input_node)
-                      ? json_node_get_object (input_node) : NULL;
-  const char *id = loom_json_get_string (block, "id");
-  const char *name = loom_json_get_string (block, "name");
+  const LoomJson *input_node = loom_json_member (block, "input");
+  const LoomJson *input = loom_json_is_object (input_node) ? input_node : NULL;
+  const char *id = loom_json_member_string (block, "id");
+  const char *name = loom_json_member_string (block, "name");
   g_autofree char *summary = tool_summary (name, input);
-  g_autofree char *payload = input_node ? loom_json_to_string (input_node) : NULL;
+  g_autofree char *payload = loom_json_value_to_string (input_node);
   LoomEventDraft event = { 0 };
 
   event.kind = LOOM_EVENT_TOOL_CALL;
@@ -792,14 +787,14 @@ add_tool_use (Import     *imp,
   if (str_equal0 (name, "Edit") || str_equal0 (name, "MultiEdit") ||
       str_equal0 (name, "Write") || str_equal0 (name, "NotebookEdit"))
     {
-      const char *path = loom_json_get_string (input, "file_path");
+      const char *path = loom_json_member_string (input, "file_path");
       const char *kind = str_equal0 (name, "Write") ? "write" : "edit";
 
       if (str_equal0 (name, "NotebookEdit"))
         {
-          const char *edit_mode = loom_json_get_string (input, "edit_mode");
+          const char *edit_mode = loom_json_member_string (input, "edit_mode");
 
-          path = loom_json_get_string (input, "notebook_path");
+          path = loom_json_member_string (input, "notebook_path");
           if (str_equal0 (edit_mode, "insert") || str_equal0 (edit_mode, "delete"))
             kind = edit_mode;
         }
@@ -814,8 +809,8 @@ add_tool_use (Import     *imp,
   if (str_equal0 (name, "Task") || str_equal0 (name, "Agent"))
     {
       g_autofree char *text = NULL;
-      const char *description = loom_json_get_string (input, "description");
-      const char *agent_type = loom_json_get_string (input, "subagent_type");
+      const char *description = loom_json_member_string (input, "description");
+      const char *agent_type = loom_json_member_string (input, "subagent_type");
 
       text = agent_type ? g_strdup_printf ("%s (%s)", description ? description : name, agent_type)
                         : g_strdup (description ? description : name);
@@ -828,23 +823,22 @@ add_tool_use (Import     *imp,
 }
 
 static void
-add_reasoning (Import     *imp,
-               Session    *s,
-               JsonNode   *block_node,
-               JsonObject *record,
-               const char *key,
-               guint       index,
-               gint64      message_row)
+add_reasoning (Import         *imp,
+               Session        *s,
+               const LoomJson *block,
+               const LoomJson *record,
+               const char     *key,
+               guint           index,
+               gint64          message_row)
 {
-  JsonObject *block = json_node_get_object (block_node);
-  gboolean redacted = str_equal0 (loom_json_get_string (block, "type"), "redacted_thinking");
+  gboolean redacted = str_equal0 (loom_json_member_string (block, "type"), "redacted_thinking");
   g_autofree char *source_id = g_strdup_printf ("%s#%u", key, index);
-  g_autofree char *payload = loom_json_to_string (block_node);
+  g_autofree char *payload = loom_json_value_to_string (block);
   LoomEventDraft event = { 0 };
 
   event.kind = LOOM_EVENT_REASONING;
   event.source_id = source_id;
-  event.text = redacted ? "[redacted thinking]" : loom_json_get_string (block, "thinking");
+  event.text = redacted ? "[redacted thinking]" : loom_json_member_string (block, "thinking");
   event.payload = payload;
   event.created_at = imp->time;
   event.message_id = message_row;
@@ -853,58 +847,56 @@ add_reasoning (Import     *imp,
 
 static void
 set_usage (LoomMessageDraft *draft,
-           JsonObject       *usage)
+           const LoomJson   *usage)
 {
   if (usage == NULL)
     return;
-  draft->input_tokens = loom_json_get_int (usage, "input_tokens", -1);
-  draft->output_tokens = loom_json_get_int (usage, "output_tokens", -1);
-  draft->cache_read_tokens = loom_json_get_int (usage, "cache_read_input_tokens", -1);
-  draft->cache_creation_tokens = loom_json_get_int (usage, "cache_creation_input_tokens", -1);
+  draft->input_tokens = loom_json_member_int (usage, "input_tokens", -1);
+  draft->output_tokens = loom_json_member_int (usage, "output_tokens", -1);
+  draft->cache_read_tokens = loom_json_member_int (usage, "cache_read_input_tokens", -1);
+  draft->cache_creation_tokens = loom_json_member_int (usage, "cache_creation_input_tokens", -1);
 }
 
 static void
-handle_assistant (Import     *imp,
-                  Session    *s,
-                  JsonNode   *node,
-                  JsonObject *record)
+handle_assistant (Import         *imp,
+                  Session        *s,
+                  const LoomJson *record)
 {
-  JsonObject *message = loom_json_get_object (record, "message");
-  JsonNode *content = message ? json_object_get_member (message, "content") : NULL;
-  const char *uuid = loom_json_get_string (record, "uuid");
-  const char *model = loom_json_get_string (message, "model");
+  const LoomJson *message = loom_json_member_object (record, "message");
+  const LoomJson *content = loom_json_member (message, "content");
+  const char *uuid = loom_json_member_string (record, "uuid");
+  const char *model = loom_json_member_string (message, "model");
   gboolean synthetic = str_equal0 (model, "<synthetic>");
   gboolean api_error = get_bool (record, "isApiErrorMessage");
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
   g_autoptr(GString) text = g_string_new (NULL);
-  JsonArray *blocks = NULL;
+  const LoomJson *blocks = NULL;
   const char *key;
   gint64 message_row;
 
   if (message == NULL)
     {
       loom_import_file_warn (imp->file, "an assistant record without a message was kept as is");
-      add_record_event (imp, s, LOOM_EVENT_RAW, node, record, "assistant record without message");
+      add_record_event (imp, s, LOOM_EVENT_RAW, record, "assistant record without message");
       return;
     }
 
-  if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
-    blocks = json_node_get_array (content);
-  else if (content != NULL && JSON_NODE_HOLDS_VALUE (content) &&
-           json_node_get_value_type (content) == G_TYPE_STRING)
-    g_string_append (text, json_node_get_string (content));
+  if (loom_json_is_array (content))
+    blocks = content;
+  else if (loom_json_is_string (content))
+    g_string_append (text, loom_json_string (content));
 
-  for (guint i = 0; blocks != NULL && i < json_array_get_length (blocks); i++)
+  for (guint i = 0; blocks != NULL && i < loom_json_length (blocks); i++)
     {
-      JsonNode *element = json_array_get_element (blocks, i);
+      const LoomJson *element = loom_json_element (blocks, i);
 
-      if (JSON_NODE_HOLDS_OBJECT (element) &&
-          str_equal0 (loom_json_get_string (json_node_get_object (element), "type"), "text"))
-        append_part (text, loom_json_get_string (json_node_get_object (element), "text"));
+      if (loom_json_is_object (element) &&
+          str_equal0 (loom_json_member_string (element, "type"), "text"))
+        append_part (text, loom_json_member_string (element, "text"));
     }
 
   /* One message per API message: the streamed records share message.id (F1.3). */
-  key = loom_json_get_string (message, "id");
+  key = loom_json_member_string (message, "id");
   if (key == NULL)
     key = uuid;
   draft.source_id = key;
@@ -917,15 +909,15 @@ handle_assistant (Import     *imp,
     draft.flags = LOOM_MESSAGE_API_ERROR;
   else if (synthetic)
     draft.flags = LOOM_MESSAGE_INJECTED;
-  set_usage (&draft, loom_json_get_object (message, "usage"));
+  set_usage (&draft, loom_json_member_object (message, "usage"));
   message_row = add_message (imp, s, &draft);
 
   if (api_error)
     {
       LoomEventDraft event = { 0 };
-      g_autofree char *payload = loom_json_to_string (node);
+      g_autofree char *payload = loom_json_value_to_string (record);
       g_autofree char *error_text = NULL;
-      const char *error = loom_json_get_string (record, "error");
+      const char *error = loom_json_member_string (record, "error");
 
       error_text = text->len > 0 ? g_strdup (text->str)
                                  : g_strdup_printf ("API error: %s", error ? error : "unknown");
@@ -938,11 +930,11 @@ handle_assistant (Import     *imp,
       add_event (imp, s, &event);
     }
 
-  for (guint i = 0; blocks != NULL && i < json_array_get_length (blocks); i++)
+  for (guint i = 0; blocks != NULL && i < loom_json_length (blocks); i++)
     {
-      JsonNode *element = json_array_get_element (blocks, i);
-      JsonObject *block = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
-      const char *type = loom_json_get_string (block, "type");
+      const LoomJson *element = loom_json_element (blocks, i);
+      const LoomJson *block = loom_json_is_object (element) ? element : NULL;
+      const char *type = loom_json_member_string (block, "type");
 
       if (str_equal0 (type, "text"))
         continue;
@@ -953,7 +945,7 @@ handle_assistant (Import     *imp,
       else
         {
           LoomEventDraft event = { 0 };
-          g_autofree char *payload = loom_json_to_string (element);
+          g_autofree char *payload = loom_json_value_to_string (element);
 
           event.kind = LOOM_EVENT_RAW;
           event.text = type ? type : "assistant content block of an unknown kind";
@@ -969,17 +961,17 @@ handle_assistant (Import     *imp,
 
 /* The most specific message an api_error record holds (F1.4: error{status, error{error{…}}}). */
 static const char *
-api_error_message (JsonObject *record)
+api_error_message (const LoomJson *record)
 {
-  JsonObject *error = loom_json_get_object (record, "error");
-  JsonObject *inner = loom_json_get_object (error, "error");
-  JsonObject *innermost = loom_json_get_object (inner, "error");
-  JsonObject *cause = loom_json_get_object (record, "cause");
+  const LoomJson *error = loom_json_member_object (record, "error");
+  const LoomJson *inner = loom_json_member_object (error, "error");
+  const LoomJson *innermost = loom_json_member_object (inner, "error");
+  const LoomJson *cause = loom_json_member_object (record, "cause");
   const char *candidates[] = {
-    loom_json_get_string (innermost, "message"), loom_json_get_string (inner, "message"),
-    loom_json_get_string (error, "message"), loom_json_get_string (record, "error"),
-    loom_json_get_string (cause, "message"), loom_json_get_string (cause, "code"),
-    loom_json_get_string (record, "content"),
+    loom_json_member_string (innermost, "message"), loom_json_member_string (inner, "message"),
+    loom_json_member_string (error, "message"), loom_json_member_string (record, "error"),
+    loom_json_member_string (cause, "message"), loom_json_member_string (cause, "code"),
+    loom_json_member_string (record, "content"),
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
@@ -989,35 +981,34 @@ api_error_message (JsonObject *record)
 }
 
 static void
-handle_system (Import     *imp,
-               Session    *s,
-               JsonNode   *node,
-               JsonObject *record)
+handle_system (Import         *imp,
+               Session        *s,
+               const LoomJson *record)
 {
-  const char *subtype = loom_json_get_string (record, "subtype");
-  const char *content = loom_json_get_string (record, "content");
+  const char *subtype = loom_json_member_string (record, "subtype");
+  const char *content = loom_json_member_string (record, "content");
   g_autofree char *text = NULL;
 
   if (str_equal0 (subtype, "compact_boundary"))
     {
-      JsonObject *meta = loom_json_get_object (record, "compactMetadata");
-      const char *trigger = loom_json_get_string (meta, "trigger");
-      gint64 before = loom_json_get_int (meta, "preTokens", -1);
+      const LoomJson *meta = loom_json_member_object (record, "compactMetadata");
+      const char *trigger = loom_json_member_string (meta, "trigger");
+      gint64 before = loom_json_member_int (meta, "preTokens", -1);
 
       text = before >= 0
              ? g_strdup_printf ("Conversation compacted (%s, %" G_GINT64_FORMAT " tokens before)",
                                 trigger ? trigger : "auto", before)
              : g_strdup_printf ("Conversation compacted (%s)", trigger ? trigger : "auto");
-      add_record_event (imp, s, LOOM_EVENT_COMPACTION, node, record, text);
+      add_record_event (imp, s, LOOM_EVENT_COMPACTION, record, text);
     }
   else if (str_equal0 (subtype, "microcompact_boundary"))
-    add_record_event (imp, s, LOOM_EVENT_COMPACTION, node, record, "Old tool results compacted");
+    add_record_event (imp, s, LOOM_EVENT_COMPACTION, record, "Old tool results compacted");
   else if (str_equal0 (subtype, "api_error"))
     {
-      JsonObject *error = loom_json_get_object (record, "error");
-      gint64 status = loom_json_get_int (error, "status", -1);
-      gint64 attempt = loom_json_get_int (record, "retryAttempt", -1);
-      gint64 max = loom_json_get_int (record, "maxRetries", -1);
+      const LoomJson *error = loom_json_member_object (record, "error");
+      gint64 status = loom_json_member_int (error, "status", -1);
+      gint64 attempt = loom_json_member_int (record, "retryAttempt", -1);
+      gint64 max = loom_json_member_int (record, "maxRetries", -1);
       g_autofree char *status_text = status > 0 ? g_strdup_printf (" %" G_GINT64_FORMAT, status)
                                                 : g_strdup ("");
       g_autofree char *attempt_text = attempt > 0 && max > 0
@@ -1026,29 +1017,29 @@ handle_system (Import     *imp,
 
       text = g_strdup_printf ("API error%s%s: %s", status_text, attempt_text,
                               api_error_message (record));
-      add_record_event (imp, s, LOOM_EVENT_API_ERROR, node, record, text);
+      add_record_event (imp, s, LOOM_EVENT_API_ERROR, record, text);
     }
   else if (str_equal0 (subtype, "stop_hook_summary"))
     {
-      JsonArray *errors = loom_json_get_array (record, "hookErrors");
+      const LoomJson *errors = loom_json_member_array (record, "hookErrors");
 
-      text = g_strdup_printf ("Stop hooks: %" G_GINT64_FORMAT " ran, %u failed",
-                              loom_json_get_int (record, "hookCount", 0),
-                              errors ? json_array_get_length (errors) : 0);
-      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+      text = g_strdup_printf ("Stop hooks: %" G_GINT64_FORMAT " ran, %" G_GSIZE_FORMAT " failed",
+                              loom_json_member_int (record, "hookCount", 0),
+                              loom_json_length (errors));
+      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
     }
   else if (str_equal0 (subtype, "turn_duration"))
     {
       text = g_strdup_printf ("Turn took %.1f s",
-                              loom_json_get_int (record, "durationMs", 0) / 1000.0);
-      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+                              loom_json_member_int (record, "durationMs", 0) / 1000.0);
+      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
     }
   else if (content != NULL && *content != '\0')
     {
       /* Notices (local_command, away_summary, 1.0.x warnings) are system messages. */
       LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
 
-      draft.source_id = loom_json_get_string (record, "uuid");
+      draft.source_id = loom_json_member_string (record, "uuid");
       draft.role = "system";
       draft.text = content;
       draft.flags = text_flags (content);
@@ -1056,7 +1047,7 @@ handle_system (Import     *imp,
       add_message (imp, s, &draft);
     }
   else
-    add_record_event (imp, s, LOOM_EVENT_RAW, node, record, subtype ? subtype : "system");
+    add_record_event (imp, s, LOOM_EVENT_RAW, record, subtype ? subtype : "system");
 }
 
 /* ——— progress (2.1.x) ——— */
@@ -1087,22 +1078,20 @@ agent_file_exists (Import     *imp,
 }
 
 static void
-handle_progress (Import     *imp,
-                 Session    *s,
-                 JsonNode   *node,
-                 JsonObject *record)
+handle_progress (Import         *imp,
+                 Session        *s,
+                 const LoomJson *record)
 {
-  JsonObject *data = loom_json_get_object (record, "data");
-  const char *type = loom_json_get_string (data, "type");
-  const char *agent_id = loom_json_get_string (data, "agentId");
-  JsonNode *nested = data ? json_object_get_member (data, "message") : NULL;
+  const LoomJson *data = loom_json_member_object (record, "data");
+  const char *type = loom_json_member_string (data, "type");
+  const char *agent_id = loom_json_member_string (data, "agentId");
+  const LoomJson *nested = loom_json_member (data, "message");
   g_autofree char *text = NULL;
 
   if (str_equal0 (type, "agent_progress") && agent_id != NULL && nested != NULL &&
-      JSON_NODE_HOLDS_OBJECT (nested) && imp->root_sid != NULL)
+      loom_json_is_object (nested) && imp->root_sid != NULL)
     {
-      JsonObject *inner = json_node_get_object (nested);
-      const char *inner_uuid = loom_json_get_string (inner, "uuid");
+      const char *inner_uuid = loom_json_member_string (nested, "uuid");
       g_autofree char *sid = NULL;
 
       /* The mirror of a sub-agent that has its own file: that file is imported as the child,
@@ -1113,24 +1102,23 @@ handle_progress (Import     *imp,
         return;  /* the same sub-agent record mirrored twice */
 
       sid = g_strdup_printf ("%s/agent-%s", imp->root_sid, agent_id);
-      dispatch_record (imp, child_session (imp, sid, s), nested, inner);
+      dispatch_record (imp, child_session (imp, sid, s), nested);
       return;
     }
 
   text = g_strdup_printf ("Progress: %s", type ? type : "unknown");
-  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
 }
 
 /* ——— Titles, summaries and bookkeeping ——— */
 
 static void
-handle_summary (Import     *imp,
-                Session    *s,
-                JsonNode   *node,
-                JsonObject *record)
+handle_summary (Import         *imp,
+                Session        *s,
+                const LoomJson *record)
 {
-  const char *summary = loom_json_get_string (record, "summary");
-  const char *leaf = loom_json_get_string (record, "leafUuid");
+  const char *summary = loom_json_member_string (record, "summary");
+  const char *leaf = loom_json_member_string (record, "leafUuid");
   g_autofree char *text = g_strdup_printf ("Summary: %s", summary ? summary : "");
 
   /* leafUuid often points into another session (F1.4): only a summary of this file's own
@@ -1148,7 +1136,7 @@ handle_summary (Import     *imp,
     {
       JsonArray *held = loom_json_get_array (imp->state, STATE_HELD);
       JsonObject *item = json_object_new ();
-      g_autofree char *payload = loom_json_to_string (node);
+      g_autofree char *payload = loom_json_value_to_string (record);
 
       if (held == NULL)
         {
@@ -1160,15 +1148,14 @@ handle_summary (Import     *imp,
       json_array_add_object_element (held, item);
       return;
     }
-  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
 }
 
 static void
-handle_title (Import     *imp,
-              Session    *s,
-              JsonNode   *node,
-              JsonObject *record,
-              const char *type)
+handle_title (Import         *imp,
+              Session        *s,
+              const LoomJson *record,
+              const char     *type)
 {
   static const struct { const char *type, *member, *key, *label; } kinds[] = {
     { "custom-title", "customTitle", STATE_TITLE_CUSTOM, "Title" },
@@ -1183,65 +1170,65 @@ handle_title (Import     *imp,
 
       if (!str_equal0 (type, kinds[i].type))
         continue;
-      title = loom_json_get_string (record, kinds[i].member);
+      title = loom_json_member_string (record, kinds[i].member);
       if (s == imp->own)
         state_set_string (imp, kinds[i].key, title);
       text = g_strdup_printf ("%s: %s", kinds[i].label, title ? title : "");
     }
-  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
 }
 
 static void
-handle_mode (Import     *imp,
-             Session    *s,
-             JsonNode   *node,
-             JsonObject *record,
-             const char *type)
+handle_mode (Import         *imp,
+             Session        *s,
+             const LoomJson *record,
+             const char     *type)
 {
-  const char *mode = str_equal0 (type, "mode") ? loom_json_get_string (record, "mode")
-                                               : loom_json_get_string (record, "permissionMode");
+  const char *mode = str_equal0 (type, "mode") ? loom_json_member_string (record, "mode")
+                                               : loom_json_member_string (record, "permissionMode");
   g_autofree char *text = g_strdup_printf ("%s: %s", str_equal0 (type, "mode") ? "Mode"
                                                                               : "Permission mode",
                                            mode ? mode : "");
 
   replace_string (&s->mode, mode);
-  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+  add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
 }
 
 static char *
-bookkeeping_text (JsonObject *record,
-                  const char *type)
+bookkeeping_text (const LoomJson *record,
+                  const char     *type)
 {
   if (str_equal0 (type, "file-history-snapshot"))
     {
-      JsonObject *snapshot = loom_json_get_object (record, "snapshot");
-      JsonObject *files = loom_json_get_object (snapshot, "trackedFileBackups");
+      const LoomJson *snapshot = loom_json_member_object (record, "snapshot");
+      const LoomJson *files = loom_json_member_object (snapshot, "trackedFileBackups");
 
-      return g_strdup_printf ("File history %s (%u files)",
+      return g_strdup_printf ("File history %s (%" G_GSIZE_FORMAT " files)",
                               get_bool (record, "isSnapshotUpdate") ? "update" : "snapshot",
-                              files ? json_object_get_size (files) : 0);
+                              loom_json_length (files));
     }
   if (str_equal0 (type, "file-history-delta"))
     return g_strdup_printf ("File history: %s",
-                            or_empty (loom_json_get_string (record, "trackingPath")));
+                            or_empty (loom_json_member_string (record, "trackingPath")));
   if (str_equal0 (type, "queue-operation"))
     {
-      const char *content = loom_json_get_string (record, "content");
+      const char *content = loom_json_member_string (record, "content");
 
       return g_strdup_printf ("Queued input %s%s%s",
-                              or_empty (loom_json_get_string (record, "operation")),
+                              or_empty (loom_json_member_string (record, "operation")),
                               content ? ": " : "", content ? content : "");
     }
   if (str_equal0 (type, "pr-link"))
-    return g_strdup_printf ("Pull request: %s", or_empty (loom_json_get_string (record, "prUrl")));
+    return g_strdup_printf ("Pull request: %s",
+                            or_empty (loom_json_member_string (record, "prUrl")));
   if (str_equal0 (type, "last-prompt"))
     return g_strdup_printf ("Last prompt: %s",
-                            or_empty (loom_json_get_string (record, "lastPrompt")));
+                            or_empty (loom_json_member_string (record, "lastPrompt")));
   if (str_equal0 (type, "attachment"))
     {
-      JsonObject *attachment = loom_json_get_object (record, "attachment");
-      const char *kind = loom_json_get_string (attachment, "type");
-      const char *hook = loom_json_get_string (attachment, "hookName");
+      const LoomJson *attachment = loom_json_member_object (record, "attachment");
+      const char *kind = loom_json_member_string (attachment, "type");
+      const char *hook = loom_json_member_string (attachment, "hookName");
 
       return g_strdup_printf ("Attachment: %s%s%s", kind ? kind : "unknown", hook ? " " : "",
                               or_empty (hook));
@@ -1266,59 +1253,56 @@ is_bookkeeping (const char *type)
 }
 
 static void
-dispatch_record (Import     *imp,
-                 Session    *s,
-                 JsonNode   *node,
-                 JsonObject *record)
+dispatch_record (Import         *imp,
+                 Session        *s,
+                 const LoomJson *record)
 {
-  const char *type = loom_json_get_string (record, "type");
+  const char *type = loom_json_member_string (record, "type");
   gint64 outer_time = imp->time;  /* a progress record dispatches the record it mirrors */
 
   imp->time = record_time (record);
   note_envelope (imp, s, record);
 
   if (str_equal0 (type, "user"))
-    handle_user (imp, s, node, record);
+    handle_user (imp, s, record);
   else if (str_equal0 (type, "assistant"))
-    handle_assistant (imp, s, node, record);
+    handle_assistant (imp, s, record);
   else if (str_equal0 (type, "system"))
-    handle_system (imp, s, node, record);
+    handle_system (imp, s, record);
   else if (str_equal0 (type, "progress"))
-    handle_progress (imp, s, node, record);
+    handle_progress (imp, s, record);
   else if (str_equal0 (type, "summary"))
-    handle_summary (imp, s, node, record);
+    handle_summary (imp, s, record);
   else if (str_equal0 (type, "custom-title") || str_equal0 (type, "agent-name") ||
            str_equal0 (type, "ai-title"))
-    handle_title (imp, s, node, record, type);
+    handle_title (imp, s, record, type);
   else if (str_equal0 (type, "mode") || str_equal0 (type, "permission-mode"))
-    handle_mode (imp, s, node, record, type);
+    handle_mode (imp, s, record, type);
   else if (is_bookkeeping (type))
     {
       g_autofree char *text = bookkeeping_text (record, type);
 
-      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, node, record, text);
+      add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
     }
   else
-    add_record_event (imp, s, LOOM_EVENT_RAW, node, record, type);
+    add_record_event (imp, s, LOOM_EVENT_RAW, record, type);
 
   imp->time = outer_time;
 }
 
 static void
-process_record (Import   *imp,
-                JsonNode *node)
+process_record (Import         *imp,
+                const LoomJson *record)
 {
-  JsonObject *record;
   const char *type;
   Session *s;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (!loom_json_is_object (record))
     {
       loom_import_file_warn (imp->file, "a record that is not a JSON object was skipped");
       return;
     }
-  record = json_node_get_object (node);
-  type = loom_json_get_string (record, "type");
+  type = loom_json_member_string (record, "type");
   if (type == NULL)
     {
       /* Every Claude Code record has a type (F1); this is some other file's line. */
@@ -1328,9 +1312,9 @@ process_record (Import   *imp,
 
   s = route (imp, record, type);
   if (s == NULL)
-    handle_summary (imp, NULL, node, record);
+    handle_summary (imp, NULL, record);
   else if (s->row >= 0)
-    dispatch_record (imp, s, node, record);
+    dispatch_record (imp, s, record);
 }
 
 /* Writes what the records of this pass said about each session they touched. */
@@ -1422,7 +1406,7 @@ claude_import_file (LoomImportFile  *file,
 {
   const char *path = loom_import_file_get_path (file);
   Import imp = { 0 };
-  JsonNode *node = NULL;
+  const LoomJson *record = NULL;
   GHashTableIter iter;
   gpointer child;
 
@@ -1435,8 +1419,8 @@ claude_import_file (LoomImportFile  *file,
     }
 
   import_init (&imp, file);
-  while (imp.error == NULL && loom_import_file_next_record (file, &node))
-    process_record (&imp, node);
+  while (imp.error == NULL && loom_import_file_next_record (file, &record))
+    process_record (&imp, record);
 
   finish_session (&imp, imp.own);
   g_hash_table_iter_init (&iter, imp.children);

@@ -39,6 +39,7 @@ typedef struct
   gint64          time;          /* the current record's time, or the last known one */
   gboolean        foreign;       /* not a Codex file after all: stop reading it */
   GError         *error;         /* a store failure: stop and roll the file back */
+  LoomJsonDoc    *embedded;      /* JSON found inside a record's strings, NULL until needed */
 } CodexImport;
 
 static inline const char *
@@ -55,22 +56,19 @@ is_empty (const char *text)
   return text == NULL || *text == '\0';
 }
 
-static inline JsonObject *
-node_object (JsonNode *node)
-{
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static inline const char *
-node_string (JsonNode *node)
-{
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 /* A member that is a boolean: 1 true, 0 false, -1 missing or of another type. */
+static inline int
+member_bool (const LoomJson *object,
+             const char     *member)
+{
+  const LoomJson *value = loom_json_member (object, member);
+
+  if (loom_json_type (value) != LOOM_JSON_BOOLEAN)
+    return -1;
+  return loom_json_true (value) ? 1 : 0;
+}
+
+/* The same for a map of the per-file state. */
 static inline int
 get_bool (JsonObject *object,
           const char *member)
@@ -84,17 +82,17 @@ get_bool (JsonObject *object,
 }
 
 static inline gboolean
-has_int (JsonObject *object,
-         const char *member)
+has_int (const LoomJson *object,
+         const char     *member)
 {
-  return loom_json_get_int (object, member, G_MININT64) != G_MININT64;
+  return loom_json_member_int (object, member, G_MININT64) != G_MININT64;
 }
 
 /* loom-importer-codex.c */
 gboolean  loom_codex_session_ready     (CodexImport     *ci);
 void      loom_codex_add_event         (CodexImport     *ci,
                                         LoomEventDraft  *event);
-char     *loom_codex_content_text      (JsonNode        *content,
+char     *loom_codex_content_text      (const LoomJson  *content,
                                         gboolean        *injected,
                                         gboolean        *command);
 void      loom_codex_state_set_string  (CodexImport     *ci,
@@ -111,15 +109,15 @@ void      loom_codex_state_remove      (CodexImport     *ci,
 
 /* loom-importer-codex-tools.c */
 void      loom_codex_tool_call         (CodexImport     *ci,
-                                        JsonNode        *payload,
+                                        const LoomJson  *payload,
                                         const char      *type);
 void      loom_codex_tool_output       (CodexImport     *ci,
-                                        JsonObject      *payload);
+                                        const LoomJson  *payload);
 void      loom_codex_exec_command_end  (CodexImport     *ci,
-                                        JsonObject      *payload);
+                                        const LoomJson  *payload);
 void      loom_codex_mcp_tool_call_end (CodexImport     *ci,
-                                        JsonObject      *payload);
+                                        const LoomJson  *payload);
 void      loom_codex_patch_apply_end   (CodexImport     *ci,
-                                        JsonObject      *payload);
+                                        const LoomJson  *payload);
 
 G_END_DECLS

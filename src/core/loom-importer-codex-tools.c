@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "loom-importer-codex-private.h"
-#include "loom-json-parser.h"
 
 /* Function arguments are JSON inside a JSON string, so the reader's depth guard never saw
  * them; they are held to a tighter limit than records, since nothing real nests this deep. */
@@ -44,35 +43,39 @@ json_text_depth_ok (const char *text,
   return TRUE;
 }
 
-/* Parses JSON that an agent put inside a string (function arguments, legacy tool output). */
-static JsonNode *
-parse_embedded_json (const char *text)
+/* Parses JSON that an agent put inside a string (function arguments, legacy tool output). The
+ * value lives in ci->embedded until the next call, so it must not outlive the record either. */
+static const LoomJson *
+parse_embedded_json (CodexImport *ci,
+                     const char  *text)
 {
   if (is_empty (text) || !json_text_depth_ok (text, CODEX_MAX_ARGUMENT_DEPTH))
     return NULL;
-  return loom_json_parse (text, strlen (text), NULL);
+  if (ci->embedded == NULL)
+    ci->embedded = loom_json_doc_new ();
+  return loom_json_doc_parse (ci->embedded, text, strlen (text), NULL);
 }
 
 /* Joins the strings of an array (a command vector); a `bash -lc SCRIPT` shows just the script. */
 static char *
-join_command (JsonArray *array)
+join_command (const LoomJson *array)
 {
   g_autoptr(GString) joined = g_string_new (NULL);
-  guint n = array != NULL ? json_array_get_length (array) : 0;
+  gsize n = loom_json_is_array (array) ? loom_json_length (array) : 0;
 
   if (n == 0)
     return NULL;
   if (n == 3)
     {
-      const char *flag = node_string (json_array_get_element (array, 1));
-      const char *script = node_string (json_array_get_element (array, 2));
+      const char *flag = loom_json_string (loom_json_element (array, 1));
+      const char *script = loom_json_string (loom_json_element (array, 2));
 
       if (script != NULL && (g_strcmp0 (flag, "-lc") == 0 || g_strcmp0 (flag, "-c") == 0))
         return g_strdup (script);
     }
-  for (guint i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      const char *part = node_string (json_array_get_element (array, i));
+      const char *part = loom_json_string (loom_json_element (array, i));
 
       if (part == NULL)
         continue;
@@ -85,23 +88,22 @@ join_command (JsonArray *array)
 
 /* The strings worth showing for a call, by the argument names Codex's tools use. */
 static char *
-summarize_arguments (JsonNode *arguments)
+summarize_arguments (const LoomJson *arguments)
 {
   static const char * const keys[] = {
     "cmd", "command", "query", "q", "path", "file_path", "pattern", "url", "message",
     "prompt", "input", "chars", "explanation", NULL
   };
-  JsonObject *object = node_object (arguments);
 
-  for (guint k = 0; object != NULL && keys[k] != NULL; k++)
+  for (guint k = 0; loom_json_is_object (arguments) && keys[k] != NULL; k++)
     {
-      JsonNode *node = json_object_get_member (object, keys[k]);
+      const LoomJson *value = loom_json_member (arguments, keys[k]);
 
-      if (node_string (node) != NULL)
-        return g_strdup (node_string (node));
-      if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
+      if (loom_json_string (value) != NULL)
+        return g_strdup (loom_json_string (value));
+      if (loom_json_is_array (value))
         {
-          char *joined = join_command (json_node_get_array (node));
+          char *joined = join_command (value);
 
           if (joined != NULL)
             return joined;
@@ -254,11 +256,11 @@ codex_patch_from_call (CodexImport *ci,
 }
 
 static char *
-tool_name_for (JsonObject *payload,
-               const char *type)
+tool_name_for (const LoomJson *payload,
+               const char     *type)
 {
-  const char *name = loom_json_get_string (payload, "name");
-  const char *space = loom_json_get_string (payload, "namespace");
+  const char *name = loom_json_member_string (payload, "name");
+  const char *space = loom_json_member_string (payload, "namespace");
 
   if (g_strcmp0 (type, "local_shell_call") == 0)
     return g_strdup ("local_shell");
@@ -275,66 +277,65 @@ tool_name_for (JsonObject *payload,
 /* function_call / custom_tool_call / local_shell_call / web_search_call, and any other `*_call`
  * item: a tool invocation by the agent (the issue's count definition). */
 void
-loom_codex_tool_call (CodexImport *ci,
-                      JsonNode    *payload_node,
-                      const char  *type)
+loom_codex_tool_call (CodexImport    *ci,
+                      const LoomJson *payload,
+                      const char     *type)
 {
-  JsonObject *payload = node_object (payload_node);
-  const char *call_id = loom_json_get_string (payload, "call_id");
+  const char *call_id = loom_json_member_string (payload, "call_id");
   g_autofree char *name = tool_name_for (payload, type);
   g_autofree char *input = NULL;
   g_autofree char *summary = NULL;
-  g_autoptr(JsonNode) arguments = NULL;
+  const LoomJson *arguments = NULL;
   const char *workdir = NULL;
   const char *patch = NULL;
   LoomEventDraft event = { 0 };
 
   if (call_id == NULL)
-    call_id = loom_json_get_string (payload, "id");
+    call_id = loom_json_member_string (payload, "id");
   if (!loom_codex_session_ready (ci))
     return;
 
   if (g_strcmp0 (type, "function_call") == 0)
     {
-      JsonNode *node = json_object_get_member (payload, "arguments");
+      const LoomJson *value = loom_json_member (payload, "arguments");
 
       /* arguments is a JSON *string*: keep it as written, parse it only to summarise. */
-      input = node_string (node) != NULL ? g_strdup (node_string (node))
-                                         : loom_json_to_string (node);
-      arguments = parse_embedded_json (input);
+      input = loom_json_string (value) != NULL ? g_strdup (loom_json_string (value))
+                                               : loom_json_value_to_string (value);
+      arguments = parse_embedded_json (ci, input);
       summary = summarize_arguments (arguments);
-      workdir = loom_json_get_string (node_object (arguments), "workdir");
+      workdir = loom_json_member_string (arguments, "workdir");
       if (g_strcmp0 (name, "apply_patch") == 0)
-        patch = loom_json_get_string (node_object (arguments), "input");
+        patch = loom_json_member_string (arguments, "input");
       if (patch == NULL)
         patch = summary;  /* `apply_patch` run through the shell tool (0.4x–0.6x) */
     }
   else if (g_strcmp0 (type, "custom_tool_call") == 0)
     {
-      input = g_strdup (loom_json_get_string (payload, "input"));
+      input = g_strdup (loom_json_member_string (payload, "input"));
       if (g_strcmp0 (name, "apply_patch") == 0)
         patch = input;
     }
   else if (g_strcmp0 (type, "local_shell_call") == 0)
     {
-      JsonObject *action = loom_json_get_object (payload, "action");
-      JsonObject *exec = loom_json_get_object (action, "exec");
+      const LoomJson *action = loom_json_member_object (payload, "action");
+      const LoomJson *exec = loom_json_member_object (action, "exec");
 
-      input = loom_json_to_string (json_object_get_member (payload, "action"));
-      summary = join_command (loom_json_get_array (exec != NULL ? exec : action, "command"));
-      workdir = loom_json_get_string (exec != NULL ? exec : action, "working_directory");
+      input = loom_json_value_to_string (loom_json_member (payload, "action"));
+      summary = join_command (loom_json_member_array (exec != NULL ? exec : action, "command"));
+      workdir = loom_json_member_string (exec != NULL ? exec : action, "working_directory");
       patch = summary;
     }
   else if (g_strcmp0 (type, "web_search_call") == 0)
     {
-      JsonObject *action = loom_json_get_object (payload, "action");
+      const LoomJson *action = loom_json_member_object (payload, "action");
 
-      input = loom_json_to_string (json_object_get_member (payload, "action"));
-      summary = g_strdup (loom_json_get_string (action, "query"));
+      input = loom_json_value_to_string (loom_json_member (payload, "action"));
+      summary = g_strdup (loom_json_member_string (action, "query"));
     }
   else
     {
-      input = loom_json_to_string (payload_node);
+      input = loom_json_value_to_string (payload);
       summary = g_strdup (name);
     }
 
@@ -388,60 +389,58 @@ exit_code_header_failed (const char *text)
  *     != 0, patch_apply_end success:false, mcp_tool_call_end with an error result.
  * Otherwise the result is not an error. */
 void
-loom_codex_tool_output (CodexImport *ci,
-                        JsonObject  *payload)
+loom_codex_tool_output (CodexImport    *ci,
+                        const LoomJson *payload)
 {
-  const char *call_id = loom_json_get_string (payload, "call_id");
-  JsonNode *output = json_object_get_member (payload, "output");
+  const char *call_id = loom_json_member_string (payload, "call_id");
+  const LoomJson *output = loom_json_member (payload, "output");
   JsonObject *calls = loom_json_get_object (ci->state, STATE_CALLS);
   JsonObject *failed = loom_json_get_object (ci->state, STATE_FAILED);
   g_autofree char *raw = NULL;
   g_autofree char *text = NULL;
-  g_autoptr(JsonNode) legacy = NULL;
   LoomEventDraft event = { 0 };
   int error = -1;
 
   if (!loom_codex_session_ready (ci))
     return;
 
-  if (node_string (output) != NULL)
+  if (loom_json_string (output) != NULL)
     {
-      const char *s = node_string (output);
-      JsonObject *object;
+      const char *s = loom_json_string (output);
+      const LoomJson *legacy;
 
       raw = g_strdup (s);
       if (g_str_has_prefix (skip_blanks (s), "{\"output\"") &&
-          (object = node_object (legacy = parse_embedded_json (s))) != NULL &&
-          loom_json_get_string (object, "output") != NULL)
+          loom_json_is_object (legacy = parse_embedded_json (ci, s)) &&
+          loom_json_member_string (legacy, "output") != NULL)
         {
-          JsonObject *metadata = loom_json_get_object (object, "metadata");
+          const LoomJson *metadata = loom_json_member_object (legacy, "metadata");
 
-          text = g_strdup (loom_json_get_string (object, "output"));
+          text = g_strdup (loom_json_member_string (legacy, "output"));
           if (has_int (metadata, "exit_code"))
-            error = loom_json_get_int (metadata, "exit_code", 0) != 0;
+            error = loom_json_member_int (metadata, "exit_code", 0) != 0;
         }
       else
         text = g_strdup (s);
     }
-  else if (output != NULL && JSON_NODE_HOLDS_ARRAY (output))
+  else if (loom_json_is_array (output))
     {
       gboolean ignored = FALSE;
 
-      raw = loom_json_to_string (output);
+      raw = loom_json_value_to_string (output);
       text = loom_codex_content_text (output, &ignored, &ignored);
     }
-  else if (node_object (output) != NULL)
+  else if (loom_json_is_object (output))
     {
       gboolean ignored = FALSE;
-      JsonObject *object = node_object (output);
+      int success = member_bool (output, "success");
 
-      raw = loom_json_to_string (output);
-      text = loom_codex_content_text (json_object_get_member (object, "content"),
-                                      &ignored, &ignored);
-      error = get_bool (object, "success") == 0 ? 1 : get_bool (object, "success") == 1 ? 0 : -1;
+      raw = loom_json_value_to_string (output);
+      text = loom_codex_content_text (loom_json_member (output, "content"), &ignored, &ignored);
+      error = success == 0 ? 1 : success == 1 ? 0 : -1;
     }
   else
-    raw = loom_json_to_string (output);
+    raw = loom_json_value_to_string (output);
 
   if (error < 0 && text != NULL)
     error = exit_code_header_failed (text);
@@ -461,46 +460,45 @@ loom_codex_tool_output (CodexImport *ci,
 }
 
 void
-loom_codex_exec_command_end (CodexImport *ci,
-                             JsonObject  *payload)
+loom_codex_exec_command_end (CodexImport    *ci,
+                             const LoomJson *payload)
 {
-  const char *call_id = loom_json_get_string (payload, "call_id");
+  const char *call_id = loom_json_member_string (payload, "call_id");
 
   if (call_id != NULL && has_int (payload, "exit_code"))
     loom_codex_state_set_bool (ci, STATE_FAILED, call_id,
-                               loom_json_get_int (payload, "exit_code", 0) != 0);
+                               loom_json_member_int (payload, "exit_code", 0) != 0);
 }
 
 void
-loom_codex_mcp_tool_call_end (CodexImport *ci,
-                              JsonObject  *payload)
+loom_codex_mcp_tool_call_end (CodexImport    *ci,
+                              const LoomJson *payload)
 {
-  const char *call_id = loom_json_get_string (payload, "call_id");
-  JsonObject *result = loom_json_get_object (payload, "result");
-  JsonObject *ok = loom_json_get_object (result, "Ok");
+  const char *call_id = loom_json_member_string (payload, "call_id");
+  const LoomJson *result = loom_json_member_object (payload, "result");
+  const LoomJson *ok = loom_json_member_object (result, "Ok");
 
   if (call_id == NULL || result == NULL)
     return;
   /* result is Result<CallToolResult, String>: {"Err": "…"} or {"Ok": {…, "isError": bool}}. */
   loom_codex_state_set_bool (ci, STATE_FAILED, call_id,
-                             json_object_has_member (result, "Err") ||
-                             get_bool (ok, "isError") == 1);
+                             loom_json_member (result, "Err") != NULL ||
+                             member_bool (ok, "isError") == 1);
 }
 
 /* patch_apply_end{call_id, success, changes{path: {type|add|update|delete …}}}. The changes are
  * the files the patch touched; they become file changes only when the call's own patch text did
  * not already give them (apply_patch run through a shell command the importer could not read). */
 void
-loom_codex_patch_apply_end (CodexImport *ci,
-                            JsonObject  *payload)
+loom_codex_patch_apply_end (CodexImport    *ci,
+                            const LoomJson *payload)
 {
-  const char *call_id = loom_json_get_string (payload, "call_id");
-  JsonObject *changes = loom_json_get_object (payload, "changes");
+  const char *call_id = loom_json_member_string (payload, "call_id");
+  const LoomJson *changes = loom_json_member_object (payload, "changes");
   JsonObject *patched = loom_json_get_object (ci->state, STATE_PATCHED);
-  g_autoptr(GList) paths = NULL;
 
-  if (call_id != NULL && get_bool (payload, "success") >= 0)
-    loom_codex_state_set_bool (ci, STATE_FAILED, call_id, get_bool (payload, "success") == 0);
+  if (call_id != NULL && member_bool (payload, "success") >= 0)
+    loom_codex_state_set_bool (ci, STATE_FAILED, call_id, member_bool (payload, "success") == 0);
   if (call_id != NULL && get_bool (patched, call_id) == 1)
     {
       loom_codex_state_remove (ci, STATE_PATCHED, call_id);
@@ -509,30 +507,28 @@ loom_codex_patch_apply_end (CodexImport *ci,
   if (changes == NULL || !loom_codex_session_ready (ci))
     return;
 
-  paths = json_object_get_members (changes);
-  for (GList *l = paths; l != NULL; l = l->next)
+  for (gsize i = 0; i < loom_json_length (changes); i++)
     {
-      JsonNode *change_node = json_object_get_member (changes, l->data);
-      JsonObject *change = node_object (change_node);
-      const char *kind = loom_json_get_string (change, "type");
-      JsonObject *detail = change;
-      g_autofree char *diff = loom_json_to_string (change_node);
-      g_autoptr(GList) keys = NULL;
+      /* The member accessors answer NULL for a change that is not an object. */
+      const LoomJson *change = loom_json_element (changes, i);
+      const char *path = loom_json_name (change);
+      const char *kind = loom_json_member_string (change, "type");
+      const LoomJson *detail = change;
+      g_autofree char *diff = loom_json_value_to_string (change);
       const char *move_path;
 
-      if (kind == NULL && change != NULL && json_object_get_size (change) == 1)
+      if (kind == NULL && loom_json_is_object (change) && loom_json_length (change) == 1)
         {
           /* Externally tagged: {"update": {"unified_diff": …, "move_path": …}}. */
-          keys = json_object_get_members (change);
-          kind = keys->data;
-          detail = loom_json_get_object (change, kind);
+          kind = loom_json_name (loom_json_element (change, 0));
+          detail = loom_json_member_object (change, kind);
         }
       if (g_strcmp0 (kind, "update") == 0)
         kind = "edit";
       else if (g_strcmp0 (kind, "add") != 0 && g_strcmp0 (kind, "delete") != 0)
         kind = "patch";
-      codex_file_change (ci, call_id, l->data, kind, diff, NULL);
-      move_path = loom_json_get_string (detail, "move_path");
+      codex_file_change (ci, call_id, path, kind, diff, NULL);
+      move_path = loom_json_member_string (detail, "move_path");
       if (!is_empty (move_path))
         codex_file_change (ci, call_id, move_path, "rename", diff, NULL);
     }

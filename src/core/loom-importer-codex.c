@@ -205,45 +205,43 @@ loom_codex_session_ready (CodexImport *ci)
  * {"subagent":{"thread_spawn":{"parent_thread_id":…}}} for a sub-agent thread [source only]; the
  * nesting has changed between releases, so the parent id is looked for at any depth. */
 static const char *
-find_parent_thread_id (JsonObject *object,
-                       guint       depth)
+find_parent_thread_id (const LoomJson *object,
+                       guint           depth)
 {
-  g_autoptr(GList) members = NULL;
   const char *found;
 
-  if (object == NULL || depth > 4)
+  if (!loom_json_is_object (object) || depth > 4)
     return NULL;
-  if ((found = loom_json_get_string (object, "parent_thread_id")) != NULL)
+  if ((found = loom_json_member_string (object, "parent_thread_id")) != NULL)
     return found;
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
-    if ((found = find_parent_thread_id (loom_json_get_object (object, l->data), depth + 1)) != NULL)
+  for (gsize i = 0; i < loom_json_length (object); i++)
+    if ((found = find_parent_thread_id (loom_json_element (object, i), depth + 1)) != NULL)
       return found;
   return NULL;
 }
 
 static void
 codex_fill_meta (CodexImport       *ci,
-                 JsonObject        *payload,
+                 const LoomJson    *payload,
                  LoomSessionRecord *meta)
 {
-  JsonObject *git = loom_json_get_object (payload, "git");
-  JsonObject *source = loom_json_get_object (payload, "source");
-  const char *cwd = loom_json_get_string (payload, "cwd");
+  const LoomJson *git = loom_json_member_object (payload, "git");
+  const LoomJson *source = loom_json_member_object (payload, "source");
+  const char *cwd = loom_json_member_string (payload, "cwd");
 
   meta->cwd = g_strdup (cwd);
-  meta->agent_version = g_strdup (loom_json_get_string (payload, "cli_version"));
-  meta->selected_agent_id = g_strdup (loom_json_get_string (payload, "originator"));
-  meta->git_branch = g_strdup (loom_json_get_string (git, "branch"));
-  meta->git_commit = g_strdup (loom_json_get_string (git, "commit_hash"));
+  meta->agent_version = g_strdup (loom_json_member_string (payload, "cli_version"));
+  meta->selected_agent_id = g_strdup (loom_json_member_string (payload, "originator"));
+  meta->git_branch = g_strdup (loom_json_member_string (git, "branch"));
+  meta->git_commit = g_strdup (loom_json_member_string (git, "commit_hash"));
   /* Objects also name internal and custom sources ({"internal":"memory_consolidation"}): only
    * a sub-agent source, or one that names a parent thread, makes a child session. */
   if (source != NULL)
     {
       const char *parent = find_parent_thread_id (source, 0);
 
-      if (parent != NULL || json_object_has_member (source, "subagent") ||
-          json_object_has_member (source, "sub_agent"))
+      if (parent != NULL || loom_json_member (source, "subagent") != NULL ||
+          loom_json_member (source, "sub_agent") != NULL)
         meta->session_type = g_strdup ("subagent");
       meta->parent_uuid = g_strdup (parent);
     }
@@ -259,15 +257,15 @@ codex_fill_meta (CodexImport       *ci,
  * on every resume (3× and 5× seen): the first one creates the session, the others only update
  * its metadata (a resume with a newer CLI updates agent_version). */
 static void
-codex_session_meta (CodexImport *ci,
-                    JsonObject  *payload)
+codex_session_meta (CodexImport    *ci,
+                    const LoomJson *payload)
 {
   g_autoptr(LoomSessionRecord) meta = loom_session_record_new ();
-  const char *id = loom_json_get_string (payload, "id");
+  const char *id = loom_json_member_string (payload, "id");
   const char *known = loom_json_get_string (ci->state, STATE_SESSION);
 
   if (id == NULL)
-    id = loom_json_get_string (payload, "session_id");
+    id = loom_json_member_string (payload, "session_id");
   if (id == NULL)
     {
       loom_import_file_warn (ci->file, "session_meta without an id");
@@ -298,7 +296,7 @@ codex_session_meta (CodexImport *ci,
   codex_fill_meta (ci, payload, meta);
   /* Only the first session_meta dates the session: a resume's copy may carry the resume time. */
   if (known == NULL)
-    meta->created_at = loom_time_from_iso (loom_json_get_string (payload, "timestamp"));
+    meta->created_at = loom_time_from_iso (loom_json_member_string (payload, "timestamp"));
   codex_open_session (ci, meta);
 }
 
@@ -371,11 +369,11 @@ codex_add_message (CodexImport      *ci,
 /* Keeps the record whole: a type we do not know yet, or one of a known type in a shape we do not
  * understand. */
 static void
-codex_add_raw (CodexImport *ci,
-               JsonNode    *record,
-               const char  *what)
+codex_add_raw (CodexImport    *ci,
+               const LoomJson *record,
+               const char     *what)
 {
-  g_autofree char *payload = loom_json_to_string (record);
+  g_autofree char *payload = loom_json_value_to_string (record);
   LoomEventDraft event = { 0 };
 
   if (!loom_codex_session_ready (ci))
@@ -405,30 +403,29 @@ classify_fragment (const char *piece,
 
 /* The text of a content list: input_text / output_text / text parts, images as a marker. */
 char *
-loom_codex_content_text (JsonNode  *content,
-                         gboolean  *injected,
-                         gboolean  *command)
+loom_codex_content_text (const LoomJson *content,
+                         gboolean       *injected,
+                         gboolean       *command)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  JsonArray *parts;
 
-  if (node_string (content) != NULL)
+  if (loom_json_string (content) != NULL)
     {
-      classify_fragment (node_string (content), injected, command);
-      return g_strdup (node_string (content));
+      classify_fragment (loom_json_string (content), injected, command);
+      return g_strdup (loom_json_string (content));
     }
-  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+  if (!loom_json_is_array (content))
     return NULL;
 
-  parts = json_node_get_array (content);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
+  for (gsize i = 0; i < loom_json_length (content); i++)
     {
-      JsonObject *part = node_object (json_array_get_element (parts, i));
-      const char *type = loom_json_get_string (part, "type");
-      const char *piece = loom_json_get_string (part, "text");
+      /* The member accessors answer NULL for a part that is not an object. */
+      const LoomJson *part = loom_json_element (content, i);
+      const char *type = loom_json_member_string (part, "type");
+      const char *piece = loom_json_member_string (part, "text");
 
       if (piece == NULL && g_strcmp0 (type, "refusal") == 0)
-        piece = loom_json_get_string (part, "refusal");
+        piece = loom_json_member_string (part, "refusal");
       if (piece == NULL && type != NULL && g_str_has_suffix (type, "image"))
         piece = "[image]";
       if (piece == NULL)
@@ -447,16 +444,16 @@ loom_codex_content_text (JsonNode  *content,
 /* ——— response items ——— */
 
 static void
-codex_message (CodexImport *ci,
-               JsonObject  *payload)
+codex_message (CodexImport    *ci,
+               const LoomJson *payload)
 {
   LoomMessageDraft message = LOOM_MESSAGE_DRAFT_INIT;
-  const char *role = loom_json_get_string (payload, "role");
+  const char *role = loom_json_member_string (payload, "role");
   gboolean injected = FALSE;
   gboolean command = FALSE;
   g_autofree char *text = NULL;
 
-  text = loom_codex_content_text (json_object_get_member (payload, "content"), &injected, &command);
+  text = loom_codex_content_text (loom_json_member (payload, "content"), &injected, &command);
   if (!loom_codex_session_ready (ci))
     return;
 
@@ -488,17 +485,17 @@ codex_message (CodexImport *ci,
 /* agent_message{author, recipient, content} (0.14x multi-agent): what a sub-agent reported to
  * this thread. It reaches the model like a user item, but no person typed it. */
 static void
-codex_agent_message (CodexImport *ci,
-                     JsonObject  *payload)
+codex_agent_message (CodexImport    *ci,
+                     const LoomJson *payload)
 {
   LoomMessageDraft message = LOOM_MESSAGE_DRAFT_INIT;
   gboolean injected = FALSE;
   gboolean command = FALSE;
-  g_autofree char *body = loom_codex_content_text (json_object_get_member (payload, "content"),
+  g_autofree char *body = loom_codex_content_text (loom_json_member (payload, "content"),
                                                    &injected, &command);
   g_autofree char *text = g_strdup_printf ("[%s → %s] %s",
-                                           loom_json_get_string (payload, "author") ?: "agent",
-                                           loom_json_get_string (payload, "recipient") ?: "",
+                                           loom_json_member_string (payload, "author") ?: "agent",
+                                           loom_json_member_string (payload, "recipient") ?: "",
                                            body != NULL ? body : "");
 
   if (!loom_codex_session_ready (ci))
@@ -512,10 +509,9 @@ codex_agent_message (CodexImport *ci,
 /* reasoning{summary[{summary_text}], content?[reasoning_text], encrypted_content}: the summary is
  * what can be shown; encrypted_content is opaque and only kept in the payload. */
 static void
-codex_reasoning (CodexImport *ci,
-                 JsonNode    *payload_node)
+codex_reasoning (CodexImport    *ci,
+                 const LoomJson *payload)
 {
-  JsonObject *payload = node_object (payload_node);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *raw = NULL;
   LoomEventDraft event = { 0 };
@@ -526,15 +522,15 @@ codex_reasoning (CodexImport *ci,
 
   for (guint l = 0; l < G_N_ELEMENTS (lists) && text->len == 0; l++)
     {
-      JsonArray *parts = loom_json_get_array (payload, lists[l]);
+      const LoomJson *parts = loom_json_member_array (payload, lists[l]);
 
-      for (guint i = 0; parts != NULL && i < json_array_get_length (parts); i++)
+      for (gsize i = 0; i < loom_json_length (parts); i++)
         {
-          JsonNode *part = json_array_get_element (parts, i);
-          const char *piece = node_string (part);
+          const LoomJson *part = loom_json_element (parts, i);
+          const char *piece = loom_json_string (part);
 
           if (piece == NULL)
-            piece = loom_json_get_string (node_object (part), "text");
+            piece = loom_json_member_string (part, "text");
           if (piece == NULL)
             continue;
           if (text->len > 0)
@@ -544,10 +540,10 @@ codex_reasoning (CodexImport *ci,
     }
 
   /* Without a summary only the encrypted blob is left: say so rather than show nothing. */
-  if (text->len == 0 && !is_empty (loom_json_get_string (payload, "encrypted_content")))
+  if (text->len == 0 && !is_empty (loom_json_member_string (payload, "encrypted_content")))
     g_string_append (text, "[encrypted reasoning]");
 
-  raw = loom_json_to_string (payload_node);
+  raw = loom_json_value_to_string (payload);
   event.kind = LOOM_EVENT_REASONING;
   event.text = text->str;
   event.payload = raw;
@@ -555,25 +551,24 @@ codex_reasoning (CodexImport *ci,
 }
 
 static void
-codex_response_item (CodexImport *ci,
-                     JsonNode    *payload_node,
-                     JsonNode    *record)
+codex_response_item (CodexImport    *ci,
+                     const LoomJson *payload,
+                     const LoomJson *record)
 {
-  JsonObject *payload = node_object (payload_node);
-  const char *type = loom_json_get_string (payload, "type");
+  const char *type = loom_json_member_string (payload, "type");
 
   if (type == NULL)
     codex_add_raw (ci, record, "response_item");
   else if (g_strcmp0 (type, "message") == 0)
     codex_message (ci, payload);
   else if (g_strcmp0 (type, "reasoning") == 0)
-    codex_reasoning (ci, payload_node);
+    codex_reasoning (ci, payload);
   else if (g_strcmp0 (type, "agent_message") == 0)
     codex_agent_message (ci, payload);
   else if (g_str_has_suffix (type, "_call_output"))
     loom_codex_tool_output (ci, payload);
   else if (g_str_has_suffix (type, "_call") && strlen (type) > strlen ("_call"))
-    loom_codex_tool_call (ci, payload_node, type);
+    loom_codex_tool_call (ci, payload, type);
   else
     codex_add_raw (ci, record, type);  /* ghost_snapshot, compaction items, future types */
 }
@@ -587,24 +582,24 @@ codex_response_item (CodexImport *ci,
  *   cache_read = cached_input_tokens, cache_creation = cache_write_input_tokens,
  *   output = output_tokens (which already includes reasoning_output_tokens). */
 static void
-codex_token_count (CodexImport *ci,
-                   JsonObject  *payload)
+codex_token_count (CodexImport    *ci,
+                   const LoomJson *payload)
 {
-  JsonObject *info = loom_json_get_object (payload, "info");
-  JsonObject *total = loom_json_get_object (info, "total_token_usage");
+  const LoomJson *info = loom_json_member_object (payload, "info");
+  const LoomJson *total = loom_json_member_object (info, "total_token_usage");
   JsonObject *tokens;
   gint64 input, cached, written;
 
   if (total == NULL || !has_int (total, "input_tokens"))
     return;
-  input = MAX (loom_json_get_int (total, "input_tokens", 0), 0);
-  cached = MAX (loom_json_get_int (total, "cached_input_tokens", 0), 0);
-  written = MAX (loom_json_get_int (total, "cache_write_input_tokens", 0), 0);
+  input = MAX (loom_json_member_int (total, "input_tokens", 0), 0);
+  cached = MAX (loom_json_member_int (total, "cached_input_tokens", 0), 0);
+  written = MAX (loom_json_member_int (total, "cache_write_input_tokens", 0), 0);
 
   tokens = json_object_new ();
   json_object_set_int_member (tokens, "input", MAX (input - cached - written, 0));
   json_object_set_int_member (tokens, "output",
-                              MAX (loom_json_get_int (total, "output_tokens", 0), 0));
+                              MAX (loom_json_member_int (total, "output_tokens", 0), 0));
   json_object_set_int_member (tokens, "cache_read", cached);
   json_object_set_int_member (tokens, "cache_creation", written);
   json_object_set_object_member (ci->state, STATE_TOKENS, tokens);
@@ -612,11 +607,11 @@ codex_token_count (CodexImport *ci,
 }
 
 static void
-codex_lifecycle (CodexImport *ci,
-                 JsonNode    *payload_node,
-                 const char  *text)
+codex_lifecycle (CodexImport    *ci,
+                 const LoomJson *payload,
+                 const char     *text)
 {
-  g_autofree char *raw = loom_json_to_string (payload_node);
+  g_autofree char *raw = loom_json_value_to_string (payload);
   LoomEventDraft event = { 0 };
 
   if (!loom_codex_session_ready (ci))
@@ -628,24 +623,24 @@ codex_lifecycle (CodexImport *ci,
 }
 
 static void
-codex_turn_aborted (CodexImport *ci,
-                    JsonNode    *payload_node)
+codex_turn_aborted (CodexImport    *ci,
+                    const LoomJson *payload)
 {
-  const char *reason = loom_json_get_string (node_object (payload_node), "reason");
+  const char *reason = loom_json_member_string (payload, "reason");
   g_autofree char *text = g_strdup_printf ("Turn aborted: %s", reason != NULL ? reason : "unknown");
 
-  codex_lifecycle (ci, payload_node, text);
+  codex_lifecycle (ci, payload, text);
 }
 
 static void
-codex_thread_name (CodexImport *ci,
-                   JsonObject  *payload)
+codex_thread_name (CodexImport    *ci,
+                   const LoomJson *payload)
 {
   g_autoptr(LoomSessionRecord) meta = NULL;
-  const char *name = loom_json_get_string (payload, "thread_name");
+  const char *name = loom_json_member_string (payload, "thread_name");
 
   if (name == NULL)
-    name = loom_json_get_string (payload, "name");
+    name = loom_json_member_string (payload, "name");
   if (is_empty (name))
     return;
   meta = loom_session_record_new ();
@@ -654,20 +649,19 @@ codex_thread_name (CodexImport *ci,
 }
 
 static void
-codex_subagent_activity (CodexImport *ci,
-                         JsonNode    *payload_node)
+codex_subagent_activity (CodexImport    *ci,
+                         const LoomJson *payload)
 {
-  JsonObject *payload = node_object (payload_node);
-  g_autofree char *raw = loom_json_to_string (payload_node);
+  g_autofree char *raw = loom_json_value_to_string (payload);
   g_autofree char *text = NULL;
   LoomEventDraft event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
   text = g_strdup_printf ("Sub-agent %s %s",
-                          loom_json_get_string (payload, "agent_path") ?:
-                          loom_json_get_string (payload, "agent_thread_id") ?: "",
-                          loom_json_get_string (payload, "kind") ?: "");
+                          loom_json_member_string (payload, "agent_path") ?:
+                          loom_json_member_string (payload, "agent_thread_id") ?: "",
+                          loom_json_member_string (payload, "kind") ?: "");
   event.kind = LOOM_EVENT_SUBAGENT;
   event.text = text;
   event.payload = raw;
@@ -675,16 +669,16 @@ codex_subagent_activity (CodexImport *ci,
 }
 
 static void
-codex_api_error (CodexImport *ci,
-                 JsonNode    *payload_node)
+codex_api_error (CodexImport    *ci,
+                 const LoomJson *payload)
 {
-  g_autofree char *raw = loom_json_to_string (payload_node);
+  g_autofree char *raw = loom_json_value_to_string (payload);
   LoomEventDraft event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
   event.kind = LOOM_EVENT_API_ERROR;
-  event.text = loom_json_get_string (node_object (payload_node), "message");
+  event.text = loom_json_member_string (payload, "message");
   event.payload = raw;
   loom_codex_add_event (ci, &event);
 }
@@ -700,12 +694,11 @@ static const char * const duplicate_events[] = {
 };
 
 static void
-codex_event_msg (CodexImport *ci,
-                 JsonNode    *payload_node,
-                 JsonNode    *record)
+codex_event_msg (CodexImport    *ci,
+                 const LoomJson *payload,
+                 const LoomJson *record)
 {
-  JsonObject *payload = node_object (payload_node);
-  const char *type = loom_json_get_string (payload, "type");
+  const char *type = loom_json_member_string (payload, "type");
 
   if (type == NULL)
     {
@@ -725,21 +718,21 @@ codex_event_msg (CodexImport *ci,
   else if (strcmp (type, "mcp_tool_call_end") == 0)
     loom_codex_mcp_tool_call_end (ci, payload);
   else if (strcmp (type, "task_started") == 0)
-    codex_lifecycle (ci, payload_node, "Turn started");
+    codex_lifecycle (ci, payload, "Turn started");
   else if (strcmp (type, "task_complete") == 0)
-    codex_lifecycle (ci, payload_node, "Turn complete");
+    codex_lifecycle (ci, payload, "Turn complete");
   else if (strcmp (type, "turn_aborted") == 0)
-    codex_turn_aborted (ci, payload_node);
+    codex_turn_aborted (ci, payload);
   else if (strcmp (type, "entered_review_mode") == 0)
-    codex_lifecycle (ci, payload_node, "Review started");
+    codex_lifecycle (ci, payload, "Review started");
   else if (strcmp (type, "exited_review_mode") == 0)
-    codex_lifecycle (ci, payload_node, "Review finished");
+    codex_lifecycle (ci, payload, "Review finished");
   else if (strcmp (type, "thread_name_updated") == 0)
     codex_thread_name (ci, payload);
   else if (strcmp (type, "sub_agent_activity") == 0)
-    codex_subagent_activity (ci, payload_node);
+    codex_subagent_activity (ci, payload);
   else if (strcmp (type, "error") == 0 || strcmp (type, "stream_error") == 0)
-    codex_api_error (ci, payload_node);
+    codex_api_error (ci, payload);
   else
     codex_add_raw (ci, record, type);
 }
@@ -749,21 +742,21 @@ codex_event_msg (CodexImport *ci,
 /* turn_context: one per turn. Its model applies to the turn's assistant messages (it can change
  * from turn to turn); effort and collaboration mode give the session's agent_mode. */
 static void
-codex_turn_context (CodexImport *ci,
-                    JsonObject  *payload)
+codex_turn_context (CodexImport    *ci,
+                    const LoomJson *payload)
 {
-  JsonObject *collaboration = loom_json_get_object (payload, "collaboration_mode");
-  JsonObject *settings = loom_json_get_object (collaboration, "settings");
-  const char *model = loom_json_get_string (payload, "model");
-  const char *cwd = loom_json_get_string (payload, "cwd");
-  const char *effort = loom_json_get_string (payload, "effort");
-  const char *mode = loom_json_get_string (collaboration, "mode");
+  const LoomJson *collaboration = loom_json_member_object (payload, "collaboration_mode");
+  const LoomJson *settings = loom_json_member_object (collaboration, "settings");
+  const char *model = loom_json_member_string (payload, "model");
+  const char *cwd = loom_json_member_string (payload, "cwd");
+  const char *effort = loom_json_member_string (payload, "effort");
+  const char *mode = loom_json_member_string (collaboration, "mode");
   g_autofree char *agent_mode = NULL;
 
   if (model == NULL)
-    model = loom_json_get_string (settings, "model");
+    model = loom_json_member_string (settings, "model");
   if (effort == NULL)
-    effort = loom_json_get_string (settings, "reasoning_effort");
+    effort = loom_json_member_string (settings, "reasoning_effort");
   if (!is_empty (model))
     json_object_set_string_member (ci->state, STATE_MODEL, model);
   if (!is_empty (cwd))
@@ -799,11 +792,11 @@ codex_turn_context (CodexImport *ci,
 /* compacted{message, replacement_history[]…}: the boundary where Codex replaced the history with
  * a summary. The replacement history repeats earlier items: kept in the payload, not imported. */
 static void
-codex_compacted (CodexImport *ci,
-                 JsonNode    *payload_node)
+codex_compacted (CodexImport    *ci,
+                 const LoomJson *payload)
 {
-  const char *summary = loom_json_get_string (node_object (payload_node), "message");
-  g_autofree char *raw = loom_json_to_string (payload_node);
+  const char *summary = loom_json_member_string (payload, "message");
+  g_autofree char *raw = loom_json_value_to_string (payload);
   LoomEventDraft event = { 0 };
 
   if (!loom_codex_session_ready (ci))
@@ -817,10 +810,10 @@ codex_compacted (CodexImport *ci,
 /* ——— records ——— */
 
 static void
-codex_record_time (CodexImport *ci,
-                   JsonObject  *record)
+codex_record_time (CodexImport    *ci,
+                   const LoomJson *record)
 {
-  gint64 time = loom_time_from_iso (loom_json_get_string (record, "timestamp"));
+  gint64 time = loom_time_from_iso (loom_json_member_string (record, "timestamp"));
 
   if (time != 0)
     {
@@ -845,15 +838,15 @@ codex_record_id (CodexImport *ci,
 }
 
 static void
-codex_envelope (CodexImport *ci,
-                const char  *type,
-                JsonNode    *payload,
-                JsonNode    *record)
+codex_envelope (CodexImport    *ci,
+                const char     *type,
+                const LoomJson *payload,
+                const LoomJson *record)
 {
   if (strcmp (type, "session_meta") == 0)
-    codex_session_meta (ci, node_object (payload));
+    codex_session_meta (ci, payload);
   else if (strcmp (type, "turn_context") == 0)
-    codex_turn_context (ci, node_object (payload));
+    codex_turn_context (ci, payload);
   else if (strcmp (type, "response_item") == 0)
     codex_response_item (ci, payload, record);
   else if (strcmp (type, "event_msg") == 0)
@@ -880,29 +873,28 @@ is_response_item_type (const char *type)
 
 /* Whether a record has one of the shapes Codex writes. */
 static gboolean
-is_codex_record (JsonObject *object)
+is_codex_record (const LoomJson *object)
 {
-  const char *type = loom_json_get_string (object, "type");
+  const char *type = loom_json_member_string (object, "type");
 
-  if (type != NULL && json_object_has_member (object, "payload"))
+  if (type != NULL && loom_json_member (object, "payload") != NULL)
     return TRUE;
-  if (json_object_has_member (object, "record_type"))
+  if (loom_json_member (object, "record_type") != NULL)
     return TRUE;
   if (type != NULL)
     return is_response_item_type (type);
-  return loom_json_get_string (object, "id") != NULL &&
-         json_object_has_member (object, "timestamp");
+  return loom_json_member_string (object, "id") != NULL &&
+         loom_json_member (object, "timestamp") != NULL;
 }
 
 static void
-codex_dispatch (CodexImport *ci,
-                JsonNode    *record)
+codex_dispatch (CodexImport    *ci,
+                const LoomJson *record)
 {
-  JsonObject *object = node_object (record);
-  const char *type = loom_json_get_string (object, "type");
-  JsonNode *payload;
+  const char *type = loom_json_member_string (record, "type");
+  const LoomJson *payload;
 
-  if (object == NULL)
+  if (!loom_json_is_object (record))
     {
       loom_import_file_warn (ci->file, "not a JSON object");
       return;
@@ -911,26 +903,26 @@ codex_dispatch (CodexImport *ci,
    * holds history.jsonl). A file not named like a rollout whose first record is not Codex's
    * is left alone rather than turned into a session of raw records. */
   if (ci->session == 0 && !ci->deleted && ci->name_id == NULL &&
-      loom_json_get_string (ci->state, STATE_SESSION) == NULL && !is_codex_record (object))
+      loom_json_get_string (ci->state, STATE_SESSION) == NULL && !is_codex_record (record))
     {
       loom_import_file_warn (ci->file, "not a Codex session file; skipped");
       ci->foreign = TRUE;
       return;
     }
-  codex_record_time (ci, object);
-  payload = json_object_get_member (object, "payload");
+  codex_record_time (ci, record);
+  payload = loom_json_member (record, "payload");
 
-  if (type != NULL && node_object (payload) != NULL)
+  if (type != NULL && loom_json_is_object (payload))
     codex_envelope (ci, type, payload, record);
   else if (type != NULL && payload != NULL)
     codex_add_raw (ci, record, type);  /* an envelope whose payload has the wrong type */
-  else if (json_object_has_member (object, "record_type"))
+  else if (loom_json_member (record, "record_type") != NULL)
     ;  /* pre-envelope {"record_type":"state"} snapshots: empty bookkeeping, nothing to show */
   else if (type != NULL)
     codex_response_item (ci, record, record);  /* pre-envelope / TypeScript: a bare item */
-  else if (loom_json_get_string (object, "id") != NULL &&
-           json_object_has_member (object, "timestamp"))
-    codex_session_meta (ci, object);  /* the pre-envelope first line */
+  else if (loom_json_member_string (record, "id") != NULL &&
+           loom_json_member (record, "timestamp") != NULL)
+    codex_session_meta (ci, record);  /* the pre-envelope first line */
   else
     codex_add_raw (ci, record, NULL);
 }
@@ -941,37 +933,36 @@ static gboolean
 codex_import_document (CodexImport  *ci,
                        GError      **error)
 {
-  JsonNode *root = loom_import_file_read_document (ci->file, error);
-  JsonObject *document = node_object (root);
-  JsonObject *session;
-  JsonArray *items;
+  const LoomJson *document = loom_import_file_read_document (ci->file, error);
+  const LoomJson *session;
+  const LoomJson *items;
   guint n, done;
 
-  if (root == NULL)
-    return FALSE;
   if (document == NULL)
+    return FALSE;
+  if (!loom_json_is_object (document))
     {
       loom_import_file_warn (ci->file, "not a Codex session document");
       return TRUE;
     }
-  session = loom_json_get_object (document, "session");
-  items = loom_json_get_array (document, "items");
+  session = loom_json_member_object (document, "session");
+  items = loom_json_member_array (document, "items");
   if (session != NULL)
     {
       codex_record_time (ci, session);
       codex_session_meta (ci, session);
     }
 
-  n = items != NULL ? json_array_get_length (items) : 0;
+  n = loom_json_length (items);
   /* A pass that is not a reset has already imported the first items. */
   done = (guint) CLAMP (loom_json_get_int (ci->state, STATE_ITEMS, 0), 0, n);
   for (guint i = done; i < n && ci->error == NULL; i++)
     {
-      JsonNode *item = json_array_get_element (items, i);
+      const LoomJson *item = loom_json_element (items, i);
 
       g_free (ci->source_id);
       ci->source_id = g_strdup_printf ("I%u", i);
-      if (node_object (item) == NULL)
+      if (!loom_json_is_object (item))
         loom_import_file_warn (ci->file, "item %u is not a JSON object", i);
       else
         codex_dispatch (ci, item);
@@ -1005,7 +996,7 @@ codex_import_file (LoomImportFile  *file,
   CodexImport ci = { 0 };
   const char *path = loom_import_file_get_path (file);
   gboolean ok = TRUE;
-  JsonNode *record = NULL;
+  const LoomJson *record = NULL;
 
   ci.file = file;
   ci.state = loom_import_file_get_state (file);
@@ -1031,6 +1022,7 @@ codex_import_file (LoomImportFile  *file,
     }
   g_free (ci.name_id);
   g_free (ci.source_id);
+  g_clear_pointer (&ci.embedded, loom_json_doc_free);
   return ok;
 }
 

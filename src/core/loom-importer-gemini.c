@@ -138,22 +138,22 @@ project_dir_from_path (const char *path)
 /* Workspace folders are recorded for sub-agents and after /dir add; the one whose SHA-256 is the
  * projectHash is the project root (the hash is of the root path, FORMATS.md §3). */
 static char *
-root_from_directories (JsonArray  *directories,
-                       const char *project_hash)
+root_from_directories (const LoomJson *directories,
+                       const char     *project_hash)
 {
-  guint n = directories != NULL ? json_array_get_length (directories) : 0;
+  gsize n = loom_json_length (directories);
 
   if (project_hash == NULL)
     return NULL;
-  for (guint i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (directories, i);
+      const LoomJson *element = loom_json_element (directories, i);
       g_autofree char *hash = NULL;
       const char *dir;
 
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+      if (!loom_json_is_string (element))
         continue;
-      dir = json_node_get_string (node);
+      dir = loom_json_string (element);
       hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, dir, -1);
       if (g_ascii_strcasecmp (hash, project_hash) == 0)
         return g_strdup (dir);
@@ -198,30 +198,29 @@ append_block (GString    *text,
 }
 
 static void
-append_part (GString  *text,
-             JsonNode *part)
+append_part (GString        *text,
+             const LoomJson *part)
 {
-  JsonObject *object, *data;
+  const LoomJson *data;
   const char *value;
 
-  if (JSON_NODE_HOLDS_VALUE (part) && json_node_get_value_type (part) == G_TYPE_STRING)
+  if (loom_json_is_string (part))
     {
-      g_string_append (text, json_node_get_string (part));
+      g_string_append (text, loom_json_string (part));
       return;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (part))
+  if (!loom_json_is_object (part))
     return;
-  object = json_node_get_object (part);
 
   /* Thought parts are the model's reasoning; the message's thoughts[] carries it. */
-  if (loom_json_get_int (object, "thought", 0))
+  if (loom_json_member_int (part, "thought", 0) != 0)
     return;
 
-  if ((value = loom_json_get_string (object, "text")) != NULL)
+  if ((value = loom_json_member_string (part, "text")) != NULL)
     g_string_append (text, value);
-  else if ((data = loom_json_get_object (object, "inlineData")) != NULL)
+  else if ((data = loom_json_member_object (part, "inlineData")) != NULL)
     {
-      const char *mime = loom_json_get_string (data, "mimeType");
+      const char *mime = loom_json_member_string (data, "mimeType");
       g_autofree char *label = NULL;
 
       /* The base64 data stays out of the text: it is neither readable nor searchable. */
@@ -231,51 +230,48 @@ append_part (GString  *text,
         label = g_strdup_printf ("[attachment: %s]", mime);
       append_block (text, label);
     }
-  else if ((data = loom_json_get_object (object, "fileData")) != NULL)
+  else if ((data = loom_json_member_object (part, "fileData")) != NULL)
     {
       g_autofree char *label = g_strdup_printf ("[file: %s]",
-                                                loom_json_get_string (data, "fileUri")
-                                                  ? loom_json_get_string (data, "fileUri") : "?");
+                                                loom_json_member_string (data, "fileUri")
+                                                  ? loom_json_member_string (data, "fileUri")
+                                                  : "?");
       append_block (text, label);
     }
-  else if ((data = loom_json_get_object (object, "functionCall")) != NULL)
+  else if ((data = loom_json_member_object (part, "functionCall")) != NULL)
     {
       g_autofree char *label = g_strdup_printf ("[tool call: %s]",
-                                                loom_json_get_string (data, "name")
-                                                  ? loom_json_get_string (data, "name") : "?");
+                                                loom_json_member_string (data, "name")
+                                                  ? loom_json_member_string (data, "name") : "?");
       append_block (text, label);
     }
-  else if ((data = loom_json_get_object (object, "functionResponse")) != NULL)
+  else if ((data = loom_json_member_object (part, "functionResponse")) != NULL)
     {
       g_autofree char *label = g_strdup_printf ("[tool result: %s]",
-                                                loom_json_get_string (data, "name")
-                                                  ? loom_json_get_string (data, "name") : "?");
+                                                loom_json_member_string (data, "name")
+                                                  ? loom_json_member_string (data, "name") : "?");
       append_block (text, label);
     }
-  else if ((data = loom_json_get_object (object, "executableCode")) != NULL &&
-           (value = loom_json_get_string (data, "code")) != NULL)
+  else if ((data = loom_json_member_object (part, "executableCode")) != NULL &&
+           (value = loom_json_member_string (data, "code")) != NULL)
     append_block (text, value);
-  else if ((data = loom_json_get_object (object, "codeExecutionResult")) != NULL &&
-           (value = loom_json_get_string (data, "output")) != NULL)
+  else if ((data = loom_json_member_object (part, "codeExecutionResult")) != NULL &&
+           (value = loom_json_member_string (data, "output")) != NULL)
     append_block (text, value);
 }
 
 /* content and displayContent are a PartListUnion: a string, one Part, or an array of them. */
 static char *
-content_text (JsonNode *content)
+content_text (const LoomJson *content)
 {
   GString *text = g_string_new (NULL);
 
-  if (content == NULL || JSON_NODE_HOLDS_NULL (content))
+  if (content == NULL || loom_json_type (content) == LOOM_JSON_NULL)
     return g_string_free (text, FALSE);
 
-  if (JSON_NODE_HOLDS_ARRAY (content))
-    {
-      JsonArray *parts = json_node_get_array (content);
-
-      for (guint i = 0; i < json_array_get_length (parts); i++)
-        append_part (text, json_array_get_element (parts, i));
-    }
+  if (loom_json_is_array (content))
+    for (gsize i = 0; i < loom_json_length (content); i++)
+      append_part (text, loom_json_element (content, i));
   else
     append_part (text, content);
   return g_string_free (text, FALSE);
@@ -284,21 +280,19 @@ content_text (JsonNode *content)
 /* A "user" turn that only returns function responses is the harness feeding tool results back
  * (the CLI writes those when it syncs its history), not something a person typed. */
 static gboolean
-only_function_responses (JsonNode *content)
+only_function_responses (const LoomJson *content)
 {
-  JsonArray *parts;
-  guint n;
+  gsize n;
 
-  if (content == NULL || !JSON_NODE_HOLDS_ARRAY (content))
+  if (!loom_json_is_array (content))
     return FALSE;
-  parts = json_node_get_array (content);
-  n = json_array_get_length (parts);
-  for (guint i = 0; i < n; i++)
+  n = loom_json_length (content);
+  for (gsize i = 0; i < n; i++)
     {
-      JsonNode *part = json_array_get_element (parts, i);
+      const LoomJson *part = loom_json_element (content, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (part) ||
-          loom_json_get_object (json_node_get_object (part), "functionResponse") == NULL)
+      if (!loom_json_is_object (part) ||
+          loom_json_member_object (part, "functionResponse") == NULL)
         return FALSE;
     }
   return n > 0;
@@ -310,17 +304,17 @@ only_function_responses (JsonNode *content)
  * prompts as input, so input + output = total. */
 static void
 set_usage (LoomMessageDraft *draft,
-           JsonObject       *tokens)
+           const LoomJson   *tokens)
 {
   gint64 input, output, cached, thoughts, tool;
 
   if (tokens == NULL)
     return;
-  input = loom_json_get_int (tokens, "input", -1);
-  output = loom_json_get_int (tokens, "output", -1);
-  cached = loom_json_get_int (tokens, "cached", -1);
-  thoughts = loom_json_get_int (tokens, "thoughts", -1);
-  tool = loom_json_get_int (tokens, "tool", -1);
+  input = loom_json_member_int (tokens, "input", -1);
+  output = loom_json_member_int (tokens, "output", -1);
+  cached = loom_json_member_int (tokens, "cached", -1);
+  thoughts = loom_json_member_int (tokens, "thoughts", -1);
+  tool = loom_json_member_int (tokens, "tool", -1);
 
   if (input >= 0 || tool >= 0)
     draft->input_tokens = MAX (input, 0) + MAX (tool, 0);
@@ -331,10 +325,10 @@ set_usage (LoomMessageDraft *draft,
 }
 
 static gint64
-record_time (GeminiImport *ctx,
-             JsonObject   *object)
+record_time (GeminiImport   *ctx,
+             const LoomJson *object)
 {
-  gint64 at = loom_time_from_iso (loom_json_get_string (object, "timestamp"));
+  gint64 at = loom_time_from_iso (loom_json_member_string (object, "timestamp"));
 
   if (at > ctx->last_time)
     ctx->last_time = at;
@@ -389,14 +383,14 @@ ensure_session (GeminiImport  *ctx,
 /* Takes what is known from a metadata object: the first line of a .jsonl, the legacy document,
  * or a $set update. */
 static void
-take_metadata (GeminiImport *ctx,
-               JsonObject   *metadata)
+take_metadata (GeminiImport   *ctx,
+               const LoomJson *metadata)
 {
-  const char *summary = loom_json_get_string (metadata, "summary");
-  const char *kind = loom_json_get_string (metadata, "kind");
-  const char *hash = loom_json_get_string (metadata, "projectHash");
-  gint64 start = loom_time_from_iso (loom_json_get_string (metadata, "startTime"));
-  gint64 last = loom_time_from_iso (loom_json_get_string (metadata, "lastUpdated"));
+  const char *summary = loom_json_member_string (metadata, "summary");
+  const char *kind = loom_json_member_string (metadata, "kind");
+  const char *hash = loom_json_member_string (metadata, "projectHash");
+  gint64 start = loom_time_from_iso (loom_json_member_string (metadata, "startTime"));
+  gint64 last = loom_time_from_iso (loom_json_member_string (metadata, "lastUpdated"));
   gboolean had_cwd = ctx->cwd != NULL;
 
   if (hash != NULL && loom_json_get_string (ctx->state, STATE_HASH) == NULL)
@@ -425,7 +419,7 @@ take_metadata (GeminiImport *ctx,
       ctx->dirty = TRUE;
     }
   if (ctx->cwd == NULL)
-    ctx->cwd = root_from_directories (loom_json_get_array (metadata, "directories"), hash);
+    ctx->cwd = root_from_directories (loom_json_member_array (metadata, "directories"), hash);
   /* The marker is looked for once per pass: $set records come after every message. */
   if (ctx->cwd == NULL && !ctx->marker_tried)
     {
@@ -468,14 +462,14 @@ add_event (GeminiImport          *ctx,
 }
 
 static gboolean
-import_raw (GeminiImport  *ctx,
-            JsonNode      *node,
-            const char    *source_id,
-            const char    *what,
-            GError       **error)
+import_raw (GeminiImport    *ctx,
+            const LoomJson  *value,
+            const char      *source_id,
+            const char      *what,
+            GError         **error)
 {
   LoomEventDraft event = { 0 };
-  g_autofree char *payload = loom_json_to_string (node);
+  g_autofree char *payload = loom_json_value_to_string (value);
 
   if (!ensure_session (ctx, error))
     return FALSE;
@@ -491,19 +485,20 @@ import_raw (GeminiImport  *ctx,
 }
 
 static gboolean
-import_user (GeminiImport  *ctx,
-             JsonObject    *record,
-             const char    *id,
-             GError       **error)
+import_user (GeminiImport    *ctx,
+             const LoomJson  *record,
+             const char      *id,
+             GError         **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  JsonNode *content = json_object_get_member (record, "content");
-  JsonNode *display = json_object_get_member (record, "displayContent");
+  const LoomJson *content = loom_json_member (record, "content");
+  const LoomJson *display = loom_json_member (record, "displayContent");
   g_autofree char *text = NULL;
 
   /* displayContent is what the person typed and saw; content is what went to the model, with
    * @file references expanded. The prompt is the person's words. */
-  text = content_text (display != NULL && !JSON_NODE_HOLDS_NULL (display) ? display : content);
+  text = content_text (display != NULL && loom_json_type (display) != LOOM_JSON_NULL
+                       ? display : content);
 
   draft.source_id = id;
   draft.role = "user";
@@ -516,15 +511,15 @@ import_user (GeminiImport  *ctx,
 /* info, warning and error records are notices the CLI showed the person. An error (a failed API
  * call, quota, a bad command) is also an api_error event so that the timeline marks it. */
 static gboolean
-import_notice (GeminiImport  *ctx,
-               JsonObject    *record,
-               const char    *id,
-               const char    *type,
-               GError       **error)
+import_notice (GeminiImport    *ctx,
+               const LoomJson  *record,
+               const char      *id,
+               const char      *type,
+               GError         **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
   LoomEventDraft event = { 0 };
-  g_autofree char *text = content_text (json_object_get_member (record, "content"));
+  g_autofree char *text = content_text (loom_json_member (record, "content"));
   gint64 row;
 
   draft.source_id = id;
@@ -545,32 +540,30 @@ import_notice (GeminiImport  *ctx,
 }
 
 static gboolean
-import_thoughts (GeminiImport  *ctx,
-                 JsonArray     *thoughts,
-                 const char    *message_id,
-                 GError       **error)
+import_thoughts (GeminiImport    *ctx,
+                 const LoomJson  *thoughts,
+                 const char      *message_id,
+                 GError         **error)
 {
-  guint n = thoughts != NULL ? json_array_get_length (thoughts) : 0;
+  guint n = loom_json_length (thoughts);
 
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (thoughts, i);
+      const LoomJson *thought = loom_json_element (thoughts, i);
       LoomEventDraft event = { 0 };
       g_autofree char *source_id = g_strdup_printf ("%s/thought/%u", message_id, i);
-      g_autofree char *payload = loom_json_to_string (node);
+      g_autofree char *payload = loom_json_value_to_string (thought);
       g_autofree char *text = NULL;
-      JsonObject *thought;
       const char *subject, *description;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      if (!loom_json_is_object (thought))
         {
           loom_import_file_warn (ctx->file, "message %s: thought %u is not an object", message_id,
                                  i);
           continue;
         }
-      thought = json_node_get_object (node);
-      subject = loom_json_get_string (thought, "subject");
-      description = loom_json_get_string (thought, "description");
+      subject = loom_json_member_string (thought, "subject");
+      description = loom_json_member_string (thought, "description");
       if (subject != NULL && *subject != '\0' && description != NULL && *description != '\0')
         text = g_strconcat (subject, "\n\n", description, NULL);
       else
@@ -590,30 +583,26 @@ import_thoughts (GeminiImport  *ctx,
 
 /* The functionResponse part of a tool call's result: [{functionResponse{id, name, response}}],
  * sometimes preceded by the functionCall part (cancelled calls) or followed by inlineData. */
-static JsonObject *
-find_function_response (JsonNode   *result,
-                        const char *call_id)
+static const LoomJson *
+find_function_response (const LoomJson *result,
+                        const char     *call_id)
 {
-  JsonObject *first = NULL;
-  JsonArray *parts;
+  const LoomJson *first = NULL;
 
-  if (result == NULL)
-    return NULL;
-  if (JSON_NODE_HOLDS_OBJECT (result))
-    return loom_json_get_object (json_node_get_object (result), "functionResponse");
-  if (!JSON_NODE_HOLDS_ARRAY (result))
+  if (loom_json_is_object (result))
+    return loom_json_member_object (result, "functionResponse");
+  if (!loom_json_is_array (result))
     return NULL;
 
-  parts = json_node_get_array (result);
-  for (guint i = 0; i < json_array_get_length (parts); i++)
+  for (gsize i = 0; i < loom_json_length (result); i++)
     {
-      JsonNode *part = json_array_get_element (parts, i);
-      JsonObject *response;
+      const LoomJson *part = loom_json_element (result, i);
+      const LoomJson *response;
 
-      if (!JSON_NODE_HOLDS_OBJECT (part) ||
-          !(response = loom_json_get_object (json_node_get_object (part), "functionResponse")))
+      if (!loom_json_is_object (part) ||
+          !(response = loom_json_member_object (part, "functionResponse")))
         continue;
-      if (call_id == NULL || g_strcmp0 (loom_json_get_string (response, "id"), call_id) == 0)
+      if (call_id == NULL || g_strcmp0 (loom_json_member_string (response, "id"), call_id) == 0)
         return response;
       if (first == NULL)
         first = response;
@@ -631,20 +620,20 @@ is_finished (const char *status)
 /* What the model got back: response{output} or response{error}. A cancelled call returns
  * {error: "[Operation Cancelled] …"} to the model, so it counts as an error like a failed one. */
 static gboolean
-import_tool_result (GeminiImport  *ctx,
-                    JsonObject    *call,
-                    const char    *call_id,
-                    const char    *name,
-                    gint64         created_at,
-                    gint64         message_row,
-                    gboolean      *is_error,
-                    GError       **error)
+import_tool_result (GeminiImport    *ctx,
+                    const LoomJson  *call,
+                    const char      *call_id,
+                    const char      *name,
+                    gint64           created_at,
+                    gint64           message_row,
+                    gboolean        *is_error,
+                    GError         **error)
 {
-  const char *status = loom_json_get_string (call, "status");
-  JsonNode *result = json_object_get_member (call, "result");
-  JsonObject *function_response = find_function_response (result, call_id);
-  JsonObject *response = loom_json_get_object (function_response, "response");
-  JsonNode *display = json_object_get_member (call, "resultDisplay");
+  const char *status = loom_json_member_string (call, "status");
+  const LoomJson *result = loom_json_member (call, "result");
+  const LoomJson *function_response = find_function_response (result, call_id);
+  const LoomJson *response = loom_json_member_object (function_response, "response");
+  const LoomJson *display = loom_json_member (call, "resultDisplay");
   LoomEventDraft event = { 0 };
   g_autofree char *payload = NULL;
   g_autofree char *owned = NULL;
@@ -654,22 +643,21 @@ import_tool_result (GeminiImport  *ctx,
 
   if (function_response != NULL)
     {
-      payload = loom_json_to_string (result);
-      if (response != NULL && json_object_has_member (response, "error"))
+      payload = loom_json_value_to_string (result);
+      if (response != NULL && loom_json_member (response, "error") != NULL)
         *is_error = TRUE;
-      if ((text = loom_json_get_string (response, "output")) == NULL &&
-          (text = loom_json_get_string (response, "error")) == NULL)
-        text = owned = loom_json_to_string (json_object_get_member (function_response,
+      if ((text = loom_json_member_string (response, "output")) == NULL &&
+          (text = loom_json_member_string (response, "error")) == NULL)
+        text = owned = loom_json_value_to_string (loom_json_member (function_response,
                                                                     "response"));
     }
   else if (is_finished (status))
     {
       /* A finished call whose result was not kept still returned something to the model; what
        * the person saw of it is all there is. */
-      payload = display != NULL ? loom_json_to_string (display) : NULL;
-      if (display != NULL && JSON_NODE_HOLDS_VALUE (display) &&
-          json_node_get_value_type (display) == G_TYPE_STRING)
-        text = json_node_get_string (display);
+      payload = loom_json_value_to_string (display);
+      if (loom_json_is_string (display))
+        text = loom_json_string (display);
       else
         text = payload;
     }
@@ -702,33 +690,33 @@ file_change_kind (const char *tool)
 /* write_file and replace change a file only when they succeed; a failed or cancelled call left
  * it as it was. resultDisplay holds the diff the person saw. */
 static gboolean
-import_file_change (GeminiImport  *ctx,
-                    JsonObject    *call,
-                    const char    *call_id,
-                    const char    *name,
-                    JsonObject    *args,
-                    gint64         created_at,
-                    gint64         message_row,
-                    GError       **error)
+import_file_change (GeminiImport    *ctx,
+                    const LoomJson  *call,
+                    const char      *call_id,
+                    const char      *name,
+                    const LoomJson  *args,
+                    gint64           created_at,
+                    gint64           message_row,
+                    GError         **error)
 {
   const char *kind = file_change_kind (name);
-  const char *status = loom_json_get_string (call, "status");
-  JsonNode *display = json_object_get_member (call, "resultDisplay");
+  const char *status = loom_json_member_string (call, "status");
+  const LoomJson *display = loom_json_member (call, "resultDisplay");
   LoomEventDraft event = { 0 };
   g_autofree char *payload = NULL;
   const char *path;
 
   if (kind == NULL || g_strcmp0 (status, "success") != 0)
     return TRUE;
-  if ((path = loom_json_get_string (args, "file_path")) == NULL &&
-      (path = loom_json_get_string (args, "absolute_path")) == NULL &&
-      (path = loom_json_get_string (args, "path")) == NULL)
+  if ((path = loom_json_member_string (args, "file_path")) == NULL &&
+      (path = loom_json_member_string (args, "absolute_path")) == NULL &&
+      (path = loom_json_member_string (args, "path")) == NULL)
     return TRUE;
 
-  if (display != NULL && JSON_NODE_HOLDS_OBJECT (display))
-    payload = loom_json_to_string (display);
+  if (loom_json_is_object (display))
+    payload = loom_json_value_to_string (display);
   else
-    payload = loom_json_to_string (json_object_get_member (call, "args"));
+    payload = loom_json_value_to_string (loom_json_member (call, "args"));
 
   event.kind = LOOM_EVENT_FILE_CHANGE;
   event.source_id = call_id;
@@ -744,40 +732,39 @@ import_file_change (GeminiImport  *ctx,
 }
 
 static gboolean
-import_tool_call (GeminiImport  *ctx,
-                  JsonNode      *node,
-                  const char    *message_id,
-                  guint          index,
-                  gint64         message_row,
-                  GError       **error)
+import_tool_call (GeminiImport    *ctx,
+                  const LoomJson  *call,
+                  const char      *message_id,
+                  guint            index,
+                  gint64           message_row,
+                  GError         **error)
 {
   LoomEventDraft event = { 0 };
   g_autofree char *fallback_id = NULL;
   g_autofree char *args_text = NULL;
-  JsonObject *call, *args;
+  const LoomJson *args;
   const char *call_id, *name, *command;
   gboolean is_error = FALSE;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (!loom_json_is_object (call))
     {
       loom_import_file_warn (ctx->file, "message %s: tool call %u is not an object", message_id,
                              index);
       return TRUE;
     }
-  call = json_node_get_object (node);
-  if ((call_id = loom_json_get_string (call, "id")) == NULL || *call_id == '\0')
+  if ((call_id = loom_json_member_string (call, "id")) == NULL || *call_id == '\0')
     call_id = fallback_id = g_strdup_printf ("%s/call/%u", message_id, index);
-  if ((name = loom_json_get_string (call, "name")) == NULL)
+  if ((name = loom_json_member_string (call, "name")) == NULL)
     name = "unknown";
-  args = loom_json_get_object (call, "args");
-  args_text = loom_json_to_string (json_object_get_member (call, "args"));
+  args = loom_json_member_object (call, "args");
+  args_text = loom_json_value_to_string (loom_json_member (call, "args"));
 
   event.kind = LOOM_EVENT_TOOL_CALL;
   event.source_id = call_id;
   event.call_id = call_id;
   event.tool_name = name;
   /* A shell call reads best as its command line; other calls as their arguments. */
-  command = loom_json_get_string (args, "command");
+  command = loom_json_member_string (args, "command");
   event.text = command != NULL ? command : args_text;
   event.payload = args_text;
   event.created_at = record_time (ctx, call);
@@ -793,43 +780,42 @@ import_tool_call (GeminiImport  *ctx,
 /* A gemini message: the reply, its model and usage, the thoughts that led to it and the tools it
  * called, with their results inside the same record. */
 static gboolean
-import_gemini (GeminiImport  *ctx,
-               JsonObject    *record,
-               const char    *id,
-               GError       **error)
+import_gemini (GeminiImport    *ctx,
+               const LoomJson  *record,
+               const char      *id,
+               GError         **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  g_autofree char *text = content_text (json_object_get_member (record, "content"));
-  JsonArray *calls = loom_json_get_array (record, "toolCalls");
-  guint n_calls = calls != NULL ? json_array_get_length (calls) : 0;
+  g_autofree char *text = content_text (loom_json_member (record, "content"));
+  const LoomJson *calls = loom_json_member_array (record, "toolCalls");
+  guint n_calls = loom_json_length (calls);
   gint64 row;
 
   draft.source_id = id;
   draft.role = "assistant";
-  draft.model = loom_json_get_string (record, "model");
+  draft.model = loom_json_member_string (record, "model");
   draft.created_at = record_time (ctx, record);
-  set_usage (&draft, loom_json_get_object (record, "tokens"));
+  set_usage (&draft, loom_json_member_object (record, "tokens"));
 
   /* Thoughts come before the reply they led to. */
-  if (!import_thoughts (ctx, loom_json_get_array (record, "thoughts"), id, error))
+  if (!import_thoughts (ctx, loom_json_member_array (record, "thoughts"), id, error))
     return FALSE;
   if ((row = add_message (ctx, &draft, text, error)) == 0)
     return FALSE;
 
   for (guint i = 0; i < n_calls; i++)
-    if (!import_tool_call (ctx, json_array_get_element (calls, i), id, i, row, error))
+    if (!import_tool_call (ctx, loom_json_element (calls, i), id, i, row, error))
       return FALSE;
   return TRUE;
 }
 
 static gboolean
-import_message (GeminiImport  *ctx,
-                JsonNode      *node,
-                GError       **error)
+import_message (GeminiImport    *ctx,
+                const LoomJson  *record,
+                GError         **error)
 {
-  JsonObject *record = json_node_get_object (node);
-  const char *id = loom_json_get_string (record, "id");
-  const char *type = loom_json_get_string (record, "type");
+  const char *id = loom_json_member_string (record, "id");
+  const char *type = loom_json_member_string (record, "type");
   g_autofree char *raw_id = NULL;
   g_autofree char *label = NULL;
 
@@ -848,17 +834,17 @@ import_message (GeminiImport  *ctx,
 
   raw_id = g_strdup_printf ("message/%s", id);
   label = g_strdup_printf ("Unknown Gemini CLI message type: %s", type ? type : "(none)");
-  return import_raw (ctx, node, raw_id, label, error);
+  return import_raw (ctx, record, raw_id, label, error);
 }
 
 /* ——— JSON Lines records ——— */
 
 static gboolean
-import_metadata_line (GeminiImport  *ctx,
-                      JsonObject    *record,
-                      GError       **error)
+import_metadata_line (GeminiImport    *ctx,
+                      const LoomJson  *record,
+                      GError         **error)
 {
-  const char *session = loom_json_get_string (record, "sessionId");
+  const char *session = loom_json_member_string (record, "sessionId");
   const char *known = loom_json_get_string (ctx->state, STATE_SESSION);
 
   if (known != NULL && g_strcmp0 (known, session) != 0)
@@ -876,25 +862,24 @@ import_metadata_line (GeminiImport  *ctx,
 /* {"$set":{…}}: summary, lastUpdated, directories, and — when the CLI syncs its history — the
  * whole message list again. */
 static gboolean
-import_update (GeminiImport  *ctx,
-               JsonObject    *update,
-               GError       **error)
+import_update (GeminiImport    *ctx,
+               const LoomJson  *update,
+               GError         **error)
 {
-  JsonArray *messages = loom_json_get_array (update, "messages");
-  guint n = messages != NULL ? json_array_get_length (messages) : 0;
+  const LoomJson *messages = loom_json_member_array (update, "messages");
+  guint n = loom_json_length (messages);
 
   take_metadata (ctx, update);
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (messages, i);
+      const LoomJson *message = loom_json_element (messages, i);
 
-      if (!JSON_NODE_HOLDS_OBJECT (node) ||
-          loom_json_get_string (json_node_get_object (node), "id") == NULL)
+      if (!loom_json_is_object (message) || loom_json_member_string (message, "id") == NULL)
         {
           loom_import_file_warn (ctx->file, "message %u of a $set has no id and was skipped", i);
           continue;
         }
-      if (!import_message (ctx, node, error))
+      if (!import_message (ctx, message, error))
         return FALSE;
     }
   return TRUE;
@@ -904,10 +889,10 @@ import_update (GeminiImport  *ctx,
  * every later one from the conversation it resumes; here they stay (they were said, their tools
  * ran, their tokens were spent) and the rewind is marked in the timeline. */
 static gboolean
-import_rewind (GeminiImport  *ctx,
-               JsonNode      *node,
-               const char    *target,
-               GError       **error)
+import_rewind (GeminiImport    *ctx,
+               const LoomJson  *record,
+               const char      *target,
+               GError         **error)
 {
   LoomEventDraft event = { 0 };
   g_autofree char *source_id = NULL;
@@ -922,7 +907,7 @@ import_rewind (GeminiImport  *ctx,
   /* The line number is stable: the file only grows, and a rewrite clears the file's rows. */
   source_id = g_strdup_printf ("rewind/%" G_GUINT64_FORMAT, loom_import_file_get_line (ctx->file));
   text = g_strdup_printf ("Rewound to before message %s", target);
-  payload = loom_json_to_string (node);
+  payload = loom_json_value_to_string (record);
 
   event.kind = LOOM_EVENT_LIFECYCLE;
   event.source_id = source_id;
@@ -935,43 +920,42 @@ import_rewind (GeminiImport  *ctx,
 /* The same order as the CLI's own loader (loadConversationRecord): rewind, message, update,
  * metadata. */
 static gboolean
-import_record (GeminiImport  *ctx,
-               JsonNode      *node,
-               GError       **error)
+import_record (GeminiImport    *ctx,
+               const LoomJson  *record,
+               GError         **error)
 {
   g_autofree char *raw_id = NULL;
   g_autofree char *label = NULL;
-  JsonObject *record, *update;
+  const LoomJson *update;
   const char *target, *type;
 
   raw_id = g_strdup_printf ("line/%" G_GUINT64_FORMAT, loom_import_file_get_line (ctx->file));
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    return import_raw (ctx, node, raw_id, "Unknown Gemini CLI record", error);
-  record = json_node_get_object (node);
+  if (!loom_json_is_object (record))
+    return import_raw (ctx, record, raw_id, "Unknown Gemini CLI record", error);
 
-  if ((target = loom_json_get_string (record, "$rewindTo")) != NULL)
-    return import_rewind (ctx, node, target, error);
-  if (loom_json_get_string (record, "id") != NULL)
-    return import_message (ctx, node, error);
-  if ((update = loom_json_get_object (record, "$set")) != NULL)
+  if ((target = loom_json_member_string (record, "$rewindTo")) != NULL)
+    return import_rewind (ctx, record, target, error);
+  if (loom_json_member_string (record, "id") != NULL)
+    return import_message (ctx, record, error);
+  if ((update = loom_json_member_object (record, "$set")) != NULL)
     return import_update (ctx, update, error);
-  if (loom_json_get_string (record, "sessionId") != NULL &&
-      loom_json_get_string (record, "projectHash") != NULL)
+  if (loom_json_member_string (record, "sessionId") != NULL &&
+      loom_json_member_string (record, "projectHash") != NULL)
     return import_metadata_line (ctx, record, error);
 
-  type = loom_json_get_string (record, "type");
+  type = loom_json_member_string (record, "type");
   label = g_strdup_printf ("Unknown Gemini CLI record%s%s", type ? ": " : "", type ? type : "");
-  return import_raw (ctx, node, raw_id, label, error);
+  return import_raw (ctx, record, raw_id, label, error);
 }
 
 static gboolean
 import_lines (GeminiImport  *ctx,
               GError       **error)
 {
-  JsonNode *node;
+  const LoomJson *record;
 
-  while (loom_import_file_next_record (ctx->file, &node))
-    if (!import_record (ctx, node, error))
+  while (loom_import_file_next_record (ctx->file, &record))
+    if (!import_record (ctx, record, error))
       return FALSE;
   return TRUE;
 }
@@ -982,45 +966,40 @@ static gboolean
 import_document (GeminiImport  *ctx,
                  GError       **error)
 {
-  JsonNode *root;
-  JsonObject *document;
-  JsonArray *messages;
+  const LoomJson *document, *messages;
   guint n;
 
   /* A document that does not parse may be half-written (the CLI rewrites it in place): failing
    * the file keeps its cursor, so the next pass reads it again. */
-  if ((root = loom_import_file_read_document (ctx->file, error)) == NULL)
+  if ((document = loom_import_file_read_document (ctx->file, error)) == NULL)
     return FALSE;
 
-  if (!JSON_NODE_HOLDS_OBJECT (root) ||
-      loom_json_get_string (json_node_get_object (root), "sessionId") == NULL)
+  if (!loom_json_is_object (document) || loom_json_member_string (document, "sessionId") == NULL)
     {
       loom_import_file_warn (ctx->file, "not a Gemini CLI session: no sessionId");
       return TRUE;
     }
-  document = json_node_get_object (root);
   json_object_set_string_member (ctx->state, STATE_SESSION,
-                                 loom_json_get_string (document, "sessionId"));
+                                 loom_json_member_string (document, "sessionId"));
   take_metadata (ctx, document);
   if (!write_session (ctx, error))
     return FALSE;
 
-  messages = loom_json_get_array (document, "messages");
-  n = messages != NULL ? json_array_get_length (messages) : 0;
+  messages = loom_json_member_array (document, "messages");
+  n = loom_json_length (messages);
   for (guint i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (messages, i);
+      const LoomJson *message = loom_json_element (messages, i);
       g_autofree char *raw_id = NULL;
 
-      if (JSON_NODE_HOLDS_OBJECT (node) &&
-          loom_json_get_string (json_node_get_object (node), "id") != NULL)
+      if (loom_json_is_object (message) && loom_json_member_string (message, "id") != NULL)
         {
-          if (!import_message (ctx, node, error))
+          if (!import_message (ctx, message, error))
             return FALSE;
           continue;
         }
       raw_id = g_strdup_printf ("messages/%u", i);
-      if (!import_raw (ctx, node, raw_id, "Gemini CLI message without an id", error))
+      if (!import_raw (ctx, message, raw_id, "Gemini CLI message without an id", error))
         return FALSE;
     }
   return TRUE;

@@ -12,6 +12,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "loom-json-value.h"
 #include "loom-session-record.h"
 
 G_BEGIN_DECLS
@@ -141,13 +142,14 @@ JsonObject *loom_import_file_get_state   (LoomImportFile  *file);
 /* The next record of a JSON Lines file, or FALSE at the end. A line holding several objects
  * yields them one by one; a malformed, too deep or undecodable record is reported as a warning
  * naming file and line, and skipped. A final line without a newline that does not parse yet is
- * left for the next pass. The node belongs to the file until the next call. */
+ * left for the next pass. The value belongs to the file until the next call. */
 gboolean    loom_import_file_next_record (LoomImportFile  *file,
-                                          JsonNode       **record);
+                                          const LoomJson **record);
 guint64     loom_import_file_get_line    (LoomImportFile  *file);
-/* The whole file as one JSON document (whole-document formats). */
-JsonNode   *loom_import_file_read_document (LoomImportFile  *file,
-                                            GError         **error);
+/* The whole file as one JSON document (whole-document formats). The value belongs to the file
+ * until the next call, or the end of the file's import. */
+const LoomJson *loom_import_file_read_document (LoomImportFile  *file,
+                                                GError         **error);
 void        loom_import_file_warn        (LoomImportFile  *file,
                                           const char      *format,
                                           ...) G_GNUC_PRINTF (2, 3);
@@ -181,7 +183,8 @@ void        loom_import_file_set_tokens  (LoomImportFile           *file,
                                           gint64                    cache_read,
                                           gint64                    cache_creation);
 
-/* Small helpers the formats share. */
+/* Small helpers for the formats' state objects (json-glib, kept between passes). Records are
+ * read with the accessors of loom-json-value.h. */
 const char *loom_json_get_string         (JsonObject  *object,
                                           const char  *member);
 gint64      loom_json_get_int            (JsonObject  *object,

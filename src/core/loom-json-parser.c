@@ -1,11 +1,12 @@
-/* loom-json-parser.c — JSON text to json-glib trees, and trees back to compact text.
+/* loom-json-parser.c — JSON text to LoomJson values in an arena, fast and safe on hostile input.
  *
  * json-glib's JsonParser tokenises through a copy of GScanner, emits a GObject signal for every
- * member and element, and recurses without a limit; on agent transcripts it was most of the
- * importer's parsing time. This parser builds the same JsonNode trees in a single pass with an
- * explicit stack, and treats its input as hostile: every read is bounded by the length, nesting
- * stops at LOOM_JSON_MAX_DEPTH with an error, and no byte is scanned twice for the same thing,
- * so a 100 MB string costs linear time.
+ * member and element, and recurses without a limit; and its trees cost a hash table per object
+ * and an allocation per member to build and to free again. This parser reads the text in a
+ * single pass with an explicit stack, into memory a LoomJsonDoc reuses from one record to the
+ * next. It treats its input as hostile: every read is bounded by the length, nesting stops at
+ * LOOM_JSON_MAX_DEPTH with an error, and no byte is scanned twice for the same thing, so a
+ * 100 MB string costs linear time.
  *
  * Where it agrees with json-glib 1.6, on purpose: integers that fit a gint64 become INT64
  * values and every other number a double (so -0 is the integer 0 and 1e3 the double 1000,
@@ -23,14 +24,13 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <math.h>
 #include <string.h>
 
 #include "loom-error.h"
-#include "loom-json-parser.h"
+#include "loom-json-private.h"
 
-/* A growable byte buffer that starts on the stack: most strings and member names are short,
- * and one parse must not cost a malloc per string before json-glib's own copy. */
+/* A growable byte buffer for strings with escapes, which decode to fewer bytes than the text
+ * holds. Most are short, so it starts inline. */
 typedef struct
 {
   char  *data;
@@ -41,47 +41,73 @@ typedef struct
 } Scratch;
 
 /* Past this a buffer is given back after use, so one huge string does not stay allocated
- * for the rest of the record. */
+ * until the next one. */
 #define SCRATCH_KEEP (1 << 20)
 
+/* The arena: chunks that double in size, of which one is kept from parse to parse. */
+typedef struct _Chunk Chunk;
+struct _Chunk
+{
+  Chunk *next;   /* the one filled before */
+  gsize  size;
+  gsize  used;
+  gsize  padding;  /* keeps the data after the header 16-byte aligned */
+};
+
+#define CHUNK_FIRST (64 * 1024)
+#define CHUNK_KEEP  (1024 * 1024)
+#define CHUNK_DATA(chunk) ((char *)(chunk) + sizeof (Chunk))
+
+/* An open array or object. Its values gather in LoomJsonDoc.pending until it closes, when
+ * they are copied to the arena side by side. */
 typedef struct
 {
-  JsonObject *object;   /* exactly one of the two */
-  JsonArray  *array;
-  JsonNode   *node;     /* the node that holds it */
-  guint       repeats;  /* member names that came again */
-  GHashTable *later;    /* name → last node, for repeats past MAX_CHEAP_REPEATS */
+  gsize       first;        /* where its values start in pending */
+  const char *name;         /* its own name in the object around it */
+  guint32     name_length;
+  gboolean    is_object;
 } Frame;
 
-/* json_object_set_member() walks the member list to replace a repeated name, so many repeats
- * in one object would take quadratic time. The first few are left to it; after that, repeated
- * names collect in Frame.later and the object is rebuilt once when it closes. */
-#define MAX_CHEAP_REPEATS 8
+struct _LoomJsonDoc
+{
+  Chunk    *chunk;          /* the one allocations come from */
+
+  LoomJson *pending;
+  gsize     n_pending;
+  gsize     pending_size;
+
+  Frame    *stack;
+  guint     stack_size;
+
+  Scratch   text;
+};
+
+/* Past this many pending values (a 64 MB array of numbers, say) the buffer is given back. */
+#define PENDING_KEEP (64 * 1024)
 
 typedef struct
 {
-  const char  *start;
-  const char  *p;
-  const char  *end;
-  GError     **error;
+  LoomJsonDoc    *doc;
+  const char     *start;
+  const char     *p;
+  const char     *end;
+  GError        **error;
 
   /* The first '"' and '\\' at or after where they were last looked for (end when none):
    * strings are scanned with memchr, and remembering what it found keeps a long string with
    * many escapes from being rescanned to its closing quote at every escape. */
-  const char  *quote;
-  const char  *backslash;
+  const char     *quote;
+  const char     *backslash;
 
-  JsonNode    *root;
-  Scratch      key;    /* the member name the next value belongs to */
-  Scratch      text;   /* the string value being decoded */
+  const char     *key;      /* the member name the next value belongs to, in the arena */
+  guint32         key_length;
+  gboolean        decoded_nul;
 
-  /* The open containers. The parser lives on the C stack, and a malloc of its size per record
-   * showed in profiles, so the first levels are inline and deeper ones go to the heap. */
-  Frame       *stack;
-  guint        depth;
-  guint        stack_size;
-  Frame        shallow[32];
+  guint           depth;
+  const LoomJson *root;
 } Parser;
+
+/* ——— Memory ——— */
 
 static void
 scratch_init (Scratch *s)
@@ -132,6 +158,100 @@ scratch_append (Scratch    *s,
   s->len += n;
 }
 
+G_GNUC_NO_INLINE static Chunk *
+arena_grow (LoomJsonDoc *doc,
+            gsize        size)
+{
+  gsize chunk_size = doc->chunk != NULL ? doc->chunk->size * 2 : CHUNK_FIRST;
+  Chunk *chunk;
+
+  chunk_size = MAX (chunk_size, size);
+  chunk = g_malloc (sizeof (Chunk) + chunk_size);
+  chunk->next = doc->chunk;
+  chunk->size = chunk_size;
+  chunk->used = 0;
+  doc->chunk = chunk;
+  return chunk;
+}
+
+/* @size bytes, 8-aligned, until the next parse. */
+static inline void *
+arena_alloc (LoomJsonDoc *doc,
+             gsize        size)
+{
+  Chunk *chunk = doc->chunk;
+  void *memory;
+
+  size = (size + 7) & ~(gsize)7;
+  if (G_UNLIKELY (chunk == NULL || chunk->size - chunk->used < size))
+    chunk = arena_grow (doc, size);
+  memory = CHUNK_DATA (chunk) + chunk->used;
+  chunk->used += size;
+  return memory;
+}
+
+/* Frees all chunks but the largest one that is not huge, so that records of a common size
+ * reuse it and one record of a hundred megabytes does not keep them. */
+static void
+arena_reset (LoomJsonDoc *doc)
+{
+  Chunk *keep = NULL;
+  Chunk *chunk = doc->chunk;
+
+  while (chunk != NULL)
+    {
+      Chunk *next = chunk->next;
+
+      if (keep == NULL && chunk->size <= CHUNK_KEEP)
+        keep = chunk;
+      else
+        g_free (chunk);
+      chunk = next;
+    }
+  if (keep != NULL)
+    {
+      keep->next = NULL;
+      keep->used = 0;
+    }
+  doc->chunk = keep;
+}
+
+static const char *
+arena_strndup (LoomJsonDoc *doc,
+               const char  *text,
+               gsize        length)
+{
+  char *copy = arena_alloc (doc, length + 1);
+
+  memcpy (copy, text, length);
+  copy[length] = '\0';
+  return copy;
+}
+
+LoomJsonDoc *
+loom_json_doc_new (void)
+{
+  LoomJsonDoc *doc = g_new0 (LoomJsonDoc, 1);
+
+  scratch_init (&doc->text);
+  return doc;
+}
+
+void
+loom_json_doc_free (LoomJsonDoc *doc)
+{
+  if (doc == NULL)
+    return;
+  arena_reset (doc);
+  g_free (doc->chunk);
+  g_free (doc->pending);
+  g_free (doc->stack);
+  scratch_clear (&doc->text);
+  g_free (doc);
+}
+
+/* ——— Errors ——— */
+
 static gboolean
 fail (Parser     *self,
       const char *at,
@@ -176,7 +296,6 @@ skip_space (Parser *self)
     p++;
   self->p = p;
 }
-
 /* ——— Strings ——— */
 
 static inline const char *
@@ -274,8 +393,10 @@ decode_escape (Parser     *self,
         }
       if (unit >= 0xD800 && unit <= 0xDFFF)
         unit = 0xFFFD;
-      /* \u0000 goes in as a NUL byte: the C string json-glib keeps ends there, as it did
-       * when json-glib parsed it. */
+      /* \u0000 goes in as a NUL byte, and the string ends there (see finish_string ()), as
+       * the C string json-glib kept did. */
+      if (unit == 0)
+        self->decoded_nul = TRUE;
       append_utf8 (out, (gunichar)unit);
       return p + 6;
 
@@ -285,44 +406,6 @@ decode_escape (Parser     *self,
     }
   scratch_append (out, &c, 1);
   return p + 2;
-}
-
-/* Decodes the string whose opening quote is at self->p into @out, NUL-terminated, and moves
- * past its closing quote. */
-static gboolean
-parse_string (Parser  *self,
-              Scratch *out)
-{
-  const char *open = self->p;
-  const char *p = open + 1;
-
-  out->len = 0;
-  /* Every escape decodes to fewer bytes than it takes, and the last one may reserve four. */
-  out->bound = (gsize)(self->end - p) + 8;
-  for (;;)
-    {
-      const char *quote = find_quote (self, p);
-      const char *backslash = find_backslash (self, p);
-      const char *stop;
-      gboolean closes;
-
-      if (quote == self->end && backslash == self->end)
-        break;
-      closes = quote < backslash;
-      stop = closes ? quote : backslash;
-
-      scratch_append (out, p, (gsize)(stop - p));
-      if (closes)
-        {
-          out->data[out->len] = '\0';
-          self->p = stop + 1;
-          return TRUE;
-        }
-      p = decode_escape (self, stop, out);
-      if (p == NULL)
-        return FALSE;
-    }
-  return fail (self, open, "unterminated string");
 }
 
 /* ——— Numbers ——— */
@@ -421,179 +504,200 @@ parse_number (Parser   *self,
   return TRUE;
 }
 
-/* ——— Building the tree ——— */
-
-typedef enum
+/* Reads the string whose opening quote is at self->p into the arena, NUL-terminated, and moves
+ * past its closing quote. Most strings hold no escape: they are copied once, straight from the
+ * text; the others are decoded first. */
+static gboolean
+parse_string (Parser       *self,
+              const char  **string,
+              gsize        *length)
 {
-  VALUE_NULL,
-  VALUE_BOOLEAN,
-  VALUE_INT,
-  VALUE_DOUBLE,
-  VALUE_STRING,
-  VALUE_OBJECT,
-  VALUE_ARRAY,
-} ValueKind;
+  Scratch *out = &self->doc->text;
+  const char *open = self->p;
+  const char *p = open + 1;
 
-typedef struct
-{
-  ValueKind kind;
-  union
   {
-    gboolean    boolean;
-    gint64      integer;
-    double      number;
-    const char *string;
-    JsonObject *object;  /* owned */
-    JsonArray  *array;   /* owned */
-  } v;
-} Value;
+    const char *quote = find_quote (self, p);
 
-/* Gives @node the value, taking the value's reference to a container. */
-static JsonNode *
-init_node (JsonNode    *node,
-           const Value *value)
-{
-  switch (value->kind)
+    if (quote < find_backslash (self, p))
+      {
+        *string = arena_strndup (self->doc, p, (gsize)(quote - p));
+        *length = (gsize)(quote - p);
+        self->p = quote + 1;
+        return TRUE;
+      }
+  }
+
+  out->len = 0;
+  /* Every escape decodes to fewer bytes than it takes, and the last one may reserve four. */
+  out->bound = (gsize)(self->end - p) + 8;
+  self->decoded_nul = FALSE;
+  for (;;)
     {
-    case VALUE_NULL:
-      return json_node_init_null (node);
-    case VALUE_BOOLEAN:
-      return json_node_init_boolean (node, value->v.boolean);
-    case VALUE_INT:
-      return json_node_init_int (node, value->v.integer);
-    case VALUE_DOUBLE:
-      return json_node_init_double (node, value->v.number);
-    case VALUE_STRING:
-      return json_node_init_string (node, value->v.string);
-    case VALUE_OBJECT:
-      json_node_init_object (node, value->v.object);
-      json_object_unref (value->v.object);
-      return node;
-    case VALUE_ARRAY:
-      json_node_init_array (node, value->v.array);
-      json_array_unref (value->v.array);
-      return node;
-    default:
-      g_assert_not_reached ();
+      const char *quote = find_quote (self, p);
+      const char *backslash = find_backslash (self, p);
+      const char *stop;
+      gboolean closes;
+
+      if (quote == self->end && backslash == self->end)
+        break;
+      closes = quote < backslash;
+      stop = closes ? quote : backslash;
+
+      scratch_append (out, p, (gsize)(stop - p));
+      if (closes)
+        {
+          /* A C string ends at its first NUL, as json-glib's did. */
+          *length = self->decoded_nul ? strnlen (out->data, out->len) : out->len;
+          *string = arena_strndup (self->doc, out->data, *length);
+          self->p = stop + 1;
+          if (out->size > SCRATCH_KEEP)
+            scratch_clear (out);
+          return TRUE;
+        }
+      p = decode_escape (self, stop, out);
+      if (p == NULL)
+        return FALSE;
     }
+  return fail (self, open, "unterminated string");
 }
 
-/* Puts a value in the object at the top of the stack under the pending member name. Returns
- * the node that holds a container; NULL for other values. */
-static JsonNode *
-place_member (Parser      *self,
-              Frame       *frame,
-              const Value *value)
+/* ——— Building the values ——— */
+
+/* Puts a finished value where the text has it: the root, or the next value of the open
+ * container. A value in an object takes the pending member name, unless it is a container,
+ * which took it when it opened. */
+static void
+place (Parser   *self,
+       LoomJson *value)
 {
-  JsonObject *object = frame->object;
-  const char *name = self->key.data;
-  gboolean container = value->kind == VALUE_OBJECT || value->kind == VALUE_ARRAY;
-  JsonNode *node;
-  guint size;
-
-  if (frame->repeats >= MAX_CHEAP_REPEATS &&
-      ((frame->later != NULL && g_hash_table_contains (frame->later, name)) ||
-       json_object_has_member (object, name)))
-    {
-      if (frame->later == NULL)
-        frame->later = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                              (GDestroyNotify)json_node_unref);
-      node = init_node (json_node_alloc (), value);
-      g_hash_table_replace (frame->later, g_strdup (name), node);
-      return container ? node : NULL;
-    }
-
-  /* The setters that take a value rather than a node skip a lookup that
-   * json_object_set_member() makes; a repeat shows as a size that did not grow. */
-  size = json_object_get_size (object);
-  switch (value->kind)
-    {
-    case VALUE_NULL:
-      json_object_set_null_member (object, name);
-      break;
-    case VALUE_BOOLEAN:
-      json_object_set_boolean_member (object, name, value->v.boolean);
-      break;
-    case VALUE_INT:
-      json_object_set_int_member (object, name, value->v.integer);
-      break;
-    case VALUE_DOUBLE:
-      json_object_set_double_member (object, name, value->v.number);
-      break;
-    case VALUE_STRING:
-      json_object_set_string_member (object, name, value->v.string);
-      break;
-    case VALUE_OBJECT:
-      json_object_set_object_member (object, name, value->v.object);
-      break;
-    case VALUE_ARRAY:
-      json_object_set_array_member (object, name, value->v.array);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  if (json_object_get_size (object) == size)
-    frame->repeats++;
-  return container ? json_object_get_member (object, name) : NULL;
-}
-
-/* Puts a value where the text has it: the root, the next element, or the pending member.
- * Returns the node that holds a container; NULL for other values. */
-static JsonNode *
-place (Parser      *self,
-       const Value *value)
-{
+  LoomJsonDoc *doc = self->doc;
   Frame *frame;
-  JsonNode *node;
 
   if (self->depth == 0)
-    return self->root = init_node (json_node_alloc (), value);
+    {
+      LoomJson *root = arena_alloc (doc, sizeof *root);
 
-  frame = &self->stack[self->depth - 1];
-  if (frame->object != NULL)
-    return place_member (self, frame, value);
+      *root = *value;
+      self->root = root;
+      return;
+    }
 
-  node = init_node (json_node_alloc (), value);
-  json_array_add_element (frame->array, node);
-  return node;
+  frame = &doc->stack[self->depth - 1];
+  if (frame->is_object && value->name == NULL)
+    {
+      value->name = self->key;
+      value->name_length = self->key_length;
+    }
+  if (G_UNLIKELY (doc->n_pending == doc->pending_size))
+    {
+      doc->pending_size = MAX (doc->pending_size * 2, 64);
+      doc->pending = g_renew (LoomJson, doc->pending, doc->pending_size);
+    }
+  doc->pending[doc->n_pending++] = *value;
 }
 
-/* Closes the container at the top of the stack. An object that collected late repeats is
- * rebuilt: each name at its first position, with its last value. */
+static gboolean
+same_name (const LoomJson *a,
+           const LoomJson *b)
+{
+  return a->name_length == b->name_length && memcmp (a->name, b->name, a->name_length) == 0;
+}
+
+/* Beyond this many members a table finds repeated names; below it, comparing each name with
+ * those before it is quicker, and the lengths differ more often than not. */
+#define MAX_PAIRWISE_MEMBERS 32
+
+/* Keeps each member name once, at its first position with its last value, as json-glib did.
+ * Returns how many members are left. */
+static gsize
+merge_repeated_names (LoomJson *members,
+                      gsize     n)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  gsize kept = 0;
+
+  if (n > MAX_PAIRWISE_MEMBERS)
+    seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      gsize at = kept;
+
+      if (seen != NULL)
+        {
+          gpointer index;
+
+          if (g_hash_table_lookup_extended (seen, members[i].name, NULL, &index))
+            at = GPOINTER_TO_SIZE (index);
+          else
+            g_hash_table_insert (seen, (gpointer)members[i].name, GSIZE_TO_POINTER (kept));
+        }
+      else
+        {
+          for (gsize j = 0; j < kept; j++)
+            if (same_name (&members[j], &members[i]))
+              {
+                at = j;
+                break;
+              }
+        }
+
+      if (at == kept)
+        members[kept++] = members[i];
+      else
+        {
+          const char *name = members[at].name;
+
+          members[at] = members[i];
+          members[at].name = name;
+        }
+    }
+  return kept;
+}
+
+/* Closes the container at the top of the stack: its values move from pending to the arena,
+ * side by side, and it takes its place in the container around it. */
 static void
 pop (Parser *self)
 {
-  Frame *frame = &self->stack[--self->depth];
-  JsonObject *rebuilt;
-  JsonObjectIter iter;
-  const char *name;
-  JsonNode *member;
+  LoomJsonDoc *doc = self->doc;
+  Frame *frame = &doc->stack[--self->depth];
+  gsize n = doc->n_pending - frame->first;
+  LoomJson value = { 0 };
+  LoomJson *children = NULL;
 
-  if (frame->later == NULL)
-    return;
-
-  rebuilt = json_object_new ();
-  json_object_iter_init_ordered (&iter, frame->object);
-  while (json_object_iter_next_ordered (&iter, &name, &member))
+  if (n > 0)
     {
-      JsonNode *last = g_hash_table_lookup (frame->later, name);
-
-      json_object_set_member (rebuilt, name, json_node_ref (last != NULL ? last : member));
+      children = arena_alloc (doc, n * sizeof (LoomJson));
+      memcpy (children, doc->pending + frame->first, n * sizeof (LoomJson));
+      doc->n_pending = frame->first;
+      if (frame->is_object && n > 1)
+        n = merge_repeated_names (children, n);
     }
-  json_node_set_object (frame->node, rebuilt);
-  json_object_unref (rebuilt);
-  g_clear_pointer (&frame->later, g_hash_table_unref);
+
+  value.name = frame->name;
+  value.name_length = frame->name_length;
+  value.type = frame->is_object ? LOOM_JSON_OBJECT : LOOM_JSON_ARRAY;
+  value.length = n;
+  value.v.children = children;
+  place (self, &value);
 }
 
 /* Reads `"name" :` into self->key. */
 static gboolean
 parse_member_name (Parser *self)
 {
+  gsize length;
+
   skip_space (self);
   if (self->p >= self->end || *self->p != '"')
     return fail_unexpected (self, "a member name");
-  if (!parse_string (self, &self->key))
+  if (!parse_string (self, &self->key, &length))
     return FALSE;
+  if (length > G_MAXUINT32)
+    return fail (self, self->p, "a member name longer than 4 GB");
+  self->key_length = (guint32)length;
   skip_space (self);
   if (self->p >= self->end || *self->p != ':')
     return fail_unexpected (self, "“:”");
@@ -613,14 +717,44 @@ match_literal (Parser     *self,
   return TRUE;
 }
 
-/* Reads one value at self->p and places it. A container is placed and pushed, and its first
- * member name read; *@more is then TRUE, meaning a value is expected next. */
+/* Opens the array or object at self->p. */
+static void
+push (Parser   *self,
+      gboolean  is_object)
+{
+  LoomJsonDoc *doc = self->doc;
+  Frame *frame;
+
+  if (self->depth == doc->stack_size)
+    {
+      doc->stack_size = MAX (doc->stack_size * 2, 32);
+      doc->stack = g_renew (Frame, doc->stack, doc->stack_size);
+    }
+  frame = &doc->stack[self->depth];
+  frame->first = doc->n_pending;
+  frame->is_object = is_object;
+  /* The name it has in the object around it: the pending key, before its own members'. */
+  if (self->depth > 0 && doc->stack[self->depth - 1].is_object)
+    {
+      frame->name = self->key;
+      frame->name_length = self->key_length;
+    }
+  else
+    {
+      frame->name = NULL;
+      frame->name_length = 0;
+    }
+  self->depth++;
+}
+
+/* Reads one value at self->p and places it. A container is pushed and its first member name
+ * read; *@more is then TRUE, meaning a value is expected next. */
 static gboolean
 parse_value (Parser   *self,
              gboolean *more)
 {
   const char *word = NULL;
-  Value value;
+  LoomJson value = { 0 };
 
   *more = FALSE;
   skip_space (self);
@@ -636,34 +770,8 @@ parse_value (Parser   *self,
                                     " levels");
       {
         gboolean is_object = *self->p == '{';
-        Frame *frame;
 
-        JsonNode *node;
-
-        value.kind = is_object ? VALUE_OBJECT : VALUE_ARRAY;
-        if (is_object)
-          value.v.object = json_object_new ();
-        else
-          value.v.array = json_array_new ();
-        node = place (self, &value);
-
-        if (self->depth == self->stack_size)
-          {
-            Frame *bigger = g_new (Frame, self->stack_size * 2);
-
-            memcpy (bigger, self->stack, self->depth * sizeof (Frame));
-            if (self->stack != self->shallow)
-              g_free (self->stack);
-            self->stack = bigger;
-            self->stack_size *= 2;
-          }
-        frame = &self->stack[self->depth++];
-        frame->object = is_object ? value.v.object : NULL;
-        frame->array = is_object ? NULL : value.v.array;
-        frame->node = node;
-        frame->repeats = 0;
-        frame->later = NULL;
-
+        push (self, is_object);
         self->p++;
         skip_space (self);
         if (self->p < self->end && *self->p == (is_object ? '}' : ']'))
@@ -679,29 +787,26 @@ parse_value (Parser   *self,
       }
 
     case '"':
-      if (!parse_string (self, &self->text))
+      if (!parse_string (self, &value.v.string, &value.length))
         return FALSE;
-      value.kind = VALUE_STRING;
-      value.v.string = self->text.data;
+      value.type = LOOM_JSON_STRING;
       place (self, &value);
-      if (self->text.size > SCRATCH_KEEP)
-        scratch_clear (&self->text);
       return TRUE;
 
     case 't':
-      value.kind = VALUE_BOOLEAN;
+      value.type = LOOM_JSON_BOOLEAN;
       value.v.boolean = TRUE;
       word = "true";
       break;
 
     case 'f':
-      value.kind = VALUE_BOOLEAN;
+      value.type = LOOM_JSON_BOOLEAN;
       value.v.boolean = FALSE;
       word = "false";
       break;
 
     case 'n':
-      value.kind = VALUE_NULL;
+      value.type = LOOM_JSON_NULL;
       word = "null";
       break;
 
@@ -713,7 +818,7 @@ parse_value (Parser   *self,
 
         if (!parse_number (self, &is_int, &value.v.integer, &value.v.number))
           return FALSE;
-        value.kind = is_int ? VALUE_INT : VALUE_DOUBLE;
+        value.type = is_int ? LOOM_JSON_INT : LOOM_JSON_DOUBLE;
         place (self, &value);
         return TRUE;
       }
@@ -737,24 +842,24 @@ parse_after_value (Parser   *self,
   *more = FALSE;
   while (self->depth > 0)
     {
-      Frame *frame = &self->stack[self->depth - 1];
+      Frame *frame = &self->doc->stack[self->depth - 1];
 
       skip_space (self);
       if (self->p < self->end && *self->p == ',')
         {
           self->p++;
-          if (frame->object != NULL && !parse_member_name (self))
+          if (frame->is_object && !parse_member_name (self))
             return FALSE;
           *more = TRUE;
           return TRUE;
         }
-      if (self->p < self->end && *self->p == (frame->object != NULL ? '}' : ']'))
+      if (self->p < self->end && *self->p == (frame->is_object ? '}' : ']'))
         {
           self->p++;
           pop (self);
           continue;
         }
-      return fail_unexpected (self, frame->object != NULL ? "“,” or “}”" : "“,” or “]”");
+      return fail_unexpected (self, frame->is_object ? "“,” or “}”" : "“,” or “]”");
     }
 
   skip_space (self);
@@ -763,19 +868,28 @@ parse_after_value (Parser   *self,
   return TRUE;
 }
 
-JsonNode *
-loom_json_parse (const char  *text,
-                 gsize        length,
-                 GError     **error)
+const LoomJson *
+loom_json_doc_parse (LoomJsonDoc  *doc,
+                     const char   *text,
+                     gsize         length,
+                     GError      **error)
 {
-  Parser parser;
+  Parser parser = { 0 };
   Parser *self = &parser;
   const char *nul;
   gboolean ok, more;
-  JsonNode *root;
 
+  g_return_val_if_fail (doc != NULL, NULL);
   g_return_val_if_fail (text != NULL || length == 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  arena_reset (doc);
+  doc->n_pending = 0;
+  if (doc->pending_size > PENDING_KEEP)
+    {
+      g_clear_pointer (&doc->pending, g_free);
+      doc->pending_size = 0;
+    }
 
   if (text == NULL)
     text = "";
@@ -787,18 +901,13 @@ loom_json_parse (const char  *text,
       return NULL;
     }
 
+  self->doc = doc;
   self->start = text;
   self->p = text;
   self->end = text + length;
   self->error = error;
   self->quote = text;
   self->backslash = text;
-  self->root = NULL;
-  self->stack = self->shallow;
-  self->depth = 0;
-  self->stack_size = G_N_ELEMENTS (self->shallow);
-  scratch_init (&self->key);
-  scratch_init (&self->text);
 
   if (length >= 3 && memcmp (text, "\xef\xbb\xbf", 3) == 0)
     self->p += 3;
@@ -807,238 +916,5 @@ loom_json_parse (const char  *text,
     ok = parse_value (self, &more) && (more || parse_after_value (self, &more));
   while (ok && more);
 
-  root = g_steal_pointer (&self->root);
-  if (!ok)
-    {
-      for (guint i = 0; i < self->depth; i++)
-        g_clear_pointer (&self->stack[i].later, g_hash_table_unref);
-      g_clear_pointer (&root, json_node_unref);
-    }
-  scratch_clear (&self->key);
-  scratch_clear (&self->text);
-  if (self->stack != self->shallow)
-    g_free (self->stack);
-  return root;
-}
-
-/* ——— Writing ——— */
-
-#define ONES  G_GUINT64_CONSTANT (0x0101010101010101)
-#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
-
-/* Whether any of the eight bytes in @word needs an escape: below 0x20, '"', '\\' or DEL. Each
- * test is exact about whether some byte matches, which is all the caller asks. */
-static inline gboolean
-needs_escape (guint64 word)
-{
-  guint64 below_space = (word - ONES * 0x20) & ~word;
-  guint64 quote = word ^ (ONES * '"');
-  guint64 backslash = word ^ (ONES * '\\');
-  guint64 del = word ^ (ONES * 0x7f);
-
-  quote = (quote - ONES) & ~quote;
-  backslash = (backslash - ONES) & ~backslash;
-  del = (del - ONES) & ~del;
-  return ((below_space | quote | backslash | del) & HIGHS) != 0;
-}
-
-/* Escapes as JsonGenerator does, so stored payloads keep their bytes: the two short escapes
- * for '"' and '\\', \b \f \n \r \t, \u00xx in lower case for the other control characters
- * and DEL, everything else (UTF-8 included) as it is. JsonGenerator leaves 0x1f raw, which is
- * not valid JSON; it is escaped here. Payloads are long and mostly plain, so runs are found
- * eight bytes at a time. */
-static void
-write_string (GString    *out,
-              const char *s)
-{
-  const char *end = s + strlen (s);
-  const char *run = s;
-  const char *p = s;
-
-  while (p < end)
-    {
-      unsigned char c;
-
-      if (end - p >= 8)
-        {
-          guint64 word;
-
-          memcpy (&word, p, sizeof word);
-          if (!needs_escape (word))
-            {
-              p += 8;
-              continue;
-            }
-        }
-
-      c = (unsigned char)*p;
-      if (G_LIKELY (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f))
-        {
-          p++;
-          continue;
-        }
-
-      g_string_append_len (out, run, p - run);
-      switch (c)
-        {
-        case '"':  g_string_append_len (out, "\\\"", 2); break;
-        case '\\': g_string_append_len (out, "\\\\", 2); break;
-        case '\b': g_string_append_len (out, "\\b", 2); break;
-        case '\f': g_string_append_len (out, "\\f", 2); break;
-        case '\n': g_string_append_len (out, "\\n", 2); break;
-        case '\r': g_string_append_len (out, "\\r", 2); break;
-        case '\t': g_string_append_len (out, "\\t", 2); break;
-        default:
-          {
-            static const char hex[] = "0123456789abcdef";
-            char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
-
-            g_string_append_len (out, u, sizeof u);
-          }
-          break;
-        }
-      run = ++p;
-    }
-  g_string_append_len (out, run, end - run);
-}
-
-static void
-write_int (GString *out,
-           gint64   value)
-{
-  char buffer[24];
-  char *p = buffer + sizeof buffer;
-  /* Through the unsigned magnitude, so that G_MININT64 does not overflow. */
-  guint64 magnitude = value < 0 ? (guint64)0 - (guint64)value : (guint64)value;
-
-  do
-    {
-      *--p = (char)('0' + magnitude % 10);
-      magnitude /= 10;
-    }
-  while (magnitude > 0);
-  if (value < 0)
-    *--p = '-';
-  g_string_append_len (out, p, buffer + sizeof buffer - p);
-}
-
-/* %.17g as JsonGenerator writes it, with ".0" so that a whole double reads back as a double.
- * JsonGenerator also appends ".0" after an exponent ("1e+17.0") and writes "inf.0", neither
- * of which parses; here an exponent stands alone, infinities are written as numbers that
- * overflow back to them, and NaN, which JSON lacks, as null. */
-static void
-write_double (GString *out,
-              double   value)
-{
-  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (value))
-    {
-      g_string_append_len (out, "null", 4);
-      return;
-    }
-  if (isinf (value))
-    {
-      g_string_append (out, value > 0 ? "1e999" : "-1e999");
-      return;
-    }
-  g_ascii_dtostr (buffer, sizeof buffer, value);
-  g_string_append (out, buffer);
-  if (strpbrk (buffer, ".eE") == NULL)
-    g_string_append_len (out, ".0", 2);
-}
-
-/* Recursive: trees come from loom_json_parse(), which bounds their depth, or from importers,
- * which wrap those in a level or two. */
-static void
-write_node (GString  *out,
-            JsonNode *node)
-{
-  switch (json_node_get_node_type (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObjectIter iter;
-        const char *name;
-        JsonNode *member;
-        gboolean first = TRUE;
-
-        g_string_append_c (out, '{');
-        json_object_iter_init_ordered (&iter, json_node_get_object (node));
-        while (json_object_iter_next_ordered (&iter, &name, &member))
-          {
-            if (!first)
-              g_string_append_c (out, ',');
-            first = FALSE;
-            g_string_append_c (out, '"');
-            write_string (out, name);
-            g_string_append_len (out, "\":", 2);
-            write_node (out, member);
-          }
-        g_string_append_c (out, '}');
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        guint n = json_array_get_length (array);
-
-        g_string_append_c (out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            if (i > 0)
-              g_string_append_c (out, ',');
-            write_node (out, json_array_get_element (array, i));
-          }
-        g_string_append_c (out, ']');
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      switch (json_node_get_value_type (node))
-        {
-        case G_TYPE_INT64:
-          write_int (out, json_node_get_int (node));
-          return;
-        case G_TYPE_DOUBLE:
-          write_double (out, json_node_get_double (node));
-          return;
-        case G_TYPE_BOOLEAN:
-          if (json_node_get_boolean (node))
-            g_string_append_len (out, "true", 4);
-          else
-            g_string_append_len (out, "false", 5);
-          return;
-        case G_TYPE_STRING:
-          /* A string node set to NULL would crash JsonGenerator; null is what it means. */
-          if (json_node_get_string (node) == NULL)
-            break;
-          g_string_append_c (out, '"');
-          write_string (out, json_node_get_string (node));
-          g_string_append_c (out, '"');
-          return;
-        default:
-          break;
-        }
-      g_string_append_len (out, "null", 4);
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      g_string_append_len (out, "null", 4);
-      break;
-    }
-}
-
-char *
-loom_json_write (JsonNode *node)
-{
-  GString *out;
-
-  g_return_val_if_fail (node != NULL, NULL);
-
-  out = g_string_sized_new (128);
-  write_node (out, node);
-  return g_string_free (out, FALSE);
+  return ok ? self->root : NULL;
 }

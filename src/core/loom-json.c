@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "loom-importer.h"
-#include "loom-json-parser.h"
+#include "loom-json-value.h"
 
 static JsonNode *
 member (JsonObject *object,

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "loom-error.h"
-#include "loom-json-parser.h"
+#include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 
 /* The depth guard before parsing must refuse what the parser would, so that a deep record is
@@ -16,25 +16,26 @@ G_STATIC_ASSERT (LOOM_JSONL_MAX_DEPTH <= LOOM_JSON_MAX_DEPTH);
 
 struct _LoomJsonlReader
 {
-  FILE       *fp;
-  char       *path;
-  JsonNode   *current;       /* the last value parsed: records stay valid until the next parse */
+  FILE           *fp;
+  char           *path;
+  LoomJsonDoc    *doc;            /* holds the last value parsed, until the next parse */
+  const LoomJson *current;
 
-  char       *line;          /* the current physical line, without its newline */
-  size_t      capacity;
-  gsize       len;
-  char       *valid;         /* a repaired copy when the line was not valid UTF-8 */
-  const char *text;          /* line or valid */
+  char           *line;           /* the current physical line, without its newline */
+  size_t          capacity;
+  gsize           len;
+  char           *valid;          /* a repaired copy when the line was not valid UTF-8 */
+  const char     *text;           /* line or valid */
 
-  GArray     *ends;          /* gsize: where each value on the line ends */
-  guint       next_value;
+  GArray         *ends;           /* gsize: where each value on the line ends */
+  guint           next_value;
 
-  guint64     line_no;       /* of the current line */
-  guint64     lines_consumed;
-  guint64     offset;        /* after the last consumed line */
-  guint64     position;      /* of fp, counted: ftello () takes the stream's lock each time */
-  guint64     records;
-  gboolean    pending_tail;
+  guint64         line_no;        /* of the current line */
+  guint64         lines_consumed;
+  guint64         offset;         /* after the last consumed line */
+  guint64         position;       /* of fp, counted: ftello () takes the stream's lock each time */
+  guint64         records;
+  gboolean        pending_tail;
 };
 
 LoomJsonlReader *
@@ -53,6 +54,7 @@ loom_jsonl_reader_new (const char  *path,
   self->line_no = line;
   self->lines_consumed = line;
   self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->doc = loom_json_doc_new ();
 
   /* Read-only, always: the agents' files are never ours to change. */
   self->fp = fopen (path, "rbe");
@@ -80,7 +82,7 @@ loom_jsonl_reader_free (LoomJsonlReader *self)
     return;
   if (self->fp != NULL)
     fclose (self->fp);
-  g_clear_pointer (&self->current, json_node_unref);
+  g_clear_pointer (&self->doc, loom_json_doc_free);
   g_clear_pointer (&self->ends, g_array_unref);
   g_free (self->line);
   g_free (self->valid);
@@ -320,8 +322,7 @@ parse_value (LoomJsonlReader  *self,
              gsize             length,
              GError          **error)
 {
-  g_clear_pointer (&self->current, json_node_unref);
-  self->current = loom_json_parse (self->text + start, length, error);
+  self->current = loom_json_doc_parse (self->doc, self->text + start, length, error);
   return self->current != NULL;
 }
 
@@ -408,7 +409,7 @@ prepare_line (LoomJsonlReader *self)
 
 LoomJsonlResult
 loom_jsonl_reader_next (LoomJsonlReader  *self,
-                        JsonNode        **record,
+                        const LoomJson  **record,
                         char            **problem,
                         GError          **error)
 {

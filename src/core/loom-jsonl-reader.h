@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
+#include "loom-json-value.h"
 
 G_BEGIN_DECLS
 
@@ -33,9 +33,9 @@ LoomJsonlReader *loom_jsonl_reader_new          (const char       *path,
                                                  GError          **error);
 void             loom_jsonl_reader_free         (LoomJsonlReader  *reader);
 
-/* The node stays valid until the next call. */
+/* The value stays valid until the next call. */
 LoomJsonlResult  loom_jsonl_reader_next         (LoomJsonlReader  *reader,
-                                                 JsonNode        **record,
+                                                 const LoomJson  **record,
                                                  char            **problem,
                                                  GError          **error);
 /* The line of the last result (1-based). */

@@ -1,9 +1,11 @@
-/* test-json-parser.c — loom_json_parse() and loom_json_write() against json-glib.
+/* test-json-parser.c — loom_json_doc_parse() and the writers against json-glib.
  *
  * The importers were written against the trees JsonParser builds, so every value in the
- * fixtures must come out of loom_json_parse() as the same tree, down to member order and
- * whether a number is an integer or a double; and loom_json_write() must give the bytes
- * JsonGenerator gave, since stored payloads are read back and compared. Hostile input (deep
+ * fixtures must come out of the parser as the same tree, down to member order and whether a
+ * number is an integer or a double; and the writers must give the bytes JsonGenerator gave,
+ * since stored payloads are read back and compared. Every parse here goes through one
+ * LoomJsonDoc, which each value is turned into a json-glib tree from and written from directly,
+ * so the two writers are held to each other as well. Hostile input (deep
  * nesting, truncation, huge strings, repeated names, broken escapes) must give an error or a
  * tree, never a crash, a read past the end or quadratic time.
  *
@@ -15,7 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "loom-error.h"
-#include "loom-json-parser.h"
+#include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 
 #define REPLACEMENT "\xef\xbf\xbd"  /* U+FFFD in UTF-8 */
@@ -23,16 +25,32 @@
 /* ——— Helpers ——— */
 
 /* Parses from a buffer of exactly @length bytes with nothing after it, so that a read past
- * the end is caught by AddressSanitizer in the sanitizer build. */
+ * the end is caught by AddressSanitizer in the sanitizer build. All parses share one document,
+ * as a file's records share the reader's, so each also tests what the one before left in it.
+ * The value's own writer must agree with loom_json_write() on its json-glib tree. */
 static JsonNode *
 parse_exact (const char  *text,
              gsize        length,
              GError     **error)
 {
+  static LoomJsonDoc *doc = NULL;
   g_autofree char *copy = g_malloc (MAX (length, 1));
+  g_autofree char *direct = NULL;
+  g_autofree char *through_tree = NULL;
+  const LoomJson *root;
+  JsonNode *node;
 
+  if (doc == NULL)
+    doc = loom_json_doc_new ();
   memcpy (copy, text, length);
-  return loom_json_parse (copy, length, error);
+  root = loom_json_doc_parse (doc, copy, length, error);
+  if (root == NULL)
+    return NULL;
+  node = loom_json_value_to_node (root);
+  direct = loom_json_value_to_string (root);
+  through_tree = loom_json_write (node);
+  g_assert_cmpstr (direct, ==, through_tree);
+  return node;
 }
 
 static JsonNode *
@@ -493,6 +511,89 @@ test_repeated_names (void)
     g_assert_cmpstr (members->data, ==, "k0");
     g_assert_cmpstr (g_list_last (members)->data, ==, "k199999");
   }
+}
+
+/* The accessors the importers read records with: missing members and members that are null
+ * differ, the wrong type gives NULL or the fallback, and NULL is taken everywhere. */
+static void
+test_values (void)
+{
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr(GString) big = g_string_new ("{");
+  const char *text = "{\"s\":\"x\\u0000y\",\"n\":null,\"i\":-7,\"d\":2.9,\"t\":true,"
+                     "\"f\":false,\"a\":[1,\"two\",{}],\"o\":{\"k\":\"v\"},"
+                     "\"r\":1,\"r\":2,\"a\\u0000b\":3,\"a\\u0000c\":4}";
+  const LoomJson *root, *member;
+
+  root = loom_json_doc_parse (doc, text, strlen (text), NULL);
+  g_assert_true (loom_json_is_object (root));
+  /* r and the two names that end at their NUL ("a") came twice: first place, last value. The
+   * name "a" is then both the array's and the NUL-cut ones', so it holds the last of those. */
+  g_assert_cmpuint (loom_json_length (root), ==, 9);
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 8)), ==, "r");
+  g_assert_cmpint (loom_json_member_int (root, "r", 0), ==, 2);
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 6)), ==, "a");
+  g_assert_cmpint (loom_json_member_int (root, "a", 0), ==, 4);
+
+  g_assert_cmpstr (loom_json_member_string (root, "s"), ==, "x");
+  g_assert_null (loom_json_member_string (root, "i"));
+  member = loom_json_member (root, "n");
+  g_assert_nonnull (member);
+  g_assert_cmpint (loom_json_type (member), ==, LOOM_JSON_NULL);
+  g_assert_null (loom_json_member (root, "missing"));
+  g_assert_cmpint (loom_json_member_int (root, "i", 0), ==, -7);
+  g_assert_cmpint (loom_json_member_int (root, "d", 0), ==, 2);
+  g_assert_cmpint (loom_json_member_int (root, "t", 0), ==, 1);
+  g_assert_cmpint (loom_json_member_int (root, "s", 5), ==, 5);
+  g_assert_cmpfloat (loom_json_double (loom_json_member (root, "i"), 0), ==, -7.0);
+  g_assert_cmpfloat (loom_json_double (loom_json_member (root, "s"), 0.5), ==, 0.5);
+  g_assert_true (loom_json_member_true (root, "t"));
+  g_assert_false (loom_json_member_true (root, "f"));
+  g_assert_false (loom_json_member_true (root, "i"));
+  g_assert_null (loom_json_member_object (root, "a"));
+  g_assert_null (loom_json_member_array (root, "o"));
+  g_assert_cmpstr (loom_json_member_string (loom_json_member_object (root, "o"), "k"), ==, "v");
+
+  g_assert_null (loom_json_element (root, 9));
+  g_assert_cmpuint (loom_json_length (loom_json_member (root, "s")), ==, 0);
+  g_assert_null (loom_json_element (loom_json_member (root, "s"), 0));
+  g_assert_null (loom_json_name (root));
+
+  g_assert_cmpint (loom_json_type (NULL), ==, LOOM_JSON_NULL);
+  g_assert_false (loom_json_is_object (NULL));
+  g_assert_null (loom_json_member (NULL, "s"));
+  g_assert_null (loom_json_string (NULL));
+  g_assert_cmpint (loom_json_int (NULL, 3), ==, 3);
+  g_assert_cmpuint (loom_json_length (NULL), ==, 0);
+  g_assert_null (loom_json_value_to_string (NULL));
+  g_assert_null (loom_json_value_to_node (NULL));
+
+  /* Elements in order, members without names, a string's bytes before its NUL. */
+  text = "[1,\"two\",{\"k\":[]}]";
+  root = loom_json_doc_parse (doc, text, strlen (text), NULL);
+  g_assert_true (loom_json_is_array (root));
+  g_assert_cmpuint (loom_json_length (root), ==, 3);
+  g_assert_cmpint (loom_json_int (loom_json_element (root, 0), 0), ==, 1);
+  g_assert_cmpstr (loom_json_string (loom_json_element (root, 1)), ==, "two");
+  g_assert_null (loom_json_name (loom_json_element (root, 1)));
+  g_assert_true (loom_json_is_array (loom_json_member (loom_json_element (root, 2), "k")));
+  g_assert_null (loom_json_member (root, "k"));
+
+  /* More members than are compared pair by pair: a table finds the repeats, the NUL-cut
+   * names among them, with the same result. */
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (big, "\"m%u\":%u,", i, i);
+  g_string_append (big, "\"m3\\u0000tail\":\"late\",\"m39\":\"last\"}");
+  root = loom_json_doc_parse (doc, big->str, big->len, NULL);
+  g_assert_cmpuint (loom_json_length (root), ==, 40);
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 3)), ==, "m3");
+  g_assert_cmpstr (loom_json_member_string (root, "m3"), ==, "late");
+  g_assert_cmpstr (loom_json_string (loom_json_element (root, 39)), ==, "last");
+
+  /* A failed parse leaves no value, and the document serves the next one. */
+  g_assert_null (loom_json_doc_parse (doc, "{\"a\":", 5, NULL));
+  root = loom_json_doc_parse (doc, "\"ok\"", 4, NULL);
+  g_assert_cmpstr (loom_json_string (root), ==, "ok");
 }
 
 static char *
@@ -1022,7 +1123,7 @@ test_reader_records (void)
   for (;;)
     {
       g_autofree char *problem = NULL;
-      JsonNode *record = NULL;
+      const LoomJson *record = NULL;
       LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
 
       g_assert_no_error (error);
@@ -1036,8 +1137,7 @@ test_reader_records (void)
         }
       g_assert_cmpint (result, ==, LOOM_JSONL_RECORD);
       g_assert_cmpuint (records, <, G_N_ELEMENTS (types));
-      g_assert_cmpstr (json_object_get_string_member (json_node_get_object (record), "type"),
-                       ==, types[records]);
+      g_assert_cmpstr (loom_json_member_string (record, "type"), ==, types[records]);
       records++;
     }
   g_assert_cmpuint (records, ==, 3);
@@ -1047,7 +1147,7 @@ test_reader_records (void)
   g_rmdir (dir);
 }
 
-/* json-glib 1.6 wraps integers past gint64 around, where loom_json_parse() makes them doubles
+/* json-glib 1.6 wraps integers past gint64 around, where loom_json_doc_parse() makes them doubles
  * (see test_numbers()); a run of 19 digits or more may be one. */
 static gboolean
 has_long_integer (const char *text)
@@ -1099,7 +1199,7 @@ test_random_text (void)
       accepted++;
       theirs = json_glib_parse (valid, length);
       if (theirs == NULL)
-        g_error ("json-glib refused “%s”, which loom_json_parse() took", valid);
+        g_error ("json-glib refused “%s”, which loom_json_doc_parse() took", valid);
       if (!has_long_integer (valid))
         {
           g_autofree char *their_bytes = json_glib_write (theirs);
@@ -1129,6 +1229,7 @@ main (int    argc,
   g_test_add_func ("/json-parser/strings", test_strings);
   g_test_add_func ("/json-parser/lone-surrogates", test_lone_surrogates);
   g_test_add_func ("/json-parser/repeated-names", test_repeated_names);
+  g_test_add_func ("/json-parser/values", test_values);
   g_test_add_func ("/json-parser/depth", test_depth);
   g_test_add_func ("/json-parser/errors", test_errors);
   g_test_add_func ("/json-parser/truncated", test_truncated);

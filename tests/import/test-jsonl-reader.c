@@ -59,7 +59,7 @@ read_all (const char *path,
   for (;;)
     {
       g_autofree char *problem = NULL;
-      JsonNode *record = NULL;
+      const LoomJson *record = NULL;
       LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
 
       g_assert_no_error (error);
@@ -75,11 +75,8 @@ read_all (const char *path,
           continue;
         }
       o->records++;
-      if (JSON_NODE_HOLDS_OBJECT (record) &&
-          json_object_has_member (json_node_get_object (record), "type"))
-        g_ptr_array_add (o->types,
-                         g_strdup (json_object_get_string_member (json_node_get_object (record),
-                                                                  "type")));
+      if (loom_json_member_string (record, "type") != NULL)
+        g_ptr_array_add (o->types, g_strdup (loom_json_member_string (record, "type")));
       else
         g_ptr_array_add (o->types, g_strdup ("-"));
     }
