@@ -13,7 +13,8 @@
 
 G_BEGIN_DECLS
 
-/* Deeper records are refused before parsing: json-glib 1.6 recurses without a limit. */
+/* Deeper records are refused before parsing, with a warning that says so rather than a parse
+ * error. */
 #define LOOM_JSONL_MAX_DEPTH 512
 
 typedef struct _LoomJsonlReader LoomJsonlReader;

@@ -108,6 +108,8 @@ test_upgrade_from_v1 (void)
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (loom_store_get_schema_version (store), ==, LOOM_STORE_SCHEMA_VERSION);
+  /* New stores get 8 KB pages; an old one keeps the size it was made with. */
+  g_assert_cmpint (loom_test_query_int (path, "PRAGMA page_size", NULL), ==, 4096);
   g_assert_cmpint (loom_test_count_rows (path, "sessions"), ==, 2);
   g_assert_cmpint (loom_test_count_rows (path, "messages"), ==, 11);
   g_assert_cmpint (loom_test_count_rows (path, "events"), ==, 12);
@@ -215,6 +217,7 @@ test_schema (Fixture       *f,
   g_assert_cmpint (loom_store_get_schema_version (f->store), ==, LOOM_STORE_SCHEMA_VERSION);
   g_assert_true (loom_store_has_sessions (f->store, &any, NULL));
   g_assert_false (any);
+  g_assert_cmpint (loom_test_query_int (f->path, "PRAGMA page_size", NULL), ==, 8192);
 
   g_assert_cmpint (sqlite3_open_v2 (f->path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
