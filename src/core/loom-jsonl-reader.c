@@ -341,12 +341,35 @@ tail_is_complete (LoomJsonlReader *self)
   return TRUE;
 }
 
+#define ONES  G_GUINT64_CONSTANT (0x0101010101010101)
+#define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
+
+/* g_utf8_validate_len (), which refuses NUL bytes too, but quicker on the plain ASCII that
+ * four fifths of a transcript's bytes are: those are skipped eight at a time, up to the first
+ * word with a byte of 0x80 or above, or a NUL. */
+static gboolean
+is_valid_utf8 (const char *text,
+               gsize       len)
+{
+  const char *p = text;
+  const char *end = text + len;
+
+  for (; end - p >= 8; p += 8)
+    {
+      guint64 word;
+
+      memcpy (&word, p, sizeof word);
+      if (((word | ((word - ONES) & ~word)) & HIGHS) != 0)
+        break;
+    }
+  return g_utf8_validate_len (p, (gsize)(end - p), NULL);
+}
+
 /* Prepares the values of a freshly read line. Returns a problem to report, or NULL. */
 static char *
 prepare_line (LoomJsonlReader *self)
 {
   g_autoptr(GString) problem = NULL;
-  const char *invalid_end = NULL;
   gsize max_values;
   guint fixed;
   int n;
@@ -356,7 +379,7 @@ prepare_line (LoomJsonlReader *self)
   g_array_set_size (self->ends, 0);
   self->next_value = 0;
 
-  if (!g_utf8_validate_len (self->line, self->len, &invalid_end))
+  if (!is_valid_utf8 (self->line, self->len))
     {
       self->valid = g_utf8_make_valid (self->line, (gssize)self->len);
       self->text = self->valid;

@@ -458,10 +458,20 @@ test_term_log_long_terms (Fixture       *f,
       note_term (log, expected, &letter, 1, 0);
       note_term (log, expected, long_term, 20000 + i, i);
     }
+  /* Alike at both ends, unlike only in the middle. */
+  for (int length = 17; length <= 40; length++)
+    for (int i = 0; i < 3; i++)
+      {
+        char term[40];
+
+        memset (term, 'm', (gsize)length);
+        term[length / 2] = (char)('a' + i);
+        note_term (log, expected, term, length, i);
+      }
   note_term (log, expected, long_term, 100001, 7);
   note_term (log, expected, long_term, 100000, 8);
   note_term (log, expected, long_term, 100001, 3);
-  g_assert_cmpuint (g_hash_table_size (expected), ==, 4 * 26 + 2);
+  g_assert_cmpuint (g_hash_table_size (expected), ==, 4 * 26 + 24 * 3 + 2);
   assert_flushed (f, log, expected);
 
   loom_search_term_log_free (log);

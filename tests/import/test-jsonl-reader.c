@@ -164,6 +164,38 @@ test_invalid_utf8_and_surrogates (void)
   loom_test_remove_tree (dir);
 }
 
+/* A byte that is not UTF-8, or a NUL, is found wherever it falls among the plain ASCII the
+ * reader skips eight bytes at a time: at each of the first positions of a line, and at its end. */
+static void
+test_bad_byte_anywhere (void)
+{
+  g_autofree char *dir = loom_test_make_tmpdir ();
+  static const char bad[] = { '\xff', '\0' };
+
+  for (guint b = 0; b < G_N_ELEMENTS (bad); b++)
+    for (gsize at = 9; at < 40; at++)
+      {
+        g_autofree char *path = NULL;
+        g_autoptr(GString) line = g_string_new ("{\"type\":\"");
+        Outcome o;
+
+        while (line->len < 44)
+          g_string_append_c (line, 'a');
+        line->str[at] = bad[b];
+        g_string_append (line, "\"}\n");
+        path = write_file (dir, "bad.jsonl", line->str, (gssize)line->len);
+
+        read_all (path, 0, 0, &o);
+        g_assert_cmpuint (o.records, ==, 1);
+        g_assert_cmpuint (o.bad, ==, 1);
+        g_assert_cmpstr (g_ptr_array_index (o.problems, 0), ==,
+                         "1: invalid UTF-8 was replaced by U+FFFD");
+        g_assert_nonnull (strstr (g_ptr_array_index (o.types, 0), "\xef\xbf\xbd"));
+        outcome_clear (&o);
+      }
+  loom_test_remove_tree (dir);
+}
+
 static void
 test_deep_nesting_refused (void)
 {
@@ -289,6 +321,7 @@ main (int    argc,
   g_test_add_func ("/jsonl/two-objects-on-a-line", test_two_objects_on_a_line);
   g_test_add_func ("/jsonl/malformed-line-named", test_malformed_line_named);
   g_test_add_func ("/jsonl/invalid-utf8-and-surrogates", test_invalid_utf8_and_surrogates);
+  g_test_add_func ("/jsonl/bad-byte-anywhere", test_bad_byte_anywhere);
   g_test_add_func ("/jsonl/deep-nesting-refused", test_deep_nesting_refused);
   g_test_add_func ("/jsonl/half-written-tail", test_half_written_tail);
   g_test_add_func ("/jsonl/empty-file", test_empty_file);
