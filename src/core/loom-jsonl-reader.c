@@ -29,6 +29,7 @@ struct _LoomJsonlReader
 
   GArray         *ends;           /* gsize: where each value on the line ends */
   guint           next_value;
+  gboolean        next_parsed;    /* current is that value already: the line parsed whole */
 
   guint64         line_no;        /* of the current line */
   guint64         lines_consumed;
@@ -331,6 +332,8 @@ parse_value (LoomJsonlReader  *self,
 static gboolean
 tail_is_complete (LoomJsonlReader *self)
 {
+  if (self->next_parsed)
+    return TRUE;
   for (guint i = 0; i < self->ends->len; i++)
     {
       gsize start, length;
@@ -378,6 +381,7 @@ prepare_line (LoomJsonlReader *self)
   self->text = self->line;
   g_array_set_size (self->ends, 0);
   self->next_value = 0;
+  self->next_parsed = FALSE;
 
   if (!is_valid_utf8 (self->line, self->len))
     {
@@ -396,6 +400,18 @@ prepare_line (LoomJsonlReader *self)
         g_string_append (problem, "; ");
       g_string_append_printf (problem, "%u unpaired surrogate escape(s) were replaced by U+FFFD",
                               fixed);
+    }
+
+  /* Nearly every line is one value, and parsing it whole settles that without splitting the
+   * line first. Anything else (several values, nesting too deep, not JSON) is split, and each
+   * value parsed and reported on its own, as if this had not been tried. */
+  if (parse_value (self, 0, self->len, NULL))
+    {
+      gsize end = self->len;
+
+      g_array_append_val (self->ends, end);
+      self->next_parsed = TRUE;
+      return problem ? g_string_free (g_steal_pointer (&problem), FALSE) : NULL;
     }
 
   /* Most lines hold one value; a few hold two. Count first, then collect. */
@@ -451,6 +467,14 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
           g_autoptr(GError) parse_error = NULL;
           gsize start, length;
 
+          if (self->next_parsed)
+            {
+              self->next_parsed = FALSE;
+              self->next_value++;
+              *record = self->current;
+              self->records++;
+              return LOOM_JSONL_RECORD;
+            }
           if (!value_bounds (self, self->next_value++, &start, &length))
             continue;
           if (!parse_value (self, start, length, &parse_error))
