@@ -534,15 +534,29 @@ update_message (LoomImportFile          *file,
     "  cache_read_tokens = coalesce (?7, cache_read_tokens),"
     "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
     " WHERE id = ?1";
+  /* The same without text and flags, whose update trigger keeps the search index current. A
+   * statement that may fire a trigger is one SQLite must be able to undo halfway, so it copies
+   * each page it changes to a statement journal first: most updates (Claude's records of a
+   * message's tool calls and thinking) only bring the usage, and need none of that. */
+  static const char update_usage_sql[] =
+    "UPDATE messages SET"
+    "  model = coalesce (?4, model),"
+    "  input_tokens = coalesce (?5, input_tokens), output_tokens = coalesce (?6, output_tokens),"
+    "  cache_read_tokens = coalesce (?7, cache_read_tokens),"
+    "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
+    " WHERE id = ?1";
+  gboolean has_text = m->text != NULL && *m->text != '\0';
   sqlite3_stmt *stmt;
 
   /* Nothing to add: spare the write (and the index update it would trigger). */
-  if ((m->text == NULL || *m->text == '\0') && m->flags == 0 && m->model == NULL &&
+  if (!has_text && m->flags == 0 && m->model == NULL &&
       m->input_tokens < 0 && m->output_tokens < 0 && m->cache_read_tokens < 0 &&
       m->cache_creation_tokens < 0)
     return id;
 
-  if (!(stmt = loom_store_cached (file->store, update_sql, error)))
+  stmt = loom_store_cached (file->store, has_text || m->flags != 0 ? update_sql : update_usage_sql,
+                            error);
+  if (stmt == NULL)
     return 0;
   sqlite3_bind_int64 (stmt, 1, id);
   bind_text (stmt, 2, m->text ? m->text : "");
