@@ -291,31 +291,58 @@ is_tombstoned (LoomImportFile  *file,
   return step_returning_id (file->store, stmt, "check deleted sessions", error) > 0;
 }
 
+/* The session's row id, 0 when there is none, -1 on an error; and when asked, the project and
+ * the parent it links to (0 for none). */
 static gint64
 find_session (LoomImportFile  *file,
               const char      *source,
               const char      *source_session_id,
+              gint64          *project_id,
+              gint64          *parent_id,
               GError         **error)
 {
   static const char sql[] =
-    "SELECT id FROM sessions WHERE source = ?1 AND source_session_id = ?2";
+    "SELECT id, ifnull (project_id, 0), ifnull (parent_session_id, 0) FROM sessions"
+    " WHERE source = ?1 AND source_session_id = ?2";
   sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+  gint64 id = 0;
+  int rc;
 
   if (stmt == NULL)
     return -1;
   bind_text (stmt, 1, source);
   bind_text (stmt, 2, source_session_id);
-  return step_returning_id (file->store, stmt, "find the session", error);
+  rc = sqlite3_step (stmt);
+  if (rc == SQLITE_ROW)
+    {
+      id = sqlite3_column_int64 (stmt, 0);
+      if (project_id != NULL)
+        *project_id = sqlite3_column_int64 (stmt, 1);
+      if (parent_id != NULL)
+        *parent_id = sqlite3_column_int64 (stmt, 2);
+    }
+  else if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (file->store, error, "find the session");
+      id = -1;
+    }
+  sqlite3_reset (stmt);
+  return id;
 }
 
+/* A new session, linked to its project and parent when they are known (> 0): an INSERT of one
+ * row sets foreign keys without the statement journal an UPDATE needs for them. */
 static gint64
 create_session (LoomImportFile  *file,
                 const char      *source,
                 const char      *source_session_id,
+                gint64           project_id,
+                gint64           parent_id,
                 GError         **error)
 {
   static const char sql[] =
-    "INSERT INTO sessions (uuid, source, source_session_id) VALUES (?1, ?2, ?3)";
+    "INSERT INTO sessions (uuid, source, source_session_id, project_id, parent_session_id)"
+    " VALUES (?1, ?2, ?3, ?4, ?5)";
   g_autofree char *uuid = g_uuid_string_random ();
   sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
 
@@ -324,6 +351,14 @@ create_session (LoomImportFile  *file,
   bind_text (stmt, 1, uuid);
   bind_text (stmt, 2, source);
   bind_text (stmt, 3, source_session_id);
+  if (project_id > 0)
+    sqlite3_bind_int64 (stmt, 4, project_id);
+  else
+    sqlite3_bind_null (stmt, 4);
+  if (parent_id > 0)
+    sqlite3_bind_int64 (stmt, 5, parent_id);
+  else
+    sqlite3_bind_null (stmt, 5);
   return step_inserting (file->store, stmt, "add the session", error);
 }
 
@@ -335,6 +370,9 @@ ensure_project (LoomImportFile  *file,
 {
   static const char find_sql[] = "SELECT id FROM projects WHERE path = ?1";
   static const char add_sql[] = "INSERT INTO projects (path, name, created_at) VALUES (?1, ?2, ?3)";
+  /* A project began with its earliest session, whichever file is read first. */
+  static const char earlier_sql[] =
+    "UPDATE projects SET created_at = ?2 WHERE id = ?1 AND (created_at = 0 OR ?2 < created_at)";
   g_autofree char *name = NULL;
   sqlite3_stmt *stmt;
   gint64 id;
@@ -345,7 +383,15 @@ ensure_project (LoomImportFile  *file,
     return -1;
   bind_text (stmt, 1, path);
   if ((id = step_returning_id (file->store, stmt, "find the project", error)) != 0)
-    return id;
+    {
+      if (id < 0 || created_at <= 0)
+        return id;
+      if (!(stmt = loom_store_cached (file->store, earlier_sql, error)))
+        return -1;
+      sqlite3_bind_int64 (stmt, 1, id);
+      sqlite3_bind_int64 (stmt, 2, created_at);
+      return step_returning_id (file->store, stmt, "date the project", error) < 0 ? -1 : id;
+    }
   if (!(stmt = loom_store_cached (file->store, add_sql, error)))
     return -1;
   name = g_path_get_basename (path);
@@ -372,7 +418,7 @@ ensure_parent (LoomImportFile  *file,
   /* The person deleted the parent for good: its sub-agents must not bring it back. */
   if (is_tombstoned (file, source, parent_source_id, error))
     return PARENT_DELETED;
-  parent = find_session (file, source, parent_source_id, error);
+  parent = find_session (file, source, parent_source_id, NULL, NULL, error);
   if (parent == 0)
     {
       static const char name_sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1";
@@ -380,7 +426,7 @@ ensure_parent (LoomImportFile  *file,
       sqlite3_stmt *stmt;
 
       /* A placeholder until the parent's own file is imported, which names it properly. */
-      parent = create_session (file, source, parent_source_id, error);
+      parent = create_session (file, source, parent_source_id, 0, 0, error);
       if (parent <= 0 || !(stmt = loom_store_cached (file->store, name_sql, error)))
         return -1;
       title = g_strdup_printf ("Session %s (not imported yet)", parent_source_id);
@@ -392,31 +438,40 @@ ensure_parent (LoomImportFile  *file,
   return parent;
 }
 
+/* What loom_import_file_session () sets, but for the links to the project and the parent. */
+#define SESSION_METADATA                                                                    \
+  "UPDATE sessions SET"                                                                     \
+  "  source_path = coalesce (?2, source_path), source_missing = 0,"                         \
+  "  agent_title = coalesce (?3, agent_title),"                                             \
+  "  cwd = coalesce (?5, cwd), git_branch = coalesce (?6, git_branch),"                     \
+  "  git_commit = coalesce (?7, git_commit), agent_version = coalesce (?8, agent_version)," \
+  "  agent_mode = coalesce (?9, agent_mode),"                                               \
+  "  selected_agent_id = coalesce (?10, selected_agent_id),"                                \
+  "  session_type = coalesce (?11, session_type),"                                          \
+  "  task_objective = coalesce (?13, task_objective),"                                      \
+  "  task_status = coalesce (?14, task_status),"                                            \
+  "  created_at = CASE WHEN ?15 > 0 AND (created_at = 0 OR ?15 < created_at) THEN ?15"      \
+  "               ELSE created_at END,"                                                     \
+  "  updated_at = max (updated_at, ?16)"
+
 gint64
 loom_import_file_session (LoomImportFile           *file,
                           const LoomSessionRecord  *meta,
                           GError                  **error)
 {
-  static const char sql[] =
-    "UPDATE sessions SET"
-    "  source_path = coalesce (?2, source_path), source_missing = 0,"
-    "  agent_title = coalesce (?3, agent_title), project_id = coalesce (?4, project_id),"
-    "  cwd = coalesce (?5, cwd), git_branch = coalesce (?6, git_branch),"
-    "  git_commit = coalesce (?7, git_commit), agent_version = coalesce (?8, agent_version),"
-    "  agent_mode = coalesce (?9, agent_mode),"
-    "  selected_agent_id = coalesce (?10, selected_agent_id),"
-    "  session_type = coalesce (?11, session_type),"
-    "  parent_session_id = coalesce (?12, parent_session_id),"
-    "  task_objective = coalesce (?13, task_objective),"
-    "  task_status = coalesce (?14, task_status),"
-    "  created_at = CASE WHEN ?15 > 0 AND (created_at = 0 OR ?15 < created_at) THEN ?15"
-    "               ELSE created_at END,"
-    "  updated_at = max (updated_at, ?16)"
+  /* The project and the parent are foreign keys, set only when they change: an UPDATE that
+   * sets a foreign key may fail after changing the row, so SQLite first copies every page it
+   * changes to a statement journal. Most calls bring the links the session already has. */
+  static const char sql[] = SESSION_METADATA " WHERE id = ?1";
+  static const char linking_sql[] =
+    SESSION_METADATA ", project_id = coalesce (?4, project_id),"
+    "  parent_session_id = coalesce (?12, parent_session_id)"
     " WHERE id = ?1";
   const char *source = meta->source ? meta->source : file->importer->name;
   const char *project_path = meta->project_path ? meta->project_path : meta->cwd;
   sqlite3_stmt *stmt;
   gint64 id, project_id, parent_id;
+  gint64 linked_project = 0, linked_parent = 0;
   gboolean created = FALSE;
 
   g_return_val_if_fail (meta->source_session_id != NULL, 0);
@@ -431,17 +486,27 @@ loom_import_file_session (LoomImportFile           *file,
   if (parent_id < 0)  /* an error, or PARENT_DELETED */
     return 0;
 
-  id = find_session (file, source, meta->source_session_id, error);
+  project_id = ensure_project (file, project_path, meta->created_at, error);
+  if (project_id < 0)
+    return 0;
+
+  id = find_session (file, source, meta->source_session_id, &linked_project, &linked_parent,
+                     error);
   if (id == 0)
     {
-      id = create_session (file, source, meta->source_session_id, error);
+      id = create_session (file, source, meta->source_session_id, project_id, parent_id, error);
+      linked_project = project_id;
+      linked_parent = parent_id;
       created = TRUE;
     }
   if (id <= 0)
     return 0;
 
-  project_id = ensure_project (file, project_path, meta->created_at, error);
-  if (project_id < 0 || parent_id < 0 || !(stmt = loom_store_cached (file->store, sql, error)))
+  stmt = loom_store_cached (file->store,
+                            (project_id > 0 && project_id != linked_project) ||
+                            (parent_id > 0 && parent_id != linked_parent) ? linking_sql : sql,
+                            error);
+  if (stmt == NULL)
     return 0;
 
   sqlite3_bind_int64 (stmt, 1, id);

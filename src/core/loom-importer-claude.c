@@ -292,6 +292,10 @@ session_row (Import  *imp,
   meta.source_session_id = s->sid;
   meta.parent_uuid = s->parent_sid;
   meta.session_type = (char *)(s->subagent ? "subagent" : "main");
+  /* The working folder names the project, which a new session is created with: linking it
+   * later would cost an update that journals its pages (loom_import_file_session ()). */
+  meta.cwd = s->cwd;
+  meta.created_at = s->first_time;
   s->row = loom_import_file_session (imp->file, &meta, &imp->error);
   if (s->row == 0)
     s->row = -1;  /* deleted for good, or failed: skip its records */

@@ -620,6 +620,14 @@ static const char schema_v5[] =
   "DROP TRIGGER messages_index_insert;"
   "DROP TRIGGER events_index_insert;";
 
+/* Version 6: new sessions too. Their insert trigger made SQLite journal every page a new
+ * session's row and indexes took, and the importer's first update of a session, which links it
+ * to its project and parent, did the same for its foreign keys. Sessions are now created with
+ * their links, and their titles indexed in bulk like the rest (loom_store_insert_session () in
+ * an indexed transaction); only retitling keeps its triggers. */
+static const char schema_v6[] =
+  "DROP TRIGGER sessions_index_insert;";
+
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
   "DELETE FROM index_retitled;"
@@ -673,6 +681,7 @@ static const char * const migrations[] = {
   schema_v3,
   schema_v4,
   schema_v5,
+  schema_v6,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1);

@@ -97,12 +97,15 @@ loom_store_insert_session (LoomStore          *self,
   if (r->updated_at == 0)
     r->updated_at = r->created_at;
 
+  /* Its title is indexed in bulk before the commit, as an import's sessions are. */
+  if (!loom_store_begin_indexed (self, error))
+    return FALSE;
   if (!resolve_optional (self, r->parent_uuid, &parent_id, error) ||
       !resolve_optional (self, r->fork_source_uuid, &fork_id, error))
-    return FALSE;
+    goto fail;
   project_id = ensure_project (self, r->project_path, r->project_name, r->created_at, error);
   if (project_id < 0)
-    return FALSE;
+    goto fail;
 
   stmt = loom_store_prepare (self,
     "INSERT INTO sessions (uuid, title, source, source_path, source_session_id, source_missing,"
@@ -117,7 +120,7 @@ loom_store_insert_session (LoomStore          *self,
     "  ?, ?, ?, ifnull (?, 'main'), ?, ?, ?, ?, ifnull (?, '{}'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     error);
   if (stmt == NULL)
-    return FALSE;
+    goto fail;
 
   bind_text_or_null (stmt, c++, r->uuid);
   bind_text_or_null (stmt, c++, r->title ? r->title : "");
@@ -165,11 +168,15 @@ loom_store_insert_session (LoomStore          *self,
   if (sqlite3_step (stmt) != SQLITE_DONE)
     {
       loom_store_set_error (self, error, "add the session");
-      return FALSE;
+      goto fail;
     }
 
   r->id = sqlite3_last_insert_rowid (self->db);
-  return loom_store_note_terms (self, error);   /* its title */
+  return loom_store_commit_indexed (self, error);
+
+fail:
+  loom_store_rollback (self);
+  return FALSE;
 }
 
 /* The next position in the session's timeline, shared by messages and events. */

@@ -665,6 +665,53 @@ test_parent_after_child (Fixture       *f,
   assert_fixture (f, "v2.0-agent-files");
 }
 
+/* One prompt of session @sid in /home/ada/src/tide at @timestamp, as Claude Code writes it. */
+static char *
+write_prompt_file (Fixture    *f,
+                   const char *sid,
+                   const char *timestamp)
+{
+  g_autofree char *folder = g_build_filename (f->dir, "projects", "-home-ada-src-tide", NULL);
+  g_autofree char *name = g_strconcat (sid, ".jsonl", NULL);
+  g_autofree char *line = g_strdup_printf (
+    "{\"type\":\"user\",\"uuid\":\"%s-u1\",\"parentUuid\":null,\"sessionId\":\"%s\","
+    "\"timestamp\":\"%s\",\"cwd\":\"/home/ada/src/tide\",\"version\":\"2.0.1\","
+    "\"message\":{\"role\":\"user\",\"content\":\"Fix the tide tables\"}}\n",
+    sid, sid, timestamp);
+  char *path = g_build_filename (folder, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, line, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+/* A session is created with its project, and the project dates from its earliest session,
+ * whichever file is read first. */
+static void
+test_project_dates (Fixture       *f,
+                    gconstpointer  data)
+{
+  static const char sql[] = "SELECT created_at FROM projects WHERE path = ?1";
+  g_autofree char *later = write_prompt_file (f, "5b0e0c4e-later", "2025-03-10T10:00:00.000Z");
+  g_autofree char *earlier = write_prompt_file (f, "1a7d3f2c-earlier",
+                                                "2025-01-05T09:30:00.000Z");
+
+  import_path (f, "claude-code", later);
+  g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1741600800000);
+  import_path (f, "claude-code", earlier);
+  g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1736069400000);
+  import_path (f, "claude-code", later);
+  g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1736069400000);
+
+  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM sessions"
+                                               " WHERE project_id = (SELECT id FROM projects"
+                                               "                     WHERE path = ?1)",
+                                        "/home/ada/src/tide"), ==, 2);
+  loom_test_assert_index_in_sync (f->db);
+}
+
 /* The default root is $CLAUDE_CONFIG_DIR/projects; only session files are taken from it. */
 static void
 test_default_root (Fixture       *f,
@@ -1079,6 +1126,8 @@ main (int   argc,
               fixture_set_up, test_legacy_cursor, fixture_tear_down);
   g_test_add ("/import/claude/parent-after-child", Fixture, NULL,
               fixture_set_up, test_parent_after_child, fixture_tear_down);
+  g_test_add ("/import/claude/project-dates", Fixture, NULL,
+              fixture_set_up, test_project_dates, fixture_tear_down);
   g_test_add ("/import/claude/default-root", Fixture, NULL,
               fixture_set_up, test_default_root, fixture_tear_down);
   g_test_add ("/import/claude/incremental", Fixture, NULL,
