@@ -30,7 +30,6 @@
 #include <sys/stat.h>
 
 #include "loom-importer.h"
-#include "loom-jsonl-reader.h"
 #include "loom-time.h"
 
 /* Whether the main session exists yet: files whose only records are summaries (1.0.x wrote the
@@ -1543,19 +1542,19 @@ claude_claims (const char *root,
 }
 
 static gboolean
-has_member (JsonObject *object,
-            const char *name)
+has_member (const LoomJson *object,
+            const char     *name)
 {
-  return json_object_has_member (object, name);
+  return loom_json_member (object, name) != NULL;
 }
 
 /* Claude records carry a type and the envelope's threading fields or sessionId (F1.1, F1.4);
  * file-history records name the message they back up instead. Codex wraps everything in
  * payload; Gemini's metadata line has no type and its messages no sessionId. */
 static gboolean
-looks_like_record (JsonObject *record)
+looks_like_record (const LoomJson *record)
 {
-  const char *type = loom_json_get_string (record, "type");
+  const char *type = loom_json_member_string (record, "type");
 
   if (type == NULL || has_member (record, "payload") || has_member (record, "projectHash"))
     return FALSE;
@@ -1573,29 +1572,26 @@ claude_detect (const char *path,
                gsize       head_len)
 {
   const char *line = head, *end = head + head_len;
+  g_autoptr(LoomJsonDoc) doc = NULL;
 
   if (!g_str_has_suffix (path, ".jsonl"))
     return FALSE;
 
-  /* The first complete line that parses decides. */
+  /* The first complete line that parses, as the reader would parse it, decides. */
   while (line < end)
     {
       const char *newline = memchr (line, '\n', (gsize)(end - line));
-      g_autoptr(JsonParser) parser = NULL;
-      JsonNode *root;
-      gsize value_end;
+      const LoomJson *root;
 
       if (newline == NULL)
         break;
-      /* json-glib recurses without a limit: measure the nesting before parsing. */
-      if (newline - line > 1 &&
-          loom_jsonl_split_values (line, (gsize)(newline - line), LOOM_JSONL_MAX_DEPTH,
-                                   &value_end, 1) == 1)
+      if (newline - line > 1)
         {
-          parser = json_parser_new ();
-          if (json_parser_load_from_data (parser, line, newline - line, NULL) &&
-              (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
-            return looks_like_record (json_node_get_object (root));
+          if (doc == NULL)
+            doc = loom_json_doc_new ();
+          root = loom_json_doc_parse (doc, line, (gsize)(newline - line), NULL);
+          if (loom_json_is_object (root))
+            return looks_like_record (root);
         }
       line = newline + 1;
     }
