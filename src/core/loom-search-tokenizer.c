@@ -270,6 +270,34 @@ has_inner_capital (const char *original,
   return FALSE;
 }
 
+/* What a byte may start: a character of three or four bytes, which an unspaced script needs; a
+ * capital, which a camelCase word needs; a digit, which a numbered name needs. */
+enum
+{
+  BYTE_LONG_CHARACTER = 1 << 0,
+  BYTE_CAPITAL        = 1 << 1,
+  BYTE_DIGIT          = 1 << 2,
+};
+
+static const guint8 byte_kinds[256] = {
+  ['0' ... '9'] = BYTE_DIGIT,
+  ['A' ... 'Z'] = BYTE_CAPITAL,
+  [0xE0 ... 0xFF] = BYTE_LONG_CHARACTER,
+};
+
+/* Most tokens are plain lowercase words: one pass over their bytes shows which of the checks
+ * below, each a pass of its own, can find anything. */
+static guint
+byte_kinds_in (const char *bytes,
+               int         length)
+{
+  guint kinds = 0;
+
+  for (int i = 0; i < length; i++)
+    kinds |= byte_kinds[(guchar)bytes[i]];
+  return kinds;
+}
+
 static int
 on_inner_token (void       *user_data,
                 int         flags,
@@ -279,16 +307,20 @@ on_inner_token (void       *user_data,
                 int         end)
 {
   TokenizeCall *call = user_data;
+  /* The document's own bytes, with their capitals, when folding kept their length. */
+  gboolean original = end - start == length;
+  guint kinds = byte_kinds_in (original ? call->text + start : token, length);
 
-  if (has_unspaced_script (token, length))
+  if ((kinds & BYTE_LONG_CHARACTER) && has_unspaced_script (token, length))
     return emit_split (call, token, length, start, end);
-  if ((call->flags & FTS5_TOKENIZE_DOCUMENT) && end - start == length)
+  if ((call->flags & FTS5_TOKENIZE_DOCUMENT) && original)
     {
       int digits;
 
-      if (has_inner_capital (call->text + start, length))
+      if ((kinds & BYTE_CAPITAL) && has_inner_capital (call->text + start, length))
         return emit_with_parts (call, token, length, start, end);
-      if (length >= 4 && (digits = digits_start (call->text + start, length)) > 0)
+      if ((kinds & BYTE_DIGIT) && length >= 4 &&
+          (digits = digits_start (call->text + start, length)) > 0)
         return emit_with_number (call, 0, token, length, start, end, digits);
     }
   return give_token (call, flags, token, length, start, end, 0);
