@@ -75,6 +75,7 @@ struct _LoomJsonDoc
   LoomJson *pending;
   gsize     n_pending;
   gsize     pending_size;
+  GSList   *handed_over;    /* pending buffers that became a container's values: see pop () */
 
   Frame    *stack;
   guint     stack_size;
@@ -84,6 +85,10 @@ struct _LoomJsonDoc
 
 /* Past this many pending values (a 64 MB array of numbers, say) the buffer is given back. */
 #define PENDING_KEEP (64 * 1024)
+
+/* A container of this many values or more keeps them where they gathered, rather than in a copy
+ * in the arena: a hundred megabytes of tiny values would otherwise need twice the memory. */
+#define PENDING_HAND_OVER (64 * 1024)
 
 typedef struct
 {
@@ -197,6 +202,8 @@ arena_reset (LoomJsonDoc *doc)
 {
   Chunk *keep = NULL;
   Chunk *chunk = doc->chunk;
+
+  g_slist_free_full (g_steal_pointer (&doc->handed_over), g_free);
 
   while (chunk != NULL)
     {
@@ -656,8 +663,9 @@ merge_repeated_names (LoomJson *members,
   return kept;
 }
 
-/* Closes the container at the top of the stack: its values move from pending to the arena,
- * side by side, and it takes its place in the container around it. */
+/* Closes the container at the top of the stack: its values move from pending to the arena, side
+ * by side (a great many stay where they are), and it takes its place in the container around
+ * it. */
 static void
 pop (Parser *self)
 {
@@ -667,14 +675,26 @@ pop (Parser *self)
   LoomJson value = { 0 };
   LoomJson *children = NULL;
 
-  if (n > 0)
+  if (n >= PENDING_HAND_OVER && frame->first <= n / 4)
+    {
+      /* The buffer becomes the values' home until the next parse; the few values before them
+       * (of the containers around this one) move to a new one instead. */
+      LoomJson *buffer = doc->pending;
+
+      children = buffer + frame->first;
+      doc->handed_over = g_slist_prepend (doc->handed_over, buffer);
+      doc->pending_size = MAX (frame->first * 2, 64);
+      doc->pending = g_new (LoomJson, doc->pending_size);
+      memcpy (doc->pending, buffer, frame->first * sizeof (LoomJson));
+    }
+  else if (n > 0)
     {
       children = arena_alloc (doc, n * sizeof (LoomJson));
       memcpy (children, doc->pending + frame->first, n * sizeof (LoomJson));
-      doc->n_pending = frame->first;
-      if (frame->is_object && n > 1)
-        n = merge_repeated_names (children, n);
     }
+  doc->n_pending = frame->first;
+  if (frame->is_object && n > 1)
+    n = merge_repeated_names (children, n);
 
   value.name = frame->name;
   value.name_length = frame->name_length;

@@ -590,6 +590,28 @@ test_values (void)
   g_assert_cmpstr (loom_json_member_string (root, "m3"), ==, "late");
   g_assert_cmpstr (loom_json_string (loom_json_element (root, 39)), ==, "last");
 
+  /* Containers of a great many values keep them where they gathered (see pop ()): two such
+   * arrays side by side, inside an object with members before and after them. */
+  g_string_assign (big, "{\"before\":1,\"big\":[[");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (big, "%s%u", i > 0 ? "," : "", i);
+  g_string_append (big, "],[");
+  for (guint i = 0; i < 70000; i++)
+    g_string_append_printf (big, "%s\"v%u\"", i > 0 ? "," : "", i);
+  g_string_append (big, "]],\"after\":[1,2]}");
+  root = loom_json_doc_parse (doc, big->str, big->len, NULL);
+  g_assert_cmpuint (loom_json_length (root), ==, 3);
+  g_assert_cmpint (loom_json_member_int (root, "before", 0), ==, 1);
+  member = loom_json_member_array (root, "big");
+  g_assert_cmpuint (loom_json_length (member), ==, 2);
+  g_assert_cmpuint (loom_json_length (loom_json_element (member, 0)), ==, 100000);
+  g_assert_cmpint (loom_json_int (loom_json_element (loom_json_element (member, 0), 99999), 0),
+                   ==, 99999);
+  g_assert_cmpuint (loom_json_length (loom_json_element (member, 1)), ==, 70000);
+  g_assert_cmpstr (loom_json_string (loom_json_element (loom_json_element (member, 1), 69999)),
+                   ==, "v69999");
+  g_assert_cmpuint (loom_json_length (loom_json_member_array (root, "after")), ==, 2);
+
   /* A failed parse leaves no value, and the document serves the next one. */
   g_assert_null (loom_json_doc_parse (doc, "{\"a\":", 5, NULL));
   root = loom_json_doc_parse (doc, "\"ok\"", 4, NULL);
