@@ -266,7 +266,7 @@ content_text (const LoomJson *content)
 {
   GString *text = g_string_new (NULL);
 
-  if (content == NULL || loom_json_type (content) == LOOM_JSON_NULL)
+  if (loom_json_type (content) == LOOM_JSON_NULL)  /* missing, or null */
     return g_string_free (text, FALSE);
 
   if (loom_json_is_array (content))
@@ -497,8 +497,7 @@ import_user (GeminiImport    *ctx,
 
   /* displayContent is what the person typed and saw; content is what went to the model, with
    * @file references expanded. The prompt is the person's words. */
-  text = content_text (display != NULL && loom_json_type (display) != LOOM_JSON_NULL
-                       ? display : content);
+  text = content_text (loom_json_type (display) != LOOM_JSON_NULL ? display : content);
 
   draft.source_id = id;
   draft.role = "user";

@@ -1,5 +1,5 @@
 /* loom-json-private.h — the layout of a LoomJson, shared by the parser that builds it and the
- * accessors and writer that read it; and the writer's pieces, shared by both kinds of tree.
+ * accessors and writer that read it.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,15 +26,5 @@ struct _LoomJson
     const LoomJson *children;
   } v;
 };
-
-/* JSON text for a string's @length bytes (no quotes added), a gint64 and a double, as
- * loom_json_write() writes them. */
-void loom_json_append_escaped (GString    *out,
-                               const char *text,
-                               gsize       length);
-void loom_json_append_int     (GString    *out,
-                               gint64      value);
-void loom_json_append_double  (GString    *out,
-                               double      value);
 
 G_END_DECLS

@@ -57,26 +57,6 @@ loom_json_int (const LoomJson *value,
     }
 }
 
-double
-loom_json_double (const LoomJson *value,
-                  double          fallback)
-{
-  switch (loom_json_type (value))
-    {
-    case LOOM_JSON_DOUBLE:
-      return value->v.number;
-    case LOOM_JSON_INT:
-      return (double)value->v.integer;
-    case LOOM_JSON_NULL:
-    case LOOM_JSON_BOOLEAN:
-    case LOOM_JSON_STRING:
-    case LOOM_JSON_ARRAY:
-    case LOOM_JSON_OBJECT:
-    default:
-      return fallback;
-    }
-}
-
 gboolean
 loom_json_true (const LoomJson *value)
 {
@@ -136,13 +116,6 @@ loom_json_member_int (const LoomJson *object,
                       gint64          fallback)
 {
   return loom_json_int (loom_json_member (object, name), fallback);
-}
-
-gboolean
-loom_json_member_true (const LoomJson *object,
-                       const char     *name)
-{
-  return loom_json_true (loom_json_member (object, name));
 }
 
 const LoomJson *

@@ -61,9 +61,6 @@ const char     *loom_json_string               (const LoomJson  *value);
 /* An integer; a double truncated; a boolean as 0 or 1; else @fallback. */
 gint64          loom_json_int                  (const LoomJson  *value,
                                                 gint64           fallback);
-/* A double; an integer converted; else @fallback. */
-double          loom_json_double               (const LoomJson  *value,
-                                                double           fallback);
 /* TRUE only for the boolean true. */
 gboolean        loom_json_true                 (const LoomJson  *value);
 
@@ -87,8 +84,6 @@ const char     *loom_json_member_string        (const LoomJson  *object,
 gint64          loom_json_member_int           (const LoomJson  *object,
                                                 const char      *name,
                                                 gint64           fallback);
-gboolean        loom_json_member_true          (const LoomJson  *object,
-                                                const char      *name);
 /* NULL unless the member is an object (an array). */
 const LoomJson *loom_json_member_object        (const LoomJson  *object,
                                                 const char      *name);
@@ -100,10 +95,8 @@ const LoomJson *loom_json_member_array         (const LoomJson  *object,
 /* Compact JSON for @value, byte for byte what loom_json_write() gives for the same json-glib
  * tree. NULL for NULL. */
 char           *loom_json_value_to_string      (const LoomJson  *value);
-void            loom_json_value_append         (GString         *out,
-                                                const LoomJson  *value);
-/* A json-glib tree of the same value, for the few callers that keep or change one; NULL for
- * NULL. */
+/* A json-glib tree of the same value, NULL for NULL: what the parser's tests compare with
+ * json-glib's own. */
 JsonNode       *loom_json_value_to_node        (const LoomJson  *value);
 
 /* Compact JSON for a json-glib tree (the importers' state), as JsonGenerator writes it without

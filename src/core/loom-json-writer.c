@@ -35,10 +35,10 @@ needs_escape (guint64 word)
  * and DEL, everything else (UTF-8 included) as it is. JsonGenerator leaves 0x1f raw, which is
  * not valid JSON; it is escaped here. Payloads are long and mostly plain, so runs are found
  * eight bytes at a time. */
-void
-loom_json_append_escaped (GString    *out,
-                          const char *s,
-                          gsize       length)
+static void
+append_escaped (GString    *out,
+                const char *s,
+                gsize       length)
 {
   const char *end = s + length;
   const char *run = s;
@@ -91,9 +91,9 @@ loom_json_append_escaped (GString    *out,
   g_string_append_len (out, run, end - run);
 }
 
-void
-loom_json_append_int (GString *out,
-                      gint64   value)
+static void
+append_int (GString *out,
+            gint64   value)
 {
   char buffer[24];
   char *p = buffer + sizeof buffer;
@@ -115,9 +115,9 @@ loom_json_append_int (GString *out,
  * JsonGenerator also appends ".0" after an exponent ("1e+17.0") and writes "inf.0", neither
  * of which parses; here an exponent stands alone, infinities are written as numbers that
  * overflow back to them, and NaN, which JSON lacks, as null. */
-void
-loom_json_append_double (GString *out,
-                         double   value)
+static void
+append_double (GString *out,
+               double   value)
 {
   char buffer[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -162,7 +162,7 @@ write_node (GString  *out,
               g_string_append_c (out, ',');
             first = FALSE;
             g_string_append_c (out, '"');
-            loom_json_append_escaped (out, name, strlen (name));
+            append_escaped (out, name, strlen (name));
             g_string_append_len (out, "\":", 2);
             write_node (out, member);
           }
@@ -190,10 +190,10 @@ write_node (GString  *out,
       switch (json_node_get_value_type (node))
         {
         case G_TYPE_INT64:
-          loom_json_append_int (out, json_node_get_int (node));
+          append_int (out, json_node_get_int (node));
           return;
         case G_TYPE_DOUBLE:
-          loom_json_append_double (out, json_node_get_double (node));
+          append_double (out, json_node_get_double (node));
           return;
         case G_TYPE_BOOLEAN:
           if (json_node_get_boolean (node))
@@ -206,8 +206,7 @@ write_node (GString  *out,
           if (json_node_get_string (node) == NULL)
             break;
           g_string_append_c (out, '"');
-          loom_json_append_escaped (out, json_node_get_string (node),
-                                    strlen (json_node_get_string (node)));
+          append_escaped (out, json_node_get_string (node), strlen (json_node_get_string (node)));
           g_string_append_c (out, '"');
           return;
         default:
@@ -238,18 +237,10 @@ loom_json_write (JsonNode *node)
 /* ——— LoomJson values ——— */
 
 /* Recursive: values come from loom_json_doc_parse (), which bounds their depth. */
-void
-loom_json_value_append (GString        *out,
-                        const LoomJson *value)
+static void
+append_value (GString        *out,
+              const LoomJson *value)
 {
-  g_return_if_fail (out != NULL);
-
-  if (value == NULL)
-    {
-      g_string_append_len (out, "null", 4);
-      return;
-    }
-
   switch ((LoomJsonType)value->type)
     {
     case LOOM_JSON_OBJECT:
@@ -267,10 +258,10 @@ loom_json_value_append (GString        *out,
             if (is_object)
               {
                 g_string_append_c (out, '"');
-                loom_json_append_escaped (out, child->name, child->name_length);
+                append_escaped (out, child->name, child->name_length);
                 g_string_append_len (out, "\":", 2);
               }
-            loom_json_value_append (out, child);
+            append_value (out, child);
           }
         g_string_append_c (out, is_object ? '}' : ']');
       }
@@ -278,16 +269,16 @@ loom_json_value_append (GString        *out,
 
     case LOOM_JSON_STRING:
       g_string_append_c (out, '"');
-      loom_json_append_escaped (out, value->v.string, value->length);
+      append_escaped (out, value->v.string, value->length);
       g_string_append_c (out, '"');
       break;
 
     case LOOM_JSON_INT:
-      loom_json_append_int (out, value->v.integer);
+      append_int (out, value->v.integer);
       break;
 
     case LOOM_JSON_DOUBLE:
-      loom_json_append_double (out, value->v.number);
+      append_double (out, value->v.number);
       break;
 
     case LOOM_JSON_BOOLEAN:
@@ -313,6 +304,6 @@ loom_json_value_to_string (const LoomJson *value)
     return NULL;
   /* Most payloads are a block or a record: a few hundred bytes to a few kilobytes. */
   out = g_string_sized_new (value->type == LOOM_JSON_STRING ? value->length + 16 : 256);
-  loom_json_value_append (out, value);
+  append_value (out, value);
   return g_string_free (out, FALSE);
 }
