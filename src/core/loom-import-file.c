@@ -234,6 +234,18 @@ bind_count (sqlite3_stmt *stmt,
     sqlite3_bind_null (stmt, index);
 }
 
+/* A link to another row; 0 for none. */
+static void
+bind_row (sqlite3_stmt *stmt,
+          int           index,
+          gint64        row)
+{
+  if (row > 0)
+    sqlite3_bind_int64 (stmt, index, row);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
 static gint64
 step_returning_id (LoomStore     *store,
                    sqlite3_stmt  *stmt,
@@ -351,14 +363,8 @@ create_session (LoomImportFile  *file,
   bind_text (stmt, 1, uuid);
   bind_text (stmt, 2, source);
   bind_text (stmt, 3, source_session_id);
-  if (project_id > 0)
-    sqlite3_bind_int64 (stmt, 4, project_id);
-  else
-    sqlite3_bind_null (stmt, 4);
-  if (parent_id > 0)
-    sqlite3_bind_int64 (stmt, 5, parent_id);
-  else
-    sqlite3_bind_null (stmt, 5);
+  bind_row (stmt, 4, project_id);
+  bind_row (stmt, 5, parent_id);
   return step_inserting (file->store, stmt, "add the session", error);
 }
 
@@ -512,8 +518,7 @@ loom_import_file_session (LoomImportFile           *file,
   sqlite3_bind_int64 (stmt, 1, id);
   bind_text (stmt, 2, meta->source_path ? meta->source_path : file->path);
   bind_text (stmt, 3, meta->title);
-  if (project_id > 0)
-    sqlite3_bind_int64 (stmt, 4, project_id);
+  bind_row (stmt, 4, project_id);
   bind_text (stmt, 5, meta->cwd);
   bind_text (stmt, 6, meta->git_branch);
   bind_text (stmt, 7, meta->git_commit);
@@ -521,8 +526,7 @@ loom_import_file_session (LoomImportFile           *file,
   bind_text (stmt, 9, meta->agent_mode);
   bind_text (stmt, 10, meta->selected_agent_id);
   bind_text (stmt, 11, meta->session_type);
-  if (parent_id > 0)
-    sqlite3_bind_int64 (stmt, 12, parent_id);
+  bind_row (stmt, 12, parent_id);
   bind_text (stmt, 13, meta->task_objective);
   bind_text (stmt, 14, meta->task_status);
   sqlite3_bind_int64 (stmt, 15, meta->created_at);
