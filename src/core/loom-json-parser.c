@@ -11,14 +11,17 @@
  * Where it agrees with json-glib 1.6, on purpose: integers that fit a gint64 become INT64
  * values and every other number a double (so -0 is the integer 0 and 1e3 the double 1000,
  * and 1e400 is infinity); a repeated member name keeps the first position and the last value;
- * \u0000 ends the string there, since JsonNode strings are C strings; raw control characters
- * inside strings are taken as they are, because json-glib took them and old imports hold
- * them; a leading byte order mark is skipped; input holding a NUL byte is refused.
+ * raw control characters inside strings are taken as they are, because json-glib took them and
+ * old imports hold them; a leading byte order mark is skipped; input holding a NUL byte is
+ * refused.
  *
  * Where it follows RFC 8259 instead: integers beyond gint64 become doubles (json-glib wrapped
  * them around); single quotes, comments, hexadecimal and other malformed numbers, unknown
  * escapes and anything after the value are errors; an unpaired surrogate escape becomes U+FFFD
- * exactly as loom_jsonl_fix_surrogates() rewrites it (json-glib wrote invalid UTF-8 or failed).
+ * exactly as loom_jsonl_fix_surrogates() rewrites it (json-glib wrote invalid UTF-8 or failed);
+ * and \u0000 becomes U+FFFD, in values and member names alike. Strings leave here as C strings,
+ * so a NUL would end them there, as it ended json-glib's, and what followed would be lost
+ * without a word; the replacement character keeps the rest, as it does for invalid UTF-8.
  * Bytes of 0x80 and above are copied through unchecked: callers validate UTF-8 beforehand,
  * and nothing here depends on it for memory safety.
  *
@@ -106,7 +109,6 @@ typedef struct
 
   const char     *key;      /* the member name the next value belongs to, in the arena */
   guint32         key_length;
-  gboolean        decoded_nul;
 
   guint           depth;
   const LoomJson *root;
@@ -398,12 +400,11 @@ decode_escape (Parser     *self,
                             ((gunichar)low - 0xDC00));
           return p + 12;
         }
-      if (unit >= 0xD800 && unit <= 0xDFFF)
+      /* A NUL would end the C string that every consumer reads (the message text, the event
+       * text, the stored payload, a member name) and lose what follows without a word; U+FFFD
+       * keeps the rest, as it does for invalid UTF-8. Its three bytes fit in the escape's six. */
+      if (unit == 0 || (unit >= 0xD800 && unit <= 0xDFFF))
         unit = 0xFFFD;
-      /* \u0000 goes in as a NUL byte, and the string ends there (see finish_string ()), as
-       * the C string json-glib kept did. */
-      if (unit == 0)
-        self->decoded_nul = TRUE;
       append_utf8 (out, (gunichar)unit);
       return p + 6;
 
@@ -538,7 +539,6 @@ parse_string (Parser       *self,
   out->len = 0;
   /* Every escape decodes to fewer bytes than it takes, and the last one may reserve four. */
   out->bound = (gsize)(self->end - p) + 8;
-  self->decoded_nul = FALSE;
   for (;;)
     {
       const char *quote = find_quote (self, p);
@@ -554,8 +554,9 @@ parse_string (Parser       *self,
       scratch_append (out, p, (gsize)(stop - p));
       if (closes)
         {
-          /* A C string ends at its first NUL, as json-glib's did. */
-          *length = self->decoded_nul ? strnlen (out->data, out->len) : out->len;
+          /* The text holds no NUL (see loom_json_doc_parse ()) and no escape decodes to one
+           * (see decode_escape ()), so the C string is the whole string. */
+          *length = out->len;
           *string = arena_strndup (self->doc, out->data, *length);
           self->p = stop + 1;
           if (out->size > SCRATCH_KEEP)

@@ -33,8 +33,9 @@ needs_escape (guint64 word)
 /* Escapes as JsonGenerator does, so stored payloads keep their bytes: the two short escapes
  * for '"' and '\\', \b \f \n \r \t, \u00xx in lower case for the other control characters
  * and DEL, everything else (UTF-8 included) as it is. JsonGenerator leaves 0x1f raw, which is
- * not valid JSON; it is escaped here. Payloads are long and mostly plain, so runs are found
- * eight bytes at a time. */
+ * not valid JSON; it is escaped here. No string holds a NUL, since the parser reads \u0000 as
+ * U+FFFD, which goes out as itself like any other UTF-8. Payloads are long and mostly plain,
+ * so runs are found eight bytes at a time. */
 static void
 append_escaped (GString    *out,
                 const char *s,

@@ -15,6 +15,7 @@
 #include "loom-error.h"
 #include "loom-import.h"
 #include "loom-importer.h"
+#include "loom-store-timeline-pages.h"
 #include "loom-test-utils.h"
 #include "loom-timeline-item.h"
 
@@ -1110,6 +1111,99 @@ test_changed (Fixture       *f,
   g_unsetenv ("CLAUDE_CONFIG_DIR");
 }
 
+/* A \u0000 escape in a prompt or a tool's output (a binary file shown by cat) does not cut the
+ * text at it: the message, the event and the stored payload keep everything after it, with
+ * U+FFFD where the NUL was. */
+static void
+test_nul_escape (Fixture       *f,
+                 gconstpointer  data)
+{
+#define NUL_SID "7a3e9c1d-2b4f-4e68-9a0c-5d1f3b7e2a96"
+#define NUL_ENVELOPE \
+  "\"isSidechain\":false,\"userType\":\"external\",\"cwd\":\"/home/ada/src/tide\"," \
+  "\"sessionId\":\"" NUL_SID "\",\"version\":\"2.1.81\",\"gitBranch\":\"main\"," \
+  "\"entrypoint\":\"cli\""
+#define REPLACEMENT "\xef\xbf\xbd"
+  static const char lines[] =
+    "{\"parentUuid\":null," NUL_ENVELOPE ",\"type\":\"user\",\"message\":{\"role\":\"user\","
+    "\"content\":\"Show me the header bytes\\u0000 of file\"},"
+    "\"uuid\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"timestamp\":\"2026-03-05T12:00:00.000Z\","
+    "\"permissionMode\":\"default\"}\n"
+    "{\"parentUuid\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\"," NUL_ENVELOPE ","
+    "\"message\":{\"model\":\"claude-opus-4-6\",\"id\":\"msg_01Nn1uU2lL3bB4yY5tT6eE7s\","
+    "\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\","
+    "\"id\":\"toolu_01Nu1lL2bB3yY4tT5eE6sS7x\",\"name\":\"Bash\",\"input\":{\"command\":"
+    "\"head -c 24 build/tide\",\"description\":\"Show the header bytes\"}}],"
+    "\"stop_reason\":\"tool_use\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":3,"
+    "\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0,\"output_tokens\":40}},"
+    "\"requestId\":\"req_011NuLbYtEsAfTeRnUlL01\",\"type\":\"assistant\","
+    "\"uuid\":\"1b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e\","
+    "\"timestamp\":\"2026-03-05T12:00:02.000Z\"}\n"
+    "{\"parentUuid\":\"1b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e\"," NUL_ENVELOPE ",\"type\":\"user\","
+    "\"message\":{\"role\":\"user\",\"content\":["
+    "{\"tool_use_id\":\"toolu_01Nu1lL2bB3yY4tT5eE6sS7x\","
+    "\"type\":\"tool_result\",\"content\":"
+    "\"\\u007fELF\\u0002\\u0001\\u0001\\u0000\\u0000\\u0000TAIL-AFTER-NUL\","
+    "\"is_error\":false}]},\"uuid\":\"2c3d4e5f-6a7b-4c8d-8e9f-1a2b3c4d5e6f\","
+    "\"timestamp\":\"2026-03-05T12:00:03.000Z\",\"toolUseResult\":{\"stdout\":"
+    "\"\\u007fELF\\u0002\\u0001\\u0001\\u0000\\u0000\\u0000TAIL-AFTER-NUL\",\"stderr\":\"\","
+    "\"interrupted\":false,\"isImage\":false},"
+    "\"sourceToolAssistantUUID\":\"1b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e\"}\n";
+  g_autofree char *folder = g_build_filename (f->dir, "projects", "-home-ada-src-tide", NULL);
+  g_autofree char *path = g_build_filename (folder, NUL_SID ".jsonl", NULL);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saw_prompt = FALSE, saw_result = FALSE;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, lines, -1, &error);
+  g_assert_no_error (error);
+
+  import_path (f, "claude-code", path);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+  session = find_session (f, NUL_SID);
+  g_assert_nonnull (session);
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      if (d->is_message && g_strcmp0 (d->role, "user") == 0)
+        {
+          g_assert_cmpstr (d->text, ==, "Show me the header bytes" REPLACEMENT " of file");
+          saw_prompt = TRUE;
+        }
+      else if (!d->is_message && g_strcmp0 (d->kind, "tool_result") == 0)
+        {
+          g_autofree char *payload = loom_store_get_event_payload (f->store, d->id, &error);
+          g_autoptr(JsonParser) parser = json_parser_new ();
+
+          g_assert_no_error (error);
+          g_assert_cmpstr (d->tool_name, ==, "Bash");
+          g_assert_nonnull (strstr (d->text, "ELF"));
+          g_assert_nonnull (strstr (d->text, REPLACEMENT REPLACEMENT REPLACEMENT "TAIL-AFTER-NUL"));
+          g_assert_nonnull (payload);
+          g_assert_nonnull (strstr (payload, REPLACEMENT REPLACEMENT REPLACEMENT "TAIL-AFTER-NUL"));
+          /* The payload is still JSON, and reads back with the whole text. */
+          json_parser_load_from_data (parser, payload, -1, &error);
+          g_assert_no_error (error);
+          g_assert_cmpint (d->payload_size, ==, (gint64)strlen (payload));
+          saw_result = TRUE;
+        }
+    }
+  g_assert_true (saw_prompt);
+  g_assert_true (saw_result);
+  loom_test_assert_index_in_sync (f->db);
+#undef REPLACEMENT
+#undef NUL_ENVELOPE
+#undef NUL_SID
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1138,6 +1232,8 @@ main (int   argc,
               fixture_set_up, test_claims, fixture_tear_down);
   g_test_add ("/import/claude/changed", Fixture, NULL,
               fixture_set_up, test_changed, fixture_tear_down);
+  g_test_add ("/import/claude/nul-escape", Fixture, NULL,
+              fixture_set_up, test_nul_escape, fixture_tear_down);
 
   return g_test_run ();
 }

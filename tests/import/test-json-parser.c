@@ -2,10 +2,11 @@
  *
  * The importers were written against the trees JsonParser builds, so every value in the
  * fixtures must come out of the parser as the same tree, down to member order and whether a
- * number is an integer or a double; and the writers must give the bytes JsonGenerator gave,
- * since stored payloads are read back and compared. Every parse here goes through one
- * LoomJsonDoc, which each value is turned into a json-glib tree from and written from directly,
- * so the two writers are held to each other as well. Hostile input (deep
+ * number is an integer or a double (but for \u0000, which json-glib cut strings at and the
+ * parser reads as U+FFFD: see json_glib_parse()); and the writers must give the bytes
+ * JsonGenerator gave, since stored payloads are read back and compared. Every parse here goes
+ * through one LoomJsonDoc, which each value is turned into a json-glib tree from and written
+ * from directly, so the two writers are held to each other as well. Hostile input (deep
  * nesting, truncation, huge strings, repeated names, broken escapes) must give an error or a
  * tree, never a crash, a read past the end or quadratic time.
  *
@@ -77,13 +78,29 @@ assert_refused (const char *text,
   g_assert_true (strstr (error->message, " at byte ") != NULL);
 }
 
+/* json-glib's tree for @text, with each \u0000 escape read as \ufffd. json-glib cuts a
+ * string or a name at its NUL; loom_json_doc_parse() reads \u0000 as U+FFFD instead, so
+ * that nothing after it is lost, and on every other byte the two must still agree. Escapes
+ * are taken two bytes at a time, so that "\\u0000" (a backslash, then text) is left alone;
+ * outside strings a backslash is an error to both, and the rewrite keeps it one. */
 static JsonNode *
 json_glib_parse (const char *text,
                  gsize       length)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *copy = g_malloc (length + 1);
 
-  if (!json_parser_load_from_data (parser, text, (gssize)length, NULL))
+  memcpy (copy, text, length);
+  copy[length] = '\0';
+  for (gsize i = 0; i + 1 < length; i++)
+    {
+      if (copy[i] != '\\')
+        continue;
+      if (length - i >= 6 && memcmp (copy + i + 1, "u0000", 5) == 0)
+        memcpy (copy + i + 2, "fffd", 4);
+      i++;
+    }
+  if (!json_parser_load_from_data (parser, copy, (gssize)length, NULL))
     return NULL;
   return json_parser_steal_root (parser);
 }
@@ -366,8 +383,9 @@ test_like_json_glib (void)
     /* A repeated name keeps its first position and takes the last value. */
     "{\"a\":1,\"b\":2,\"a\":3}", "{\"a\":1,\"b\":2,\"b\":{\"x\":1}}",
     "{\"a\":[1],\"a\":{\"b\":2},\"a\":null}",
-    /* \u0000 ends a C string: json-glib's strings stop there. */
-    "\"a\\u0000b\"", "{\"a\\u0000b\":1}", "[\"\\u0000\"]",
+    /* \u0000 is U+FFFD, and the string goes on (json_glib_parse() reads it so too). */
+    "\"a\\u0000b\"", "{\"a\\u0000b\":1}", "[\"\\u0000\"]", "{\"a\\u0000b\":1,\"a\":2}",
+    "\"\\\\u0000\"", "[\"\\u0000\\u0000x\\u00001\"]",
     /* A byte order mark is skipped. */
     "\xef\xbb\xbf[1]",
   };
@@ -438,7 +456,11 @@ test_strings (void)
   assert_string ("\"\\b\\f\\n\\r\\t\\\"\\\\\\/\"", "\b\f\n\r\t\"\\/");
   assert_string ("\"\\u0041\\u00E9\\u20AC\"", "A\xc3\xa9\xe2\x82\xac");
   assert_string ("\"\\ud800\\udc00\\udbff\\udfff\"", "\xf0\x90\x80\x80\xf4\x8f\xbf\xbf");
-  assert_string ("\"a\\u0000b\"", "a");
+  /* \u0000 is U+FFFD, so that the C string keeps what follows it. */
+  assert_string ("\"a\\u0000b\"", "a" REPLACEMENT "b");
+  assert_string ("\"\\u0000\"", REPLACEMENT);
+  assert_string ("\"\\u0000\\u0000tail\\n\"", REPLACEMENT REPLACEMENT "tail\n");
+  assert_string ("\"\\\\u0000\"", "\\u0000");  /* an escaped backslash, then text */
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
     assert_refused (refused[i], strlen (refused[i]));
   /* A raw NUL is refused, as json-glib refuses it, wherever it is. */
@@ -527,15 +549,25 @@ test_values (void)
 
   root = loom_json_doc_parse (doc, text, strlen (text), NULL);
   g_assert_true (loom_json_is_object (root));
-  /* r and the two names that end at their NUL ("a") came twice: first place, last value. The
-   * name "a" is then both the array's and the NUL-cut ones', so it holds the last of those. */
-  g_assert_cmpuint (loom_json_length (root), ==, 9);
+  /* r came twice: first place, last value. The names holding \u0000 are not cut at it, so
+   * they are neither "a" nor each other: U+FFFD stands where the NUL was, and the rest
+   * follows. */
+  g_assert_cmpuint (loom_json_length (root), ==, 11);
   g_assert_cmpstr (loom_json_name (loom_json_element (root, 8)), ==, "r");
   g_assert_cmpint (loom_json_member_int (root, "r", 0), ==, 2);
   g_assert_cmpstr (loom_json_name (loom_json_element (root, 6)), ==, "a");
-  g_assert_cmpint (loom_json_member_int (root, "a", 0), ==, 4);
+  g_assert_true (loom_json_is_array (loom_json_member (root, "a")));
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 9)), ==, "a" REPLACEMENT "b");
+  g_assert_cmpint (loom_json_member_int (root, "a" REPLACEMENT "b", 0), ==, 3);
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 10)), ==, "a" REPLACEMENT "c");
+  g_assert_cmpint (loom_json_member_int (root, "a" REPLACEMENT "c", 0), ==, 4);
+  {
+    g_autofree char *written = loom_json_value_to_string (root);
 
-  g_assert_cmpstr (loom_json_member_string (root, "s"), ==, "x");
+    g_assert_nonnull (strstr (written, ",\"a" REPLACEMENT "b\":3,\"a" REPLACEMENT "c\":4}"));
+  }
+
+  g_assert_cmpstr (loom_json_member_string (root, "s"), ==, "x" REPLACEMENT "y");
   g_assert_null (loom_json_member_string (root, "i"));
   member = loom_json_member (root, "n");
   g_assert_nonnull (member);
@@ -552,7 +584,7 @@ test_values (void)
   g_assert_null (loom_json_member_array (root, "o"));
   g_assert_cmpstr (loom_json_member_string (loom_json_member_object (root, "o"), "k"), ==, "v");
 
-  g_assert_null (loom_json_element (root, 9));
+  g_assert_null (loom_json_element (root, 11));
   g_assert_cmpuint (loom_json_length (loom_json_member (root, "s")), ==, 0);
   g_assert_null (loom_json_element (loom_json_member (root, "s"), 0));
   g_assert_null (loom_json_name (root));
@@ -566,7 +598,7 @@ test_values (void)
   g_assert_null (loom_json_value_to_string (NULL));
   g_assert_null (loom_json_value_to_node (NULL));
 
-  /* Elements in order, members without names, a string's bytes before its NUL. */
+  /* Elements in order, members without names. */
   text = "[1,\"two\",{\"k\":[]}]";
   root = loom_json_doc_parse (doc, text, strlen (text), NULL);
   g_assert_true (loom_json_is_array (root));
@@ -577,15 +609,21 @@ test_values (void)
   g_assert_true (loom_json_is_array (loom_json_member (loom_json_element (root, 2), "k")));
   g_assert_null (loom_json_member (root, "k"));
 
-  /* More members than are compared pair by pair: a table finds the repeats, the NUL-cut
-   * names among them, with the same result. */
+  /* More members than are compared pair by pair: a table finds the repeats, with the same
+   * result, and names holding \u0000 are whole in it too, so none of them is taken for "m3",
+   * nor for another that differs only after the NUL. */
   for (guint i = 0; i < 40; i++)
     g_string_append_printf (big, "\"m%u\":%u,", i, i);
-  g_string_append (big, "\"m3\\u0000tail\":\"late\",\"m39\":\"last\"}");
+  g_string_append (big, "\"m3\\u0000tail\":\"late\",\"m3\\u0000other\":\"other\","
+                        "\"m3\\u0000tail\":\"later\",\"m39\":\"last\"}");
   root = loom_json_doc_parse (doc, big->str, big->len, NULL);
-  g_assert_cmpuint (loom_json_length (root), ==, 40);
+  g_assert_cmpuint (loom_json_length (root), ==, 42);
   g_assert_cmpstr (loom_json_name (loom_json_element (root, 3)), ==, "m3");
-  g_assert_cmpstr (loom_json_member_string (root, "m3"), ==, "late");
+  g_assert_cmpint (loom_json_member_int (root, "m3", -1), ==, 3);
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 40)), ==, "m3" REPLACEMENT "tail");
+  g_assert_cmpstr (loom_json_member_string (root, "m3" REPLACEMENT "tail"), ==, "later");
+  g_assert_cmpstr (loom_json_name (loom_json_element (root, 41)), ==, "m3" REPLACEMENT "other");
+  g_assert_cmpstr (loom_json_member_string (root, "m3" REPLACEMENT "other"), ==, "other");
   g_assert_cmpstr (loom_json_string (loom_json_element (root, 39)), ==, "last");
 
   /* Containers of a great many values keep them where they gathered (see pop ()): two such
