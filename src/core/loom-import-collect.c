@@ -7,6 +7,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -25,48 +26,98 @@ loom_import_candidate_free (gpointer data)
   LoomImportCandidate *candidate = data;
 
   g_free (candidate->path);
+  g_free (candidate->spelled);
   g_free (candidate);
 }
 
-static gboolean
+/* The first bytes of @path, or the errno of why they cannot be read. */
+static int
 read_head (const char *path,
            char       *buffer,
            gsize      *length)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* Only regular files come here, but one may have become a FIFO since it was listed: never
+   * wait for a writer. */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   ssize_t n;
+  int saved_errno;
 
   if (fd < 0)
-    return FALSE;
+    return errno;
   n = read (fd, buffer, DETECT_HEAD);
+  saved_errno = errno;
   close (fd);
   if (n < 0)
-    return FALSE;
+    return saved_errno;
   *length = (gsize)n;
-  return TRUE;
+  return 0;
 }
 
-/* The format of @path: @only when given and it recognises the file (or has no detector),
- * else the first format that does. */
-static const LoomImporter *
+/* Which formats recognise a file. */
+typedef struct
+{
+  const LoomImporter *detected;  /* the first format whose detector recognises it */
+  gboolean            only;      /* whether the format asked for does (or has no detector) */
+  gboolean            empty;     /* nothing to recognise yet */
+} Detection;
+
+/* Reads the head of @path and asks the formats about it; FALSE with the errno in @read_errno
+ * when the file cannot be read. */
+static gboolean
 detect_format (const char         *path,
-               const LoomImporter *only)
+               const LoomImporter *only,
+               Detection          *detection,
+               int                *read_errno)
 {
   const LoomImporter * const *importers = loom_importers ();
   g_autofree char *head = g_malloc (DETECT_HEAD + 1);
   gsize length = 0;
 
-  if (!read_head (path, head, &length) || length == 0)
-    return only;
+  *detection = (Detection) { NULL, only != NULL && only->detect == NULL, FALSE };
+  if ((*read_errno = read_head (path, head, &length)) != 0)
+    return FALSE;
+  if (length == 0)
+    {
+      detection->empty = TRUE;
+      return TRUE;
+    }
   head[length] = '\0';
 
-  if (only != NULL)
-    return only->detect == NULL || only->detect (path, head, length) ? only : NULL;
-
   for (guint i = 0; importers[i] != NULL; i++)
-    if (importers[i]->detect != NULL && importers[i]->detect (path, head, length))
-      return importers[i];
-  return NULL;
+    {
+      if (importers[i]->detect == NULL || !importers[i]->detect (path, head, length))
+        continue;
+      if (detection->detected == NULL)
+        detection->detected = importers[i];
+      if (importers[i] == only)
+        detection->only = TRUE;
+    }
+  return TRUE;
+}
+
+/* How the summary names a format's agent. */
+static const char *
+agent_title (const LoomImporter *importer)
+{
+  if (g_strcmp0 (importer->name, "claude-code") == 0)
+    return "Claude Code";
+  if (g_strcmp0 (importer->name, "codex") == 0)
+    return "Codex";
+  if (g_strcmp0 (importer->name, "gemini") == 0)
+    return "Gemini CLI";
+  return importer->name;
+}
+
+/* A path named on the command line, or found below one, that could not be read at all: it
+ * fails the import as a file that could not be opened fails it when it is imported. */
+static void
+add_failure (LoomImportStats *stats,
+             const char      *path,
+             const char      *message)
+{
+  g_ptr_array_add (stats->warnings, g_strdup_printf ("%s: %s", path, message));
+  g_ptr_array_add (stats->failed_paths, g_strdup (path));
+  stats->files_failed++;
 }
 
 static gboolean
@@ -75,30 +126,45 @@ looks_like_session_file (const char *name)
   return g_str_has_suffix (name, ".jsonl") || g_str_has_suffix (name, ".json");
 }
 
-/* Every .jsonl and .json file below @dir, not following links out of it. */
+/* Every .jsonl and .json file below @dir, not following links out of it. A folder that cannot
+ * be listed fails the import, as a file that cannot be read does. */
 static void
-walk (const char *dir,
-      GPtrArray  *files,
-      guint       depth)
+walk (const char      *dir,
+      LoomImportStats *stats,
+      GPtrArray       *files,
+      guint            depth)
 {
-  g_autoptr(GDir) listing = NULL;
-  const char *name;
+  DIR *listing;
+  struct dirent *entry;
 
-  if (depth > 32 || !(listing = g_dir_open (dir, 0, NULL)))
+  if (depth > 32)
     return;
-
-  while ((name = g_dir_read_name (listing)) != NULL)
+  /* opendir () rather than g_dir_open (): the warning gives the system's reason alone. */
+  if (!(listing = opendir (dir)))
     {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *message = g_strdup_printf ("not imported: %s", g_strerror (errno));
+
+      add_failure (stats, dir, message);
+      return;
+    }
+
+  while ((entry = readdir (listing)) != NULL)
+    {
+      const char *name = entry->d_name;
+      g_autofree char *path = NULL;
       struct stat st;
 
+      if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
+        continue;
+      path = g_build_filename (dir, name, NULL);
       if (lstat (path, &st) != 0)
         continue;
       if (S_ISDIR (st.st_mode))
-        walk (path, files, depth + 1);
+        walk (path, stats, files, depth + 1);
       else if (S_ISREG (st.st_mode) && looks_like_session_file (name))
         g_ptr_array_add (files, g_steal_pointer (&path));
     }
+  closedir (listing);
 }
 
 static void
@@ -120,9 +186,9 @@ add_candidate (GPtrArray          *candidates,
   g_ptr_array_add (candidates, candidate);
 }
 
-static int
-compare_candidates (gconstpointer a,
-                    gconstpointer b)
+int
+loom_import_candidate_compare (gconstpointer a,
+                               gconstpointer b)
 {
   const LoomImportCandidate *ca = *(const LoomImportCandidate * const *)a;
   const LoomImportCandidate *cb = *(const LoomImportCandidate * const *)b;
@@ -295,6 +361,49 @@ collect_changed (const LoomImporter *only,
     }
 }
 
+/* The format that imports @file, a file named on the command line (@named) or found in a folder
+ * named there; NULL when none does, with a warning when the user should hear why. */
+static const LoomImporter *
+choose_format (const char         *file,
+               gboolean            named,
+               const LoomImporter *only,
+               LoomImportStats    *stats)
+{
+  Detection detection;
+  int read_errno;
+
+  if (!detect_format (file, only, &detection, &read_errno))
+    {
+      g_autofree char *message = g_strdup_printf ("not imported: %s", g_strerror (read_errno));
+
+      add_failure (stats, file, message);
+      return NULL;
+    }
+
+  if (only == NULL)
+    {
+      if (detection.detected == NULL && named)
+        g_ptr_array_add (stats->warnings,
+                         g_strdup_printf ("%s: not a session file of a known agent", file));
+      return detection.detected;
+    }
+
+  /* With --source, a folder's files are those that format recognises (and those still empty);
+   * a file named on the command line is taken at its word unless it is plainly another agent's. */
+  if (detection.only || detection.empty)
+    return only;
+  if (!named)
+    return NULL;
+  if (detection.detected != NULL)
+    {
+      g_ptr_array_add (stats->warnings,
+                       g_strdup_printf ("%s: this is a %s session file, not a %s one; skipped",
+                                        file, agent_title (detection.detected), only->name));
+      return NULL;
+    }
+  return only;
+}
+
 /* The files and folders named on the command line: a folder's files are told apart by their
  * content, as they need not be laid out as any agent lays them out. */
 static void
@@ -310,38 +419,37 @@ collect_paths (const LoomImporter *only,
       const char *path = paths[p];
       g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
       gboolean named = FALSE;
+      struct stat st;
 
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+      if (stat (path, &st) != 0)
+        {
+          add_failure (stats, path,
+                       errno == ENOENT ? "no such file or folder" : g_strerror (errno));
+          continue;
+        }
+      if (S_ISDIR (st.st_mode))
         {
           g_ptr_array_add (roots, g_strdup (path));
-          walk (path, files, 0);
+          walk (path, stats, files, 0);
         }
-      else if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+      else if (S_ISREG (st.st_mode))
         {
           g_ptr_array_add (files, g_strdup (path));
           named = TRUE;
         }
       else
         {
-          g_ptr_array_add (stats->warnings,
-                           g_strdup_printf ("%s: no such file or folder", path));
-          g_ptr_array_add (stats->failed_paths, g_strdup (path));
-          stats->files_failed++;
+          add_failure (stats, path, "not a regular file or folder");
           continue;
         }
 
       for (guint f = 0; f < files->len; f++)
         {
           const char *file = g_ptr_array_index (files, f);
-          /* A file named on the command line with --source is taken at its word; in a
-           * folder, --source only narrows which format may claim a file. */
-          const LoomImporter *importer = named && only ? only : detect_format (file, only);
+          const LoomImporter *importer = choose_format (file, named, only, stats);
 
           if (importer != NULL)
             add_candidate (candidates, seen, file, importer);
-          else if (named)
-            g_ptr_array_add (stats->warnings,
-                             g_strdup_printf ("%s: not a session file of a known agent", file));
         }
     }
 }
@@ -379,6 +487,6 @@ loom_import_collect (const LoomImportOptions  *options,
   else
     collect_paths (only, options->paths, stats, candidates, seen, roots);
 
-  g_ptr_array_sort (candidates, compare_candidates);
+  g_ptr_array_sort (candidates, loom_import_candidate_compare);
   return TRUE;
 }

@@ -9,6 +9,7 @@
 
 #include "loom-error.h"
 #include "loom-import-private.h"
+#include "loom-json-salvage.h"
 #include "loom-time.h"
 
 /* What is shown and searched of an event; the payload keeps everything. */
@@ -33,6 +34,7 @@ loom_import_file_new (LoomStore          *store,
   file->stats = stats;
   file->path = g_strdup (path);
   file->reset = reset;
+  file->start = reset ? 0 : offset;
   file->state = state != NULL ? json_object_ref (state) : json_object_new ();
   file->sessions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   file->next_seq = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -107,6 +109,57 @@ loom_import_file_warn (LoomImportFile *file,
     g_ptr_array_add (file->stats->warnings, g_strdup_printf ("%s: %s", file->path, message));
 }
 
+/* Whether `"@name" :` ends just before @at, whitespace allowed around the colon. */
+static gboolean
+names_member (const char *start,
+              const char *at,
+              const char *name)
+{
+  gsize length = strlen (name);
+  const char *p = at;
+
+  while (p > start && g_ascii_isspace (p[-1]))
+    p--;
+  if (p == start || *--p != ':')
+    return FALSE;
+  while (p > start && g_ascii_isspace (p[-1]))
+    p--;
+  return (gsize)(p - start) >= length + 2 && p[-1] == '"' && p[-length - 2] == '"' &&
+         memcmp (p - length - 1, name, length) == 0;
+}
+
+gboolean
+loom_import_file_read_before (LoomImportFile *file,
+                              const char     *name,
+                              const char     *value)
+{
+  g_autoptr(GMappedFile) mapped = NULL;
+  g_autofree char *needle = NULL;
+  const char *contents, *p, *end;
+  gsize needle_length;
+
+  g_return_val_if_fail (name != NULL && value != NULL, FALSE);
+
+  if (file->start == 0 || *value == '\0' ||
+      !(mapped = g_mapped_file_new (file->path, FALSE, NULL)) ||
+      !(contents = g_mapped_file_get_contents (mapped)))
+    return FALSE;
+
+  /* The bytes up to where this pass began, as the cursor's hash vouched for them. The value
+   * is searched for, quoted, and then its member's name before it. */
+  needle = g_strdup_printf ("\"%s\"", value);
+  needle_length = strlen (needle);
+  end = contents + MIN ((guint64)g_mapped_file_get_length (mapped), file->start);
+  for (p = contents; (gsize)(end - p) >= needle_length; p++)
+    {
+      if (!(p = memchr (p, '"', (gsize)(end - p) - needle_length + 1)))
+        return FALSE;
+      if (memcmp (p, needle, needle_length) == 0 && names_member (contents, p, name))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 gboolean
 loom_import_file_next_record (LoomImportFile  *file,
                               const LoomJson **record)
@@ -148,6 +201,52 @@ loom_import_file_next_record (LoomImportFile  *file,
     }
 }
 
+/* The 1-based line of @offset in @text. */
+static guint64
+line_of_offset (const char *text,
+                gsize       offset)
+{
+  guint64 line = 1;
+
+  for (const char *p = text, *end = text + offset;
+       p < end && (p = memchr (p, '\n', (gsize)(end - p))) != NULL; p++)
+    line++;
+  return line;
+}
+
+/* A warning about one line of a whole document, formatted as loom_import_file_warn () formats
+ * those of a JSON Lines file. */
+static void
+warn_at_line (LoomImportFile *file,
+              guint64         line,
+              const char     *message)
+{
+  g_ptr_array_add (file->stats->warnings,
+                   g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": %s", file->path, line, message));
+}
+
+/* Rebuilds the document from the parts of it that parse (loom-json-salvage.c) and reports each
+ * part left out. NULL when nothing can be salvaged: the root is not an object. */
+static const LoomJson *
+salvage_document (LoomImportFile *file,
+                  const char     *contents,
+                  gsize           length)
+{
+  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (loom_json_problem_free);
+  g_autofree char *salvaged = NULL;
+
+  salvaged = loom_json_salvage (contents, length, LOOM_JSON_MAX_DEPTH, problems);
+  if (salvaged == NULL)
+    return NULL;
+  for (guint i = 0; i < problems->len; i++)
+    {
+      LoomJsonProblem *problem = g_ptr_array_index (problems, i);
+
+      warn_at_line (file, problem->line, problem->message);
+    }
+  return loom_json_doc_parse (file->document, salvaged, strlen (salvaged), NULL);
+}
+
 const LoomJson *
 loom_import_file_read_document (LoomImportFile  *file,
                                 GError         **error)
@@ -157,8 +256,9 @@ loom_import_file_read_document (LoomImportFile  *file,
   g_autofree char *repaired = NULL;
   const LoomJson *root;
   const char *contents;
+  const char *invalid;
   gsize length;
-  gsize ends[2];
+  gsize first_surrogate = 0;
 
   mapped = g_mapped_file_new (file->path, FALSE, error);
   if (mapped == NULL)
@@ -166,43 +266,57 @@ loom_import_file_read_document (LoomImportFile  *file,
   contents = g_mapped_file_get_contents (mapped);
   length = g_mapped_file_get_length (mapped);
 
+  /* An agent that rewrites a file may empty it first: like a damaged one, an empty document
+   * takes nothing away, and there is nothing in it to fail on. */
   if (contents == NULL || length == 0)
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is empty", file->path);
-      return NULL;
+      loom_import_file_warn (file, "the file is empty; it is read again when it is written");
+      if (file->document == NULL)
+        file->document = loom_json_doc_new ();
+      return loom_json_doc_parse (file->document, "{}", 2, error);
     }
 
-  if (loom_jsonl_split_values (contents, length, LOOM_JSONL_MAX_DEPTH, ends, 2) < 0)
+  /* No depth check of its own: the parser stops at LOOM_JSON_MAX_DEPTH without recursing, and
+   * salvage leaves out only the record that nests too deep. */
+  if (!g_utf8_validate_len (contents, length, &invalid))
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE,
-                   "“%s” nests deeper than %d levels and was not read", file->path,
-                   LOOM_JSONL_MAX_DEPTH);
-      return NULL;
-    }
-
-  if (!g_utf8_validate_len (contents, length, NULL))
-    {
+      warn_at_line (file, line_of_offset (contents, (gsize)(invalid - contents)),
+                    "invalid UTF-8 was replaced by U+FFFD");
       repaired = g_utf8_make_valid (contents, (gssize)length);
-      contents = repaired;
       length = strlen (repaired);
-      loom_import_file_warn (file, "invalid UTF-8 was replaced by U+FFFD");
     }
   else
-    {
-      repaired = g_strndup (contents, length);
-      contents = repaired;
-    }
-  if (loom_jsonl_fix_surrogates (repaired, length) > 0)
-    loom_import_file_warn (file, "unpaired surrogate escapes were replaced by U+FFFD");
+    repaired = g_strndup (contents, length);
+  contents = repaired;
+  /* Replacing keeps every newline where it was, so lines counted here are the file's. */
+  if (loom_jsonl_fix_surrogates_full (repaired, length, &first_surrogate) > 0)
+    warn_at_line (file, line_of_offset (contents, first_surrogate),
+                  "unpaired surrogate escapes were replaced by U+FFFD");
 
   if (file->document == NULL)
     file->document = loom_json_doc_new ();
   root = loom_json_doc_parse (file->document, contents, length, &local_error);
   if (root == NULL)
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is not valid JSON: %s",
-                   file->path, local_error->message);
-      return NULL;
+      /* Half-written, or one record the parser refuses: what reads is imported, and nothing
+       * is cleared. A damaged document only adds what it can read and never takes away what
+       * an intact version gave before — an agent that crashed mid-write must not cost the
+       * messages already imported. Messages and events are inserted with ON CONFLICT DO
+       * NOTHING on their source ids, so what was there already is not added twice; the next
+       * change to the file reads it again from its start. */
+      root = salvage_document (file, contents, length);
+      if (root == NULL)
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_PARSE, "“%s” is not valid JSON: %s",
+                       file->path, local_error->message);
+          return NULL;
+        }
+    }
+  else if (file->reset)
+    {
+      /* Intact and read from its start: it replaces whatever its earlier versions gave. */
+      if (!loom_import_file_clear (file->store, file->path, error))
+        return NULL;
     }
   file->stats->records++;
   return root;
@@ -792,9 +906,18 @@ loom_import_file_clear (LoomStore   *store,
                         const char  *path,
                         GError     **error)
 {
+  /* Rows are indexed at the batch's end if their id is past the last one indexed before it
+   * (index_deferred). SQLite gives a new row the highest id plus one: once the file's rows,
+   * the newest, are gone, the rows read again would take ids at or below that mark, and never
+   * be indexed. The mark comes down to the highest id left, below which every row was indexed
+   * before the batch. */
   static const char * const statements[] = {
     "DELETE FROM events WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
     "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
+    "UPDATE index_deferred SET after_id = min (after_id, (SELECT ifnull (max (id), 0) FROM events))"
+    " WHERE base = 'events'",
+    "UPDATE index_deferred SET after_id = min (after_id, (SELECT ifnull (max (id), 0) FROM messages))"
+    " WHERE base = 'messages'",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (statements); i++)

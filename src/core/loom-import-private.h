@@ -16,12 +16,16 @@ G_BEGIN_DECLS
 /* A file a pass reads, and the format that reads it. */
 typedef struct
 {
-  char               *path;
+  char               *path;      /* resolved: loom_import_canonicalize () */
+  char               *spelled;   /* as it was reached, when that differs; else NULL */
   const LoomImporter *importer;
   guint64             size;
 } LoomImportCandidate;
 
 void     loom_import_candidate_free (gpointer                  candidate);
+/* By path, for g_ptr_array_sort (). */
+int      loom_import_candidate_compare (gconstpointer          a,
+                                        gconstpointer          b);
 
 /* Fills @candidates (LoomImportCandidate, sorted by path) with the files to import. @roots
  * receives the folders a whole pass went through, whose deleted files count as the agent's
@@ -32,6 +36,14 @@ gboolean loom_import_collect        (const LoomImportOptions  *options,
                                      GPtrArray                *roots,
                                      GPtrArray                *deleted,
                                      GError                  **error);
+
+/* loom-import-paths.c: one name per file, whichever way it was reached. */
+char    *loom_import_canonical_path (const char               *path);
+/* Resolves the candidates' paths (keeping how each was spelt) and drops the second of two
+ * that are one file; adds the resolved spellings of @roots and @deleted beside theirs. */
+void     loom_import_canonicalize   (GPtrArray                *candidates,
+                                     GPtrArray                *roots,
+                                     GPtrArray                *deleted);
 
 typedef struct
 {
@@ -48,6 +60,7 @@ struct _LoomImportFile
   LoomImportStats    *stats;
   char               *path;
   gboolean            reset;
+  guint64             start;       /* where this pass began reading: what earlier ones read */
   JsonObject         *state;
   LoomJsonlReader    *reader;
   GHashTable         *sessions;    /* row id → TRUE: touched this pass */

@@ -61,41 +61,96 @@ loom_import_stats_free (LoomImportStats *stats)
 /* ——— Cursors ——— */
 
 /* A file that grew is read on from its cursor only if the bytes the cursor saw are still
- * there: its start and the bytes just before the cursor are hashed with the length. Samples of
- * 4 KiB catch the rewrites agents do (a first line written again, a document saved whole); the
- * first version hashed 64 KiB twice, a tenth of a fresh import's time. Hashes of that version
- * carry no prefix and are still checked their way. */
+ * there: its start and the bytes just before the cursor are hashed with the length.
+ *
+ * The start is the whole first line, up to a megabyte, and at least 4 KiB. Codex writes its
+ * session_meta line again when a session is resumed, and that line carries the instructions
+ * the model was given, often 20 KB of them: a new commit or branch written after the first
+ * 4 KiB went unseen, and the file was read on as if only appended to. A first line is read
+ * whole only when a file has grown, which is seldom more than once a second.
+ *
+ * Earlier versions hashed a fixed 4 KiB ("2:") and, first, 64 KiB twice (no prefix); their
+ * hashes are still checked their way, and the next pass writes the new kind. */
 #define SAMPLE_BYTES        (4 * 1024)
 #define SAMPLE_BYTES_V1     (64 * 1024)
-#define SAMPLE_HASH_PREFIX  "2:"
+#define FIRST_LINE_LIMIT    (1024 * 1024)
+#define SAMPLE_HASH_PREFIX     "3:"
+#define SAMPLE_HASH_PREFIX_V2  "2:"
 
+static gboolean
+hash_range (GChecksum *checksum,
+            int        fd,
+            guint64    start,
+            guint64    end)
+{
+  guchar buffer[16 * 1024];
+
+  while (start < end)
+    {
+      gsize want = (gsize)MIN ((guint64)sizeof buffer, end - start);
+      ssize_t n = pread (fd, buffer, want, (off_t)start);
+
+      if (n <= 0)
+        return FALSE;
+      g_checksum_update (checksum, buffer, n);
+      start += (guint64)n;
+    }
+  return TRUE;
+}
+
+/* Where the first line ends (after its newline), at least @floor and at most @limit in. */
+static gboolean
+first_line_end (int      fd,
+                guint64  floor,
+                guint64  limit,
+                guint64 *end)
+{
+  char buffer[16 * 1024];
+  guint64 at = 0;
+
+  while (at < limit)
+    {
+      gsize want = (gsize)MIN ((guint64)sizeof buffer, limit - at);
+      ssize_t n = pread (fd, buffer, want, (off_t)at);
+      const char *newline;
+
+      if (n <= 0)
+        return FALSE;
+      if ((newline = memchr (buffer, '\n', (gsize)n)) != NULL)
+        {
+          *end = MIN (MAX (at + (guint64)(newline - buffer) + 1, floor), limit);
+          return TRUE;
+        }
+      at += (guint64)n;
+    }
+  *end = limit;
+  return TRUE;
+}
+
+/* @head_bytes: 0 for the first line (the current kind), else a fixed sample. */
 static char *
 sample_hash_sized (const char *path,
                    guint64     offset,
-                   gsize       sample)
+                   gsize       head_bytes,
+                   gsize       tail_bytes)
 {
   g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree guchar *buffer = g_malloc (sample);
   g_autofree char *length = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
-  guint64 starts[2] = { 0, offset > sample ? offset - sample : 0 };
+  guint64 head_end = MIN ((guint64)head_bytes, offset);
+  guint64 tail_start = offset > tail_bytes ? offset - tail_bytes : 0;
+  gboolean ok;
   int fd;
 
   if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     return NULL;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      gsize want = (gsize)MIN ((guint64)sample, offset - starts[i]);
-      ssize_t n = pread (fd, buffer, want, (off_t)starts[i]);
-
-      if (n < 0 || (gsize)n != want)
-        {
-          close (fd);
-          return NULL;
-        }
-      g_checksum_update (checksum, buffer, n);
-    }
+  ok = (head_bytes > 0 ||
+        first_line_end (fd, MIN ((guint64)SAMPLE_BYTES, offset),
+                        MIN ((guint64)FIRST_LINE_LIMIT, offset), &head_end)) &&
+       hash_range (checksum, fd, 0, head_end) &&
+       hash_range (checksum, fd, tail_start, offset);
   close (fd);
+  if (!ok)
+    return NULL;
 
   g_checksum_update (checksum, (const guchar *)length, -1);
   return g_strdup (g_checksum_get_string (checksum));
@@ -105,7 +160,7 @@ static char *
 sample_hash (const char *path,
              guint64     offset)
 {
-  g_autofree char *hash = sample_hash_sized (path, offset, SAMPLE_BYTES);
+  g_autofree char *hash = sample_hash_sized (path, offset, 0, SAMPLE_BYTES);
 
   return hash != NULL ? g_strconcat (SAMPLE_HASH_PREFIX, hash, NULL) : NULL;
 }
@@ -121,9 +176,17 @@ sample_matches (const char *path,
   if (saved == NULL)
     return FALSE;
   if (g_str_has_prefix (saved, SAMPLE_HASH_PREFIX))
-    hash = sample_hash (path, offset);
-  else
-    hash = sample_hash_sized (path, offset, SAMPLE_BYTES_V1);
+    {
+      hash = sample_hash (path, offset);
+      return g_strcmp0 (hash, saved) == 0;
+    }
+  if (g_str_has_prefix (saved, SAMPLE_HASH_PREFIX_V2))
+    {
+      g_autofree char *v2 = sample_hash_sized (path, offset, SAMPLE_BYTES, SAMPLE_BYTES);
+
+      return v2 != NULL && strcmp (saved + strlen (SAMPLE_HASH_PREFIX_V2), v2) == 0;
+    }
+  hash = sample_hash_sized (path, offset, SAMPLE_BYTES_V1, SAMPLE_BYTES_V1);
   return g_strcmp0 (hash, saved) == 0;
 }
 
@@ -268,6 +331,46 @@ decide_mode (const LoomImportCandidate *candidate,
 
 /* ——— Importing ——— */
 
+/* A store made before paths were resolved (loom-import-paths.c) keyed the file by the path
+ * it was reached by: its cursor and sessions move to the resolved one, or the file would be
+ * read again from its start as a new one. */
+static gboolean
+take_over_cursor (LoomStore   *store,
+                  const char  *spelled,
+                  const char  *path,
+                  Cursor      *cursor,
+                  GError     **error)
+{
+  static const char * const statements[] = {
+    "UPDATE import_cursors SET source_path = ?2 WHERE source_path = ?1",
+    "UPDATE sessions SET source_path = ?2 WHERE source_path = ?1",
+  };
+
+  if (!load_cursor (store, spelled, cursor, error))
+    return FALSE;
+  if (!cursor->found)
+    return TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
+    {
+      sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
+      int rc;
+
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_text (stmt, 1, spelled, -1, SQLITE_STATIC);
+      sqlite3_bind_text (stmt, 2, path, -1, SQLITE_STATIC);
+      rc = sqlite3_step (stmt);
+      sqlite3_reset (stmt);
+      if (rc != SQLITE_DONE)
+        {
+          loom_store_set_error (store, error, "rename an agent file's records");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 import_one (LoomStore                  *store,
             const LoomImportCandidate  *candidate,
@@ -291,6 +394,9 @@ import_one (LoomStore                  *store,
 
   if (!load_cursor (store, candidate->path, &cursor, error))
     return FALSE;
+  if (!cursor.found && candidate->spelled != NULL &&
+      !take_over_cursor (store, candidate->spelled, candidate->path, &cursor, error))
+    return FALSE;
   mode = decide_mode (candidate, &cursor, &st);
   if (mode == MODE_UNCHANGED)
     {
@@ -306,8 +412,10 @@ import_one (LoomStore                  *store,
   cursor_clear (&cursor);
 
   /* No savepoint of its own: a file that fails takes its batch's transaction with it, and
-   * import_all () reads the batch again without it. */
-  if (mode == MODE_RESET && !loom_import_file_clear (store, candidate->path, error))
+   * import_all () reads the batch again without it. A whole document clears its rows itself,
+   * once it knows the document is intact (loom_import_file_read_document ()). */
+  if (mode == MODE_RESET && !g_str_has_suffix (candidate->path, ".json") &&
+      !loom_import_file_clear (store, candidate->path, error))
     return FALSE;
 
   file = loom_import_file_new (store, candidate->importer, stats, candidate->path,
@@ -341,6 +449,16 @@ import_one (LoomStore                  *store,
   return TRUE;
 }
 
+/* Gone, not merely out of reach: a folder that cannot be listed, a drive that answers with an
+ * error, leaves its sessions as they are. */
+static gboolean
+is_gone (const char *path)
+{
+  struct stat st;
+
+  return stat (path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
 /* The files below @roots that have a cursor but are gone. */
 static gboolean
 find_gone_below (LoomStore   *store,
@@ -367,7 +485,7 @@ find_gone_below (LoomStore   *store,
       for (guint r = 0; r < prefixes->len; r++)
         {
           if (g_str_has_prefix (path, g_ptr_array_index (prefixes, r)) &&
-              !g_file_test (path, G_FILE_TEST_EXISTS))
+              is_gone (path))
             {
               g_ptr_array_add (gone, g_strdup (path));
               break;
@@ -409,8 +527,38 @@ find_gone_named (LoomStore   *store,
           return FALSE;
         }
       /* Deleted and made again between the change and now: it imports next time. */
-      if (rc == SQLITE_ROW && !g_file_test (path, G_FILE_TEST_EXISTS))
+      if (rc == SQLITE_ROW && is_gone (path))
         g_ptr_array_add (gone, g_strdup (path));
+    }
+  return TRUE;
+}
+
+/* A cursor of a file that is gone and that no session is named by has nothing left to keep,
+ * and is dropped. Codex moves a session's file to archived_sessions/ when it is archived, and
+ * back when it is unarchived: the session goes with the file, and the cursor left behind at the
+ * old path, still seeing the file as it was, would take the file back for unchanged and leave
+ * the session pointing at the archive, gone. Without it, the file is read again where it came
+ * back to, as on its way out (nothing doubles: the rows are found by their ids). */
+static gboolean
+forget_cursor_of_no_session (LoomStore   *store,
+                             const char  *gone,
+                             GError     **error)
+{
+  static const char sql[] =
+    "DELETE FROM import_cursors WHERE source_path = ?1"
+    " AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_path = ?1)";
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (!(stmt = loom_store_cached (store, sql, error)))
+    return FALSE;
+  sqlite3_bind_text (stmt, 1, gone, -1, SQLITE_STATIC);
+  rc = sqlite3_step (stmt);
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "forget a deleted agent file");
+      return FALSE;
     }
   return TRUE;
 }
@@ -440,6 +588,8 @@ mark_missing (LoomStore        *store,
     return FALSE;
   for (guint i = 0; i < gone->len; i++)
     {
+      if (!forget_cursor_of_no_session (store, g_ptr_array_index (gone, i), error))
+        goto fail;
       if (!(stmt = loom_store_cached (store, mark_sql, error)))
         goto fail;
       sqlite3_bind_text (stmt, 1, g_ptr_array_index (gone, i), -1, SQLITE_STATIC);
@@ -554,6 +704,7 @@ import_all (LoomStore                *store,
 
   if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
     return FALSE;
+  loom_import_canonicalize (candidates, roots, deleted);
 
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
    * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
@@ -622,7 +773,9 @@ import_all (LoomStore                *store,
       LoomImportCandidate *candidate = g_ptr_array_index (candidates, j);
 
       if (g_hash_table_contains (failed, GUINT_TO_POINTER (j)))
-        g_ptr_array_add (stats->failed_paths, g_strdup (candidate->path));
+        /* As it was reached: the watcher matches it against the folders it watches. */
+        g_ptr_array_add (stats->failed_paths,
+                         g_strdup (candidate->spelled ? candidate->spelled : candidate->path));
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;

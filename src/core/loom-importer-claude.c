@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "loom-importer.h"
+#include "loom-json-salvage.h"
 #include "loom-time.h"
 
 /* Whether the main session exists yet: files whose only records are summaries (1.0.x wrote the
@@ -1115,6 +1116,16 @@ handle_progress (Import         *imp,
 
 /* ——— Titles, summaries and bookkeeping ——— */
 
+/* A summary appended in a later pass may name a record an earlier pass read: the uuids of a
+ * pass are not kept (a long session has thousands), so the bytes before are searched for the
+ * record. A record of a sidechain would be taken too; they are seldom a summary's leaf. */
+static gboolean
+leaf_read_before (Import     *imp,
+                  const char *leaf)
+{
+  return loom_import_file_read_before (imp->file, "uuid", leaf);
+}
+
 static void
 handle_summary (Import         *imp,
                 Session        *s,
@@ -1131,7 +1142,8 @@ handle_summary (Import         *imp,
       const char *last = imp->last_uuid ? imp->last_uuid : state_string (imp, STATE_LAST_UUID);
 
       json_object_set_string_member (state_object (imp, STATE_SUMMARIES), leaf, summary);
-      if (g_hash_table_contains (imp->uuids, leaf) || str_equal0 (leaf, last))
+      if (g_hash_table_contains (imp->uuids, leaf) || str_equal0 (leaf, last) ||
+          leaf_read_before (imp, leaf))
         state_set_string (imp, STATE_TITLE_SUMMARY, summary);
     }
 
@@ -1566,6 +1578,132 @@ looks_like_record (const LoomJson *record)
   return FALSE;
 }
 
+/* What the members of a record's line show, when the line is longer than the head. */
+typedef struct
+{
+  char     *type;
+  gboolean  foreign;   /* Codex's payload or Gemini's projectHash */
+  gboolean  envelope;  /* a threading field or sessionId */
+  gboolean  backup;    /* a file-history record's snapshot or trackingPath */
+} ClaudeHeadMembers;
+
+/* The end of the JSON value (a member name too) that starts at @p; NULL when the head ends
+ * inside it. */
+static const char *
+skip_head_value (const char *p,
+                 const char *end)
+{
+  gsize value_end;
+  guint deepest;
+
+  if (!loom_json_find_value_end (p, (gsize)(end - p), 0, &value_end, &deepest))
+    return NULL;
+  return p + value_end;
+}
+
+static const char *
+skip_head_space (const char *p,
+                 const char *end)
+{
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  return p;
+}
+
+static gboolean
+is_member_name (const char *name,
+                gsize       length,
+                const char *wanted)
+{
+  return strlen (wanted) == length && memcmp (name, wanted, length) == 0;
+}
+
+/* The top-level members of the object that starts the head, as far as the head goes: a
+ * 0.4–1.5 MB line (a pasted image, a file-history snapshot of hundreds of files) is cut
+ * inside one of its values, which is skipped, not searched, so that a Gemini or Codex
+ * session that merely quotes Claude's field names is not taken for Claude's. FALSE when the
+ * head is not the start of a JSON object. */
+static gboolean
+scan_head_members (const char        *head,
+                   const char        *end,
+                   ClaudeHeadMembers *members)
+{
+  const char *p = skip_head_space (head, end);
+
+  g_assert (members->type == NULL);
+
+  if (p >= end || *p != '{')
+    return FALSE;
+  p++;
+
+  for (;;)
+    {
+      const char *name, *name_end, *value_end;
+      gsize length;
+
+      p = skip_head_space (p, end);
+      if (p >= end || *p == '}')
+        return TRUE;
+      if (*p != '"')
+        return FALSE;
+      name = p + 1;
+      if (!(name_end = skip_head_value (p, end)))
+        return TRUE;
+      length = (gsize)(name_end - 1 - name);
+
+      p = skip_head_space (name_end, end);
+      if (p >= end)
+        return TRUE;
+      if (*p != ':')
+        return FALSE;
+      p = skip_head_space (p + 1, end);
+      if (p >= end)
+        return TRUE;
+
+      /* A member whose name the head shows counts even when its value is cut. */
+      if (is_member_name (name, length, "payload") || is_member_name (name, length, "projectHash"))
+        members->foreign = TRUE;
+      else if (is_member_name (name, length, "parentUuid") ||
+               is_member_name (name, length, "leafUuid") ||
+               is_member_name (name, length, "isSidechain") ||
+               is_member_name (name, length, "sessionId"))
+        members->envelope = TRUE;
+      else if (is_member_name (name, length, "snapshot") ||
+               is_member_name (name, length, "trackingPath"))
+        members->backup = TRUE;
+
+      if (!(value_end = skip_head_value (p, end)))
+        return TRUE;
+      if (is_member_name (name, length, "type") && *p == '"' && members->type == NULL)
+        members->type = g_strndup (p + 1, (gsize)(value_end - 1 - (p + 1)));
+
+      p = skip_head_space (value_end, end);
+      if (p >= end)
+        return TRUE;
+      if (*p == ',')
+        p++;
+      else if (*p != '}')
+        return FALSE;
+    }
+}
+
+/* A first line longer than the head, judged as looks_like_record () judges a whole one, by
+ * the members the head shows: Claude writes the type and envelope before the message, and a
+ * file-history record its type before its snapshot. */
+static gboolean
+head_line_looks_like_record (const char *head,
+                             const char *end)
+{
+  ClaudeHeadMembers members = { NULL, };
+  gboolean claude;
+
+  claude = scan_head_members (head, end, &members) && members.type != NULL && !members.foreign &&
+           (members.envelope ||
+            (g_str_has_prefix (members.type, "file-history-") && members.backup));
+  g_free (members.type);
+  return claude;
+}
+
 static gboolean
 claude_detect (const char *path,
                const char *head,
@@ -1573,6 +1711,7 @@ claude_detect (const char *path,
 {
   const char *line = head, *end = head + head_len;
   g_autoptr(LoomJsonDoc) doc = NULL;
+  gboolean unparsed_record = FALSE;
 
   if (!g_str_has_suffix (path, ".jsonl"))
     return FALSE;
@@ -1592,16 +1731,14 @@ claude_detect (const char *path,
           root = loom_json_doc_parse (doc, line, (gsize)(newline - line), NULL);
           if (loom_json_is_object (root))
             return looks_like_record (root);
+          /* Two records on one line: the reader keeps the first. */
+          unparsed_record = unparsed_record || head_line_looks_like_record (line, newline);
         }
       line = newline + 1;
     }
 
-  /* A first line longer than the head (a pasted image): judge by its field names. */
-  while (head < end && g_ascii_isspace (*head))
-    head++;
-  return head < end && *head == '{' && g_strstr_len (head, end - head, "\"payload\"") == NULL &&
-         (g_strstr_len (head, end - head, "\"parentUuid\"") != NULL ||
-          g_strstr_len (head, end - head, "\"leafUuid\"") != NULL);
+  /* Else a line longer than the head (or the last one, without its newline) decides. */
+  return unparsed_record || head_line_looks_like_record (line, end);
 }
 
 static const LoomImporter importer = {

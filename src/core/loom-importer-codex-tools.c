@@ -241,6 +241,50 @@ codex_patch_changes (CodexImport *ci,
   return n;
 }
 
+/* A patch run through the shell may first change folder: `cd crates/core && apply_patch <<EOF`.
+ * Its paths are then relative to that folder, not to the turn's. Returns the folder the `cd`
+ * commands before @end lead to (each relative to the one before), or NULL when there are none
+ * or something else runs before the patch. */
+static char *
+folder_of_shell_prefix (CodexImport *ci,
+                        const char  *command,
+                        const char  *end,
+                        const char  *workdir)
+{
+  g_autofree char *prefix = g_strndup (command, (gsize)(end - command));
+  g_autofree char *folder = NULL;
+  g_auto(GStrv) steps = NULL;
+  const char *apply = strstr (prefix, "apply_patch");
+
+  if (apply == NULL)
+    return NULL;
+  prefix[apply - prefix] = '\0';
+  g_strdelimit (prefix, ";", '\n');
+  steps = g_regex_split_simple ("&&|\n", prefix, 0, 0);
+  for (guint i = 0; steps[i] != NULL; i++)
+    {
+      char *step = g_strstrip (steps[i]);
+      g_autofree char *resolved = NULL;
+      gsize length;
+
+      if (*step == '\0' && steps[i + 1] == NULL)
+        break;  /* what ran the patch itself: "… && apply_patch" */
+      if (!g_str_has_prefix (step, "cd ") || !*(step += 3))
+        return NULL;
+      step = g_strstrip (step);
+      length = strlen (step);
+      if (length >= 2 && (step[0] == '\'' || step[0] == '"') && step[length - 1] == step[0])
+        {
+          step[length - 1] = '\0';
+          step++;
+        }
+      resolved = resolve_path (ci, step, folder != NULL ? folder : workdir);
+      g_free (folder);
+      folder = g_steal_pointer (&resolved);
+    }
+  return g_steal_pointer (&folder);
+}
+
 static void
 codex_patch_from_call (CodexImport *ci,
                        const char  *patch,
@@ -248,10 +292,14 @@ codex_patch_from_call (CodexImport *ci,
                        const char  *workdir)
 {
   const char *begin = patch != NULL ? strstr (patch, "*** Begin Patch") : NULL;
+  g_autofree char *moved_to = NULL;
 
   if (begin == NULL)
     return;
-  if (codex_patch_changes (ci, begin, call_id, workdir) > 0 && call_id != NULL)
+  if (begin > patch)
+    moved_to = folder_of_shell_prefix (ci, patch, begin, workdir);
+  if (codex_patch_changes (ci, begin, call_id, moved_to != NULL ? moved_to : workdir) > 0 &&
+      call_id != NULL)
     loom_codex_state_set_bool (ci, STATE_PATCHED, call_id, TRUE);
 }
 

@@ -962,6 +962,9 @@ codex_import_document (CodexImport  *ci,
 
       g_free (ci->source_id);
       ci->source_id = g_strdup_printf ("I%u", i);
+      /* A null is what salvage leaves of an item it could not read, and has said so. */
+      if (loom_json_type (item) == LOOM_JSON_NULL)
+        continue;
       if (!loom_json_is_object (item))
         loom_import_file_warn (ci->file, "item %u is not a JSON object", i);
       else

@@ -730,6 +730,46 @@ import_file_change (GeminiImport    *ctx,
   return add_event (ctx, &event, error);
 }
 
+/* A tool call that ran a sub-agent carries its agentId; the sub-agent's own session is
+ * chats/<this sessionId>/<its id>.jsonl. The parent's timeline marks the start right after the
+ * call, as the Claude and Codex importers do, once per agent: the event's source id is the
+ * agent's, so a later call of the same agent, a record seen again and a new pass add nothing. */
+static gboolean
+import_subagent_start (GeminiImport    *ctx,
+                       const LoomJson  *call,
+                       const char      *call_id,
+                       const char      *name,
+                       const char      *args_text,
+                       gint64           created_at,
+                       gint64           message_row,
+                       GError         **error)
+{
+  const char *agent_id = loom_json_member_string (call, "agentId");
+  const char *what;
+  LoomEventDraft event = { 0 };
+  g_autofree char *text = NULL;
+
+  /* A sub-agent's own calls may name the sub-agent itself: that is no start. */
+  if (agent_id == NULL || *agent_id == '\0' ||
+      g_strcmp0 (agent_id, loom_json_get_string (ctx->state, STATE_SESSION)) == 0)
+    return TRUE;
+
+  if ((what = loom_json_member_string (call, "description")) == NULL || *what == '\0')
+    if ((what = loom_json_member_string (call, "displayName")) == NULL || *what == '\0')
+      what = name;
+  text = g_strdup_printf ("%s (sub-agent %s)", what, agent_id);
+
+  event.kind = LOOM_EVENT_SUBAGENT;
+  event.source_id = agent_id;
+  event.call_id = call_id;
+  event.tool_name = name;
+  event.text = text;
+  event.payload = args_text;
+  event.created_at = created_at;
+  event.message_id = message_row;
+  return add_event (ctx, &event, error);
+}
+
 static gboolean
 import_tool_call (GeminiImport    *ctx,
                   const LoomJson  *call,
@@ -768,7 +808,9 @@ import_tool_call (GeminiImport    *ctx,
   event.payload = args_text;
   event.created_at = record_time (ctx, call);
   event.message_id = message_row;
-  if (!add_event (ctx, &event, error))
+  if (!add_event (ctx, &event, error) ||
+      !import_subagent_start (ctx, call, call_id, name, args_text, event.created_at, message_row,
+                              error))
     return FALSE;
 
   return import_tool_result (ctx, call, call_id, name, event.created_at, message_row, &is_error,
@@ -991,6 +1033,10 @@ import_document (GeminiImport  *ctx,
       const LoomJson *message = loom_json_element (messages, i);
       g_autofree char *raw_id = NULL;
 
+      /* A message the framework could not read (too deep, malformed) is a null in its place,
+       * already reported with its line. */
+      if (loom_json_type (message) == LOOM_JSON_NULL)
+        continue;
       if (loom_json_is_object (message) && loom_json_member_string (message, "id") != NULL)
         {
           if (!import_message (ctx, message, error))

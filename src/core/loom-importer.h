@@ -134,8 +134,15 @@ GStrv       loom_importer_split_path     (const char  *root,
 
 const char *loom_import_file_get_path    (LoomImportFile  *file);
 /* TRUE when the file is read from its start (first import, or a rewrite): the framework has
- * already cleared what this file imported before. FALSE: only appended records follow. */
+ * already cleared what this file imported before (a whole document: once it reads intact, see
+ * loom_import_file_read_document ()). FALSE: only appended records follow. */
 gboolean    loom_import_file_is_reset    (LoomImportFile  *file);
+/* Whether a member @name with the string @value occurs in the bytes earlier passes read of the
+ * file, before this one began: for a record that refers back to one of them. It reads the
+ * file's start: seldom call it. @value is matched as written, escapes and all. */
+gboolean    loom_import_file_read_before (LoomImportFile  *file,
+                                          const char      *name,
+                                          const char      *value);
 /* Per-file state kept between passes (a JSON object the format owns), e.g. the current model. */
 JsonObject *loom_import_file_get_state   (LoomImportFile  *file);
 
@@ -147,7 +154,13 @@ gboolean    loom_import_file_next_record (LoomImportFile  *file,
                                           const LoomJson **record);
 guint64     loom_import_file_get_line    (LoomImportFile  *file);
 /* The whole file as one JSON document (whole-document formats). The value belongs to the file
- * until the next call, or the end of the file's import. */
+ * until the next call, or the end of the file's import.
+ *
+ * A document that does not parse (half-written, or with one record the parser refuses) gives
+ * what can be read of it (loom-json-salvage.h), with a warning by line for the rest; an empty
+ * one, an empty object. Read again from its start, an intact document first clears what the
+ * file gave before; a salvaged or empty one does not, and only adds. NULL with @error when the
+ * file cannot be read, or nothing in it can. */
 const LoomJson *loom_import_file_read_document (LoomImportFile  *file,
                                                 GError         **error);
 void        loom_import_file_warn        (LoomImportFile  *file,

@@ -222,6 +222,14 @@ guint
 loom_jsonl_fix_surrogates (char  *text,
                            gsize  len)
 {
+  return loom_jsonl_fix_surrogates_full (text, len, NULL);
+}
+
+guint
+loom_jsonl_fix_surrogates_full (char  *text,
+                                gsize  len,
+                                gsize *first_fixed)
+{
   char *end = text + len;
   char *p = text;
   guint fixed = 0;
@@ -246,6 +254,8 @@ loom_jsonl_fix_surrogates (char  *text,
         }
       if (unit >= 0xD800 && unit <= 0xDFFF)
         {
+          if (fixed == 0 && first_fixed != NULL)
+            *first_fixed = (gsize)(p - text);
           memcpy (p, "\\uFFFD", 6);
           fixed++;
         }

@@ -59,6 +59,11 @@ int              loom_jsonl_split_values        (const char       *text,
 /* Rewrites unpaired \uD800–\uDFFF escapes as \uFFFD in place (same length). Returns how many. */
 guint            loom_jsonl_fix_surrogates      (char             *text,
                                                  gsize             len);
+/* The same, and when @first_fixed is not NULL and some were fixed, sets it to the offset of the
+ * first: a whole document's warning names its line. */
+guint            loom_jsonl_fix_surrogates_full (char             *text,
+                                                 gsize             len,
+                                                 gsize            *first_fixed);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomJsonlReader, loom_jsonl_reader_free)
 

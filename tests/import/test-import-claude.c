@@ -1204,6 +1204,84 @@ test_nul_escape (Fixture       *f,
 #undef NUL_SID
 }
 
+/* A summary appended in a later pass whose leaf is a record an earlier pass read names the
+ * session, as it does when the whole file is read at once; whitespace in the records (a file
+ * written by other tools) does not hide the leaf. */
+static void
+test_summary_of_earlier_record (Fixture       *f,
+                                gconstpointer  data)
+{
+#define SUM_SID "5e8c2a71-9d3b-4f06-b1e4-7a2c9d5f3e81"
+#define SUM_ENVELOPE \
+  "\"isSidechain\": false, \"userType\": \"external\", \"cwd\": \"/home/ada/src/tide\", " \
+  "\"sessionId\": \"" SUM_SID "\", \"version\": \"1.0.98\", \"gitBranch\": \"main\""
+  static const char conversation[] =
+    "{\"parentUuid\": null, " SUM_ENVELOPE ", \"type\": \"user\", \"message\": {\"role\": "
+    "\"user\", \"content\": \"Investigate slow startup\"}, \"uuid\": "
+    "\"a1000000-0000-4000-8000-000000000001\", \"timestamp\": \"2026-03-05T12:00:00.000Z\"}\n"
+    "{\"parentUuid\": \"a1000000-0000-4000-8000-000000000001\", " SUM_ENVELOPE ", \"type\": "
+    "\"assistant\", \"message\": {\"model\": \"claude-opus-4-6\", \"id\": \"msg_sum1\", "
+    "\"type\": \"message\", \"role\": \"assistant\", \"content\": [{\"type\": \"text\", "
+    "\"text\": \"Fonts load first.\"}], \"usage\": {\"input_tokens\": 3, \"output_tokens\": 5}}, "
+    "\"uuid\": \"a1000000-0000-4000-8000-000000000002\", "
+    "\"timestamp\": \"2026-03-05T12:00:02.000Z\"}\n"
+    "{\"parentUuid\": \"a1000000-0000-4000-8000-000000000002\", " SUM_ENVELOPE ", \"type\": "
+    "\"user\", \"message\": {\"role\": \"user\", \"content\": \"And the icons?\"}, \"uuid\": "
+    "\"a1000000-0000-4000-8000-000000000003\", \"timestamp\": \"2026-03-05T12:00:05.000Z\"}\n";
+  static const char summary[] =
+    "{\"type\": \"summary\", \"summary\": \"Startup performance investigation\", "
+    "\"leafUuid\": \"a1000000-0000-4000-8000-000000000002\"}\n";
+  g_autofree char *folder = g_build_filename (f->dir, "projects", "-home-ada-src-tide", NULL);
+  g_autofree char *path = g_build_filename (folder, SUM_SID ".jsonl", NULL);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  FILE *out;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, conversation, -1, &error);
+  g_assert_no_error (error);
+  import_path (f, "claude-code", path);
+  session = find_session (f, SUM_SID);
+  g_assert_cmpstr (loom_session_get_title (session), ==, "Investigate slow startup - 2026-03-05");
+  g_clear_object (&session);
+
+  out = fopen (path, "a");
+  g_assert_nonnull (out);
+  g_assert_cmpint (fputs (summary, out), >=, 0);
+  g_assert_cmpint (fclose (out), ==, 0);
+  import_path (f, "claude-code", path);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  session = find_session (f, SUM_SID);
+  g_assert_cmpstr (loom_session_get_title (session), ==,
+                   "Startup performance investigation - 2026-03-05");
+  g_clear_object (&session);
+
+  /* A leaf the file names only as a record's parent (resumed from another session) is not a
+   * record of the file: that summary is another session's. */
+  open_store (f);
+  {
+    g_autofree char *resumed = g_strconcat (conversation,
+      "{\"parentUuid\": \"c3000000-0000-4000-8000-000000000007\", " SUM_ENVELOPE ", \"type\": "
+      "\"user\", \"message\": {\"role\": \"user\", \"content\": \"Carry on\"}, \"uuid\": "
+      "\"a1000000-0000-4000-8000-000000000004\", \"timestamp\": \"2026-03-05T12:01:00.000Z\"}\n",
+      NULL);
+
+    g_file_set_contents (path, resumed, -1, &error);
+    g_assert_no_error (error);
+  }
+  import_path (f, "claude-code", path);
+  out = fopen (path, "a");
+  g_assert_nonnull (out);
+  g_assert_cmpint (fputs ("{\"type\": \"summary\", \"summary\": \"Someone else's session\", "
+                          "\"leafUuid\": \"c3000000-0000-4000-8000-000000000007\"}\n", out), >=, 0);
+  g_assert_cmpint (fclose (out), ==, 0);
+  import_path (f, "claude-code", path);
+  session = find_session (f, SUM_SID);
+  g_assert_cmpstr (loom_session_get_title (session), ==, "Investigate slow startup - 2026-03-05");
+#undef SUM_ENVELOPE
+#undef SUM_SID
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1234,6 +1312,8 @@ main (int   argc,
               fixture_set_up, test_changed, fixture_tear_down);
   g_test_add ("/import/claude/nul-escape", Fixture, NULL,
               fixture_set_up, test_nul_escape, fixture_tear_down);
+  g_test_add ("/import/claude/summary-of-earlier-record", Fixture, NULL,
+              fixture_set_up, test_summary_of_earlier_record, fixture_tear_down);
 
   return g_test_run ();
 }

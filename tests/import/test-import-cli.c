@@ -4,9 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <linux/capability.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "loom-claude-lines.h"
 #include "loom-test-utils.h"
@@ -19,6 +23,7 @@ typedef struct
   char *session_file;
   char *out;
   char *err;
+  gboolean mode_bound;  /* run loom bound by file modes, root or not */
 } Fixture;
 
 /* Appends in place, as the agents do (a rename would look like a rewrite). */
@@ -64,6 +69,32 @@ fixture_tear_down (Fixture       *f,
   g_free (f->err);
 }
 
+/* root reads any file whatever its mode. Without these capabilities in the bounding set it
+ * reads what the mode allows, as anyone else: exec gives root no more than that set. */
+static void
+drop_read_override (gpointer data)
+{
+  if (getuid () == 0)
+    {
+      prctl (PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+      prctl (PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
+    }
+}
+
+/* Whether loom, run bound by file modes, would be refused @path. */
+static gboolean
+refused_to_read (const char *path)
+{
+  const char *argv[] = { "cat", path, NULL };
+  int wait_status = 0;
+
+  if (!g_spawn_sync (NULL, (char **)argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     drop_read_override, NULL, NULL, NULL, &wait_status, NULL))
+    return FALSE;
+  return !g_spawn_check_wait_status (wait_status, NULL);
+}
+
 /* Runs loom with the fixture's store and agent folders; nothing of the real HOME is read. */
 static int
 run_loom (Fixture *f,
@@ -96,8 +127,9 @@ run_loom (Fixture *f,
 
   g_clear_pointer (&f->out, g_free);
   g_clear_pointer (&f->err, g_free);
-  g_spawn_sync (NULL, (char **)argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &f->out, &f->err,
-                &wait_status, &error);
+  g_spawn_sync (NULL, (char **)argv->pdata, envp, G_SPAWN_DEFAULT,
+                f->mode_bound ? drop_read_override : NULL, NULL, &f->out, &f->err, &wait_status,
+                &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   return WEXITSTATUS (wait_status);
@@ -324,6 +356,319 @@ test_extra_folders (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (stats, "messages"), ==, 2);
 }
 
+/* ——— Telling formats apart (loom-import-collect.c, each format's detect) ——— */
+
+static char *
+write_lines (const char *path,
+             ...)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  va_list args;
+  char *line;
+
+  va_start (args, path);
+  while ((line = va_arg (args, char *)) != NULL)
+    {
+      g_string_append (text, line);
+      g_string_append_c (text, '\n');
+      g_free (line);
+    }
+  va_end (args);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, text->str, (gssize)text->len, &error);
+  g_assert_no_error (error);
+  return g_strdup (path);
+}
+
+/* A first line of @size bytes or more, as Claude Code writes before the first prompt when it
+ * tracks many files: {"type":"file-history-snapshot","messageId":…,"snapshot":{…}}. */
+static char *
+long_snapshot_line (gsize size)
+{
+  GString *line = g_string_new ("{\"type\":\"file-history-snapshot\","
+                                "\"messageId\":\"00000000-0000-4000-8000-000000000001\","
+                                "\"snapshot\":{\"messageId\":"
+                                "\"00000000-0000-4000-8000-000000000001\","
+                                "\"trackedFileBackups\":{");
+
+  for (guint i = 0; line->len < size; i++)
+    g_string_append_printf (line, "%s\"/tmp/proj/src/module-%04u/file.c\":{\"backupFileName\":"
+                            "\"0123456789abcdef@v1\",\"version\":1,\"backupTime\":"
+                            "\"2026-11-20T09:59:00.000Z\"}",
+                            i == 0 ? "" : ",", i);
+  g_string_append (line, "},\"timestamp\":\"2026-11-20T09:59:00.000Z\"},"
+                         "\"isSnapshotUpdate\":false}");
+  return g_string_free (line, FALSE);
+}
+
+static gboolean
+has_warning (JsonObject *stats,
+             const char *text)
+{
+  JsonArray *warnings = json_object_get_array_member (stats, "warnings");
+
+  for (guint i = 0; i < json_array_get_length (warnings); i++)
+    if (strstr (json_array_get_string_element (warnings, i), text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static JsonObject *
+import_paths_json (Fixture    *f,
+                   JsonParser *parser,
+                   int         expected_status,
+                   ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *arg;
+  va_list args;
+
+  va_start (args, expected_status);
+  while ((arg = va_arg (args, const char *)) != NULL)
+    g_ptr_array_add (argv, (char *)arg);
+  va_end (args);
+  while (argv->len < 5)
+    g_ptr_array_add (argv, NULL);
+
+  g_assert_cmpint (run_loom (f, "import", "--json", argv->pdata[0], argv->pdata[1],
+                             argv->pdata[2], argv->pdata[3], argv->pdata[4], NULL),
+                   ==, expected_status);
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static guint
+n_sessions (Fixture *f)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  return json_array_get_length (json_node_get_array (json_parser_get_root (parser)));
+}
+
+/* A first line longer than the 64 KB detection reads: the file is still Claude Code's. */
+static void
+test_long_first_line (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *folder = g_build_filename (f->dir, "copied", NULL);
+  g_autofree char *path = g_build_filename (folder, "-tmp-proj", CLAUDE_SESSION ".jsonl", NULL);
+  g_autofree char *moved = NULL;
+  g_autofree char *long_line = long_snapshot_line (100 * 1024);
+  JsonObject *stats, *session;
+
+  g_assert_cmpint (g_remove (f->session_file), ==, 0);
+  g_free (write_lines (path, g_strdup (long_line), claude_user_line (1, "Why is the build slow?"),
+                       claude_assistant_line (2, "The linker runs twice."), NULL));
+
+  /* In a folder, told apart by content. */
+  stats = import_paths_json (f, parser, 0, folder, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "files"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "messages"), ==, 2);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (stats, "warnings")), ==, 0);
+  session = only_session (f, parser);
+  g_assert_cmpstr (json_object_get_string_member (session, "source"), ==, "claude-code");
+  g_assert_cmpint (json_object_get_int_member (session, "message_count"), ==, 2);
+
+  /* Named, under another name (a new store for a first read). */
+  moved = g_build_filename (f->dir, "snapshot-first.jsonl", NULL);
+  g_assert_cmpint (g_rename (path, moved), ==, 0);
+  g_assert_cmpint (g_remove (f->db), ==, 0);
+  stats = import_paths_json (f, parser, 0, moved, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "files"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "messages"), ==, 2);
+  g_assert_false (has_warning (stats, "not a session file"));
+
+  /* With --source, a folder's files are those the format recognises: this one is. */
+  g_assert_cmpint (g_rename (moved, path), ==, 0);
+  g_assert_cmpint (g_remove (f->db), ==, 0);
+  stats = import_paths_json (f, parser, 0, "--source", "claude-code", folder, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "messages"), ==, 2);
+}
+
+/* Long first lines do not make Claude claim the other agents' files: a Codex session_meta line
+ * of 100 KB whose instructions quote Claude's field names stays Codex's, and the fixtures of
+ * Codex and Gemini stay theirs. */
+static void
+test_long_first_line_foreign (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *folder = g_build_filename (f->dir, "mixed", NULL);
+  g_autofree char *codex = g_build_filename (folder, "rollout-2026-03-02T10-15-42-"
+                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a78.jsonl", NULL);
+  g_autofree char *padding = g_strnfill (100 * 1024, 'q');
+  g_autofree char *fixtures = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonArray *sessions;
+
+  g_assert_cmpint (g_remove (f->session_file), ==, 0);
+  g_free (write_lines (codex,
+                       g_strdup_printf ("{\"timestamp\":\"2026-03-02T10:15:42.118Z\","
+                                        "\"type\":\"session_meta\",\"payload\":{\"id\":"
+                                        "\"019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a78\",\"timestamp\":"
+                                        "\"2026-03-02T10:15:42.118Z\",\"cwd\":\"/tmp/proj\","
+                                        "\"originator\":\"codex_cli_rs\",\"cli_version\":"
+                                        "\"0.104.0\",\"instructions\":\"Each record has "
+                                        "\\\"parentUuid\\\" and \\\"sessionId\\\" %s\"}}",
+                                        padding),
+                       NULL));
+
+  import_paths_json (f, parser, 0, folder, NULL);
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  sessions = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (sessions), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, 0),
+                                                  "source"), ==, "codex");
+
+  for (guint a = 0; a < 2; a++)
+    {
+      const char *agent = a == 0 ? "codex" : "gemini";
+
+      g_clear_pointer (&fixtures, g_free);
+      fixtures = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), agent, NULL);
+      g_assert_cmpint (g_remove (f->db), ==, 0);
+      import_paths_json (f, parser, 0, fixtures, NULL);
+      g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
+      json_parser_load_from_data (parser, f->out, -1, &error);
+      g_assert_no_error (error);
+      sessions = json_node_get_array (json_parser_get_root (parser));
+      g_assert_cmpuint (json_array_get_length (sessions), >, 0);
+      for (guint i = 0; i < json_array_get_length (sessions); i++)
+        g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, i),
+                                                        "source"), ==, agent);
+    }
+}
+
+/* --source names the agent of a file no format recognises, not of a file another one does. */
+static void
+test_source_forced (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *gemini = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "gemini", "jsonl",
+                                              "tmp", "atlas", "chats",
+                                              "session-2025-11-02T08-15-8c1d4e2a.jsonl", NULL);
+  g_autofree char *codex = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "codex", "current",
+                                             "rollout-2026-03-02T10-15-42-"
+                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl", NULL);
+  g_autofree char *unknown = g_build_filename (f->dir, "future.jsonl", NULL);
+  g_autofree char *expected = NULL;
+  JsonObject *stats;
+
+  stats = import_paths_json (f, parser, 0, "--source", "claude-code", gemini, NULL);
+  expected = g_strdup_printf ("%s: this is a Gemini CLI session file, not a claude-code one; "
+                              "skipped", gemini);
+  g_assert_true (has_warning (stats, expected));
+  g_assert_cmpint (json_object_get_int_member (stats, "files"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (stats, "files_failed"), ==, 0);
+  g_assert_cmpuint (n_sessions (f), ==, 0);
+
+  stats = import_paths_json (f, parser, 0, "--source", "claude-code", codex, NULL);
+  g_assert_true (has_warning (stats, "this is a Codex session file, not a claude-code one"));
+  g_assert_cmpuint (n_sessions (f), ==, 0);
+
+  /* Records of types no version we know writes, without the envelope: no format recognises
+   * them, and the user's word is taken. */
+  g_free (write_lines (unknown,
+                       g_strdup ("{\"type\":\"hologram\",\"beam\":1}"),
+                       g_strdup ("{\"type\":\"hologram\",\"beam\":2}"), NULL));
+  stats = import_paths_json (f, parser, 0, unknown, NULL);
+  g_assert_true (has_warning (stats, "not a session file of a known agent"));
+  g_assert_cmpuint (n_sessions (f), ==, 0);
+
+  stats = import_paths_json (f, parser, 0, "--source", "claude-code", unknown, NULL);
+  g_assert_false (has_warning (stats, "skipped"));
+  g_assert_cmpint (json_object_get_int_member (stats, "files_imported"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "records"), ==, 2);
+  g_assert_cmpuint (n_sessions (f), ==, 1);
+}
+
+/* A FIFO would block a reader; it is named for what it is and not opened. */
+static void
+test_not_regular (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *fifo = g_build_filename (f->dir, "pipe.jsonl", NULL);
+  g_autofree char *expected = NULL;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (run_loom (f, "import", fifo, NULL), ==, 1);
+  expected = g_strdup_printf ("%s: not a regular file or folder", fifo);
+  g_assert_nonnull (strstr (f->out, expected));
+  g_assert_null (strstr (f->out, "no such file"));
+}
+
+/* A file that cannot be read fails the import the same way however it was reached: a warning
+ * with the system's reason, a failed file in the summary, exit status 1. Run as root, loom is
+ * given up the capabilities that let root read any file (drop_read_override ()). */
+static void
+test_unreadable (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *folder = g_path_get_dirname (f->session_file);
+  g_autofree char *locked = g_build_filename (folder, "6a1d0b63-2c8f-4d66-8e1f-4b9c3e7e2d02.jsonl",
+                                              NULL);
+  g_autofree char *shut = g_build_filename (folder, "shut", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *expected_folder = NULL;
+  JsonObject *stats;
+
+  g_free (write_lines (locked, claude_user_line_in ("6a1d0b63-2c8f-4d66-8e1f-4b9c3e7e2d02", 1,
+                                                    "Locked away"), NULL));
+  g_assert_cmpint (g_mkdir (shut, 0700), ==, 0);
+  g_assert_cmpint (g_chmod (locked, 0), ==, 0);
+  g_assert_cmpint (g_chmod (shut, 0), ==, 0);
+  if (!refused_to_read (locked))
+    {
+      g_chmod (shut, 0700);
+      g_test_skip ("file modes do not stop this process from reading");
+      return;
+    }
+  f->mode_bound = TRUE;
+  expected = g_strdup_printf ("%s: not imported: %s", locked, g_strerror (EACCES));
+  expected_folder = g_strdup_printf ("%s: not imported: %s", shut, g_strerror (EACCES));
+
+  /* In a folder: the readable session is imported, the file and the folder it cannot read
+   * are reported. */
+  stats = import_paths_json (f, parser, 1, folder, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (stats, "files_failed"), ==, 2);
+  g_assert_true (has_warning (stats, expected));
+  g_assert_true (has_warning (stats, expected_folder));
+
+  /* Named, with and without --source. */
+  stats = import_paths_json (f, parser, 1, locked, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "files_failed"), ==, 1);
+  g_assert_true (has_warning (stats, expected));
+  g_assert_false (has_warning (stats, "not a session file"));
+
+  stats = import_paths_json (f, parser, 1, "--source", "claude-code", locked, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "files_failed"), ==, 1);
+  g_assert_true (has_warning (stats, "Permission denied"));
+
+  /* The text summary counts it as failed. */
+  g_assert_cmpint (run_loom (f, "import", locked, NULL), ==, 1);
+  g_assert_nonnull (strstr (f->out, "1 failed"));
+
+  g_assert_cmpint (g_chmod (shut, 0700), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -340,6 +685,11 @@ main (int    argc,
   ADD ("/import-cli/deleted-source-kept", test_deleted_source_kept);
   ADD ("/import-cli/deleted-session-stays-deleted", test_deleted_session_stays_deleted);
   ADD ("/import-cli/extra-folders-from-settings", test_extra_folders);
+  ADD ("/import-cli/detect/long-first-line", test_long_first_line);
+  ADD ("/import-cli/detect/long-first-line-foreign", test_long_first_line_foreign);
+  ADD ("/import-cli/detect/source-forced", test_source_forced);
+  ADD ("/import-cli/detect/not-regular", test_not_regular);
+  ADD ("/import-cli/detect/unreadable", test_unreadable);
 #undef ADD
 
   return g_test_run ();

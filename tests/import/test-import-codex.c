@@ -782,6 +782,58 @@ copy_fixture (const char *relative,
   write_bytes (to, contents, length);
 }
 
+/* The TypeScript CLI's document, damaged: an empty file, then one cut short after its first
+ * item. Each is a warning, not a failed file; the cut one gives its whole first item. The
+ * whole document, once written, gives what one import of it gives. */
+static void
+test_document_damaged (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *fixture = fixture_path (TYPESCRIPT);
+  g_autofree char *name = g_path_get_basename (fixture);
+  g_autofree char *path = g_build_filename (f->dir, name, NULL);
+  g_autoptr(GHashTable) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *full = NULL;
+  const char *second_item;
+  JsonObject *s;
+
+  g_file_get_contents (fixture, &full, NULL, &error);
+  g_assert_no_error (error);
+  second_item = strstr (strstr (full, "\"items\""), "},");
+  g_assert_nonnull (second_item);
+
+  write_bytes (path, "", 0);
+  import_path (f, "codex", path);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (f->stats->warnings, 0),
+                                   ": the file is empty; it is read again when it is written"));
+  g_assert_cmpint (loom_test_count_rows (f->db, "sessions"), ==, 0);
+
+  /* Cut inside the second item: the first, the prompt, is whole. */
+  write_bytes (path, full, (gsize)(second_item - full) + 10);
+  import_path (f, "codex", path);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (f->stats->warnings, 0),
+                            ": the document ends here, before it is complete"));
+  sessions = sessions_by_source_id (f);
+  s = json_node_get_object (g_hash_table_lookup (sessions, "9b2f6a1e-3c4d-4e5f-8a7b-1c2d3e4f5a6b"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (s, "counts"),
+                                               "user_messages"), ==, 1);
+  g_clear_pointer (&sessions, g_hash_table_unref);
+
+  write_bytes (path, full, strlen (full));
+  import_path (f, "codex", path);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+  sessions = sessions_by_source_id (f);
+  s = json_node_get_object (g_hash_table_lookup (sessions, "9b2f6a1e-3c4d-4e5f-8a7b-1c2d3e4f5a6b"));
+  assert_member_int (s, "message_count", 2);
+  assert_member_int (s, "event_count", 3);
+  g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, 2);
+  g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, 3);
+  loom_test_assert_index_in_sync (f->db);
+}
+
 /* No path: the rollout-*.jsonl files anywhere below $CODEX_HOME/sessions, and
  * $CODEX_HOME/archived_sessions. */
 static void
@@ -936,6 +988,190 @@ test_archived_move_changed (Fixture       *f,
     g_unsetenv ("CODEX_HOME");
 }
 
+/* Archived and unarchived again: the file comes back to where it was first read. The session
+ * follows it back, is not marked missing, and nothing doubles. */
+static void
+test_archived_and_back (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *home = g_build_filename (f->dir, "codex-home", NULL);
+  g_autofree char *day = g_build_filename (home, "sessions", "2026", "03", "02", NULL);
+  g_autofree char *archive = g_build_filename (home, "archived_sessions", NULL);
+  g_autofree char *name = g_path_get_basename (CURRENT);
+  g_autofree char *from = g_build_filename (day, name, NULL);
+  g_autofree char *to = g_build_filename (archive, name, NULL);
+  g_autofree char *old_home = g_strdup (g_getenv ("CODEX_HOME"));
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(GHashTable) sessions = NULL;
+  JsonObject *session;
+  gint64 messages, events;
+
+  copy_fixture (CURRENT, day);
+  g_assert_cmpint (g_mkdir_with_parents (archive, 0700), ==, 0);
+  g_setenv ("CODEX_HOME", home, TRUE);
+  import_paths (f, "codex", NULL);
+  before = comparable_session (f, expected[0].session_id);
+  messages = loom_test_count_rows (f->db, "messages");
+  events = loom_test_count_rows (f->db, "events");
+
+  g_assert_cmpint (g_rename (from, to), ==, 0);
+  import_paths (f, "codex", NULL);
+  g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
+  g_assert_cmpint (g_rename (to, from), ==, 0);
+  import_paths (f, "codex", NULL);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
+
+  sessions = sessions_by_source_id (f);
+  session = json_node_get_object (g_hash_table_lookup (sessions, expected[0].session_id));
+  assert_member_string (session, "source_path", from);
+  g_assert_false (json_object_get_boolean_member (session, "source_missing"));
+  g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, messages);
+  g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
+  after = comparable_session (f, expected[0].session_id);
+  g_assert_cmpstr (after, ==, before);
+  /* The archive's cursor went with the file: the one where it is now is the only one. */
+  g_assert_cmpint (loom_test_count_rows (f->db, "import_cursors"), ==, 1);
+
+  if (old_home != NULL)
+    g_setenv ("CODEX_HOME", old_home, TRUE);
+  else
+    g_unsetenv ("CODEX_HOME");
+}
+
+/* A rollout whose session_meta carries 20 KB of instructions before its git details. */
+static char *
+rollout_with_long_first_line (const char *commit,
+                              gboolean    answered)
+{
+  g_autoptr(GString) instructions = g_string_new (NULL);
+  GString *out = g_string_new (NULL);
+
+  while (instructions->len < 20000)
+    g_string_append (instructions, "You are Codex, a coding agent. ");
+  g_string_append_printf (out,
+    "{\"timestamp\":\"2026-05-07T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{"
+    "\"id\":\"019e0007-0000-7000-8000-000000000001\",\"timestamp\":\"2026-05-07T10:00:00.000Z\","
+    "\"cwd\":\"/home/ada/src/proj\",\"originator\":\"codex-tui\",\"cli_version\":\"0.144.0\","
+    "\"base_instructions\":{\"text\":\"%s\"},"
+    "\"git\":{\"commit_hash\":\"%s\",\"branch\":\"main\"}}}\n",
+    instructions->str, commit);
+  /* Prompts enough that the git details lie more than 4 KiB before the end. */
+  for (guint i = 0; i < 30; i++)
+    g_string_append_printf (out,
+      "{\"timestamp\":\"2026-05-07T10:00:%02u.000Z\",\"type\":\"response_item\",\"payload\":{"
+      "\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+      "\"text\":\"Profile the startup, step %u of the plan we agreed on this morning\"}]}}\n",
+      i + 5, i + 1);
+  if (answered)
+    g_string_append (out,
+      "{\"timestamp\":\"2026-05-07T10:00:40.000Z\",\"type\":\"response_item\",\"payload\":{"
+      "\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+      "\"text\":\"Startup spends most of its time loading fonts.\"}]}}\n");
+  return g_string_free (out, FALSE);
+}
+
+/* Codex writes session_meta again on resume. Rewritten in place, past its first 4 KiB, with a
+ * line appended after: the file is read again, not read on, and ends as a fresh import. */
+static void
+test_first_line_rewritten (Fixture       *f,
+                           gconstpointer  data)
+{
+  static const char session_id[] = "019e0007-0000-7000-8000-000000000001";
+  static const char new_commit[] = "2222222222222222222222222222222222222222";
+  g_autofree char *folder = g_build_filename (f->dir, "rollouts", NULL);
+  g_autofree char *path = g_build_filename (folder, "rollout-2026-05-07T10-00-00-"
+                                            "019e0007-0000-7000-8000-000000000001.jsonl", NULL);
+  g_autofree char *first = rollout_with_long_first_line ("1111111111111111111111111111111111111111",
+                                                         FALSE);
+  g_autofree char *second = rollout_with_long_first_line (new_commit, TRUE);
+  g_autofree char *stepwise = NULL;
+  g_autofree char *fresh = NULL;
+  g_autoptr(GHashTable) sessions = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  write_bytes (path, first, strlen (first));
+  import_path (f, "codex", folder);
+  /* In place, as the CLI does: a new file (g_file_set_contents ()) would be read again anyway. */
+  {
+    FILE *out = fopen (path, "r+");
+
+    g_assert_nonnull (out);
+    g_assert_cmpuint (fwrite (second, 1, strlen (second), out), ==, strlen (second));
+    g_assert_cmpint (fclose (out), ==, 0);
+  }
+  import_path (f, "codex", folder);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+
+  sessions = sessions_by_source_id (f);
+  assert_member_string (json_node_get_object (g_hash_table_lookup (sessions, session_id)),
+                        "git_commit", new_commit);
+  stepwise = comparable_session (f, session_id);
+
+  /* The same file into a new store. */
+  g_assert_finalize_object (f->store);
+  g_assert_cmpint (g_unlink (f->db), ==, 0);
+  f->store = loom_store_open (f->db, &error);
+  g_assert_no_error (error);
+  import_path (f, "codex", folder);
+  fresh = comparable_session (f, session_id);
+  g_assert_cmpstr (stepwise, ==, fresh);
+}
+
+/* apply_patch run through the shell after `cd`: the patch's paths are relative to that folder
+ * (the one patch_apply_end names too), not to the turn's. */
+static void
+test_patch_after_cd (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char rollout[] =
+    "{\"timestamp\":\"2026-05-10T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{"
+    "\"id\":\"019e000a-0000-7000-8000-000000000001\",\"timestamp\":\"2026-05-10T10:00:00.000Z\","
+    "\"cwd\":\"/home/bob/mono\",\"cli_version\":\"0.144.0\",\"source\":\"cli\"}}\n"
+    "{\"timestamp\":\"2026-05-10T10:00:01.000Z\",\"type\":\"turn_context\",\"payload\":{"
+    "\"turn_id\":\"t1\",\"cwd\":\"/home/bob/mono\",\"model\":\"gpt-5.5\"}}\n"
+    "{\"timestamp\":\"2026-05-10T10:00:02.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+    "\"text\":\"fix lib in crates/core and the docs\"}]}}\n"
+    /* Two cd steps, the second relative to the first, and a quoted one. */
+    "{\"timestamp\":\"2026-05-10T10:00:03.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"function_call\",\"name\":\"exec_command\",\"arguments\":\"{\\\"cmd\\\": "
+    "\\\"cd crates && cd 'core' && apply_patch <<'EOF'\\\\n*** Begin Patch\\\\n"
+    "*** Update File: src/lib.rs\\\\n@@\\\\n-old\\\\n+new\\\\n*** End Patch\\\\nEOF\\\\n\\\"}\","
+    "\"call_id\":\"call_p\"}}\n"
+    "{\"timestamp\":\"2026-05-10T10:00:04.000Z\",\"type\":\"event_msg\",\"payload\":{"
+    "\"type\":\"patch_apply_end\",\"call_id\":\"call_p\",\"success\":true,\"changes\":{"
+    "\"/home/bob/mono/crates/core/src/lib.rs\":{\"type\":\"update\","
+    "\"unified_diff\":\"@@\\n-old\\n+new\\n\",\"move_path\":null}}}}\n"
+    /* Not a cd: the paths stay the turn's. */
+    "{\"timestamp\":\"2026-05-10T10:00:05.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"function_call\",\"name\":\"exec_command\",\"arguments\":\"{\\\"cmd\\\": "
+    "\\\"git stash; apply_patch <<'EOF'\\\\n*** Begin Patch\\\\n"
+    "*** Add File: docs/notes.md\\\\n+notes\\\\n*** End Patch\\\\nEOF\\\\n\\\"}\","
+    "\"call_id\":\"call_q\"}}\n";
+  g_autofree char *folder = g_build_filename (f->dir, "rollouts", NULL);
+  g_autofree char *path = g_build_filename (folder, "rollout-2026-05-10T10-00-00-"
+                                            "019e000a-0000-7000-8000-000000000001.jsonl", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  write_bytes (path, rollout, strlen (rollout));
+  import_path (f, "codex", folder);
+
+  g_assert_cmpint (loom_test_count_rows (f->db, "events"), >, 0);
+  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM events"
+                                               " WHERE kind = 'file_change'", NULL), ==, 2);
+  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM events"
+                                               " WHERE kind = 'file_change' AND path = ?1"
+                                               " AND change_kind = 'edit'",
+                                        "/home/bob/mono/crates/core/src/lib.rs"), ==, 1);
+  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM events"
+                                               " WHERE kind = 'file_change' AND path = ?1"
+                                               " AND change_kind = 'add'",
+                                        "/home/bob/mono/docs/notes.md"), ==, 1);
+}
+
 static void
 collect_files (const char *dir,
                GPtrArray  *files)
@@ -1064,10 +1300,14 @@ main (int   argc,
   add_fixture_test ("/import-codex/incremental/pre-envelope", &expected[4], test_incremental);
   add_fixture_test ("/import-codex/incremental/hazards", &expected[6], test_incremental);
   add_fixture_test ("/import-codex/document-rewrite", NULL, test_document_rewrite);
+  add_fixture_test ("/import-codex/document-damaged", NULL, test_document_damaged);
   add_fixture_test ("/import-codex/default-roots", NULL, test_default_roots);
   add_fixture_test ("/import-codex/foreign-files", NULL, test_foreign_files);
   add_fixture_test ("/import-codex/archived-move", NULL, test_archived_move);
   add_fixture_test ("/import-codex/archived-move-changed", NULL, test_archived_move_changed);
+  add_fixture_test ("/import-codex/archived-and-back", NULL, test_archived_and_back);
+  add_fixture_test ("/import-codex/first-line-rewritten", NULL, test_first_line_rewritten);
+  add_fixture_test ("/import-codex/patch-after-cd", NULL, test_patch_after_cd);
   add_fixture_test ("/import-codex/fixtures-unchanged", NULL, test_fixtures_unchanged);
   add_fixture_test ("/import-codex/claims", NULL, test_claims);
 

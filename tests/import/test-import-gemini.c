@@ -746,18 +746,64 @@ test_legacy_rewrite (Fixture       *f,
   assert_session (sessions_after, &legacy_expected);
   g_assert_cmpstr (get_string (json_array_get_object_element (sessions_after, 0), "id"), ==,
                    get_string (json_array_get_object_element (sessions_before, 0), "id"));
+  /* Read again after its rows were cleared, the newest ones: still every row searchable. */
+  loom_test_assert_index_in_sync (f->db_path);
 }
 
-/* The CLI rewrites the legacy document in place: a pass can see it half-written. That pass fails
- * the file without keeping anything of it, and the next pass reads the whole document. */
+/* What the first half of the legacy document holds whole: the prompt and the first reply, with
+ * its two thoughts, two tool calls and their results. The summary, at its end, is not there. */
+static const Expected legacy_half_expected = {
+  "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
+  1, 1, 2, 2, 0, 2,
+  2, 6,
+  8123, 251, 0, 0,
+  "{\"read_file\":1,\"run_shell_command\":1}",
+  "gemini-2.5-pro",
+  NULL,
+  NULL, "main", NULL,
+  "2025-09-14T10:02:11.512Z", "2025-09-14T10:09:47.030Z",
+};
+
+/* Every row the whole legacy document gives: its five prompts and replies, three notices. */
+#define LEGACY_MESSAGE_ROWS 8
+#define LEGACY_EVENT_ROWS 17
+
+static void
+assert_one_warning (LoomImportStats *stats,
+                    const char      *expected_start)
+{
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
+  g_assert_cmpuint (stats->warnings->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (stats->warnings, 0), expected_start));
+}
+
+/* Writes the first half of the legacy document (it ends on line 150, inside the third message)
+ * to @target; returns the whole document. */
+static char *
+write_legacy_half (const char *target,
+                   gsize      *length)
+{
+  g_autofree char *final = fixture_path ("legacy", "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (final, &contents, length, NULL));
+  write_bytes (target, contents, *length / 2);
+  return contents;
+}
+
+/* The CLI rewrites the legacy document in place: a pass can see it half-written. That pass
+ * imports the messages it holds whole and says, by line, where the document stopped; the file
+ * does not fail. The next pass, on the whole document, gives exactly what one import of it
+ * gives, with nothing twice. */
 static void
 test_legacy_half_written (Fixture       *f,
                           gconstpointer  data)
 {
-  g_autofree char *final = fixture_path ("legacy", "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME,
                                               NULL);
+  g_autofree char *warning = g_strdup_printf ("%s:150: the document ends here", target);
   g_autofree char *contents = NULL;
   g_autoptr(LoomImportStats) first = NULL;
   g_autoptr(LoomImportStats) second = NULL;
@@ -765,13 +811,16 @@ test_legacy_half_written (Fixture       *f,
   g_autoptr(JsonArray) sessions = NULL;
   gsize length;
 
-  g_assert_true (g_file_get_contents (final, &contents, &length, NULL));
-  write_bytes (target, contents, length / 2);
+  contents = write_legacy_half (target, &length);
   first = import_path (f->store, "gemini", root);
-  g_assert_cmpuint (first->files_failed, ==, 1);
-  g_assert_cmpuint (first->warnings->len, >=, 1);
+  assert_one_warning (first, warning);
+  g_assert_cmpuint (first->files_failed, ==, 0);
+  g_assert_cmpuint (first->files_imported, ==, 1);
+  g_assert_cmpuint (first->messages, ==, 2);
+  g_assert_cmpuint (first->events, ==, 6);
   sessions_first = list_sessions (f->store);
-  assert_n_sessions (sessions_first, 0);
+  assert_n_sessions (sessions_first, 1);
+  assert_session (sessions_first, &legacy_half_expected);
 
   write_bytes (target, contents, length);
   bump_mtime (target, 10);
@@ -780,6 +829,292 @@ test_legacy_half_written (Fixture       *f,
   sessions = list_sessions (f->store);
   assert_n_sessions (sessions, 1);
   assert_session (sessions, &legacy_expected);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "messages"), ==, LEGACY_MESSAGE_ROWS);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "events"), ==, LEGACY_EVENT_ROWS);
+  loom_test_assert_index_in_sync (f->db_path);
+}
+
+/* An agent that crashed mid-write leaves its session half-written for good. What an earlier,
+ * whole version gave stays: a damaged document only adds. Whole again, it reads as before. */
+static void
+test_legacy_truncated_later (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
+  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME,
+                                              NULL);
+  g_autofree char *warning = g_strdup_printf ("%s:150: the document ends here", target);
+  g_autofree char *contents = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *damaged = NULL;
+  g_autofree char *after = NULL;
+  g_autoptr(LoomImportStats) whole = NULL;
+  g_autoptr(LoomImportStats) truncated = NULL;
+  g_autoptr(LoomImportStats) again = NULL;
+  gsize length;
+
+  contents = write_legacy_half (target, &length);
+  write_bytes (target, contents, length);
+  whole = import_path (f->store, "gemini", root);
+  assert_no_warnings (whole);
+  before = list_sessions_text (f->store);
+
+  write_bytes (target, contents, length / 2);
+  bump_mtime (target, 10);
+  truncated = import_path (f->store, "gemini", root);
+  assert_one_warning (truncated, warning);
+  g_assert_cmpuint (truncated->files_failed, ==, 0);
+  g_assert_cmpuint (truncated->messages, ==, 0);
+  g_assert_cmpuint (truncated->events, ==, 0);
+  damaged = list_sessions_text (f->store);
+  g_assert_cmpstr (damaged, ==, before);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "messages"), ==, LEGACY_MESSAGE_ROWS);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "events"), ==, LEGACY_EVENT_ROWS);
+  loom_test_assert_index_in_sync (f->db_path);
+
+  write_bytes (target, contents, length);
+  bump_mtime (target, 20);
+  again = import_path (f->store, "gemini", root);
+  assert_no_warnings (again);
+  g_assert_cmpuint (again->files_imported, ==, 1);
+  after = list_sessions_text (f->store);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "messages"), ==, LEGACY_MESSAGE_ROWS);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "events"), ==, LEGACY_EVENT_ROWS);
+  loom_test_assert_index_in_sync (f->db_path);
+}
+
+/* A legacy document with one message nested 5,000 deep: the others are imported, the warning
+ * names the deep one's line, and the file does not fail. */
+static void
+test_legacy_deep_message (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
+  g_autofree char *path = g_build_filename (root, "tmp", "0000", "chats",
+                                            "session-2025-01-01T00-00-deep0001.json", NULL);
+  g_autofree char *warning = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(LoomImportStats) stats = NULL;
+  g_autoptr(JsonArray) sessions = NULL;
+  JsonObject *counts;
+
+  g_string_append (text,
+                   "{\n"
+                   "  \"sessionId\": \"deep-1\",\n"
+                   "  \"projectHash\": \"h\",\n"
+                   "  \"startTime\": \"2025-01-01T00:00:00.000Z\",\n"
+                   "  \"messages\": [\n"
+                   "    {\n"
+                   "      \"id\": \"a\",\n"
+                   "      \"type\": \"user\",\n"
+                   "      \"content\": \"before the deep one\"\n"
+                   "    },\n"
+                   "    {\n"
+                   "      \"id\": \"deep\",\n"
+                   "      \"type\": \"user\",\n"
+                   "      \"content\": ");
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (text, '[');
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (text, ']');
+  g_string_append (text,
+                   "\n"
+                   "    },\n"
+                   "    {\n"
+                   "      \"id\": \"b\",\n"
+                   "      \"type\": \"user\",\n"
+                   "      \"content\": \"after the deep one\"\n"
+                   "    }\n"
+                   "  ]\n"
+                   "}\n");
+  write_bytes (path, text->str, text->len);
+
+  stats = import_path (f->store, "gemini", root);
+  warning = g_strdup_printf ("%s:11: element 1 of “messages” nests deeper than 512 levels and "
+                             "was left out", path);
+  assert_one_warning (stats, warning);
+  g_assert_cmpuint (stats->files_failed, ==, 0);
+  g_assert_cmpuint (stats->files_imported, ==, 1);
+  sessions = list_sessions (f->store);
+  assert_n_sessions (sessions, 1);
+  counts = json_object_get_object_member (json_array_get_object_element (sessions, 0), "counts");
+  g_assert_cmpint (json_object_get_int_member (counts, "user_messages"), ==, 2);
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "messages"), ==, 2);
+  /* Nothing stands for the deep one but the warning. */
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "events"), ==, 0);
+}
+
+/* Invalid UTF-8 and an unpaired surrogate escape in a legacy document: replaced, and each
+ * warning names the line where the first one is. */
+static const char undecodable_json[] =
+  "{\n"
+  "  \"sessionId\": \"undecodable-1\",\n"
+  "  \"projectHash\": \"h\",\n"
+  "  \"messages\": [\n"
+  "    {\"id\": \"a\", \"type\": \"user\", \"content\": \"caf\xe9\"},\n"
+  "    {\"id\": \"b\", \"type\": \"user\", \"content\": \"fine\"},\n"
+  "    {\"id\": \"c\", \"type\": \"user\", \"content\": \"half \\ud83d pair\"},\n"
+  "    {\"id\": \"d\", \"type\": \"user\", \"content\": \"again \xff and \\udc00\"}\n"
+  "  ]\n"
+  "}\n";
+
+static void
+test_legacy_undecodable (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
+  g_autofree char *path = g_build_filename (root, "tmp", "0000", "chats",
+                                            "session-2025-01-01T00-00-undecod1.json", NULL);
+  g_autofree char *utf8_warning = NULL;
+  g_autofree char *surrogate_warning = NULL;
+  g_autofree char *text_a = NULL;
+  g_autofree char *text_c = NULL;
+  g_autoptr(LoomImportStats) stats = NULL;
+
+  write_bytes (path, undecodable_json, sizeof undecodable_json - 1);
+  stats = import_path (f->store, "gemini", root);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
+  g_assert_cmpuint (stats->files_failed, ==, 0);
+  g_assert_cmpuint (stats->warnings->len, ==, 2);
+  utf8_warning = g_strdup_printf ("%s:5: invalid UTF-8 was replaced by U+FFFD", path);
+  surrogate_warning = g_strdup_printf ("%s:7: unpaired surrogate escapes were replaced by U+FFFD",
+                                       path);
+  g_assert_cmpstr (g_ptr_array_index (stats->warnings, 0), ==, utf8_warning);
+  g_assert_cmpstr (g_ptr_array_index (stats->warnings, 1), ==, surrogate_warning);
+
+  g_assert_cmpint (loom_test_count_rows (f->db_path, "messages"), ==, 4);
+  text_a = query_text (f->db_path, "SELECT text FROM messages WHERE source_id = 'a'");
+  text_c = query_text (f->db_path, "SELECT text FROM messages WHERE source_id = 'c'");
+  g_assert_cmpstr (text_a, ==, "caf\xef\xbf\xbd");
+  g_assert_cmpstr (text_c, ==, "half \xef\xbf\xbd pair");
+}
+
+/* ——— Sub-agents ——— */
+
+#define PARENT_META \
+  "{\"sessionId\":\"parent-1\",\"projectHash\":\"h\",\"startTime\":\"2025-01-01T00:00:00.000Z\"," \
+  "\"kind\":\"main\"}\n"
+#define PARENT_PROMPT \
+  "{\"id\":\"u1\",\"type\":\"user\",\"timestamp\":\"2025-01-01T00:00:01.000Z\"," \
+  "\"content\":\"look around\"}\n"
+#define INVESTIGATOR_CALL(id, agent, status) \
+  "{\"id\":\"" id "\",\"name\":\"codebase_investigator\",\"args\":{\"objective\":\"map it\"}," \
+  "\"status\":\"" status "\",\"agentId\":\"" agent "\"," \
+  "\"description\":\"Investigating the code base\",\"timestamp\":\"2025-01-01T00:00:02.000Z\"," \
+  "\"result\":[{\"functionResponse\":{\"id\":\"" id "\",\"name\":\"codebase_investigator\"," \
+  "\"response\":{\"output\":\"done\"}}}]}"
+
+/* The first record of g1: its sub-agent still running. */
+static const char parent_first_pass[] =
+  PARENT_META
+  PARENT_PROMPT
+  "{\"id\":\"g1\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:02.000Z\",\"content\":\"\","
+  "\"toolCalls\":[{\"id\":\"c1\",\"name\":\"codebase_investigator\","
+  "\"args\":{\"objective\":\"map it\"},\"status\":\"executing\",\"agentId\":\"agent-1\","
+  "\"description\":\"Investigating the code base\",\"timestamp\":\"2025-01-01T00:00:02.000Z\"}]}\n";
+
+/* g1 again, finished, with a plain call and a second call to the same sub-agent; then g2, which
+ * starts another sub-agent and names it only by its display name. */
+static const char parent_second_pass[] =
+  "{\"id\":\"g1\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:02.000Z\",\"content\":\"\","
+  "\"toolCalls\":[" INVESTIGATOR_CALL ("c1", "agent-1", "success") ","
+  "{\"id\":\"c2\",\"name\":\"read_file\",\"args\":{\"absolute_path\":\"/a\"},\"status\":\"success\","
+  "\"result\":[{\"functionResponse\":{\"id\":\"c2\",\"name\":\"read_file\","
+  "\"response\":{\"output\":\"text\"}}}]},"
+  INVESTIGATOR_CALL ("c3", "agent-1", "success") "]}\n"
+  "{\"id\":\"g2\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:09.000Z\",\"content\":\"ok\","
+  "\"toolCalls\":[{\"id\":\"c4\",\"name\":\"codebase_investigator\",\"args\":{},"
+  "\"status\":\"success\",\"agentId\":\"agent-2\",\"displayName\":\"Codebase Investigator\","
+  "\"result\":[{\"functionResponse\":{\"id\":\"c4\",\"name\":\"codebase_investigator\","
+  "\"response\":{\"output\":\"done\"}}}]}]}\n";
+
+/* The sub-agent's own session: its calls name itself, which starts nothing. */
+static const char child_session[] =
+  "{\"sessionId\":\"agent-1\",\"projectHash\":\"h\",\"startTime\":\"2025-01-01T00:00:03.000Z\","
+  "\"kind\":\"subagent\"}\n"
+  "{\"id\":\"s1\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:04.000Z\",\"content\":\"\","
+  "\"toolCalls\":[{\"id\":\"k1\",\"name\":\"glob\",\"args\":{},\"status\":\"success\","
+  "\"agentId\":\"agent-1\",\"resultDisplay\":\"3 files\"}]}\n";
+
+#define PARENT_TIMELINE \
+  "SELECT group_concat (kind || ':' || source_id, ' ') FROM (SELECT e.kind, e.source_id" \
+  " FROM events e JOIN sessions s ON s.id = e.session_id" \
+  " WHERE s.source_session_id = 'parent-1' ORDER BY e.seq)"
+
+static void
+assert_subagent_starts (Fixture *f)
+{
+  g_autofree char *timeline = query_text (f->db_path, PARENT_TIMELINE);
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *first_call = NULL;
+
+  g_assert_cmpstr (timeline, ==,
+                   "tool_call:c1 subagent:agent-1 tool_result:c1 tool_call:c2 tool_result:c2 "
+                   "tool_call:c3 tool_result:c3 tool_call:c4 subagent:agent-2 tool_result:c4");
+  g_assert_cmpint (loom_test_query_int (f->db_path,
+                                        "SELECT count(*) FROM events WHERE kind = 'subagent'",
+                                        NULL), ==, 2);
+  first = query_text (f->db_path, "SELECT text FROM events WHERE source_id = 'agent-1'");
+  second = query_text (f->db_path, "SELECT text FROM events WHERE source_id = 'agent-2'");
+  first_call = query_text (f->db_path, "SELECT call_id FROM events WHERE source_id = 'agent-1'");
+  g_assert_cmpstr (first, ==, "Investigating the code base (sub-agent agent-1)");
+  g_assert_cmpstr (second, ==, "Codebase Investigator (sub-agent agent-2)");
+  g_assert_cmpstr (first_call, ==, "c1");
+}
+
+/* A tool call that carries agentId started a sub-agent: the parent's timeline marks it once per
+ * agent, right after the call, however often the CLI writes the message again, and again when
+ * the file is read anew. */
+static void
+test_subagent_start (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
+  g_autofree char *parent = g_build_filename (root, "tmp", "0000", "chats",
+                                              "session-2025-01-01T00-00-parent01.jsonl", NULL);
+  g_autofree char *child = g_build_filename (root, "tmp", "0000", "chats", "parent-1",
+                                             "agent-1.jsonl", NULL);
+  g_autofree char *whole = g_strconcat (parent_first_pass, parent_second_pass, NULL);
+  g_autoptr(LoomImportStats) first = NULL;
+  g_autoptr(LoomImportStats) second = NULL;
+  g_autoptr(LoomImportStats) third = NULL;
+  g_autoptr(JsonArray) sessions = NULL;
+  JsonObject *s;
+
+  write_bytes (parent, parent_first_pass, sizeof parent_first_pass - 1);
+  write_bytes (child, child_session, sizeof child_session - 1);
+  first = import_path (f->store, "gemini", root);
+  assert_no_warnings (first);
+  g_assert_cmpint (loom_test_query_int (f->db_path,
+                                        "SELECT count(*) FROM events WHERE kind = 'subagent'",
+                                        NULL), ==, 1);
+
+  append_bytes (parent, parent_second_pass, sizeof parent_second_pass - 1);
+  bump_mtime (parent, 10);
+  second = import_path (f->store, "gemini", root);
+  assert_no_warnings (second);
+  g_assert_cmpuint (second->files_imported, ==, 1);
+  assert_subagent_starts (f);
+
+  sessions = list_sessions (f->store);
+  assert_n_sessions (sessions, 2);
+  s = find_session (sessions, "parent-1");
+  g_assert_cmpint (json_object_get_int_member (s, "event_count"), ==, 10);
+  s = find_session (sessions, "agent-1");
+  g_assert_cmpint (json_object_get_int_member (s, "event_count"), ==, 2);
+  g_assert_cmpstr (get_string (s, "parent_session_id"),
+                   ==, get_string (find_session (sessions, "parent-1"), "id"));
+
+  /* Written anew (another inode): read from its start, the same timeline. */
+  write_bytes (parent, whole, strlen (whole));
+  bump_mtime (parent, 20);
+  third = import_path (f->store, "gemini", root);
+  assert_no_warnings (third);
+  g_assert_cmpuint (third->files_imported, ==, 1);
+  assert_subagent_starts (f);
 }
 
 /* A legacy session imported, then resumed: the CLI migrates it to a .jsonl beside the .json. The
@@ -1047,11 +1382,15 @@ main (int   argc,
   ADD ("legacy/companions-ignored", NULL, test_companions_ignored);
   ADD ("legacy/rewrite", NULL, test_legacy_rewrite);
   ADD ("legacy/half-written", NULL, test_legacy_half_written);
+  ADD ("legacy/truncated-later", NULL, test_legacy_truncated_later);
+  ADD ("legacy/deep-message", NULL, test_legacy_deep_message);
+  ADD ("legacy/undecodable", NULL, test_legacy_undecodable);
   ADD ("jsonl/named", &jsonl_named, test_folder);
   ADD ("jsonl/detected", &jsonl_detected, test_folder);
   ADD ("jsonl/incremental-halves", GUINT_TO_POINTER (10), test_incremental_lines);
   ADD ("jsonl/incremental-every-line", GUINT_TO_POINTER (1), test_incremental_lines);
   ADD ("jsonl/incremental-half-line", NULL, test_incremental_half_line);
+  ADD ("jsonl/subagent-start", NULL, test_subagent_start);
   ADD ("migrated/named", &migrated_named, test_folder);
   ADD ("migrated/detected", &migrated_detected, test_folder);
   ADD ("migrated/sequence", NULL, test_migration_sequence);
