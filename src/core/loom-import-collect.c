@@ -56,7 +56,7 @@ read_head (const char *path,
 /* Which formats recognise a file. */
 typedef struct
 {
-  const LoomImporter *detected;  /* the first format whose detector recognises it */
+  const LoomImporter *detected;  /* the format asked for if it recognises it, else the first */
   gboolean            only;      /* whether the format asked for does (or has no detector) */
   gboolean            empty;     /* nothing to recognise yet */
 } Detection;
@@ -83,15 +83,23 @@ detect_format (const char         *path,
     }
   head[length] = '\0';
 
-  for (guint i = 0; importers[i] != NULL; i++)
+  /* The format asked for first, and the others only when it does not know the file: the
+   * detectors read the whole head, and a folder of 13,000 files took a no-change import from
+   * 0.35 to 0.95 s when every one of them ran on every file. */
+  if (only != NULL && !detection->only)
+    detection->only = only->detect (path, head, length);
+  if (detection->only)
     {
-      if (importers[i]->detect == NULL || !importers[i]->detect (path, head, length))
-        continue;
-      if (detection->detected == NULL)
-        detection->detected = importers[i];
-      if (importers[i] == only)
-        detection->only = TRUE;
+      detection->detected = only;
+      return TRUE;
     }
+  for (guint i = 0; importers[i] != NULL; i++)
+    if (importers[i] != only && importers[i]->detect != NULL &&
+        importers[i]->detect (path, head, length))
+      {
+        detection->detected = importers[i];
+        break;
+      }
   return TRUE;
 }
 
