@@ -39,6 +39,8 @@ loom_import_file_new (LoomStore          *store,
   file->sessions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   file->next_seq = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   file->tokens = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  file->models = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                        (GDestroyNotify)g_strfreev);
 
   if (!importer->whole_document && !g_str_has_suffix (path, ".json"))
     {
@@ -61,6 +63,7 @@ loom_import_file_free (LoomImportFile *file)
   g_clear_pointer (&file->sessions, g_hash_table_unref);
   g_clear_pointer (&file->next_seq, g_hash_table_unref);
   g_clear_pointer (&file->tokens, g_hash_table_unref);
+  g_clear_pointer (&file->models, g_hash_table_unref);
   g_clear_pointer (&file->document, loom_json_doc_free);
   g_free (file);
 }
@@ -899,6 +902,17 @@ loom_import_file_set_tokens (LoomImportFile *file,
   g_hash_table_insert (file->tokens, g_memdup2 (&session_id, sizeof session_id), totals);
 }
 
+void
+loom_import_file_set_models (LoomImportFile     *file,
+                             gint64              session_id,
+                             const char * const *models)
+{
+  g_return_if_fail (models != NULL);
+
+  g_hash_table_insert (file->models, g_memdup2 (&session_id, sizeof session_id),
+                       g_strdupv ((char **)models));
+}
+
 /* ——— After the file ——— */
 
 gboolean
@@ -1091,6 +1105,65 @@ recount_session (LoomImportFile  *file,
   return step_returning_id (file->store, stmt, "count the session", error) >= 0;
 }
 
+/* The models an agent reported for its turns (Codex's turn_context), merged with those its
+ * messages name: a turn that ended before any reply (interrupted, or all tool calls and
+ * reasoning) used its model too, and no message says so. The reported ones come first, in the
+ * order of the turns; the model, when no message names one, is the last reported. */
+static gboolean
+take_reported_models (LoomImportFile      *file,
+                      gint64               session_id,
+                      const char * const  *reported,
+                      GError             **error)
+{
+  static const char read_sql[] = "SELECT models, model FROM sessions WHERE id = ?1";
+  static const char write_sql[] = "UPDATE sessions SET models = ?2, model = ?3 WHERE id = ?1";
+  g_autoptr(JsonArray) merged = json_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *models_json = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *text = NULL;
+  JsonArray *from_messages = NULL;
+  sqlite3_stmt *stmt;
+  guint n_reported = g_strv_length ((char **)reported);
+
+  if (n_reported == 0)
+    return TRUE;
+  if (!(stmt = loom_store_cached (file->store, read_sql, error)))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    {
+      models_json = g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+      model = g_strdup ((const char *)sqlite3_column_text (stmt, 1));
+    }
+  sqlite3_reset (stmt);
+
+  for (guint i = 0; i < n_reported; i++)
+    if (g_hash_table_add (seen, (gpointer)reported[i]))
+      json_array_add_string_element (merged, reported[i]);
+  if (models_json != NULL && json_parser_load_from_data (parser, models_json, -1, NULL) &&
+      JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)))
+    from_messages = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; from_messages != NULL && i < json_array_get_length (from_messages); i++)
+    {
+      const char *name = json_array_get_string_element (from_messages, i);
+
+      if (name != NULL && g_hash_table_add (seen, (gpointer)name))
+        json_array_add_string_element (merged, name);
+    }
+
+  json_node_set_array (root, merged);
+  text = loom_json_write (root);
+  if (!(stmt = loom_store_cached (file->store, write_sql, error)))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, session_id);
+  bind_text (stmt, 2, text);
+  bind_text (stmt, 3, model != NULL && *model != '\0' ? model : reported[n_reported - 1]);
+  return step_returning_id (file->store, stmt, "record the models", error) >= 0;
+}
+
 gboolean
 loom_import_file_finish (LoomImportFile  *file,
                          GError         **error)
@@ -1103,6 +1176,7 @@ loom_import_file_finish (LoomImportFile  *file,
     {
       gint64 session_id = *(gint64 *)key;
       LoomTokenTotals *totals = g_hash_table_lookup (file->tokens, &session_id);
+      GStrv models;
 
       if (!recount_session (file, session_id, error))
         return FALSE;
@@ -1121,6 +1195,10 @@ loom_import_file_finish (LoomImportFile  *file,
           if (step_returning_id (file->store, stmt, "record the tokens", error) < 0)
             return FALSE;
         }
+
+      if ((models = g_hash_table_lookup (file->models, &session_id)) != NULL &&
+          !take_reported_models (file, session_id, (const char * const *)models, error))
+        return FALSE;
 
       if (!update_title (file, session_id, error))
         return FALSE;

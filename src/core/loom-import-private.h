@@ -66,6 +66,7 @@ struct _LoomImportFile
   GHashTable         *sessions;    /* row id → TRUE: touched this pass */
   GHashTable         *next_seq;    /* row id → gint64 * */
   GHashTable         *tokens;      /* row id → LoomTokenTotals * */
+  GHashTable         *models;      /* row id → GStrv, the models the agent reported */
   LoomJsonDoc        *document;    /* holds the .json document read last, until the next */
   gboolean            failed_to_read;
 };

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 /* Per-file state members, kept between passes (loom_import_file_get_state). */
 #define STATE_SESSION  "session_id"  /* the agent's session id this file belongs to */
 #define STATE_MODEL    "model"       /* turn_context.model of the current turn */
+#define STATE_MODELS   "models"      /* every turn_context.model, in order, once each */
 #define STATE_CWD      "cwd"         /* turn_context.cwd, to resolve relative patch paths */
 #define STATE_HAS_CWD  "has_cwd"     /* the session's cwd is known (set once) */
 #define STATE_MODE     "agent_mode"  /* last agent_mode written, to avoid rewriting it per turn */

@@ -758,7 +758,21 @@ codex_turn_context (CodexImport    *ci,
   if (effort == NULL)
     effort = loom_json_member_string (settings, "reasoning_effort");
   if (!is_empty (model))
-    json_object_set_string_member (ci->state, STATE_MODEL, model);
+    {
+      JsonArray *models = loom_json_get_array (ci->state, STATE_MODELS);
+      gboolean known = FALSE;
+
+      json_object_set_string_member (ci->state, STATE_MODEL, model);
+      if (models == NULL)
+        {
+          json_object_set_array_member (ci->state, STATE_MODELS, json_array_new ());
+          models = loom_json_get_array (ci->state, STATE_MODELS);
+        }
+      for (guint i = 0; i < json_array_get_length (models) && !known; i++)
+        known = g_strcmp0 (json_array_get_string_element (models, i), model) == 0;
+      if (!known)
+        json_array_add_string_element (models, model);
+    }
   if (!is_empty (cwd))
     json_object_set_string_member (ci->state, STATE_CWD, cwd);
 
@@ -992,6 +1006,23 @@ codex_flush_tokens (CodexImport *ci)
                                loom_json_get_int (tokens, "cache_creation", 0));
 }
 
+/* The turns' models: a turn that ended before any reply names its model nowhere else. */
+static void
+codex_flush_models (CodexImport *ci)
+{
+  JsonArray *models = loom_json_get_array (ci->state, STATE_MODELS);
+  g_autoptr(GPtrArray) names = NULL;
+
+  if (models == NULL || ci->session == 0 || ci->error != NULL)
+    return;
+  names = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (models); i++)
+    if (json_array_get_string_element (models, i) != NULL)
+      g_ptr_array_add (names, (gpointer)json_array_get_string_element (models, i));
+  g_ptr_array_add (names, NULL);
+  loom_import_file_set_models (ci->file, ci->session, (const char * const *)names->pdata);
+}
+
 static gboolean
 codex_import_file (LoomImportFile  *file,
                    GError         **error)
@@ -1018,6 +1049,7 @@ codex_import_file (LoomImportFile  *file,
       }
 
   codex_flush_tokens (&ci);
+  codex_flush_models (&ci);
   if (ci.error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&ci.error));

@@ -196,6 +196,13 @@ void        loom_import_file_set_tokens  (LoomImportFile           *file,
                                           gint64                    cache_read,
                                           gint64                    cache_creation);
 
+/* The models the agent reported for its turns, in order (Codex: turn_context), when its
+ * messages do not name them all: they come first in the session's models, and give its model
+ * when no message does. */
+void        loom_import_file_set_models  (LoomImportFile           *file,
+                                          gint64                    session_id,
+                                          const char * const       *models);
+
 /* Small helpers for the formats' state objects (json-glib, kept between passes). Records are
  * read with the accessors of loom-json-value.h. */
 const char *loom_json_get_string         (JsonObject  *object,

@@ -1172,6 +1172,87 @@ test_patch_after_cd (Fixture       *f,
                                         "/home/bob/mono/docs/notes.md"), ==, 1);
 }
 
+/* A turn interrupted before any reply used its model all the same (reasoning, a tool call,
+ * tokens): the session names it, read in one pass or two, before the next turn's model. */
+static void
+test_models_of_unanswered_turns (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const char first_turn[] =
+    "{\"timestamp\":\"2026-05-05T10:00:00.000Z\",\"type\":\"session_meta\",\"payload\":{"
+    "\"id\":\"019e0005-0000-7000-8000-000000000001\",\"timestamp\":\"2026-05-05T10:00:00.000Z\","
+    "\"cwd\":\"/home/bob/proj\",\"originator\":\"codex-tui\",\"cli_version\":\"0.144.0\"}}\n"
+    "{\"timestamp\":\"2026-05-05T10:00:01.000Z\",\"type\":\"turn_context\",\"payload\":{"
+    "\"turn_id\":\"t1\",\"cwd\":\"/home/bob/proj\",\"model\":\"gpt-5.5\",\"effort\":\"medium\"}}\n"
+    "{\"timestamp\":\"2026-05-05T10:00:01.100Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+    "\"text\":\"Find the slow test\"}]}}\n"
+    "{\"timestamp\":\"2026-05-05T10:00:03.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\",\"text\":\"Looking\"}]}}\n"
+    "{\"timestamp\":\"2026-05-05T10:00:04.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"function_call\",\"name\":\"exec_command\","
+    "\"arguments\":\"{\\\"cmd\\\":\\\"pytest --durations=5\\\"}\",\"call_id\":\"call_a\"}}\n"
+    "{\"timestamp\":\"2026-05-05T10:00:09.000Z\",\"type\":\"event_msg\",\"payload\":{"
+    "\"type\":\"turn_aborted\",\"turn_id\":\"t1\",\"reason\":\"interrupted\"}}\n";
+  static const char second_turn[] =
+    "{\"timestamp\":\"2026-05-05T10:01:00.000Z\",\"type\":\"turn_context\",\"payload\":{"
+    "\"turn_id\":\"t2\",\"cwd\":\"/home/bob/proj\",\"model\":\"gpt-5.4-mini\"}}\n"
+    "{\"timestamp\":\"2026-05-05T10:01:00.100Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+    "\"text\":\"Just tell me which one\"}]}}\n"
+    "{\"timestamp\":\"2026-05-05T10:01:04.000Z\",\"type\":\"response_item\",\"payload\":{"
+    "\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
+    "\"text\":\"test_import_all takes 41 s.\"}]}}\n";
+  static const char session_id[] = "019e0005-0000-7000-8000-000000000001";
+  g_autofree char *folder = g_build_filename (f->dir, "rollouts", NULL);
+  g_autofree char *path = g_build_filename (folder, "rollout-2026-05-05T10-00-00-"
+                                            "019e0005-0000-7000-8000-000000000001.jsonl", NULL);
+  g_autofree char *both = g_strconcat (first_turn, second_turn, NULL);
+  g_autofree char *stepwise = NULL;
+  g_autofree char *fresh = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *s;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  write_bytes (path, first_turn, strlen (first_turn));
+  import_path (f, "codex", folder);
+  {
+    g_autoptr(GHashTable) sessions = sessions_by_source_id (f);
+
+    s = json_node_get_object (g_hash_table_lookup (sessions, session_id));
+    assert_member_string (s, "model", "gpt-5.5");
+    assert_json_equal (json_object_get_member (s, "models"), "[\"gpt-5.5\"]", "models");
+  }
+
+  {
+    FILE *out = fopen (path, "a");
+
+    g_assert_nonnull (out);
+    g_assert_cmpint (fputs (second_turn, out), >=, 0);
+    g_assert_cmpint (fclose (out), ==, 0);
+  }
+  import_path (f, "codex", folder);
+  {
+    g_autoptr(GHashTable) sessions = sessions_by_source_id (f);
+
+    s = json_node_get_object (g_hash_table_lookup (sessions, session_id));
+    /* The one reply was gpt-5.4-mini's: the session's model is the one its messages name. */
+    assert_member_string (s, "model", "gpt-5.4-mini");
+    assert_json_equal (json_object_get_member (s, "models"), "[\"gpt-5.5\",\"gpt-5.4-mini\"]",
+                       "models");
+  }
+  stepwise = comparable_session (f, session_id);
+
+  g_assert_finalize_object (f->store);
+  g_assert_cmpint (g_unlink (f->db), ==, 0);
+  f->store = loom_store_open (f->db, &error);
+  g_assert_no_error (error);
+  write_bytes (path, both, strlen (both));
+  import_path (f, "codex", folder);
+  fresh = comparable_session (f, session_id);
+  g_assert_cmpstr (stepwise, ==, fresh);
+}
+
 static void
 collect_files (const char *dir,
                GPtrArray  *files)
@@ -1308,6 +1389,8 @@ main (int   argc,
   add_fixture_test ("/import-codex/archived-and-back", NULL, test_archived_and_back);
   add_fixture_test ("/import-codex/first-line-rewritten", NULL, test_first_line_rewritten);
   add_fixture_test ("/import-codex/patch-after-cd", NULL, test_patch_after_cd);
+  add_fixture_test ("/import-codex/models-of-unanswered-turns", NULL,
+                    test_models_of_unanswered_turns);
   add_fixture_test ("/import-codex/fixtures-unchanged", NULL, test_fixtures_unchanged);
   add_fixture_test ("/import-codex/claims", NULL, test_claims);
 
