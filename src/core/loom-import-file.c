@@ -474,6 +474,7 @@ create_session (LoomImportFile  *file,
     " VALUES (?1, ?2, ?3, ?4, ?5)";
   g_autofree char *uuid = g_uuid_string_random ();
   sqlite3_stmt *stmt = loom_store_cached (file->store, sql, error);
+  gint64 id;
 
   if (stmt == NULL)
     return -1;
@@ -482,7 +483,12 @@ create_session (LoomImportFile  *file,
   bind_text (stmt, 3, source_session_id);
   bind_row (stmt, 4, project_id);
   bind_row (stmt, 5, parent_id);
-  return step_inserting (file->store, stmt, "add the session", error);
+  id = step_inserting (file->store, stmt, "add the session", error);
+  /* Counted here, so that a placeholder parent (a sub-agent's file read before its parent's)
+   * is new once, and not its parent's file, which finds it there. */
+  if (id > 0)
+    file->stats->sessions_new++;
+  return id;
 }
 
 static gint64
@@ -595,7 +601,6 @@ loom_import_file_session (LoomImportFile           *file,
   sqlite3_stmt *stmt;
   gint64 id, project_id, parent_id;
   gint64 linked_project = 0, linked_parent = 0;
-  gboolean created = FALSE;
 
   g_return_val_if_fail (meta->source_session_id != NULL, 0);
 
@@ -620,7 +625,6 @@ loom_import_file_session (LoomImportFile           *file,
       id = create_session (file, source, meta->source_session_id, project_id, parent_id, error);
       linked_project = project_id;
       linked_parent = parent_id;
-      created = TRUE;
     }
   if (id <= 0)
     return 0;
@@ -652,11 +656,7 @@ loom_import_file_session (LoomImportFile           *file,
     return 0;
 
   if (g_hash_table_add (file->sessions, g_memdup2 (&id, sizeof id)))
-    {
-      file->stats->sessions_touched++;
-      if (created)
-        file->stats->sessions_new++;
-    }
+    file->stats->sessions_touched++;
   return id;
 }
 

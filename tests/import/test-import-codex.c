@@ -487,7 +487,12 @@ test_child_before_parent (Fixture       *f,
   g_autoptr(GHashTable) sessions = NULL;
 
   import_path (f, "codex", child);
+  /* The child, and its parent as a placeholder: two rows the store did not have. */
+  g_assert_cmpuint (f->stats->sessions_new, ==, 2);
   import_path (f, "codex", parent);
+  /* The parent's file fills the placeholder: nothing new. */
+  g_assert_cmpuint (f->stats->sessions_new, ==, 0);
+  g_assert_cmpuint (f->stats->sessions_touched, ==, 1);
   sessions = sessions_by_source_id (f);
   g_assert_cmpuint (g_hash_table_size (sessions), ==, 2);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
