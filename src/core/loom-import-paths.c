@@ -22,15 +22,26 @@
 
 #include "loom-import-private.h"
 
+/* @path from the root, without the separators a folder may end with ("link//"): the last
+ * component is then the folder's own name, not an empty one. */
 static char *
 absolute_path (const char *path)
 {
   g_autofree char *cwd = NULL;
+  char *absolute;
+  gsize length;
 
   if (g_path_is_absolute (path))
-    return g_strdup (path);
-  cwd = g_get_current_dir ();
-  return g_build_filename (cwd, path, NULL);
+    absolute = g_strdup (path);
+  else
+    {
+      cwd = g_get_current_dir ();
+      absolute = g_build_filename (cwd, path, NULL);
+    }
+  length = strlen (absolute);
+  while (length > 1 && G_IS_DIR_SEPARATOR (absolute[length - 1]))
+    absolute[--length] = '\0';
+  return absolute;
 }
 
 /* realpath (), in GLib's memory; NULL when some part of @path does not exist. */
@@ -92,16 +103,6 @@ canonical_path_in (GHashTable *folders,
 
     return resolved != NULL ? resolved : g_canonicalize_filename (absolute, NULL);
   }
-}
-
-char *
-loom_import_canonical_path (const char *path)
-{
-  g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  g_return_val_if_fail (path != NULL, NULL);
-
-  return canonical_path_in (folders, path);
 }
 
 /* Adds the resolved spelling of each of @paths beside it, once. */

@@ -37,10 +37,9 @@ gboolean loom_import_collect        (const LoomImportOptions  *options,
                                      GPtrArray                *deleted,
                                      GError                  **error);
 
-/* loom-import-paths.c: one name per file, whichever way it was reached. */
-char    *loom_import_canonical_path (const char               *path);
-/* Resolves the candidates' paths (keeping how each was spelt) and drops the second of two
- * that are one file; adds the resolved spellings of @roots and @deleted beside theirs. */
+/* loom-import-paths.c: one name per file, whichever way it was reached. Resolves the
+ * candidates' paths (keeping how each was spelt) and drops the second of two that are one file;
+ * adds the resolved spellings of @roots and @deleted beside theirs. */
 void     loom_import_canonicalize   (GPtrArray                *candidates,
                                      GPtrArray                *roots,
                                      GPtrArray                *deleted);

@@ -68,6 +68,27 @@ copy_tree (const char *from,
   return n;
 }
 
+/* A .jsonl file somewhere below @dir. */
+static char *
+first_session_file (const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      char *found;
+
+      if (g_str_has_suffix (name, ".jsonl"))
+        return g_steal_pointer (&path);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR) && (found = first_session_file (path)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
@@ -205,6 +226,15 @@ test_spellings (Fixture       *f,
   now = rows_now (f);
   assert_rows_equal (&first, &now);
   assert_paths_below (f, f->real);
+
+  /* A file deleted is found gone below any spelling of its folder, trailing separators too. */
+  {
+    g_autofree char *gone = first_session_file (f->real);
+
+    g_assert_cmpint (g_unlink (gone), ==, 0);
+    import_path (f, dotted);
+    g_assert_cmpuint (f->stats->sessions_missing, >=, 1);
+  }
   g_free (first.texts);
   g_free (now.texts);
 }
