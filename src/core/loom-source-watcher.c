@@ -53,6 +53,12 @@
 #define MAX_DEPTH 32
 #define POLL_SECONDS 30
 
+/* A pass that failed whole (the store locked by another writer past the busy timeout, a full
+ * disk) is tried again after this long, doubling up to the longest, until one succeeds: the
+ * changes it had are given back, and no other change may come to start the next pass. */
+#define RETRY_FIRST_MSEC 1000
+#define RETRY_LONGEST_MSEC 60000
+
 /* A targeted pass is worth it for a few files; a burst of more (a history copied in, an agent
  * rewriting its folder) is a whole pass, and the list of reports stops growing. */
 #define MAX_TARGETED_FILES 512
@@ -94,6 +100,8 @@ struct _LoomSourceWatcher
   gint64         first_change;     /* monotonic µs of the oldest change not acted on, or 0 */
   gint64         last_change;
   GSource       *poll_source;
+  GSource       *retry_source;
+  guint          retry_msec;       /* the wait before the next retry; 0 after a pass that ran */
 
   guint          watching : 1;
   guint          importing : 1;
@@ -816,6 +824,26 @@ give_back_changes (LoomSourceWatcher *self,
     note_changed_path (self, job->changed[i]);
 }
 
+static gboolean
+retry_cb (gpointer user_data)
+{
+  LoomSourceWatcher *self = user_data;
+
+  g_clear_pointer (&self->retry_source, g_source_unref);
+  loom_source_watcher_request_import (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* After a pass that failed whole: another, later, unless one is already coming. */
+static void
+schedule_retry (LoomSourceWatcher *self)
+{
+  self->retry_msec = self->retry_msec == 0 ? RETRY_FIRST_MSEC
+                                           : MIN (self->retry_msec * 2, RETRY_LONGEST_MSEC);
+  if (self->retry_source == NULL && !self->import_queued)
+    self->retry_source = add_timeout (self, self->retry_msec, retry_cb);
+}
+
 static void
 import_done_cb (GObject      *object,
                 GAsyncResult *result,
@@ -834,6 +862,11 @@ import_done_cb (GObject      *object,
 
   if (outcome->error != NULL && self->watching)
     give_back_changes (self, g_task_get_task_data (G_TASK (result)));
+  if (outcome->error != NULL && self->watching &&
+      !g_error_matches (outcome->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    schedule_retry (self);
+  else if (outcome->error == NULL)
+    self->retry_msec = 0;
 
   /* A file that failed (a half-written document, say) is tried again with the next pass,
    * targeted or not, as a whole pass would; not sooner, or a file that stays broken would
@@ -882,6 +915,7 @@ loom_source_watcher_request_import (LoomSourceWatcher *self)
       return;
     }
   self->import_queued = FALSE;
+  clear_source (&self->retry_source);   /* this pass is the retry */
 
   job = g_new0 (ImportJob, 1);
   job->store_path = g_strdup (self->store_path);
@@ -925,6 +959,7 @@ loom_source_watcher_dispose (GObject *object)
   /* A pass holds a reference until its result is back, so none runs here. */
   clear_source (&self->debounce_source);
   clear_source (&self->poll_source);
+  clear_source (&self->retry_source);
   g_hash_table_remove_all (self->watches);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -1158,6 +1193,8 @@ loom_source_watcher_set_watching (LoomSourceWatcher *self,
     {
       clear_source (&self->debounce_source);
       clear_source (&self->poll_source);
+      clear_source (&self->retry_source);
+      self->retry_msec = 0;
       self->first_change = 0;
       self->last_change = 0;
       self->import_queued = FALSE;

@@ -854,6 +854,44 @@ test_failed_pass (Fixture       *fixture,
   g_assert_nonnull (session);
 }
 
+static gboolean
+has_imported (Fixture *fixture)
+{
+  return fixture->n_imported > 0 && is_idle (fixture);
+}
+
+/* A pass that failed whole is tried again by itself, later: nothing else need change for the
+ * files it had to come in. The store locked by another writer past the busy timeout is the
+ * common case; a folder where the store was fails every pass until it goes. */
+static void
+test_failed_pass_retried (Fixture       *fixture,
+                          gconstpointer  user_data)
+{
+  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e06";
+  g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
+  g_autofree char *away = g_strconcat (fixture->db_path, ".away", NULL);
+  g_autofree char *record = claude_record (session_id, 1);
+  g_autoptr(LoomSession) session = NULL;
+
+  write_claude_sessions (fixture, N_OTHER_SESSIONS);
+  fixture_start (fixture, NULL);
+  reset_counts (fixture);
+
+  g_assert_cmpint (g_rename (fixture->db_path, away), ==, 0);
+  g_assert_cmpint (g_mkdir (fixture->db_path, 0700), ==, 0);
+  write_file (path, record);
+  g_assert_true (wait_until (fixture, has_failed, WAIT_TIMEOUT_USEC));
+  g_assert_cmpuint (fixture->n_imported, ==, 0);
+
+  /* No other change: the retry alone brings the session in. */
+  g_assert_cmpint (g_rmdir (fixture->db_path), ==, 0);
+  g_assert_cmpint (g_rename (away, fixture->db_path), ==, 0);
+  g_assert_true (wait_until (fixture, has_imported, WAIT_TIMEOUT_USEC));
+  session = find_session (fixture, session_id);
+  g_assert_nonnull (session);
+  g_assert_cmpint (loom_session_get_message_count (session), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -895,6 +933,8 @@ main (int   argc,
               fixture_set_up_claude, test_whole_passes, fixture_tear_down);
   g_test_add ("/source-watcher/failed-pass", Fixture, NULL,
               fixture_set_up_claude, test_failed_pass, fixture_tear_down);
+  g_test_add ("/source-watcher/failed-pass-retried", Fixture, NULL,
+              fixture_set_up_claude, test_failed_pass_retried, fixture_tear_down);
 
   status = g_test_run ();
 
