@@ -167,6 +167,16 @@ loom_cli_print_json (JsonNode *node)
   json_generator_set_indent (generator, 2);
   json_generator_set_root (generator, node);
   text = json_generator_to_data (generator, NULL);
+  /* File names are bytes: a project folder whose name is not UTF-8 would make the output
+   * something no JSON reader takes. Such bytes can only stand inside strings, so replacing
+   * them keeps the document whole; the text output shows the name as it is. */
+  if (!g_utf8_validate (text, -1, NULL))
+    {
+      char *valid = g_utf8_make_valid (text, -1);
+
+      g_free (text);
+      text = valid;
+    }
   puts (text);
 }
 

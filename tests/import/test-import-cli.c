@@ -669,6 +669,43 @@ test_unreadable (Fixture       *f,
   g_assert_cmpint (g_chmod (shut, 0700), ==, 0);
 }
 
+/* A folder whose name is not UTF-8 (file names are bytes): the session imports, and every JSON
+ * output stays UTF-8, as JSON must, with U+FFFD for the bytes. */
+static void
+test_json_from_bytes (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *folder = g_build_filename (f->dir, "proj-\xff\xfe", NULL);
+  g_autofree char *moved = NULL;
+  g_autofree char *name = g_path_get_basename (f->session_file);
+  JsonObject *stats;
+  JsonArray *sessions;
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  moved = g_build_filename (folder, name, NULL);
+  g_assert_cmpint (g_rename (f->session_file, moved), ==, 0);
+  append_line (moved, g_strdup ("{\"type\": \"user\", this is not json"));
+
+  stats = import_paths_json (f, parser, 0, folder, NULL);
+  g_assert_true (g_utf8_validate (f->out, -1, NULL));
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (stats, "warnings")),
+                    ==, 1);
+
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--json", NULL), ==, 0);
+  g_assert_true (g_utf8_validate (f->out, -1, NULL));
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  sessions = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (sessions), ==, 1);
+  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (sessions,
+                                                                                          0),
+                                                            "source_path"),
+                            "proj-\xef\xbf\xbd"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -690,6 +727,7 @@ main (int    argc,
   ADD ("/import-cli/detect/source-forced", test_source_forced);
   ADD ("/import-cli/detect/not-regular", test_not_regular);
   ADD ("/import-cli/detect/unreadable", test_unreadable);
+  ADD ("/import-cli/json-from-bytes", test_json_from_bytes);
 #undef ADD
 
   return g_test_run ();
