@@ -405,7 +405,9 @@ open_connection (LoomStore  *self,
   if (version == 0 && !loom_store_exec (self, "PRAGMA page_size = 8192", error))
     return OPEN_FAILED;
 
-  if (!loom_schema_migrate (self->db, self->path, error))
+  /* A store of the current version needs no transaction: taking one waited for any import
+   * that held the store, up to the busy timeout, just to open it for reading. */
+  if (version < LOOM_STORE_SCHEMA_VERSION && !loom_schema_migrate (self->db, self->path, error))
     {
       if (g_error_matches (*error, LOOM_ERROR, LOOM_ERROR_CORRUPT))
         {

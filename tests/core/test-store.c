@@ -293,6 +293,36 @@ test_reopen_keeps_data (Fixture       *f,
   g_assert_cmpint (loom_session_get_message_count (session), ==, 2);
 }
 
+/* A store of the current version opens at once while another writer holds it (an import in
+ * the app, the CLI's): opening takes no write lock, and reads go on beside the writer. */
+static void
+test_open_beside_writer (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Beside - 2026-11-01", "codex", "x",
+                                                 2, 1, loom_time_now_ms ());
+  g_autoptr(LoomStore) again = NULL;
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  sqlite3 *writer = NULL;
+  gint64 started;
+
+  g_assert_cmpint (sqlite3_open (f->path, &writer), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (writer, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
+
+  started = g_get_monotonic_time ();
+  again = loom_store_open (f->path, &error);
+  g_assert_no_error (error);
+  session = loom_store_get_session (again, uuid, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loom_session_get_title (session), ==, "Beside - 2026-11-01");
+  /* The busy timeout is 5 s: waiting for the writer would take all of it. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, G_USEC_PER_SEC);
+
+  g_assert_cmpint (sqlite3_exec (writer, "ROLLBACK", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (writer);
+}
+
 /* A migration that fails rolls back whole: the file is as it was. */
 static void
 test_failed_migration_rolls_back (void)
@@ -969,6 +999,8 @@ main (int    argc,
               test_message_delete_reads_no_events, fixture_tear_down);
   g_test_add ("/store/schema/reopen", Fixture, NULL, fixture_set_up, test_reopen_keeps_data,
               fixture_tear_down);
+  g_test_add ("/store/schema/open-beside-writer", Fixture, NULL, fixture_set_up,
+              test_open_beside_writer, fixture_tear_down);
   g_test_add_func ("/store/schema/failed-migration-rolls-back", test_failed_migration_rolls_back);
   g_test_add_func ("/store/schema/newer-refused-unchanged", test_newer_schema_refused);
   g_test_add_func ("/store/schema/upgrade-from-v1", test_upgrade_from_v1);
