@@ -676,41 +676,65 @@ take_warnings (LoomImportStats *stats,
   return taken;
 }
 
+static gboolean import_candidates (LoomStore                *store,
+                                   GPtrArray                *candidates,
+                                   const LoomImportOptions  *options,
+                                   GPtrArray                *deleted,
+                                   LoomImportProgress        progress,
+                                   gpointer                  progress_data,
+                                   GCancellable             *cancellable,
+                                   LoomImportStats          *stats,
+                                   GError                  **error);
+
+/* The files that changed while the pass runs, imported now as a targeted pass imports them;
+ * their deleted ones join @deleted, marked with the pass's. */
 static gboolean
-import_all (LoomStore                *store,
-            const LoomImportOptions  *options,
-            LoomImportProgress        progress,
-            gpointer                  progress_data,
-            GCancellable             *cancellable,
-            LoomImportStats          *stats,
-            GError                  **error)
+import_changed_meanwhile (LoomStore                *store,
+                          const LoomImportOptions  *options,
+                          GPtrArray                *deleted,
+                          GCancellable             *cancellable,
+                          LoomImportStats          *stats,
+                          GError                  **error)
 {
-  static const LoomImportOptions default_options = { NULL, NULL, NULL };
-  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
-  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) changed = options->take_changed (options->take_changed_data);
+  LoomImportOptions targeted = { options->source, NULL, (const char * const *)changed };
+  g_autoptr(GPtrArray) candidates = NULL;
+  g_autoptr(GPtrArray) roots = NULL;
+  g_autoptr(GPtrArray) gone = NULL;
+
+  if (changed == NULL || changed[0] == NULL)
+    return TRUE;
+
+  candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
+  roots = g_ptr_array_new_with_free_func (g_free);
+  gone = g_ptr_array_new_with_free_func (g_free);
+  if (!loom_import_collect (&targeted, stats, candidates, roots, gone, error))
+    return FALSE;
+  loom_import_canonicalize (candidates, roots, gone);
+  for (guint i = 0; i < gone->len; i++)
+    g_ptr_array_add (deleted, g_strdup (g_ptr_array_index (gone, i)));
+  return import_candidates (store, candidates, &targeted, deleted, NULL, NULL, cancellable,
+                            stats, error);
+}
+
+/* Imports @candidates in batches (see Batch above). */
+static gboolean
+import_candidates (LoomStore                *store,
+                   GPtrArray                *candidates,
+                   const LoomImportOptions  *options,
+                   GPtrArray                *deleted,
+                   LoomImportProgress        progress,
+                   gpointer                  progress_data,
+                   GCancellable             *cancellable,
+                   LoomImportStats          *stats,
+                   GError                  **error)
+{
   /* candidate index → its warnings, the last one why it was not imported */
   g_autoptr(GHashTable) failed = g_hash_table_new_full (NULL, NULL, NULL,
                                                         (GDestroyNotify)g_ptr_array_unref);
   guint64 total = 0, done = 0;
   guint i = 0, reported = 0;
   Batch batch = { FALSE, };
-
-  g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
-  g_return_val_if_fail (stats != NULL, FALSE);
-
-  if (options == NULL)
-    options = &default_options;
-
-  if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
-    return FALSE;
-  loom_import_canonicalize (candidates, roots, deleted);
-
-  /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
-   * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
-  if (!loom_store_exec (store, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;",
-                        error))
-    return FALSE;
 
   for (guint j = 0; j < candidates->len; j++)
     total += ((LoomImportCandidate *)g_ptr_array_index (candidates, j))->size;
@@ -724,8 +748,14 @@ import_all (LoomStore                *store,
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
-      if (!batch.open && !begin_batch (store, i, stats, &batch, error))
-        return FALSE;
+      if (!batch.open)
+        {
+          if (options->take_changed != NULL &&
+              !import_changed_meanwhile (store, options, deleted, cancellable, stats, error))
+            return FALSE;
+          if (!begin_batch (store, i, stats, &batch, error))
+            return FALSE;
+        }
 
       stats->files_seen++;
       n_warnings = stats->warnings->len;
@@ -777,6 +807,46 @@ import_all (LoomStore                *store,
         g_ptr_array_add (stats->failed_paths,
                          g_strdup (candidate->spelled ? candidate->spelled : candidate->path));
     }
+  return TRUE;
+}
+
+static gboolean
+import_all (LoomStore                *store,
+            const LoomImportOptions  *options,
+            LoomImportProgress        progress,
+            gpointer                  progress_data,
+            GCancellable             *cancellable,
+            LoomImportStats          *stats,
+            GError                  **error)
+{
+  static const LoomImportOptions default_options = { NULL, NULL, NULL };
+  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
+  g_return_val_if_fail (stats != NULL, FALSE);
+
+  if (options == NULL)
+    options = &default_options;
+
+  if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
+    return FALSE;
+  loom_import_canonicalize (candidates, roots, deleted);
+
+  /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
+   * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
+  if (!loom_store_exec (store, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;",
+                        error))
+    return FALSE;
+
+  if (!import_candidates (store, candidates, options, deleted, progress, progress_data,
+                          cancellable, stats, error))
+    return FALSE;
+  /* What changed in the last moments of the pass comes in with it. */
+  if (options->take_changed != NULL &&
+      !import_changed_meanwhile (store, options, deleted, cancellable, stats, error))
+    return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 

@@ -10,6 +10,10 @@
 
 G_BEGIN_DECLS
 
+/* Called from the importing thread between batches: the files that changed since it was last
+ * called, NULL-terminated and owned by the caller, or NULL for none. */
+typedef GStrv (*LoomImportTakeChanged) (gpointer user_data);
+
 typedef struct
 {
   const char         *source;      /* NULL: detect each file's format from its content */
@@ -18,6 +22,11 @@ typedef struct
    * (absolute), each if its agent's discovery would list it; one that is gone marks its session
    * missing, and nothing else is marked. NULL: the whole roots. The file watcher's pass. */
   const char * const *changed;
+  /* Files that changed while the pass runs, imported at once, between its batches, as a
+   * targeted pass would: a long pass (a first import of months of history) must not keep the
+   * session being written off the screen. NULL: none. */
+  LoomImportTakeChanged take_changed;
+  gpointer              take_changed_data;
 } LoomImportOptions;
 
 typedef struct

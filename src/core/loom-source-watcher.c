@@ -101,6 +101,7 @@ struct _LoomSourceWatcher
   gint64         last_change;
   GSource       *poll_source;
   GSource       *retry_source;
+  GAsyncQueue   *meanwhile;        /* the running pass's ImportJob.meanwhile */
   guint          retry_msec;       /* the wait before the next retry; 0 after a pass that ran */
 
   guint          watching : 1;
@@ -169,6 +170,7 @@ typedef struct
   GStrv         roots;
   GStrv         extra_folders;
   GStrv         changed;          /* the files of a targeted pass; NULL for a whole one */
+  GAsyncQueue  *meanwhile;        /* char *: files that change while it runs */
   gboolean      list_folders;
   GMainContext *context;
   GWeakRef      watcher;
@@ -201,6 +203,7 @@ import_job_free (gpointer data)
   ImportJob *job = data;
 
   g_free (job->store_path);
+  g_clear_pointer (&job->meanwhile, g_async_queue_unref);
   g_strfreev (job->roots);
   g_strfreev (job->extra_folders);
   g_strfreev (job->changed);
@@ -378,6 +381,26 @@ import_progress_cb (guint64     done,
                               report, progress_report_free);
 }
 
+/* LoomImportTakeChanged: what changed since the pass began, or since it last asked. */
+static GStrv
+take_meanwhile (gpointer user_data)
+{
+  ImportJob *job = user_data;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  char *path;
+
+  if (!(path = g_async_queue_try_pop (job->meanwhile)))
+    return NULL;
+  builder = g_strv_builder_new ();
+  do
+    {
+      g_strv_builder_add (builder, path);
+      g_free (path);
+    }
+  while ((path = g_async_queue_try_pop (job->meanwhile)) != NULL);
+  return g_strv_builder_end (builder);
+}
+
 static void
 import_thread (GTask        *task,
                gpointer      source_object,
@@ -388,7 +411,8 @@ import_thread (GTask        *task,
   g_autoptr(ImportOutcome) outcome = g_new0 (ImportOutcome, 1);
   g_autoptr(LoomStore) store = NULL;
   g_autoptr(GPtrArray) extra = g_ptr_array_new ();
-  LoomImportOptions options = { NULL, NULL, (const char * const *)job->changed };
+  LoomImportOptions options = { NULL, NULL, (const char * const *)job->changed,
+                                take_meanwhile, job };
 
   if (job->list_folders)
     list_watched_folders (job, outcome);
@@ -417,7 +441,8 @@ import_thread (GTask        *task,
 
   if (extra->len > 1)
     {
-      LoomImportOptions extra_options = { NULL, (const char * const *)extra->pdata };
+      LoomImportOptions extra_options = { NULL, (const char * const *)extra->pdata, NULL,
+                                          take_meanwhile, job };
 
       job->pass = 1;
       loom_import_run (store, &extra_options, import_progress_cb, job, cancellable,
@@ -490,6 +515,12 @@ static void
 note_changed_path (LoomSourceWatcher *self,
                    const char        *path)
 {
+  /* A pass that runs takes it between two of its batches: a long one (a first import of
+   * months of history) would otherwise keep the session being written off screen until it
+   * ends. The next pass still sees it, and finds it read. */
+  if (self->meanwhile != NULL)
+    g_async_queue_push (self->meanwhile, g_strdup (path));
+
   if (self->too_many_changes || g_hash_table_contains (self->changed_files, path))
     return;
 
@@ -858,6 +889,7 @@ import_done_cb (GObject      *object,
   g_assert (outcome != NULL);
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->meanwhile, g_async_queue_unref);
   loom_source_watcher_set_importing (self, FALSE);
 
   if (outcome->error != NULL && self->watching)
@@ -919,6 +951,9 @@ loom_source_watcher_request_import (LoomSourceWatcher *self)
 
   job = g_new0 (ImportJob, 1);
   job->store_path = g_strdup (self->store_path);
+  job->meanwhile = g_async_queue_new_full (g_free);
+  g_clear_pointer (&self->meanwhile, g_async_queue_unref);
+  self->meanwhile = g_async_queue_ref (job->meanwhile);
   job->roots = collect_roots (self, FALSE);
   job->extra_folders = collect_roots (self, TRUE);
   if (can_target (self, (const char * const *)job->extra_folders))
@@ -960,6 +995,7 @@ loom_source_watcher_dispose (GObject *object)
   clear_source (&self->debounce_source);
   clear_source (&self->poll_source);
   clear_source (&self->retry_source);
+  g_clear_pointer (&self->meanwhile, g_async_queue_unref);
   g_hash_table_remove_all (self->watches);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
