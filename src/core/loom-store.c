@@ -263,8 +263,15 @@ static gboolean
 ensure_private_file (const char  *path,
                      GError     **error)
 {
-  int fd = g_open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  /* Only a file that does not exist yet is opened here. Closing any descriptor of a file drops
+   * every POSIX lock the process holds on it, SQLite's included, and the app keeps a connection
+   * open while each import pass opens another: another process (the CLI) then took itself for
+   * the store's last user when it closed, checkpointed, removed the WAL under the connections
+   * still open, and their next writes left the store malformed. */
+  int fd = g_open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
+  if (fd < 0 && errno == EEXIST)
+    return TRUE;
   if (fd < 0)
     {
       int saved_errno = errno;

@@ -323,6 +323,55 @@ test_open_beside_writer (Fixture       *f,
   sqlite3_close (writer);
 }
 
+/* Opening the store again in a process that has it open already (the app keeps a connection
+ * while each import pass opens one) must not drop the locks SQLite holds on it: closing any
+ * descriptor of a file releases all of a process's locks on it. Another process (the CLI)
+ * then took itself for the store's last user when it closed, checkpointed, and removed the WAL
+ * under the open connections, and their next writes left the store malformed. */
+static void
+test_locks_kept_across_opens (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autofree char *wal = g_strconcat (f->path, "-wal", NULL);
+  g_autofree char *uuid = loom_test_add_session (f->store, "Locked - 2026-11-01", "codex", "x",
+                                                 2, 1, loom_time_now_ms ());
+  const char *argv[] = {
+    "python3", "-c",
+    "import sqlite3, sys\n"
+    "c = sqlite3.connect (sys.argv[1])\n"
+    "c.execute ('SELECT count(*) FROM sessions').fetchone ()\n"
+    "c.close ()\n",
+    f->path, NULL,
+  };
+  g_autoptr(LoomStore) again = NULL;
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
+  again = loom_store_open (f->path, &error);
+  g_assert_no_error (error);
+
+  /* Another process opens the store and closes it: it is not the last. */
+  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                     &wait_status, &error))
+    {
+      g_test_skip ("python3 is not there to play another process");
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
+
+  g_free (loom_test_add_session (again, "After - 2026-11-01", "codex", "y", 2, 1,
+                                 loom_time_now_ms ()));
+  g_free (loom_test_add_session (f->store, "After too - 2026-11-01", "codex", "z", 2, 1,
+                                 loom_time_now_ms ()));
+  g_assert_cmpint (loom_test_query_int (f->path, "SELECT count(*) FROM sessions", NULL), ==, 3);
+  g_assert_cmpint (loom_test_query_int (f->path, "SELECT count(*) FROM pragma_integrity_check"
+                                                 " WHERE integrity_check != 'ok'", NULL), ==, 0);
+  g_assert_nonnull (uuid);
+}
+
 /* A migration that fails rolls back whole: the file is as it was. */
 static void
 test_failed_migration_rolls_back (void)
@@ -1001,6 +1050,8 @@ main (int    argc,
               fixture_tear_down);
   g_test_add ("/store/schema/open-beside-writer", Fixture, NULL, fixture_set_up,
               test_open_beside_writer, fixture_tear_down);
+  g_test_add ("/store/schema/locks-kept-across-opens", Fixture, NULL, fixture_set_up,
+              test_locks_kept_across_opens, fixture_tear_down);
   g_test_add_func ("/store/schema/failed-migration-rolls-back", test_failed_migration_rolls_back);
   g_test_add_func ("/store/schema/newer-refused-unchanged", test_newer_schema_refused);
   g_test_add_func ("/store/schema/upgrade-from-v1", test_upgrade_from_v1);
