@@ -363,11 +363,11 @@ bind_row (sqlite3_stmt *stmt,
     sqlite3_bind_null (stmt, index);
 }
 
-static gint64
-step_returning_id (LoomStore     *store,
-                   sqlite3_stmt  *stmt,
-                   const char    *doing,
-                   GError       **error)
+gint64
+loom_import_step (LoomStore     *store,
+                  sqlite3_stmt  *stmt,
+                  const char    *doing,
+                  GError       **error)
 {
   int rc = sqlite3_step (stmt);
   gint64 id = 0;
@@ -398,7 +398,7 @@ step_inserting (LoomStore     *store,
 {
   sqlite3 *db = sqlite3_db_handle (stmt);
 
-  if (step_returning_id (store, stmt, doing, error) < 0)
+  if (loom_import_step (store, stmt, doing, error) < 0)
     return -1;
   return sqlite3_changes (db) > 0 ? sqlite3_last_insert_rowid (db) : 0;
 }
@@ -417,7 +417,7 @@ is_tombstoned (LoomImportFile  *file,
     return FALSE;
   bind_text (stmt, 1, source);
   bind_text (stmt, 2, source_session_id);
-  return step_returning_id (file->store, stmt, "check deleted sessions", error) > 0;
+  return loom_import_step (file->store, stmt, "check deleted sessions", error) > 0;
 }
 
 /* The session's row id, 0 when there is none, -1 on an error; and when asked, the project and
@@ -511,7 +511,7 @@ ensure_project (LoomImportFile  *file,
   if (!(stmt = loom_store_cached (file->store, find_sql, error)))
     return -1;
   bind_text (stmt, 1, path);
-  if ((id = step_returning_id (file->store, stmt, "find the project", error)) != 0)
+  if ((id = loom_import_step (file->store, stmt, "find the project", error)) != 0)
     {
       if (id < 0 || created_at <= 0)
         return id;
@@ -519,7 +519,7 @@ ensure_project (LoomImportFile  *file,
         return -1;
       sqlite3_bind_int64 (stmt, 1, id);
       sqlite3_bind_int64 (stmt, 2, created_at);
-      return step_returning_id (file->store, stmt, "date the project", error) < 0 ? -1 : id;
+      return loom_import_step (file->store, stmt, "date the project", error) < 0 ? -1 : id;
     }
   if (!(stmt = loom_store_cached (file->store, add_sql, error)))
     return -1;
@@ -561,7 +561,7 @@ ensure_parent (LoomImportFile  *file,
       title = g_strdup_printf ("Session %s (not imported yet)", parent_source_id);
       sqlite3_bind_int64 (stmt, 1, parent);
       bind_text (stmt, 2, title);
-      if (step_returning_id (file->store, stmt, "name the parent session", error) < 0)
+      if (loom_import_step (file->store, stmt, "name the parent session", error) < 0)
         return -1;
     }
   return parent;
@@ -652,7 +652,7 @@ loom_import_file_session (LoomImportFile           *file,
   bind_text (stmt, 14, meta->task_status);
   sqlite3_bind_int64 (stmt, 15, meta->created_at);
   sqlite3_bind_int64 (stmt, 16, meta->updated_at);
-  if (step_returning_id (file->store, stmt, "update the session", error) < 0)
+  if (loom_import_step (file->store, stmt, "update the session", error) < 0)
     return 0;
 
   if (g_hash_table_add (file->sessions, g_memdup2 (&id, sizeof id)))
@@ -678,7 +678,7 @@ next_seq (LoomImportFile  *file,
       if (stmt == NULL)
         return -1;
       sqlite3_bind_int64 (stmt, 1, session_id);
-      if ((last = step_returning_id (file->store, stmt, "order the timeline", error)) < 0)
+      if ((last = loom_import_step (file->store, stmt, "order the timeline", error)) < 0)
         return -1;
       seq = g_new (gint64, 1);
       *seq = last;
@@ -700,7 +700,7 @@ find_message (LoomImportFile  *file,
     return -1;
   sqlite3_bind_int64 (stmt, 1, session_id);
   bind_text (stmt, 2, source_id);
-  return step_returning_id (file->store, stmt, "find the message", error);
+  return loom_import_step (file->store, stmt, "find the message", error);
 }
 
 /* A message seen again (Claude writes one record per content block) grows by its new text;
@@ -752,7 +752,7 @@ update_message (LoomImportFile          *file,
   bind_count (stmt, 6, m->output_tokens);
   bind_count (stmt, 7, m->cache_read_tokens);
   bind_count (stmt, 8, m->cache_creation_tokens);
-  return step_returning_id (file->store, stmt, "update a message", error) < 0 ? 0 : id;
+  return loom_import_step (file->store, stmt, "update a message", error) < 0 ? 0 : id;
 }
 
 gint64
@@ -818,7 +818,7 @@ find_event (LoomImportFile  *file,
   sqlite3_bind_int64 (stmt, 1, session_id);
   bind_text (stmt, 2, kind);
   bind_text (stmt, 3, source_id);
-  return step_returning_id (file->store, stmt, "find the event", error);
+  return loom_import_step (file->store, stmt, "find the event", error);
 }
 
 /* Cuts @text to at most @limit bytes on a character boundary. */
@@ -941,7 +941,7 @@ loom_import_file_clear (LoomStore   *store,
       if (stmt == NULL)
         return FALSE;
       bind_text (stmt, 1, path);
-      if (step_returning_id (store, stmt, "clear a re-read file", error) < 0)
+      if (loom_import_step (store, stmt, "clear a re-read file", error) < 0)
         return FALSE;
     }
   return TRUE;
@@ -1087,7 +1087,7 @@ update_title (LoomImportFile  *file,
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, session_id);
   bind_text (stmt, 2, title);
-  return step_returning_id (file->store, stmt, "name the session", error) >= 0;
+  return loom_import_step (file->store, stmt, "name the session", error) >= 0;
 }
 
 static gboolean
@@ -1102,7 +1102,7 @@ recount_session (LoomImportFile  *file,
   sqlite3_bind_int64 (stmt, 1, session_id);
   sqlite3_bind_int (stmt, 2, LOOM_MESSAGE_NOT_A_PROMPT);
   sqlite3_bind_int (stmt, 3, LOOM_MESSAGE_API_ERROR);
-  return step_returning_id (file->store, stmt, "count the session", error) >= 0;
+  return loom_import_step (file->store, stmt, "count the session", error) >= 0;
 }
 
 /* The models an agent reported for its turns (Codex's turn_context), merged with those its
@@ -1161,7 +1161,7 @@ take_reported_models (LoomImportFile      *file,
   sqlite3_bind_int64 (stmt, 1, session_id);
   bind_text (stmt, 2, text);
   bind_text (stmt, 3, model != NULL && *model != '\0' ? model : reported[n_reported - 1]);
-  return step_returning_id (file->store, stmt, "record the models", error) >= 0;
+  return loom_import_step (file->store, stmt, "record the models", error) >= 0;
 }
 
 gboolean
@@ -1192,7 +1192,7 @@ loom_import_file_finish (LoomImportFile  *file,
           sqlite3_bind_int64 (stmt, 3, MAX (totals->output, 0));
           sqlite3_bind_int64 (stmt, 4, MAX (totals->cache_read, 0));
           sqlite3_bind_int64 (stmt, 5, MAX (totals->cache_creation, 0));
-          if (step_returning_id (file->store, stmt, "record the tokens", error) < 0)
+          if (loom_import_step (file->store, stmt, "record the tokens", error) < 0)
             return FALSE;
         }
 

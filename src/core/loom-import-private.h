@@ -37,6 +37,13 @@ gboolean loom_import_collect        (const LoomImportOptions  *options,
                                      GPtrArray                *deleted,
                                      GError                  **error);
 
+/* Steps @stmt to its end and resets it: the first column of its row if it gives one (a
+ * RETURNING id), else 0; -1 with @error set (saying what it was @doing) on a failure. */
+gint64   loom_import_step           (LoomStore                *store,
+                                     sqlite3_stmt             *stmt,
+                                     const char               *doing,
+                                     GError                  **error);
+
 /* loom-import-paths.c: one name per file, whichever way it was reached. Resolves the
  * candidates' paths (keeping how each was spelt) and drops the second of two that are one file;
  * adds the resolved spellings of @roots and @deleted beside theirs. */

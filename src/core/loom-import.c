@@ -98,32 +98,30 @@ hash_range (GChecksum *checksum,
   return TRUE;
 }
 
-/* Where the first line ends (after its newline), at least @floor and at most @limit in. */
+/* Hashes the file's first line with its newline, at least @floor and at most @limit bytes of
+ * it: read once, hashed as it is read. */
 static gboolean
-first_line_end (int      fd,
-                guint64  floor,
-                guint64  limit,
-                guint64 *end)
+hash_first_line (GChecksum *checksum,
+                 int        fd,
+                 guint64    floor,
+                 guint64    limit)
 {
-  char buffer[16 * 1024];
-  guint64 at = 0;
+  guchar buffer[16 * 1024];
+  guint64 at = 0, end = limit;
 
-  while (at < limit)
+  while (at < end)
     {
-      gsize want = (gsize)MIN ((guint64)sizeof buffer, limit - at);
-      ssize_t n = pread (fd, buffer, want, (off_t)at);
-      const char *newline;
+      ssize_t n = pread (fd, buffer, (gsize)MIN ((guint64)sizeof buffer, end - at), (off_t)at);
+      const guchar *newline;
 
       if (n <= 0)
         return FALSE;
-      if ((newline = memchr (buffer, '\n', (gsize)n)) != NULL)
-        {
-          *end = MIN (MAX (at + (guint64)(newline - buffer) + 1, floor), limit);
-          return TRUE;
-        }
+      if (end == limit && (newline = memchr (buffer, '\n', (gsize)n)) != NULL)
+        end = MIN (MAX (at + (guint64)(newline - buffer) + 1, floor), limit);
+      n = (ssize_t)MIN ((guint64)n, end - at);
+      g_checksum_update (checksum, buffer, n);
       at += (guint64)n;
     }
-  *end = limit;
   return TRUE;
 }
 
@@ -136,17 +134,15 @@ sample_hash_sized (const char *path,
 {
   g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *length = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
-  guint64 head_end = MIN ((guint64)head_bytes, offset);
   guint64 tail_start = offset > tail_bytes ? offset - tail_bytes : 0;
   gboolean ok;
   int fd;
 
   if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     return NULL;
-  ok = (head_bytes > 0 ||
-        first_line_end (fd, MIN ((guint64)SAMPLE_BYTES, offset),
-                        MIN ((guint64)FIRST_LINE_LIMIT, offset), &head_end)) &&
-       hash_range (checksum, fd, 0, head_end) &&
+  ok = (head_bytes > 0 ? hash_range (checksum, fd, 0, MIN ((guint64)head_bytes, offset))
+                       : hash_first_line (checksum, fd, MIN ((guint64)SAMPLE_BYTES, offset),
+                                          MIN ((guint64)FIRST_LINE_LIMIT, offset))) &&
        hash_range (checksum, fd, tail_start, offset);
   close (fd);
   if (!ok)
@@ -354,19 +350,13 @@ take_over_cursor (LoomStore   *store,
   for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
     {
       sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
-      int rc;
 
       if (stmt == NULL)
         return FALSE;
       sqlite3_bind_text (stmt, 1, spelled, -1, SQLITE_STATIC);
       sqlite3_bind_text (stmt, 2, path, -1, SQLITE_STATIC);
-      rc = sqlite3_step (stmt);
-      sqlite3_reset (stmt);
-      if (rc != SQLITE_DONE)
-        {
-          loom_store_set_error (store, error, "rename an agent file's records");
-          return FALSE;
-        }
+      if (loom_import_step (store, stmt, "rename an agent file's records", error) < 0)
+        return FALSE;
     }
   return TRUE;
 }
@@ -548,19 +538,11 @@ forget_cursor_of_no_session (LoomStore   *store,
     "DELETE FROM import_cursors WHERE source_path = ?1"
     " AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_path = ?1)";
   sqlite3_stmt *stmt;
-  int rc;
 
   if (!(stmt = loom_store_cached (store, sql, error)))
     return FALSE;
   sqlite3_bind_text (stmt, 1, gone, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "forget a deleted agent file");
-      return FALSE;
-    }
-  return TRUE;
+  return loom_import_step (store, stmt, "forget a deleted agent file", error) >= 0;
 }
 
 /* Sessions whose agent file is gone (Claude deletes transcripts after 30 days) stay, marked.
