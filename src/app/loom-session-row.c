@@ -18,6 +18,7 @@
 
 #include <glib/gi18n.h>
 
+#include "loom-importer.h"
 #include "loom-session-row.h"
 #include "loom-style.h"
 
@@ -61,26 +62,13 @@ static GParamSpec *properties[N_PROPS];
 const char *
 loom_session_row_agent_name (const char *source)
 {
-  static const struct {
-    const char *source;
-    const char *name;
-  } agents[] = {
-    { "claude-code", "Claude Code" },
-    { "codex", "Codex" },
-    { "gemini", "Gemini CLI" },
-  };
+  const LoomImporter *importer;
 
   if (source == NULL)
     return _("Unknown Agent");
-
-  for (guint i = 0; i < G_N_ELEMENTS (agents); i++)
-    {
-      if (g_str_equal (source, agents[i].source))
-        return agents[i].name;
-    }
-
-  /* A source added to the core before it gets a name here is still better shown than hidden. */
-  return source;
+  /* A source added to the core before it gets a name there is still better shown than hidden. */
+  importer = loom_importer_find (source);
+  return importer != NULL ? importer->title : source;
 }
 
 /* The style class that colours an agent's badge; loom-agent-badge.css defines them. */

@@ -107,19 +107,6 @@ detect_format (const char         *path,
   return TRUE;
 }
 
-/* How the summary names a format's agent. */
-static const char *
-agent_title (const LoomImporter *importer)
-{
-  if (g_strcmp0 (importer->name, "claude-code") == 0)
-    return "Claude Code";
-  if (g_strcmp0 (importer->name, "codex") == 0)
-    return "Codex";
-  if (g_strcmp0 (importer->name, "gemini") == 0)
-    return "Gemini CLI";
-  return importer->name;
-}
-
 /* A path named on the command line, or found below one, that could not be read at all: it
  * fails the import as a file that could not be opened fails it when it is imported. */
 static void
@@ -410,7 +397,7 @@ choose_format (const char         *file,
     {
       g_ptr_array_add (stats->warnings,
                        g_strdup_printf ("%s: this is a %s session file, not a %s one; skipped",
-                                        file, agent_title (detection.detected), only->name));
+                                        file, detection.detected->title, only->name));
       return NULL;
     }
   return only;

@@ -1743,6 +1743,7 @@ claude_detect (const char *path,
 
 static const LoomImporter importer = {
   .name = "claude-code",
+  .title = "Claude Code",
   .default_roots = claude_default_roots,
   .discover = claude_discover,
   .claims = claude_claims,

@@ -1234,6 +1234,7 @@ codex_detect (const char *path,
 
 static const LoomImporter importer = {
   .name = CODEX_SOURCE,
+  .title = "Codex",
   .default_roots = codex_default_roots,
   .discover = codex_discover,
   .claims = codex_claims,

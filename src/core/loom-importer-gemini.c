@@ -1346,6 +1346,7 @@ gemini_import_file (LoomImportFile  *file,
 
 static const LoomImporter importer = {
   .name = SOURCE_NAME,
+  .title = "Gemini CLI",
   .default_roots = gemini_default_roots,
   .discover = gemini_discover,
   .claims = gemini_claims,

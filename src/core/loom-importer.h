@@ -79,6 +79,7 @@ typedef struct
 typedef struct
 {
   const char *name;           /* "claude-code", "codex", "gemini" */
+  const char *title;          /* the name people know the agent by: "Claude Code" */
 
   /* Folders the agent keeps sessions in, honouring its environment variables. */
   char      **(*default_roots) (void);
