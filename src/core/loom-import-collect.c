@@ -486,6 +486,7 @@ loom_import_collect (const LoomImportOptions  *options,
   else
     collect_paths (only, options->paths, stats, candidates, seen, roots);
 
-  g_ptr_array_sort (candidates, loom_import_candidate_compare);
+  /* Each file by its one name, however it was reached; sorted by it. */
+  loom_import_canonicalize (candidates, roots, deleted);
   return TRUE;
 }

@@ -27,9 +27,10 @@ void     loom_import_candidate_free (gpointer                  candidate);
 int      loom_import_candidate_compare (gconstpointer          a,
                                         gconstpointer          b);
 
-/* Fills @candidates (LoomImportCandidate, sorted by path) with the files to import. @roots
- * receives the folders a whole pass went through, whose deleted files count as the agent's
- * cleanup; @deleted, the deleted files a targeted pass was told about. */
+/* Fills @candidates (LoomImportCandidate, sorted by path) with the files to import, each by
+ * its resolved path (loom_import_canonicalize ()). @roots receives the folders a whole pass
+ * went through, whose deleted files count as the agent's cleanup; @deleted, the deleted files
+ * a targeted pass was told about; both in their resolved spellings too. */
 gboolean loom_import_collect        (const LoomImportOptions  *options,
                                      LoomImportStats          *stats,
                                      GPtrArray                *candidates,

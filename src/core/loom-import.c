@@ -692,7 +692,6 @@ import_changed_meanwhile (LoomStore                *store,
   gone = g_ptr_array_new_with_free_func (g_free);
   if (!loom_import_collect (&targeted, stats, candidates, roots, gone, error))
     return FALSE;
-  loom_import_canonicalize (candidates, roots, gone);
   for (guint i = 0; i < gone->len; i++)
     g_ptr_array_add (deleted, g_strdup (g_ptr_array_index (gone, i)));
   return import_candidates (store, candidates, &targeted, deleted, NULL, NULL, cancellable,
@@ -814,7 +813,6 @@ import_all (LoomStore                *store,
 
   if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
     return FALSE;
-  loom_import_canonicalize (candidates, roots, deleted);
 
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
    * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
