@@ -217,32 +217,65 @@ loom_ui_test_save_texture (GdkTexture *texture,
 
 /* Renders @widget (a window) as it is on screen, once it has caught up, and saves it as
  * @name.png for a person to look at. */
+/* What @widget drew in its last frame. GTK drops a widget's drawing as soon as something
+ * queues a redraw (a spinner turning, a list the watcher reloads), and a paintable of it is
+ * empty until the next frame; so this waits for frames until there is a drawing to take. */
+static GskRenderNode *
+take_last_drawing (GtkWidget *widget,
+                   int        width,
+                   int        height)
+{
+  for (guint attempt = 0; attempt < 100; attempt++)
+    {
+      g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+      GskRenderNode *node;
+
+      gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+      if (node != NULL)
+        return node;
+      loom_ui_test_wait_for_frames (widget, 1);
+    }
+  g_error ("%s drew nothing in 100 frames", G_OBJECT_TYPE_NAME (widget));
+}
+
 void
 loom_ui_test_save_screenshot (GtkWidget  *widget,
                               const char *name)
 {
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
+  GtkNative *native = gtk_widget_get_native (widget);
+  g_autoptr(GskRenderNode) drawing = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer;
   int width, height;
 
-  loom_ui_test_wait_for_frames (widget, 3);
+  g_assert_nonnull (native);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (native), 3);
 
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
   g_assert_cmpint (width, >, 0);
   g_assert_cmpint (height, >, 0);
 
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
+  drawing = take_last_drawing (widget, width, height);
+  if (GTK_IS_NATIVE (widget))
+    node = g_steal_pointer (&drawing);
+  else
+    {
+      /* A pane has no background of its own: the window's colour goes under it. */
+      g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+      GdkRGBA background;
 
-  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  texture = gsk_renderer_render_texture (renderer, node,
+      gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "window_bg_color",
+                                      &background);
+      gtk_snapshot_append_color (snapshot, &background,
+                                 &GRAPHENE_RECT_INIT (0, 0, width, height));
+      gtk_snapshot_append_node (snapshot, drawing);
+      node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+    }
+
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (native), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   loom_ui_test_save_texture (texture, name);
 }

@@ -74,31 +74,6 @@ find_one (GtkWidget *root,
   return found->pdata[0];
 }
 
-/* This test's own screenshot: unlike loom_ui_test_save_screenshot(), it checks neither the size
- * nor the render node. */
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  int width, height;
-
-  loom_ui_test_wait_for_frames (widget, 3);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  loom_ui_test_save_texture (texture, name);
-}
-
 /* ——— The store ——— */
 
 static const char * const topics[] = {
@@ -431,9 +406,9 @@ test_scopes (Fixture       *f,
   g_assert_null (shown_status_title (f));
 
   set_dark (f, FALSE);
-  save_screenshot (f->window, "session-list-light");
+  loom_ui_test_save_screenshot (f->window, "session-list-light");
   set_dark (f, TRUE);
-  save_screenshot (f->window, "session-list-dark");
+  loom_ui_test_save_screenshot (f->window, "session-list-dark");
   set_dark (f, FALSE);
 
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_PINNED, 0);
@@ -453,7 +428,7 @@ test_scopes (Fixture       *f,
   g_clear_pointer (&sessions, g_ptr_array_unref);
   sessions = visible_sessions (f);
   g_assert_cmpuint (sessions->len, ==, count_query (f, LOOM_COLLECTION_ARCHIVED, 0, NULL, NULL));
-  save_screenshot (f->window, "session-list-archived");
+  loom_ui_test_save_screenshot (f->window, "session-list-archived");
 
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_ALL, f->folder_id);
   loom_ui_test_wait_for_frames (f->window, 2);
@@ -466,7 +441,7 @@ test_scopes (Fixture       *f,
   loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (shown_status_title (f), ==, "Folder Is Empty");
   g_assert_cmpstr (loom_session_list_get_title (f->list), ==, "Someday");
-  save_screenshot (f->window, "session-list-empty-folder");
+  loom_ui_test_save_screenshot (f->window, "session-list-empty-folder");
 
   exec_raw (f->db_path, "DELETE FROM sessions WHERE trashed_at != 0");
   loom_session_list_set_scope (f->list, LOOM_COLLECTION_TRASH, 0);
@@ -479,7 +454,7 @@ test_scopes (Fixture       *f,
   loom_ui_test_wait_for_frames (f->window, 2);
   g_assert_cmpstr (shown_status_title (f), ==, "No Pinned Sessions");
   set_dark (f, TRUE);
-  save_screenshot (f->window, "session-list-empty-dark");
+  loom_ui_test_save_screenshot (f->window, "session-list-empty-dark");
   set_dark (f, FALSE);
 
   /* A change in the store shows after a reload: the empty state gives way to the list. */
@@ -543,7 +518,7 @@ test_sort_and_filter (Fixture       *f,
   sessions = visible_sessions (f);
   for (guint i = 0; i < sessions->len; i++)
     g_assert_cmpstr (loom_session_get_project_name (sessions->pdata[i]), ==, "gtk");
-  save_screenshot (f->window, "session-list-filtered");
+  loom_ui_test_save_screenshot (f->window, "session-list-filtered");
 
   /* Opening the filter menu lists the projects. */
   gtk_menu_button_popup (GTK_MENU_BUTTON (filter_button));
@@ -553,7 +528,7 @@ test_sort_and_filter (Fixture       *f,
 
     g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, popover));
     /* A popover is a surface of its own: the window's picture does not show it. */
-    save_screenshot (popover, "session-list-filter-menu");
+    loom_ui_test_save_screenshot (popover, "session-list-filter-menu");
     gtk_menu_button_popdown (GTK_MENU_BUTTON (filter_button));
   }
 
@@ -562,7 +537,7 @@ test_sort_and_filter (Fixture       *f,
   activate (f, "session-list.project", "s", "/home/ada/src/nowhere");
   g_assert_cmpuint (loom_session_list_get_n_sessions (f->list), ==, 0);
   g_assert_cmpstr (shown_status_title (f), ==, "No Matching Sessions");
-  save_screenshot (f->window, "session-list-no-match");
+  loom_ui_test_save_screenshot (f->window, "session-list-no-match");
   activate (f, "session-list.clear-filters", NULL);
   g_assert_null (loom_session_list_get_agent_filter (f->list));
   g_assert_null (loom_session_list_get_project_filter (f->list));
@@ -629,7 +604,7 @@ test_selection_and_drag (Fixture       *f,
   g_assert_true (selected->pdata[2] == shown->pdata[4]);
   g_assert_true (selected->pdata[3] == shown->pdata[7]);
   loom_ui_test_wait_for_frames (f->window, 2);
-  save_screenshot (f->window, "session-list-selection");
+  loom_ui_test_save_screenshot (f->window, "session-list-selection");
 
   /* A selected row drags the whole selection, another row only itself. */
   uuids = drag_uuids (visible_row (f, 3));
@@ -646,7 +621,7 @@ test_selection_and_drag (Fixture       *f,
   {
     GtkWidget *popover = find_one (GTK_WIDGET (f->list), GTK_TYPE_POPOVER_MENU);
 
-    save_screenshot (popover, "session-list-menu");
+    loom_ui_test_save_screenshot (popover, "session-list-menu");
     gtk_popover_popdown (GTK_POPOVER (popover));
     g_assert_true (loom_ui_test_wait_until (is_unmapped, popover));
   }
@@ -704,14 +679,14 @@ test_sizes (Fixture       *f,
 {
   gtk_window_set_default_size (GTK_WINDOW (f->window), 320, 600);
   loom_ui_test_wait_for_frames (f->window, 3);
-  save_screenshot (f->window, "session-list-narrow");
+  loom_ui_test_save_screenshot (f->window, "session-list-narrow");
   set_dark (f, TRUE);
-  save_screenshot (f->window, "session-list-narrow-dark");
+  loom_ui_test_save_screenshot (f->window, "session-list-narrow-dark");
   set_dark (f, FALSE);
 
   gtk_window_set_default_size (GTK_WINDOW (f->window), 640, 600);
   loom_ui_test_wait_for_frames (f->window, 3);
-  save_screenshot (f->window, "session-list-wide");
+  loom_ui_test_save_screenshot (f->window, "session-list-wide");
 }
 
 int

@@ -57,43 +57,6 @@ find_label (GtkWidget  *root,
   return NULL;
 }
 
-/* This test's own screenshot: it can take a pane as well as a window (it waits on the window and
- * paints the window's background under a pane), unlike loom_ui_test_save_screenshot(). */
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  int width, height;
-
-  loom_ui_test_wait_for_frames (GTK_WIDGET (gtk_widget_get_root (widget)), 3);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  /* A pane has no background of its own: the window's colour goes under it. */
-  if (!GTK_IS_WINDOW (widget))
-    {
-      GdkRGBA background;
-
-      gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "window_bg_color",
-                                      &background);
-      gtk_snapshot_append_color (snapshot, &background,
-                                 &GRAPHENE_RECT_INIT (0, 0, width, height));
-    }
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  loom_ui_test_save_texture (texture, name);
-}
-
 static void
 set_dark (GtkWidget *window,
           gboolean   dark)
@@ -561,12 +524,12 @@ test_session (Fixture       *fixture,
   g_assert_true (loom_timeline_tool_row_get_expanded (LOOM_TIMELINE_TOOL_ROW (content)));
   g_assert_nonnull (find_label (content, "expected 3 tool calls, got 2"));
 
-  save_screenshot (fixture->window, "timeline-tool-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-tool-light");
   set_dark (fixture->window, TRUE);
-  save_screenshot (fixture->window, "timeline-tool-dark");
-  save_screenshot (GTK_WIDGET (fixture->details), "details-dark");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-tool-dark");
+  loom_ui_test_save_screenshot (GTK_WIDGET (fixture->details), "details-dark");
   set_dark (fixture->window, FALSE);
-  save_screenshot (GTK_WIDGET (fixture->details), "details-light");
+  loom_ui_test_save_screenshot (GTK_WIDGET (fixture->details), "details-light");
   {
     g_autoptr(GPtrArray) scrolled = loom_ui_test_find_visible (GTK_WIDGET (fixture->details),
                                                                GTK_TYPE_SCROLLED_WINDOW);
@@ -575,7 +538,7 @@ test_session (Fixture       *fixture,
     g_assert_cmpuint (scrolled->len, ==, 1);
     adjustment = gtk_scrolled_window_get_vadjustment (scrolled->pdata[0]);
     gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
-    save_screenshot (GTK_WIDGET (fixture->details), "details-light-end");
+    loom_ui_test_save_screenshot (GTK_WIDGET (fixture->details), "details-light-end");
     gtk_adjustment_set_value (adjustment, 0);
   }
 
@@ -583,7 +546,7 @@ test_session (Fixture       *fixture,
   gtk_widget_set_visible (GTK_WIDGET (fixture->details), FALSE);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 420, 760);
   loom_ui_test_wait_for_frames (fixture->window, 4);
-  save_screenshot (fixture->window, "timeline-narrow-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-narrow-light");
   gtk_widget_set_visible (GTK_WIDGET (fixture->details), TRUE);
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1180, 820);
   loom_ui_test_wait_for_frames (fixture->window, 4);
@@ -682,7 +645,7 @@ test_file_change (Fixture       *fixture,
     }
   g_assert_true (added);
   g_assert_true (context);
-  save_screenshot (fixture->window, "timeline-diff-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-diff-light");
 
   /* The Write of v2.0: a new file, every line added. */
   show_session (fixture, "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80");
@@ -695,7 +658,7 @@ test_file_change (Fixture       *fixture,
   loom_ui_test_wait_for_frames (fixture->window, 4);
   g_assert_nonnull (find_label (content, "+use crate::report::Row;"));
   set_dark (fixture->window, TRUE);
-  save_screenshot (fixture->window, "timeline-diff-dark");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-diff-dark");
   set_dark (fixture->window, FALSE);
 }
 
@@ -769,7 +732,7 @@ test_subagents (Fixture       *fixture,
   g_assert_nonnull (find_label (loom_timeline_row_get_content (row),
                                 "manual, 48210 tokens before"));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "highlighted"));
-  save_screenshot (fixture->window, "timeline-subagents-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-subagents-light");
 
   /* The details pane offers the parent of a child session. */
   show_session (fixture, loom_session_get_uuid (child));
@@ -835,7 +798,7 @@ test_hostile_text (Fixture       *fixture,
   label = find_label (loom_timeline_row_get_content (row), "thinking");
   g_assert_nonnull (label);
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (label), "preview"));
-  save_screenshot (fixture->window, "timeline-hostile-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-hostile-light");
   g_settings_reset (settings, "show-reasoning");
 }
 
@@ -918,7 +881,7 @@ test_long_output (Fixture       *fixture,
   g_assert_null (find_label (content, "line 00012 of the build log"));
   more = find_button_with_label (content, "Show More");
   g_assert_nonnull (more);
-  save_screenshot (fixture->window, "timeline-output-folded-light");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-output-folded-light");
 
   /* Unfolded as far as a label stays fast, with the whole of it, past the stored bound, one
    * copy away. */
@@ -1033,7 +996,7 @@ test_long_session (Fixture       *fixture,
   g_assert_cmpint (loom_timeline_item_get_data (loom_timeline_row_get_item (rows->pdata[0]))->seq,
                    ==, 1);
   g_clear_pointer (&rows, g_ptr_array_unref);
-  save_screenshot (fixture->window, "timeline-long-start");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-long-start");
 
   /* End, as the End key does. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
@@ -1049,7 +1012,7 @@ test_long_session (Fixture       *fixture,
                      loom_timeline_item_get_data (expected)->seq);
   }
   g_clear_pointer (&rows, g_ptr_array_unref);
-  save_screenshot (fixture->window, "timeline-long-end");
+  loom_ui_test_save_screenshot (fixture->window, "timeline-long-end");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
                                              "timeline.scroll-to-start", NULL));

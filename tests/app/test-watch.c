@@ -88,35 +88,6 @@ find_visible_label (GtkWidget  *root,
   return NULL;
 }
 
-/* This test's own screenshot: after two frames, and without checking the size, unlike
- * loom_ui_test_save_screenshot(). */
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *name)
-{
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer;
-  int width, height;
-
-  loom_ui_test_wait_for_frames (widget, 2);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-
-  renderer = gtk_native_get_renderer (GTK_NATIVE (widget));
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  loom_ui_test_save_texture (texture, name);
-}
-
 /* ——— Playing Claude Code ——— */
 
 static char *
@@ -520,7 +491,7 @@ live_body (Fixture *fixture)
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "new session");
-  save_screenshot (window, "watch-new-session");
+  loom_ui_test_save_screenshot (window, "watch-new-session");
 
   /* The session grows; the person reading it keeps their place in the list. */
   selection = session_selection (window);
@@ -567,7 +538,7 @@ live_body (Fixture *fixture)
   g_assert_nonnull (find_row (window, EARLIER_ID));
   /* Short passes never flash a progress bar. */
   g_assert_false (shows_progress (window));
-  save_screenshot (window, "watch-source-deleted");
+  loom_ui_test_save_screenshot (window, "watch-source-deleted");
 }
 
 /* A session the agent wrote before the application started. */
@@ -679,7 +650,7 @@ follow_long_pass (Fixture    *fixture,
       g_test_message ("progress shown %" G_GINT64_FORMAT " ms into the pass",
                       (g_get_monotonic_time () - pass->started) / 1000);
       ticker_check (&fixture->ticker, "long import, before its progress shows");
-      save_screenshot (pass->window, screenshot);
+      loom_ui_test_save_screenshot (pass->window, screenshot);
       ticker_restart (&fixture->ticker);
     }
   g_assert_true (loom_ui_test_wait_until (pass_ended, pass));
@@ -741,7 +712,7 @@ long_import_body (Fixture *fixture)
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (session_selection (window))), ==,
                     N_LONG_SESSIONS + 1);
-  save_screenshot (window, "watch-long-import-done");
+  loom_ui_test_save_screenshot (window, "watch-long-import-done");
 }
 
 static void
@@ -795,7 +766,7 @@ first_import_body (Fixture *fixture)
   g_assert_null (find_visible_label (window, "No Sessions Yet"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (session_selection (window))), ==,
                     N_LONG_SESSIONS);
-  save_screenshot (window, "watch-first-import-done");
+  loom_ui_test_save_screenshot (window, "watch-first-import-done");
 }
 
 static void
