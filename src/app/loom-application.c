@@ -15,13 +15,14 @@ struct _LoomApplication
 {
   AdwApplication  parent_instance;
 
-  GSettings         *settings;
-  LoomStore         *store;
-  GError            *store_error;
-  LoomSourceWatcher *watcher;
+  GSettings          *settings;
+  LoomStore          *store;
+  GError             *store_error;
+  LoomSourceWatcher  *watcher;
+  LoomImportProblems *import_problems;
 
   /* The store is opened once per run, so its state is told once, not once per window. */
-  guint              told_store_state : 1;
+  guint               told_store_state : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LoomApplication, loom_application, ADW_TYPE_APPLICATION)
@@ -187,6 +188,14 @@ static const GActionEntry app_actions[] = {
 };
 
 static void
+on_imported_cb (LoomApplication       *self,
+                const LoomImportStats *stats,
+                LoomSourceWatcher     *watcher)
+{
+  loom_import_problems_add (self->import_problems, stats);
+}
+
+static void
 loom_application_activate (GApplication *application)
 {
   LoomApplication *self = LOOM_APPLICATION (application);
@@ -239,6 +248,8 @@ loom_application_startup (GApplication *application)
    * it with the extra folders already known, and its first pass catches up with whatever the
    * agents wrote while the application was not running. */
   self->watcher = loom_source_watcher_new (loom_store_get_path (self->store));
+  g_signal_connect_object (self->watcher, "imported",
+                           G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
   g_settings_bind (self->settings, "extra-source-folders",
                    self->watcher, "extra-folders",
                    G_SETTINGS_BIND_GET);
@@ -274,6 +285,7 @@ loom_application_dispose (GObject *object)
     g_settings_unbind (adw_style_manager_get_default (), "color-scheme");
 
   g_clear_object (&self->watcher);
+  g_clear_object (&self->import_problems);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);
 
@@ -307,6 +319,7 @@ loom_application_class_init (LoomApplicationClass *klass)
 static void
 loom_application_init (LoomApplication *self)
 {
+  self->import_problems = loom_import_problems_new ();
 }
 
 LoomApplication *
@@ -352,4 +365,12 @@ loom_application_get_source_watcher (LoomApplication *self)
   g_return_val_if_fail (LOOM_IS_APPLICATION (self), NULL);
 
   return self->watcher;
+}
+
+LoomImportProblems *
+loom_application_get_import_problems (LoomApplication *self)
+{
+  g_return_val_if_fail (LOOM_IS_APPLICATION (self), NULL);
+
+  return self->import_problems;
 }

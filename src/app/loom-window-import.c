@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "loom-import.h"
+#include "loom-import-problems-window.h"
 #include "loom-search-results.h"
 #include "loom-window-private.h"
 
@@ -186,6 +187,84 @@ loom_window_set_watcher (LoomWindow        *self,
     on_importing_changed_cb (self, NULL, watcher);
 }
 
+/* ——— Problems ——— */
+
+static void
+on_problems_toast_dismissed_cb (LoomWindow *self,
+                                AdwToast   *toast)
+{
+  self->problems_toast = NULL;
+  self->n_problems_toasted = 0;
+}
+
+/* One toast counts the problems that came while it is shown: a pass over a damaged folder, or
+ * an agent writing bad lines one after another, must not queue a toast for each. */
+static void
+on_problems_added_cb (LoomWindow         *self,
+                      guint               n_added,
+                      LoomImportProblems *problems)
+{
+  g_autofree char *title = NULL;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  /* Someone who has the list open sees them come in. */
+  if (self->problems_window != NULL || self->adding_own_problems)
+    return;
+
+  self->n_problems_toasted += n_added;
+  title = g_strdup_printf (ngettext ("%u import problem", "%u import problems",
+                                     self->n_problems_toasted),
+                           self->n_problems_toasted);
+  if (self->problems_toast != NULL)
+    {
+      adw_toast_set_title (self->problems_toast, title);
+      return;
+    }
+
+  self->problems_toast = adw_toast_new (title);
+  adw_toast_set_button_label (self->problems_toast, _("_Details"));
+  adw_toast_set_action_name (self->problems_toast, "win.show-import-problems");
+  g_signal_connect_object (self->problems_toast, "dismissed",
+                           G_CALLBACK (on_problems_toast_dismissed_cb), self, G_CONNECT_SWAPPED);
+  adw_toast_overlay_add_toast (self->toast_overlay, self->problems_toast);
+}
+
+void
+loom_window_set_import_problems (LoomWindow         *self,
+                                 LoomImportProblems *problems)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+  g_assert (self->import_problems == NULL);
+
+  self->import_problems = g_object_ref (problems);
+  g_signal_connect_object (problems, "added",
+                           G_CALLBACK (on_problems_added_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+show_import_problems_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  LoomWindow *self = LOOM_WINDOW (widget);
+
+  if (self->import_problems == NULL)
+    return;
+
+  if (self->problems_toast != NULL)
+    adw_toast_dismiss (self->problems_toast);
+
+  if (self->problems_window == NULL)
+    {
+      self->problems_window =
+        GTK_WINDOW (loom_import_problems_window_new (GTK_WINDOW (self), self->import_problems));
+      g_object_add_weak_pointer (G_OBJECT (self->problems_window),
+                                 (gpointer *)&self->problems_window);
+    }
+  gtk_window_present (self->problems_window);
+}
+
 /* ——— Imports the user asks for ——— */
 
 typedef struct
@@ -220,9 +299,11 @@ loom_window_set_user_import_running (LoomWindow *self,
   loom_window_update_progress (self);
 }
 
+/* @n_problems: how many new ones the import listed. */
 static char *
 describe_user_import (const UserImport      *import,
-                      const LoomImportStats *stats)
+                      const LoomImportStats *stats,
+                      guint                  n_problems)
 {
   g_autofree char *result = NULL;
 
@@ -248,8 +329,14 @@ describe_user_import (const UserImport      *import,
   else
     result = g_strdup_printf (_("No sessions found in “%s”"), import->name);
 
-  if (stats->files_failed == 0)
+  if (stats->files_failed == 0 && n_problems == 0)
     return g_steal_pointer (&result);
+
+  if (stats->files_failed == 0)
+    /* Translators: %s says what was imported (a whole sentence), %u how many problems (bad
+     * records, each named in the details) it had. */
+    return g_strdup_printf (ngettext ("%s, with %u problem", "%s, with %u problems", n_problems),
+                            result, n_problems);
 
   /* Translators: %s says what was imported (a whole sentence), %u how many files failed. */
   return g_strdup_printf (ngettext ("%s. %u file could not be read",
@@ -269,6 +356,8 @@ user_import_cb (GObject      *object,
   g_autofree char *title = NULL;
   g_autofree char *escaped = NULL;
   LoomWindow *self = import->window;
+  AdwToast *toast;
+  guint n_problems;
 
   stats = loom_import_run_finish (result, &error);
 
@@ -291,13 +380,24 @@ user_import_cb (GObject      *object,
   for (guint i = 0; i < stats->warnings->len; i++)
     g_debug ("Import of %s: %s", import->name, (const char *)stats->warnings->pdata[i]);
 
+  /* The import's own toast tells of its problems, not a second one. */
+  self->adding_own_problems = TRUE;
+  n_problems = loom_import_problems_add (self->import_problems, stats);
+  self->adding_own_problems = FALSE;
+
   loom_window_reload (self);
   if (import->samples)
     loom_sidebar_select_collection (self->sidebar, LOOM_COLLECTION_ALL);
 
-  title = describe_user_import (import, stats);
+  title = describe_user_import (import, stats, n_problems);
   escaped = g_markup_escape_text (title, -1);
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+  toast = adw_toast_new (escaped);
+  if (n_problems > 0)
+    {
+      adw_toast_set_button_label (toast, _("_Details"));
+      adw_toast_set_action_name (toast, "win.show-import-problems");
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 static void
@@ -473,6 +573,8 @@ loom_window_import_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.import-folder", NULL,
                                    import_folder_action);
   gtk_widget_class_install_action (widget_class, "win.load-samples", NULL, load_samples_action);
+  gtk_widget_class_install_action (widget_class, "win.show-import-problems", NULL,
+                                   show_import_problems_action);
 }
 
 void
@@ -487,6 +589,18 @@ loom_window_import_dispose (LoomWindow *self)
   g_clear_handle_id (&self->progress_delay_id, g_source_remove);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   g_clear_pointer (&self->last_import_error, g_free);
+
+  if (self->problems_toast != NULL)
+    g_signal_handlers_disconnect_by_data (self->problems_toast, self);
+  self->problems_toast = NULL;
+  if (self->problems_window != NULL)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->problems_window),
+                                    (gpointer *)&self->problems_window);
+      gtk_window_destroy (self->problems_window);
+      self->problems_window = NULL;
+    }
+  g_clear_object (&self->import_problems);
 
   if (self->folder_chooser != NULL)
     gtk_native_dialog_destroy (self->folder_chooser);

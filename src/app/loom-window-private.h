@@ -10,6 +10,7 @@
 
 #include <adwaita.h>
 
+#include "loom-import-problems.h"
 #include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-sidebar.h"
@@ -33,12 +34,20 @@ struct _LoomWindow
   GCancellable         *import_cancellable;
   GtkNativeDialog      *folder_chooser;
 
+  /* What imports could not take whole; a toast says when there are new ones. */
+  LoomImportProblems   *import_problems;
+  AdwToast             *problems_toast;     /* while it is shown */
+  guint                 n_problems_toasted; /* the problems it counts */
+  GtkWindow            *problems_window;    /* while it is open */
+
   guint                 progress_delay_id;
   guint                 pulse_id;
   char                 *last_import_error;
   guint                 progress_shown : 1;
   guint                 long_import : 1;
   guint                 user_import_running : 1;
+  /* The problems of an import the user asked for are being listed: its toast tells of them. */
+  guint                 adding_own_problems : 1;
   /* A key that moves the list's selection is being handled. */
   guint                 moving_by_key : 1;
 
@@ -65,15 +74,17 @@ struct _LoomWindow
 };
 
 /* loom-window.c */
-void     loom_window_show_error         (LoomWindow        *self,
-                                         const char        *what,
-                                         const GError      *error);
+void     loom_window_show_error          (LoomWindow         *self,
+                                          const char         *what,
+                                          const GError       *error);
 
 /* loom-window-import.c */
-void     loom_window_import_class_init  (GtkWidgetClass    *widget_class);
-void     loom_window_import_dispose     (LoomWindow        *self);
-void     loom_window_set_watcher        (LoomWindow        *self,
-                                         LoomSourceWatcher *watcher);
-void     loom_window_update_progress    (LoomWindow        *self);
+void     loom_window_import_class_init   (GtkWidgetClass     *widget_class);
+void     loom_window_import_dispose      (LoomWindow         *self);
+void     loom_window_set_watcher         (LoomWindow         *self,
+                                          LoomSourceWatcher  *watcher);
+void     loom_window_set_import_problems (LoomWindow         *self,
+                                          LoomImportProblems *problems);
+void     loom_window_update_progress     (LoomWindow         *self);
 
 G_END_DECLS

@@ -598,6 +598,7 @@ on_application_changed_cb (LoomWindow *self,
       loom_session_list_set_store (self->session_list, self->store);
       loom_timeline_search_bar_set_store (self->timeline_search, self->store);
       loom_window_set_watcher (self, loom_application_get_source_watcher (app));
+      loom_window_set_import_problems (self, loom_application_get_import_problems (app));
     }
   else
     {

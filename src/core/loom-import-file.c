@@ -194,11 +194,15 @@ loom_import_file_next_record (LoomImportFile  *file,
         case LOOM_JSONL_END:
         default:
           if (loom_jsonl_reader_has_pending_tail (file->reader))
-            g_ptr_array_add (file->stats->warnings,
-                             g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
-                                              "incomplete; it is read again when the file grows",
-                                              file->path,
-                                              loom_jsonl_reader_get_line (file->reader) + 1));
+            {
+              char *warning = g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
+                                               "incomplete; it is read again when the file "
+                                               "grows", file->path,
+                                               loom_jsonl_reader_get_line (file->reader) + 1);
+
+              g_ptr_array_add (file->stats->warnings, warning);
+              g_ptr_array_add (file->stats->waiting, g_strdup (warning));
+            }
           return FALSE;
         }
     }

@@ -45,6 +45,7 @@ loom_import_stats_new (void)
 
   stats->warnings = g_ptr_array_new_with_free_func (g_free);
   stats->failed_paths = g_ptr_array_new_with_free_func (g_free);
+  stats->waiting = g_ptr_array_new_with_free_func (g_free);
   return stats;
 }
 
@@ -55,6 +56,7 @@ loom_import_stats_free (LoomImportStats *stats)
     return;
   g_clear_pointer (&stats->warnings, g_ptr_array_unref);
   g_clear_pointer (&stats->failed_paths, g_ptr_array_unref);
+  g_clear_pointer (&stats->waiting, g_ptr_array_unref);
   g_free (stats);
 }
 
@@ -605,6 +607,7 @@ typedef struct
   guint           first;       /* the index of its first file */
   LoomImportStats stats;       /* the stats when it began */
   guint           n_warnings;  /* how many warnings they had */
+  guint           n_waiting;   /* and how many of those were about a line being written */
   gint64          started;
   guint64         bytes;
 } Batch;
@@ -623,6 +626,7 @@ begin_batch (LoomStore        *store,
   batch->stats = *stats;
   batch->stats.warnings = NULL;      /* kept in @stats, cut back to n_warnings */
   batch->n_warnings = stats->warnings->len;
+  batch->n_waiting = stats->waiting->len;
   batch->started = g_get_monotonic_time ();
   batch->bytes = 0;
   return TRUE;
@@ -640,6 +644,7 @@ undo_batch (LoomStore        *store,
   loom_store_rollback (store);
   *stats = batch->stats;
   g_ptr_array_set_size (warnings, batch->n_warnings);
+  g_ptr_array_set_size (stats->waiting, batch->n_waiting);
   stats->warnings = warnings;
   batch->open = FALSE;
   return batch->first;

@@ -17,6 +17,7 @@
 
 #include "loom-application.h"
 #include "loom-import.h"
+#include "loom-import-problems-window.h"
 #include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
@@ -377,6 +378,33 @@ wait_for_toplevel (GType type)
   return window;
 }
 
+/* Imports @folder as a person does: "Import Folder…", the folder chosen in the chooser, whose
+ * screenshot is @screenshot (NULL: none). */
+static void
+import_folder (GtkWidget  *window,
+               const char *folder,
+               const char *screenshot)
+{
+  g_autoptr(GFile) folder_file = g_file_new_for_path (folder);
+  g_autoptr(GFile) chosen = NULL;
+  GtkWindow *chooser;
+
+  g_assert_true (gtk_widget_activate_action (window, "win.import-folder", NULL));
+  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_true (gtk_window_get_transient_for (chooser) == GTK_WINDOW (window));
+  g_assert_true (gtk_window_get_modal (chooser));
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
+                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder_file,
+                                                      NULL));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (chooser), 3);
+  chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  g_assert_true (g_file_equal (chosen, folder_file));
+  if (screenshot != NULL)
+    loom_ui_test_save_screenshot (GTK_WIDGET (chooser), screenshot);
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+}
+
 static void
 first_run_body (Fixture *fixture)
 {
@@ -384,10 +412,7 @@ first_run_body (Fixture *fixture)
   LoomStore *store = loom_window_get_store (fixture->window);
   g_autofree char *samples = NULL;
   g_autofree char *gemini = fixture_path ("gemini");
-  g_autoptr(GFile) gemini_file = g_file_new_for_path (gemini);
-  g_autoptr(GFile) chosen = NULL;
   GtkWidget *load_button;
-  GtkWindow *chooser;
 
   /* Someone without any agent history is offered a way in. */
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
@@ -418,19 +443,7 @@ first_run_body (Fixture *fixture)
   g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS);
 
   /* A folder, through the folder chooser. */
-  g_assert_true (gtk_widget_activate_action (window, "win.import-folder", NULL));
-  chooser = wait_for_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
-  g_assert_true (gtk_window_get_transient_for (chooser) == GTK_WINDOW (window));
-  g_assert_true (gtk_window_get_modal (chooser));
-  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
-                   GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
-  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), gemini_file,
-                                                      NULL));
-  loom_ui_test_wait_for_frames (GTK_WIDGET (chooser), 3);
-  chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  g_assert_true (g_file_equal (chosen, gemini_file));
-  loom_ui_test_save_screenshot (GTK_WIDGET (chooser), "import-folder-chooser");
-  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  import_folder (window, gemini, "import-folder-chooser");
   /* Five rows: a sub-agent's file sorts before its parent's, whose session it makes first. */
   wait_for_label (window, "Imported 5 sessions from “gemini”");
   g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS + 5);
@@ -459,6 +472,136 @@ test_first_run (Fixture       *fixture,
                 gconstpointer  user_data)
 {
   fixture_run (fixture, first_run_body);
+}
+
+/* ——— Import problems ——— */
+
+#define DAMAGED_SESSION "d0000000-0000-4000-8000-000000000001"
+
+/* A Claude Code session with a broken second line, and a third still being written. */
+static char *
+write_damaged_folder (Fixture *fixture)
+{
+  g_autofree char *folder = g_build_filename (fixture->dir, "damaged", NULL);
+  g_autofree char *path = g_build_filename (folder, DAMAGED_SESSION ".jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+  static const char contents[] =
+    "{\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\","
+    "\"cwd\":\"/tmp/proj\",\"sessionId\":\"" DAMAGED_SESSION "\",\"version\":\"2.1.100\","
+    "\"gitBranch\":\"main\",\"type\":\"user\",\"message\":{\"role\":\"user\","
+    "\"content\":\"Fix the parser\"},\"uuid\":\"a0000000-0000-4000-8000-000000000001\","
+    "\"timestamp\":\"2026-11-20T10:00:00.000Z\"}\n"
+    "{\"type\":\"assistant\", \"message\": {oops\n"
+    "{\"parentUuid\":\"a0000000-0000-4000-8000-000000000001\",\"type\":\"user\",\"mess";
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&folder);
+}
+
+/* Closes @window as Escape or the close button does, and waits until it is gone. */
+static void
+close_window (GtkWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "window.close", NULL));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &window));
+}
+
+static AdwActionRow *
+find_problem_row (GtkWidget *root)
+{
+  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (root, ADW_TYPE_ACTION_ROW);
+
+  g_assert_cmpuint (rows->len, ==, 1);
+  return rows->pdata[0];
+}
+
+typedef struct
+{
+  char     *text;
+  gboolean  done;
+} ClipboardRead;
+
+static void
+on_clipboard_read_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  ClipboardRead *read = user_data;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, NULL);
+  read->done = TRUE;
+}
+
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  ClipboardRead read = { NULL, FALSE };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
+                                 on_clipboard_read_cb, &read);
+  g_assert_true (loom_ui_test_wait_until (is_true, &read.done));
+  return read.text;
+}
+
+static void
+import_problems_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  g_autofree char *folder = write_damaged_folder (fixture);
+  g_autofree char *copied = NULL;
+  g_autofree char *expected = NULL;
+  GtkWindow *problems;
+  AdwActionRow *row;
+
+  /* Before any import, the list says what it is for. */
+  g_assert_true (gtk_widget_activate_action (window, "win.show-import-problems", NULL));
+  problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
+  g_assert_true (gtk_window_get_transient_for (problems) == GTK_WINDOW (window));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (problems),
+                                                           "No Import Problems"));
+  loom_ui_test_save_screenshot (GTK_WIDGET (problems), "import-problems-none");
+  close_window (problems);
+
+  /* A folder with a broken line: the session comes in, and a toast offers the details. The line
+   * still being written is no problem: the next pass reads it. */
+  import_folder (window, folder, NULL);
+  wait_for_label (window, "Imported 1 session from “damaged”, with 1 problem");
+  loom_ui_test_save_screenshot (window, "import-problems-toast");
+
+  click_button (find_visible_button_labelled (window, "_Details"));
+  problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
+  row = find_problem_row (GTK_WIDGET (problems));
+  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                                   "Not valid JSON ("));
+  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, DAMAGED_SESSION ".jsonl, line 2");
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (GTK_WIDGET (row)),
+                                   "/damaged/" DAMAGED_SESSION ".jsonl"));
+  loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (problems), "import-problems");
+
+  /* "Copy All" gives the warnings as `loom import` prints them. */
+  click_button (find_visible_button (GTK_WIDGET (problems), "edit-copy-symbolic"));
+  copied = read_clipboard (GTK_WIDGET (problems));
+  expected = g_strdup_printf ("%s/%s.jsonl:2: not valid JSON (", folder, DAMAGED_SESSION);
+  g_assert_nonnull (copied);
+  g_assert_true (g_str_has_prefix (copied, expected));
+  g_assert_true (g_str_has_suffix (copied, ")\n"));
+  g_assert_true (strchr (copied, '\n') == copied + strlen (copied) - 1);
+
+  /* Clearing empties the list. */
+  click_button (find_visible_button_labelled (GTK_WIDGET (problems), "C_lear"));
+  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (problems),
+                                                           "No Import Problems"));
+  close_window (problems);
+}
+
+static void
+test_import_problems (Fixture       *fixture,
+                      gconstpointer  user_data)
+{
+  fixture_run (fixture, import_problems_body);
 }
 
 /* ——— Browsing ——— */
@@ -853,6 +996,8 @@ main (int   argc,
 
   g_test_add ("/app/main-window/first-run", Fixture, GINT_TO_POINTER (FALSE),
               fixture_set_up, test_first_run, fixture_tear_down);
+  g_test_add ("/app/main-window/import-problems", Fixture, GINT_TO_POINTER (FALSE),
+              fixture_set_up, test_import_problems, fixture_tear_down);
   g_test_add ("/app/main-window/browse", Fixture, GINT_TO_POINTER (TRUE),
               fixture_set_up, test_browse, fixture_tear_down);
   g_test_add ("/app/main-window/organise", Fixture, GINT_TO_POINTER (TRUE),

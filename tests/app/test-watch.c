@@ -88,6 +88,12 @@ find_visible_label (GtkWidget  *root,
   return NULL;
 }
 
+static gboolean
+shows_problem_toast (gpointer data)
+{
+  return find_visible_label (data, "1 import problem") != NULL;
+}
+
 /* ——— Playing Claude Code ——— */
 
 static char *
@@ -464,6 +470,9 @@ live_body (Fixture *fixture)
   RowWait created = { window, NEW_ID, 2, FALSE };
   RowWait grown = { window, NEW_ID, 3, FALSE };
   RowWait deleted = { window, NEW_ID, 3, TRUE };
+  g_autofree char *expected = NULL;
+  GListModel *problems;
+  const char *problem;
   gint64 latency, since;
 
   g_assert_nonnull (watcher);
@@ -506,7 +515,8 @@ live_body (Fixture *fixture)
   g_assert_nonnull (selected);
   g_object_unref (selected);
 
-  g_string_truncate (records, 0);
+  /* A line the agent broke comes first: the rest still comes in, and a toast tells of it. */
+  g_string_assign (records, "{\"type\":\"user\",\"message\":\n");
   add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000003",
                    "a0000000-0000-4000-8000-000000000002", "Now show when a file is deleted");
   ticker_restart (&fixture->ticker);
@@ -518,6 +528,12 @@ live_body (Fixture *fixture)
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "appended record");
+  g_assert_true (loom_ui_test_wait_until (shows_problem_toast, window));
+  problems = loom_import_problems_get_model (loom_application_get_import_problems (app));
+  g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
+  problem = gtk_string_list_get_string (GTK_STRING_LIST (problems), 0);
+  expected = g_strdup_printf ("%s:3: not valid JSON (", path);
+  g_assert_true (g_str_has_prefix (problem, expected));
   selected = selected_session (selection);
   g_assert_nonnull (selected);
   g_assert_cmpstr (loom_session_get_record (selected)->source_session_id, ==, NEW_ID);

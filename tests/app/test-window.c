@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-import-problems-window.h"
 #include "loom-preferences-window.h"
 #include "loom-session-row.h"
 #include "loom-sidebar.h"
@@ -575,6 +576,122 @@ test_session_row_agent_name (void)
   g_assert_cmpstr (loom_session_row_agent_name ("aider"), ==, "aider");
 }
 
+/* ——— Import problems ——— */
+
+static void
+on_problems_added_cb (LoomImportProblems *problems,
+                      guint               n_added,
+                      guint              *total)
+{
+  *total += n_added;
+}
+
+static const char *
+problem_at (LoomImportProblems *problems,
+            guint               position)
+{
+  return gtk_string_list_get_string (GTK_STRING_LIST (loom_import_problems_get_model (problems)),
+                                     position);
+}
+
+static guint
+n_problems (LoomImportProblems *problems)
+{
+  return g_list_model_get_n_items (loom_import_problems_get_model (problems));
+}
+
+static void
+test_import_problems_list (void)
+{
+  g_autoptr(LoomImportProblems) problems = loom_import_problems_new ();
+  g_autoptr(LoomImportStats) first = loom_import_stats_new ();
+  g_autoptr(LoomImportStats) second = loom_import_stats_new ();
+  g_autoptr(LoomImportStats) many = loom_import_stats_new ();
+  g_autofree char *text = NULL;
+  guint total = 0;
+
+  g_signal_connect (problems, "added", G_CALLBACK (on_problems_added_cb), &total);
+
+  /* A line being written is no problem; the same warning twice is one; a name that is not
+   * UTF-8 is shown with U+FFFD. */
+  g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
+  g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:9: the last line is incomplete"));
+  g_ptr_array_add (first->waiting, g_strdup ("/h/a.jsonl:9: the last line is incomplete"));
+  g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
+  g_ptr_array_add (first->warnings, g_strdup ("/h/b\xff.jsonl:1: invalid UTF-8 was replaced"));
+  g_assert_cmpuint (loom_import_problems_add (problems, first), ==, 2);
+  g_assert_cmpuint (total, ==, 2);
+  g_assert_cmpuint (n_problems (problems), ==, 2);
+  g_assert_cmpstr (problem_at (problems, 0), ==, "/h/a.jsonl:2: not valid JSON (x)");
+  g_assert_cmpstr (problem_at (problems, 1), ==, "/h/b\xef\xbf\xbd.jsonl:1: invalid UTF-8 was replaced");
+
+  /* A later pass: what is listed already is not listed again; the new comes first. */
+  g_ptr_array_add (second->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
+  g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 0);
+  g_assert_cmpuint (total, ==, 2);
+  g_ptr_array_add (second->warnings, g_strdup ("/h/c.json: not imported: Permission denied"));
+  g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 1);
+  g_assert_cmpstr (problem_at (problems, 0), ==, "/h/c.json: not imported: Permission denied");
+  text = loom_import_problems_to_text (problems);
+  g_assert_cmpstr (text, ==, "/h/c.json: not imported: Permission denied\n"
+                             "/h/a.jsonl:2: not valid JSON (x)\n"
+                             "/h/b\xef\xbf\xbd.jsonl:1: invalid UTF-8 was replaced\n");
+
+  /* At most LOOM_IMPORT_PROBLEMS_MAX are kept, the newest; one that was dropped is new again. */
+  for (guint i = 0; i < LOOM_IMPORT_PROBLEMS_MAX + 5; i++)
+    g_ptr_array_add (many->warnings, g_strdup_printf ("/h/many.jsonl:%u: bad", i + 1));
+  g_assert_cmpuint (loom_import_problems_add (problems, many), ==, LOOM_IMPORT_PROBLEMS_MAX);
+  g_assert_cmpuint (n_problems (problems), ==, LOOM_IMPORT_PROBLEMS_MAX);
+  g_assert_cmpstr (problem_at (problems, 0), ==, "/h/many.jsonl:1: bad");
+  g_ptr_array_set_size (second->warnings, 0);
+  g_ptr_array_add (second->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
+  g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 1);
+  g_assert_cmpuint (n_problems (problems), ==, LOOM_IMPORT_PROBLEMS_MAX);
+  g_assert_cmpstr (problem_at (problems, 0), ==, "/h/a.jsonl:2: not valid JSON (x)");
+  g_assert_cmpstr (problem_at (problems, LOOM_IMPORT_PROBLEMS_MAX - 1), ==,
+                   "/h/many.jsonl:999: bad");
+
+  loom_import_problems_clear (problems);
+  g_assert_cmpuint (n_problems (problems), ==, 0);
+  g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 1);
+}
+
+static void
+test_import_problem_split (void)
+{
+  static const struct
+  {
+    const char *warning;
+    const char *what;
+    const char *where;
+    const char *path;
+  } cases[] = {
+    { "/h/p/s.jsonl:14: not valid JSON (unexpected “o”)",
+      "Not valid JSON (unexpected “o”)", "s.jsonl, line 14", "/h/p/s.jsonl" },
+    { "/h/p/s.json: not imported: Permission denied",
+      "Not imported: Permission denied", "s.json", "/h/p/s.json" },
+    /* The path ends at its first .json or .jsonl that a colon follows; a message may quote
+     * another file, and a folder may have .json in its name. */
+    { "/h/x.json/s.jsonl:3: see /h/y.jsonl: it differs",
+      "See /h/y.jsonl: it differs", "s.jsonl, line 3", "/h/x.json/s.jsonl" },
+    { "/h/.gemini/tmp: Could not list the folder: Permission denied",
+      "Could not list the folder: Permission denied", "/h/.gemini/tmp", "/h/.gemini/tmp" },
+    { "ÉTAT: something else", "ÉTAT: something else", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *what = NULL;
+      g_autofree char *where = NULL;
+      g_autofree char *path = NULL;
+
+      loom_import_problem_split (cases[i].warning, &what, &where, &path);
+      g_assert_cmpstr (what, ==, cases[i].what);
+      g_assert_cmpstr (where, ==, cases[i].where);
+      g_assert_cmpstr (path, ==, cases[i].path);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -590,6 +707,8 @@ main (int   argc,
 
   g_test_add_func ("/app/session-row/format-time", test_session_row_format_time);
   g_test_add_func ("/app/session-row/agent-name", test_session_row_agent_name);
+  g_test_add_func ("/app/import-problems/list", test_import_problems_list);
+  g_test_add_func ("/app/import-problems/split", test_import_problem_split);
   g_test_add ("/app/window/shell", Fixture, NULL,
               fixture_set_up, test_window_shell, fixture_tear_down);
   g_test_add ("/app/window/newer-store", Fixture, NULL,

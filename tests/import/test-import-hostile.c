@@ -221,6 +221,10 @@ test_every_hazard (Fixture       *f,
   g_assert_true (warned (f, deep, 2, "nests deeper"));
   g_assert_cmpint (messages_of (f, S_TRUNCATED), ==, 1);
   g_assert_true (warned (f, truncated, 2, "incomplete"));
+  /* That one loses nothing: the app does not show it as a problem. */
+  g_assert_cmpuint (f->stats->waiting->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (f->stats->waiting, 0), truncated));
+  g_assert_nonnull (strstr (g_ptr_array_index (f->stats->waiting, 0), "incomplete"));
   g_assert_cmpint (messages_of (f, S_EMPTY), ==, -1);
   g_assert_cmpint (messages_of (f, S_BINARY), ==, -1);
   g_assert_cmpint (messages_of (f, S_MALFORMED), ==, 2);
