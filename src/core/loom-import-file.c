@@ -163,6 +163,17 @@ loom_import_file_read_before (LoomImportFile *file,
   return FALSE;
 }
 
+/* The warning just added only says that the file is still being written: nothing is lost, and
+ * the next pass reads the rest (LoomImportStats.waiting). */
+static void
+note_last_warning_waiting (LoomImportFile *file)
+{
+  GPtrArray *warnings = file->stats->warnings;
+
+  g_ptr_array_add (file->stats->waiting,
+                   g_strdup (g_ptr_array_index (warnings, warnings->len - 1)));
+}
+
 gboolean
 loom_import_file_next_record (LoomImportFile  *file,
                               const LoomJson **record)
@@ -195,13 +206,12 @@ loom_import_file_next_record (LoomImportFile  *file,
         default:
           if (loom_jsonl_reader_has_pending_tail (file->reader))
             {
-              char *warning = g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
-                                               "incomplete; it is read again when the file "
-                                               "grows", file->path,
-                                               loom_jsonl_reader_get_line (file->reader) + 1);
-
-              g_ptr_array_add (file->stats->warnings, warning);
-              g_ptr_array_add (file->stats->waiting, g_strdup (warning));
+              g_ptr_array_add (file->stats->warnings,
+                               g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
+                                                "incomplete; it is read again when the file "
+                                                "grows", file->path,
+                                                loom_jsonl_reader_get_line (file->reader) + 1));
+              note_last_warning_waiting (file);
             }
           return FALSE;
         }
@@ -250,6 +260,8 @@ salvage_document (LoomImportFile *file,
       LoomJsonProblem *problem = g_ptr_array_index (problems, i);
 
       warn_at_line (file, problem->line, problem->message);
+      if (problem->truncated)
+        note_last_warning_waiting (file);
     }
   return loom_json_doc_parse (file->document, salvaged, strlen (salvaged), NULL);
 }
@@ -278,6 +290,7 @@ loom_import_file_read_document (LoomImportFile  *file,
   if (contents == NULL || length == 0)
     {
       loom_import_file_warn (file, "the file is empty; it is read again when it is written");
+      note_last_warning_waiting (file);
       if (file->document == NULL)
         file->document = loom_json_doc_new ();
       return loom_json_doc_parse (file->document, "{}", 2, error);

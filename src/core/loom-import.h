@@ -44,9 +44,10 @@ typedef struct
   guint   sessions_missing;   /* sources the agent deleted, marked so */
   GPtrArray *warnings;        /* char *: "FILE:LINE: message" */
   GPtrArray *failed_paths;    /* char *: the files not imported, each also a warning */
-  /* char *: copies of those warnings that only say a file's last line is still being written.
-   * No record is lost: the file's next pass reads the line. The app does not count them as
-   * problems, since a live agent's file often ends so for a moment. */
+  /* char *: copies of those warnings that only say a file is still being written: its last
+   * line incomplete, a whole-document file cut short or emptied. No record is lost: the file's
+   * next pass reads the rest. The app does not count them as problems, since a live agent's
+   * file is often so for a moment. */
   GPtrArray *waiting;
 } LoomImportStats;
 

@@ -1015,6 +1015,10 @@ import_document (GeminiImport  *ctx,
   if ((document = loom_import_file_read_document (ctx->file, error)) == NULL)
     return FALSE;
 
+  /* Emptied, or cut short before its first member, while the CLI rewrites it: reading it said
+   * so already, and the next pass reads it whole. */
+  if (loom_json_is_object (document) && loom_json_length (document) == 0)
+    return TRUE;
   if (!loom_json_is_object (document) || loom_json_member_string (document, "sessionId") == NULL)
     {
       loom_import_file_warn (ctx->file, "not a Gemini CLI session: no sessionId");
@@ -1092,6 +1096,8 @@ head_looks_like_session (const char *head,
   return FALSE;
 }
 
+/* An empty file passes: the agent empties a document before writing it again, and a pass that
+ * finds it so must say that it waits for the rest, not that it is some other file. */
 static gboolean
 file_looks_like_session (const char *path)
 {
@@ -1103,7 +1109,7 @@ file_looks_like_session (const char *path)
     return FALSE;
   n = read (fd, head, HEAD_LIMIT);
   close (fd);
-  return n > 0 && head_looks_like_session (head, (gsize)n);
+  return n == 0 || (n > 0 && head_looks_like_session (head, (gsize)n));
 }
 
 static char **

@@ -246,6 +246,8 @@ stop_here (Salvage *self,
       add_problem (self, offset,
                    "the document ends here, before it is complete: what it holds from here on "
                    "was left out, and is read again when the file changes");
+      ((LoomJsonProblem *)g_ptr_array_index (self->problems,
+                                             self->problems->len - 1))->truncated = TRUE;
       return STOP_TRUNCATED;
     }
   add_problem (self, offset,

@@ -19,6 +19,7 @@ typedef struct
 {
   guint64  line;
   char    *message;
+  gboolean truncated;   /* the text ends here: the file is most likely still being written */
 } LoomJsonProblem;
 
 void  loom_json_problem_free (gpointer     problem);
