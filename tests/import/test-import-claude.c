@@ -1,6 +1,7 @@
 /* test-import-claude.c — Claude Code transcripts: every generation and hazard of FORMATS.md §1
- * gives exactly the counts written in fixtures/claude/README.md, computed by hand from the
- * fixtures. The format is detected without being named, the default root is found through
+ * gives exactly the counts written in fixtures/claude/README.md, and every format variant that
+ * those do not show the counts written in fixtures/claude-variants/README.md, computed by hand
+ * from the fixtures. The format is detected without being named, the default root is found through
  * CLAUDE_CONFIG_DIR, importing twice changes nothing, importing in two passes (split at every
  * line, and inside every line) gives what one pass gives, and the agent's files are never
  * modified.
@@ -21,7 +22,7 @@
 
 typedef struct
 {
-  const char *fixture;            /* folder below fixtures/claude/ */
+  const char *fixture;            /* folder below the fixture root (FixtureRoot) */
   const char *session_id;         /* the agent's id for the session */
   const char *parent;             /* the parent's agent session id, or NULL */
   const char *title;
@@ -233,6 +234,158 @@ static const char * const folders[] = {
   V10, V20, V21, V212, STREAMED, TWO_IDS, NON_ASCII,
 };
 
+#define BLOCKS "content-blocks"
+#define TOOL_NAMES "tool-names"
+#define SYSTEM_PROGRESS "system-and-progress"
+#define QUEUE_NAMES "queue-and-names"
+#define PLACEHOLDERS "placeholder-usage"
+#define REWINDS "rewinds"
+#define V10_CWD "v1.0-sidechain-cwd"
+
+#define D_ID "d8e3a7c1-4b6f-4a29-9e5d-7c2b1f0a3d86"
+
+/* The numbers of fixtures/claude-variants/README.md: the variants of FORMATS.md §1 that no
+ * generation above shows, kept apart so that the folders above keep the sessions other tests
+ * count. */
+static const Expected variants[] = {
+  {
+    .fixture = BLOCKS, .session_id = "7d4a1f8e-2c6b-4e93-a5d0-3b9e8c1f6a27",
+    .title = "The depth chart renders blank. This is what I see: [Image] - 2026-03-12",
+    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 3, .tool_calls = 3, .tool_results = 3, .reasoning = 2,
+    .message_count = 4, .event_count = 8,
+    .tokens_input = 13, .tokens_output = 260, .tokens_cache_read = 47500,
+    .tokens_cache_creation = 7300,
+    .tools_used = "{\"Read\":2,\"Bash\":1}",
+    .created_at = "2026-03-12T12:00:00.000Z", .updated_at = "2026-03-12T12:00:18.000Z",
+    .stored_messages = 5, .flagged = 1,
+  },
+  {
+    .fixture = TOOL_NAMES, .session_id = "e2b7c49a-5f13-4d8e-9a6c-0d3f7b1e5c84",
+    .title = "File an issue for the flaky test, note it, find others - 2026-03-20",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 4, .tool_calls = 3, .tool_results = 3, .message_count = 5,
+    .event_count = 8,
+    .tokens_input = 18, .tokens_output = 325, .tokens_cache_read = 63300,
+    .tokens_cache_creation = 7400,
+    .tools_used = "{\"mcp__github__create_issue\":1,\"NotebookEdit\":1,\"Agent\":1}",
+    .created_at = "2026-03-20T12:00:00.000Z", .updated_at = "2026-03-20T12:00:34.000Z",
+    .stored_messages = 5, .file_changes = 1, .subagents = 1,
+  },
+  {
+    .fixture = SYSTEM_PROGRESS, .session_id = "9a5c3e1b-7f2d-4b68-8e04-6c1a9d3f5b72",
+    .title = "Rebuild the docs and find the libadwaita 1.2 release notes - 2026-03-25",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 2, .assistant = 7, .tool_calls = 5, .tool_results = 5, .message_count = 9,
+    .event_count = 16,
+    .tokens_input = 24, .tokens_output = 288, .tokens_cache_read = 108500,
+    .tokens_cache_creation = 7250,
+    .tools_used = "{\"Bash\":2,\"WebSearch\":1,\"mcp__gitlab__get_file_contents\":1,"
+                  "\"BashOutput\":1}",
+    .created_at = "2026-03-25T12:00:00.000Z", .updated_at = "2026-03-25T12:25:33.000Z",
+    .stored_messages = 12, .flagged = 2, .compactions = 1, .lifecycle = 5,
+  },
+  {
+    .fixture = QUEUE_NAMES, .session_id = "4f8e2a6c-1d9b-4c37-b5e2-8a0d6f3c1e95",
+    .title = "csv-port - 2026-06-02", .cwd = "/home/ada/src/tide", .project = "tide",
+    .git_branch = "main", .agent_version = "2.1.201", .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 4,
+    .event_count = 12,
+    .tokens_input = 14, .tokens_output = 245, .tokens_cache_read = 35600,
+    .tokens_cache_creation = 5400,
+    .tools_used = "{\"Agent\":1,\"Edit\":1}",
+    .created_at = "2026-06-02T12:00:00.000Z", .updated_at = "2026-06-02T12:00:45.000Z",
+    .stored_messages = 5, .flagged = 1, .file_changes = 1, .subagents = 1, .lifecycle = 6,
+  },
+  {
+    .fixture = PLACEHOLDERS, .session_id = "b6d1e9f3-8a2c-4e75-9c3b-5f0a7d2e8b14",
+    .title = "Summarise what changed in the store this week - 2026-04-08",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 4, .tokens_output = 144, .tokens_cache_read = 15000,
+    .tokens_cache_creation = 700,
+    .tools_used = "{\"Bash\":1}",
+    .created_at = "2026-04-08T12:00:00.000Z", .updated_at = "2026-04-08T12:00:09.000Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = REWINDS, .session_id = "3c7f5b2e-9d4a-4f16-8b3e-2a6d0c8f4e59",
+    .title = "Write a commit message for the staged changes - 2026-04-15",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 4, .assistant = 5, .tool_calls = 1, .tool_results = 1, .message_count = 9,
+    .event_count = 2,
+    .tokens_input = 16, .tokens_output = 130, .tokens_cache_read = 48400,
+    .tokens_cache_creation = 2340,
+    .tools_used = "{\"Bash\":1}",
+    .created_at = "2026-04-15T12:00:00.000Z", .updated_at = "2026-04-15T12:01:12.000Z",
+    .stored_messages = 9,
+  },
+  {
+    .fixture = V10_CWD, .session_id = D_ID,
+    .title = "Check why the sync job in tools/sync is slow - 2025-09-20",
+    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "main",
+    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .models = "[\"claude-opus-4-1-20250805\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 3,
+    .tokens_input = 9, .tokens_output = 110, .tokens_cache_read = 20000,
+    .tokens_cache_creation = 2100,
+    .tools_used = "{\"Task\":1}",
+    .created_at = "2025-09-20T12:00:00.000Z", .updated_at = "2025-09-20T12:00:13.000Z",
+    .stored_messages = 3, .subagents = 1,
+  },
+  {
+    .fixture = V10_CWD, .session_id = D_ID "/sidechain-86467a72-c688-48bf-9f61-9738345e4ee9",
+    .parent = D_ID,
+    .title = "Find what makes the sync job slow. - 2025-09-20",
+    .cwd = "/home/ada/src/tide/tools/sync", .project = "sync", .git_branch = "main",
+    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .models = "[\"claude-opus-4-1-20250805\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 7, .tokens_output = 85, .tokens_cache_read = 8600,
+    .tokens_cache_creation = 700,
+    .tools_used = "{\"Grep\":1}",
+    .created_at = "2025-09-20T12:00:04.000Z", .updated_at = "2025-09-20T12:00:10.000Z",
+    .stored_messages = 3,
+  },
+};
+
+static const char * const variant_folders[] = {
+  BLOCKS, TOOL_NAMES, SYSTEM_PROGRESS, QUEUE_NAMES, PLACEHOLDERS, REWINDS, V10_CWD,
+};
+
+/* A folder of LOOM_TEST_FIXTURES, with the sessions its README counts in each of its folders. */
+typedef struct
+{
+  const char         *name;
+  const Expected     *expected;
+  guint               n_expected;
+  const char * const *folders;
+  guint               n_folders;
+} FixtureRoot;
+
+static const FixtureRoot claude_root = {
+  "claude", expected, G_N_ELEMENTS (expected), folders, G_N_ELEMENTS (folders),
+};
+
+static const FixtureRoot variants_root = {
+  "claude-variants", variants, G_N_ELEMENTS (variants),
+  variant_folders, G_N_ELEMENTS (variant_folders),
+};
+
 typedef struct
 {
   char            *dir;
@@ -242,12 +395,19 @@ typedef struct
 } Fixture;
 
 static char *
+root_path (const FixtureRoot *root,
+           const char        *relative)
+{
+  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
+
+  g_assert_nonnull (fixtures);
+  return g_build_filename (fixtures, root->name, relative, NULL);
+}
+
+static char *
 fixture_path (const char *relative)
 {
-  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (root);
-  return g_build_filename (root, "claude", relative, NULL);
+  return root_path (&claude_root, relative);
 }
 
 static void
@@ -478,27 +638,37 @@ assert_session (Fixture        *f,
   assert_timeline (f, session, e);
 }
 
+/* The sessions of @fixture, a folder of @root; of every folder for NULL. */
 static guint
-expected_in (const char *fixture)
+expected_in (const FixtureRoot *root,
+             const char        *fixture)
 {
   guint n = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
-    n += fixture == NULL || strcmp (expected[i].fixture, fixture) == 0;
+  for (guint i = 0; i < root->n_expected; i++)
+    n += fixture == NULL || strcmp (root->expected[i].fixture, fixture) == 0;
   return n;
+}
+
+static void
+assert_fixture_in (Fixture           *f,
+                   const FixtureRoot *root,
+                   const char        *fixture)
+{
+  g_autoptr(GListModel) sessions = list_sessions (f);
+
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, expected_in (root, fixture));
+  for (guint i = 0; i < root->n_expected; i++)
+    if (fixture == NULL || strcmp (root->expected[i].fixture, fixture) == 0)
+      assert_session (f, &root->expected[i]);
+  loom_test_assert_index_in_sync (loom_store_get_path (f->store));
 }
 
 static void
 assert_fixture (Fixture    *f,
                 const char *fixture)
 {
-  g_autoptr(GListModel) sessions = list_sessions (f);
-
-  g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, expected_in (fixture));
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
-    if (fixture == NULL || strcmp (expected[i].fixture, fixture) == 0)
-      assert_session (f, &expected[i]);
-  loom_test_assert_index_in_sync (loom_store_get_path (f->store));
+  assert_fixture_in (f, &claude_root, fixture);
 }
 
 /* ——— Copies and checksums ——— */
@@ -577,21 +747,24 @@ assert_same_checksums (GHashTable *before,
 
 /* ——— Tests ——— */
 
-/* Each folder on its own, named as Claude Code, gives the README's sessions and numbers. */
+/* Each folder of the root on its own, named as Claude Code, gives the README's sessions and
+ * numbers; a warning would mean a variant was not understood (placeholder usage included). */
 static void
 test_fixtures (Fixture       *f,
                gconstpointer  data)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
-    {
-      g_autofree char *path = fixture_path (folders[i]);
+  const FixtureRoot *root = data;
 
-      g_test_message ("fixture %s", folders[i]);
+  for (guint i = 0; i < root->n_folders; i++)
+    {
+      g_autofree char *path = root_path (root, root->folders[i]);
+
+      g_test_message ("fixture %s", root->folders[i]);
       open_store (f);
       import_path (f, "claude-code", path);
       g_assert_cmpuint (f->stats->warnings->len, ==, 0);
       g_assert_cmpuint (f->stats->files_failed, ==, 0);
-      assert_fixture (f, folders[i]);
+      assert_fixture_in (f, root, root->folders[i]);
     }
 }
 
@@ -601,14 +774,15 @@ static void
 test_detection (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autofree char *root = fixture_path ("");
+  const FixtureRoot *fixtures = data;
+  g_autofree char *root = root_path (fixtures, "");
   g_autoptr(GHashTable) before = checksums (root);
   g_autoptr(GHashTable) after = NULL;
 
   import_path (f, NULL, root);
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
-  assert_fixture (f, NULL);
+  assert_fixture_in (f, fixtures, NULL);
 
   after = checksums (root);
   assert_same_checksums (before, after);
@@ -769,16 +943,17 @@ append_rest (const char *target,
   g_assert_cmpint (fclose (out), ==, 0);
 }
 
-/* One file of @folder grows in two steps, cut at byte @cut: the store ends up as after a
- * single import of the whole folder. */
+/* One file of @folder (of @root) grows in two steps, cut at byte @cut: the store ends up as
+ * after a single import of the whole folder. */
 static void
-import_in_two_passes (Fixture    *f,
-                      const char *folder,
-                      const char *copy,
-                      const char *target,
-                      const char *contents,
-                      gsize       length,
-                      gsize       cut)
+import_in_two_passes (Fixture           *f,
+                      const FixtureRoot *root,
+                      const char        *folder,
+                      const char        *copy,
+                      const char        *target,
+                      const char        *contents,
+                      gsize              length,
+                      gsize              cut)
 {
   write_prefix (target, contents, cut);
   open_store (f);
@@ -786,7 +961,7 @@ import_in_two_passes (Fixture    *f,
   append_rest (target, contents, cut, length);
   import_path (f, "claude-code", copy);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
-  assert_fixture (f, folder);
+  assert_fixture_in (f, root, folder);
 }
 
 /* Every file of every folder, cut after each line and in the middle of each line (a record the
@@ -795,9 +970,11 @@ static void
 test_incremental (Fixture       *f,
                   gconstpointer  data)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+  const FixtureRoot *root = data;
+
+  for (guint i = 0; i < root->n_folders; i++)
     {
-      g_autofree char *path = fixture_path (folders[i]);
+      g_autofree char *path = root_path (root, root->folders[i]);
       g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
       list_files (path, files);
@@ -824,8 +1001,9 @@ test_incremental (Fixture       *f,
               gsize end = newline ? (gsize)(newline - contents) + 1 : length;
 
               /* After the line, and in its middle (not always on a character boundary). */
-              import_in_two_passes (f, folders[i], copy, target, contents, length, end);
-              import_in_two_passes (f, folders[i], copy, target, contents, length,
+              import_in_two_passes (f, root, root->folders[i], copy, target, contents, length,
+                                    end);
+              import_in_two_passes (f, root, root->folders[i], copy, target, contents, length,
                                     start + (end - start) / 2);
               start = end;
             }
@@ -1288,9 +1466,9 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/import/claude/fixtures", Fixture, NULL,
+  g_test_add ("/import/claude/fixtures", Fixture, &claude_root,
               fixture_set_up, test_fixtures, fixture_tear_down);
-  g_test_add ("/import/claude/detection", Fixture, NULL,
+  g_test_add ("/import/claude/detection", Fixture, &claude_root,
               fixture_set_up, test_detection, fixture_tear_down);
   g_test_add ("/import/claude/twice", Fixture, NULL,
               fixture_set_up, test_twice, fixture_tear_down);
@@ -1302,7 +1480,7 @@ main (int   argc,
               fixture_set_up, test_project_dates, fixture_tear_down);
   g_test_add ("/import/claude/default-root", Fixture, NULL,
               fixture_set_up, test_default_root, fixture_tear_down);
-  g_test_add ("/import/claude/incremental", Fixture, NULL,
+  g_test_add ("/import/claude/incremental", Fixture, &claude_root,
               fixture_set_up, test_incremental, fixture_tear_down);
   g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
               fixture_set_up, test_streamed_timeline, fixture_tear_down);
@@ -1314,6 +1492,12 @@ main (int   argc,
               fixture_set_up, test_nul_escape, fixture_tear_down);
   g_test_add ("/import/claude/summary-of-earlier-record", Fixture, NULL,
               fixture_set_up, test_summary_of_earlier_record, fixture_tear_down);
+  g_test_add ("/import/claude/variants/fixtures", Fixture, &variants_root,
+              fixture_set_up, test_fixtures, fixture_tear_down);
+  g_test_add ("/import/claude/variants/detection", Fixture, &variants_root,
+              fixture_set_up, test_detection, fixture_tear_down);
+  g_test_add ("/import/claude/variants/incremental", Fixture, &variants_root,
+              fixture_set_up, test_incremental, fixture_tear_down);
 
   return g_test_run ();
 }

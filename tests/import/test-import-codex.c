@@ -1,5 +1,6 @@
 /* test-import-codex.c — Codex CLI rollouts: every generation and hazard of FORMATS.md §2 gives
- * exactly the counts written in fixtures/codex/README.md, computed by hand from the fixtures.
+ * exactly the counts written in fixtures/codex/README.md, and every other variant of the format
+ * those in fixtures/codex-variants/README.md, all computed by hand from the fixtures.
  * Importing twice changes nothing, importing in two passes (at every line, and with a
  * half-written last line) gives what one pass gives, and the agent's files are never modified.
  *
@@ -16,7 +17,8 @@
 
 typedef struct
 {
-  const char *fixture;            /* below fixtures/codex/ */
+  const char *root;               /* below fixtures/; NULL for codex */
+  const char *fixture;            /* below the root */
   const char *session_id;         /* the agent's session id */
   const char *title;
   const char *cwd;
@@ -151,6 +153,161 @@ static const Expected expected[] = {
   },
 };
 
+#define VARIANTS "codex-variants"
+#define SYSTEM_ROLE \
+  "system-role/rollout-2026-04-20T10-30-00-019dadb2-8a40-7c01-9e10-5a1b2c3d4e01.jsonl"
+#define REASONING_TEXT \
+  "reasoning-text/rollout-2026-04-21T16-05-10-019db2e6-1c70-7d22-8a31-6b2c3d4e5f02.jsonl"
+#define NAMESPACE "namespace/rollout-2026-04-22T11-12-00-019db808-3e90-7e33-9b42-7c3d4e5f6a03.jsonl"
+#define MCP_RESULTS \
+  "mcp-results/rollout-2026-04-23T18-45-30-019dbd2e-5fb0-7f44-8c53-8d4e5f6a7b04.jsonl"
+#define ORDINAL "ordinal/rollout-2026-04-24T09-55-00-019dc1f0-7ad0-7a55-9d64-9e5f6a7b8c05.jsonl"
+#define REVIEW_MODE \
+  "review-mode/rollout-2026-04-25T13-00-00-019dc713-9bf0-7b66-8e75-af6a7b8c9d06.jsonl"
+#define COMPACTED_EMPTY \
+  "compacted-empty/rollout-2026-04-26T21-20-00-019dcc37-bd10-7c77-9f86-b07b8c9d0e07.jsonl"
+#define LONG_LINE "long-line/rollout-2026-04-27T15-00-00-019dd15b-df30-7d88-8a97-c18c9d0e1f08.jsonl"
+
+/* The numbers of fixtures/codex-variants/README.md: the variants of FORMATS.md §2 that the
+ * generations above do not show, one per file. */
+static const Expected variants[] = {
+  {
+    .root = VARIANTS, .fixture = SYSTEM_ROLE, .session_id = "019dadb2-8a40-7c01-9e10-5a1b2c3d4e01",
+    .title = "Why does meson reconfigure on every build? - 2026-04-20",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .git_commit = "7c0ffee1234567890abcdef1234567890abcdef1", .agent_version = "0.145.0",
+    .agent_mode = "medium", .selected_agent_id = "codex-tui", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 0, .tool_results = 0, .tool_errors = 0,
+    .reasoning = 0, .message_count = 2, .event_count = 2,
+    .tokens_input = 3056, .tokens_output = 310, .tokens_cache_read = 6144,
+    .tokens_cache_creation = 0,
+    .tools_used = "{}",
+    .created_at = "2026-04-20T08:30:00.000Z", .updated_at = "2026-04-20T08:30:14.810Z",
+    .stored_messages = 5, .injected = 3, .file_changes = 0, .lifecycle = 2, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = REASONING_TEXT,
+    .session_id = "019db2e6-1c70-7d22-8a31-6b2c3d4e5f02",
+    .title = "Which module still imports the old AST API? - 2026-04-21",
+    .cwd = "/home/ada/src/atlas", .project = "atlas", .git_branch = "main",
+    .git_commit = "4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70", .agent_version = "0.144.0",
+    .agent_mode = "high", .selected_agent_id = "codex_exec", .model = "gpt-oss:20b",
+    .models = "[\"gpt-oss:20b\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 1, .tool_results = 1, .tool_errors = 0,
+    .reasoning = 2, .message_count = 2, .event_count = 6,
+    .tokens_input = 4200, .tokens_output = 380, .tokens_cache_read = 0,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"exec_command\":1}",
+    .created_at = "2026-04-21T14:05:10.250Z", .updated_at = "2026-04-21T14:05:16.210Z",
+    .stored_messages = 4, .injected = 2, .file_changes = 0, .lifecycle = 2, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = NAMESPACE, .session_id = "019db808-3e90-7e33-9b42-7c3d4e5f6a03",
+    .title = "Open an issue for the flaky watcher test, labelled ci - 2026-04-22",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .git_commit = "7c0ffee1234567890abcdef1234567890abcdef1", .agent_version = "0.145.0",
+    .agent_mode = "low", .selected_agent_id = "Codex Desktop", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 3, .tool_results = 3, .tool_errors = 0,
+    .reasoning = 0, .message_count = 2, .event_count = 8,
+    .tokens_input = 4036, .tokens_output = 520, .tokens_cache_read = 11264,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"github.search_issues\":1,\"github.create_issue\":1,\"exec_command\":1}",
+    .created_at = "2026-04-22T09:12:00.000Z", .updated_at = "2026-04-22T09:12:12.210Z",
+    .stored_messages = 4, .injected = 2, .file_changes = 0, .lifecycle = 2, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = MCP_RESULTS, .session_id = "019dbd2e-5fb0-7f44-8c53-8d4e5f6a7b04",
+    .title = "Why did last night's deploy fail? Check Sentry. - 2026-04-23",
+    .cwd = "/home/ada/src/orbit", .project = "orbit", .git_branch = "main",
+    .git_commit = "e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5e", .agent_version = "0.144.0",
+    .agent_mode = "medium", .selected_agent_id = "codex-tui", .model = "gpt-5.4",
+    .models = "[\"gpt-5.4\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 3, .tool_results = 3, .tool_errors = 2,
+    .reasoning = 0, .message_count = 2, .event_count = 8,
+    .tokens_input = 4616, .tokens_output = 640, .tokens_cache_read = 16384,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"sentry__get_issue\":1,\"grafana__query_logs\":1,"
+                  "\"github__list_workflow_runs\":1}",
+    .created_at = "2026-04-23T16:45:30.000Z", .updated_at = "2026-04-23T16:45:42.210Z",
+    .stored_messages = 4, .injected = 2, .file_changes = 0, .lifecycle = 2, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = ORDINAL, .session_id = "019dc1f0-7ad0-7a55-9d64-9e5f6a7b8c05",
+    .title = "Rename parse_expr to parse_expression - 2026-04-24",
+    .cwd = "/home/ada/src/atlas", .project = "atlas", .git_branch = "main",
+    .git_commit = "4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70", .agent_version = "0.145.0",
+    .agent_mode = "high", .selected_agent_id = "codex-tui", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 1, .tool_results = 1, .tool_errors = 0,
+    .reasoning = 1, .message_count = 2, .event_count = 6,
+    .tokens_input = 3928, .tokens_output = 450, .tokens_cache_read = 3072,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"apply_patch\":1}",
+    .created_at = "2026-04-24T07:55:00.000Z", .updated_at = "2026-04-24T07:55:08.210Z",
+    .stored_messages = 4, .injected = 2, .file_changes = 1, .lifecycle = 2, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = REVIEW_MODE, .session_id = "019dc713-9bf0-7b66-8e75-af6a7b8c9d06",
+    .title = "Make the watcher debounce 200 ms - 2026-04-25",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .git_commit = "7c0ffee1234567890abcdef1234567890abcdef1", .agent_version = "0.145.0",
+    .agent_mode = "high", .selected_agent_id = "codex-tui", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 1, .assistant = 2, .tool_calls = 2, .tool_results = 2, .tool_errors = 0,
+    .reasoning = 0, .message_count = 3, .event_count = 12,
+    .tokens_input = 5808, .tokens_output = 520, .tokens_cache_read = 8192,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"apply_patch\":1,\"exec_command\":1}",
+    .created_at = "2026-04-25T11:00:00.000Z", .updated_at = "2026-04-25T11:01:12.310Z",
+    .stored_messages = 5, .injected = 2, .file_changes = 1, .lifecycle = 6, .raw = 1,
+  },
+  {
+    .root = VARIANTS, .fixture = COMPACTED_EMPTY,
+    .session_id = "019dcc37-bd10-7c77-9f86-b07b8c9d0e07",
+    .title = "Summarise the open TODOs in src/ - 2026-04-26",
+    .cwd = "/home/ada/src/orbit", .project = "orbit", .git_branch = "main",
+    .git_commit = "e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5e", .agent_version = "0.145.0",
+    .agent_mode = "medium", .selected_agent_id = "codex-tui", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 2, .assistant = 2, .tool_calls = 2, .tool_results = 2, .tool_errors = 0,
+    .reasoning = 0, .message_count = 4, .event_count = 10,
+    .tokens_input = 11808, .tokens_output = 700, .tokens_cache_read = 8192,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"exec_command\":1,\"apply_patch\":1}",
+    .created_at = "2026-04-26T19:20:00.000Z", .updated_at = "2026-04-26T19:25:15.210Z",
+    .stored_messages = 6, .injected = 2, .file_changes = 1, .lifecycle = 4, .raw = 0,
+  },
+  {
+    .root = VARIANTS, .fixture = LONG_LINE, .session_id = "019dd15b-df30-7d88-8a97-c18c9d0e1f08",
+    .title = "List every exported symbol of libloom.a - 2026-04-27",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .git_commit = "7c0ffee1234567890abcdef1234567890abcdef1", .agent_version = "0.145.0",
+    .agent_mode = "low", .selected_agent_id = "codex-tui", .model = "gpt-5.5",
+    .models = "[\"gpt-5.5\"]", .session_type = "main",
+    .user = 1, .assistant = 1, .tool_calls = 1, .tool_results = 1, .tool_errors = 0,
+    .reasoning = 0, .message_count = 2, .event_count = 4,
+    .tokens_input = 530000, .tokens_output = 90, .tokens_cache_read = 0,
+    .tokens_cache_creation = 0,
+    .tools_used = "{\"exec_command\":1}",
+    .created_at = "2026-04-27T13:00:00.000Z", .updated_at = "2026-04-27T13:00:30.210Z",
+    .stored_messages = 4, .injected = 2, .file_changes = 0, .lifecycle = 2, .raw = 0,
+    .warnings = 0,
+  },
+};
+
+/* A folder of fixtures and the table of its numbers. */
+typedef struct
+{
+  const char     *root;           /* below fixtures/ */
+  const Expected *expected;
+  guint           n_expected;
+} Table;
+
+static const Table codex_table = { "codex", expected, G_N_ELEMENTS (expected) };
+static const Table variants_table = { VARIANTS, variants, G_N_ELEMENTS (variants) };
+
 typedef struct
 {
   char            *dir;
@@ -159,13 +316,27 @@ typedef struct
   LoomImportStats *stats;
 } Fixture;
 
+/* @relative below fixtures/@folder; the folder itself when @relative is NULL. */
 static char *
-fixture_path (const char *relative)
+fixture_in (const char *folder,
+            const char *relative)
 {
   const char *root = g_getenv ("LOOM_TEST_FIXTURES");
 
   g_assert_nonnull (root);
-  return g_build_filename (root, "codex", relative, NULL);
+  return g_build_filename (root, folder, relative, NULL);
+}
+
+static char *
+fixture_path (const char *relative)
+{
+  return fixture_in ("codex", relative);
+}
+
+static char *
+expected_path (const Expected *e)
+{
+  return fixture_in (e->root != NULL ? e->root : "codex", e->fixture);
 }
 
 static void
@@ -420,7 +591,7 @@ test_fixture (Fixture       *f,
               gconstpointer  data)
 {
   const Expected *e = data;
-  g_autofree char *path = fixture_path (e->fixture);
+  g_autofree char *path = expected_path (e);
   const char *sources[] = { "codex", NULL };
 
   for (guint s = 0; s < G_N_ELEMENTS (sources); s++)
@@ -505,15 +676,16 @@ static void
 test_detect_folder (Fixture       *f,
                     gconstpointer  data)
 {
-  g_autofree char *root = fixture_path (NULL);
+  const Table *table = data;
+  g_autofree char *root = fixture_in (table->root, NULL);
   g_autoptr(GHashTable) sessions = NULL;
 
   import_path (f, NULL, root);
-  g_assert_cmpuint (f->stats->files_imported, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (f->stats->files_imported, ==, table->n_expected);
   sessions = sessions_by_source_id (f);
-  g_assert_cmpuint (g_hash_table_size (sessions), ==, G_N_ELEMENTS (expected));
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
-    assert_session (f, sessions, &expected[i]);
+  g_assert_cmpuint (g_hash_table_size (sessions), ==, table->n_expected);
+  for (guint i = 0; i < table->n_expected; i++)
+    assert_session (f, sessions, &table->expected[i]);
 }
 
 /* The format's own detection, file by file, and what it must not claim. */
@@ -553,7 +725,8 @@ static void
 test_import_twice (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autofree char *root = fixture_path (NULL);
+  const Table *table = data;
+  g_autofree char *root = fixture_in (table->root, NULL);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   gint64 messages, events;
@@ -564,7 +737,7 @@ test_import_twice (Fixture       *f,
   events = loom_test_count_rows (f->db, "events");
 
   import_path (f, "codex", root);
-  g_assert_cmpuint (f->stats->files_unchanged, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (f->stats->files_unchanged, ==, table->n_expected);
   g_assert_cmpuint (f->stats->messages, ==, 0);
   g_assert_cmpuint (f->stats->events, ==, 0);
   after = sessions_json (f);
@@ -691,7 +864,7 @@ test_incremental (Fixture       *f,
                   gconstpointer  data)
 {
   const Expected *e = data;
-  g_autofree char *path = fixture_path (e->fixture);
+  g_autofree char *path = expected_path (e);
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *contents = NULL;
   g_autofree char *reference = NULL;
@@ -1285,12 +1458,13 @@ static void
 test_fixtures_unchanged (Fixture       *f,
                          gconstpointer  data)
 {
-  g_autofree char *root = fixture_path (NULL);
+  const Table *table = data;
+  g_autofree char *root = fixture_in (table->root, NULL);
   g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (g_free);
 
   collect_files (root, files);
-  g_assert_cmpuint (files->len, >=, G_N_ELEMENTS (expected));
+  g_assert_cmpuint (files->len, >=, table->n_expected);
   for (guint i = 0; i < files->len; i++)
     g_ptr_array_add (sums, loom_test_file_checksum (g_ptr_array_index (files, i)));
 
@@ -1378,9 +1552,9 @@ main (int   argc,
     }
   add_fixture_test ("/import-codex/hazard-warnings", NULL, test_hazard_warnings);
   add_fixture_test ("/import-codex/child-before-parent", NULL, test_child_before_parent);
-  add_fixture_test ("/import-codex/detect-folder", NULL, test_detect_folder);
+  add_fixture_test ("/import-codex/detect-folder", &codex_table, test_detect_folder);
   g_test_add_func ("/import-codex/detect-heads", test_detect_heads);
-  add_fixture_test ("/import-codex/import-twice", NULL, test_import_twice);
+  add_fixture_test ("/import-codex/import-twice", &codex_table, test_import_twice);
   add_fixture_test ("/import-codex/incremental/current", &expected[0], test_incremental);
   add_fixture_test ("/import-codex/incremental/legacy", &expected[3], test_incremental);
   add_fixture_test ("/import-codex/incremental/pre-envelope", &expected[4], test_incremental);
@@ -1396,8 +1570,24 @@ main (int   argc,
   add_fixture_test ("/import-codex/patch-after-cd", NULL, test_patch_after_cd);
   add_fixture_test ("/import-codex/models-of-unanswered-turns", NULL,
                     test_models_of_unanswered_turns);
-  add_fixture_test ("/import-codex/fixtures-unchanged", NULL, test_fixtures_unchanged);
+  add_fixture_test ("/import-codex/fixtures-unchanged", &codex_table, test_fixtures_unchanged);
   add_fixture_test ("/import-codex/claims", NULL, test_claims);
+
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
+    {
+      g_autofree char *base = g_path_get_dirname (variants[i].fixture);
+      g_autofree char *name = g_strdup_printf ("/import-codex/variants/fixture/%s/%u", base, i);
+
+      add_fixture_test (name, &variants[i], test_fixture);
+    }
+  add_fixture_test ("/import-codex/variants/detect-folder", &variants_table, test_detect_folder);
+  add_fixture_test ("/import-codex/variants/import-twice", &variants_table, test_import_twice);
+  add_fixture_test ("/import-codex/variants/incremental/compacted-empty", &variants[6],
+                    test_incremental);
+  add_fixture_test ("/import-codex/variants/incremental/long-line", &variants[7],
+                    test_incremental);
+  add_fixture_test ("/import-codex/variants/fixtures-unchanged", &variants_table,
+                    test_fixtures_unchanged);
 
   {
     int status = g_test_run ();

@@ -1,7 +1,8 @@
 /* test-import-gemini.c — Gemini CLI sessions: legacy documents, JSON Lines, sub-agents.
  *
- * The expected numbers come from reading the fixtures (tests/import/fixtures/gemini/README.md),
- * not from running the importer.
+ * The expected numbers come from reading the fixtures (tests/import/fixtures/gemini/README.md,
+ * and tests/import/fixtures/gemini-variants/README.md for the variants of FORMATS.md §3 that
+ * those do not show), not from running the importer.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,6 +23,11 @@
 #define CHILD_NAME "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl"
 #define MIGRATED_HASH "25f49f39dd2f489eefc56aff4fa7743a0f6cd213a10155390629a2b7bb69e658"
 #define MIGRATED_NAME "session-2025-08-30T16-40-77aa00bb"
+#define VARIANTS "gemini-variants"
+#define INVESTIGATOR_PARENT_ID "6d7e8f90-1a2b-4c3d-9e4f-5a6b7c8d9e0f"
+#define INVESTIGATOR_ID "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
+#define TWO_ON_A_LINE_FILE "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
+  "chats/session-2025-12-04T09-30-2c3d4e5f.jsonl"
 
 typedef struct
 {
@@ -37,6 +43,7 @@ typedef struct
   const char *parent;           /* the parent's source session id, NULL: none */
   const char *created_at;       /* NULL: not checked */
   const char *updated_at;
+  const char *subagent_start;   /* the one sub-agent start in the timeline, NULL: not checked */
 } Expected;
 
 static const Expected legacy_expected = {
@@ -110,6 +117,45 @@ static const Expected sync_expected = {
   "List the TODOs in src/ - 2025-10-05",
   NULL, "main", NULL,
   "2025-10-05T12:00:00.000Z", "2025-10-05T12:00:30.002Z",
+};
+
+/* The variants (fixtures/gemini-variants/README.md). */
+
+static const Expected investigator_parent_expected = {
+  INVESTIGATOR_PARENT_ID,
+  1, 2, 1, 1, 0, 1,
+  3, 4,
+  13800, 190, 8000, 0,
+  "{\"codebase_investigator\":1}",
+  "gemini-2.5-pro",
+  "Where is the retry policy for deploys configured? - 2025-12-03",
+  "/home/ada/src/orbit", "main", NULL,
+  "2025-12-03T15:20:00.000Z", "2025-12-03T15:20:41.002Z",
+  "Find where deploy retries are configured (sub-agent " INVESTIGATOR_ID ")",
+};
+
+static const Expected investigator_expected = {
+  INVESTIGATOR_ID,
+  1, 2, 2, 2, 0, 0,
+  3, 4,
+  7200, 190, 2500, 0,
+  "{\"search_file_content\":1,\"complete_task\":1}",
+  "gemini-2.5-flash",
+  "Find where deploy retries are configured - 2025-12-03",
+  "/home/ada/src/orbit", "subagent", INVESTIGATOR_PARENT_ID,
+  "2025-12-03T15:20:05.000Z", "2025-12-03T15:20:29.002Z",
+};
+
+static const Expected two_on_a_line_expected = {
+  "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+  2, 2, 2, 2, 1, 1,
+  4, 5,
+  11350, 120, 5000, 0,
+  "{\"run_shell_command\":2}",
+  "gemini-2.5-pro",
+  "Run the import tests - 2025-12-04",
+  "/home/ada/src/loom", "main", NULL,
+  "2025-12-04T09:30:00.000Z", "2025-12-04T09:31:10.002Z",
 };
 
 /* ——— Helpers ——— */
@@ -195,6 +241,16 @@ assert_no_warnings (LoomImportStats *stats)
     g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
   g_assert_cmpuint (stats->warnings->len, ==, 0);
   g_assert_cmpuint (stats->files_failed, ==, 0);
+}
+
+static void
+assert_one_warning (LoomImportStats *stats,
+                    const char      *expected_start)
+{
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
+  g_assert_cmpuint (stats->warnings->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (stats->warnings, 0), expected_start));
 }
 
 /* Every session of the store, as `loom sessions list --json` prints them. */
@@ -434,21 +490,61 @@ typedef struct
   const char     *source;
   guint           n_sessions;
   const Expected *expected[2];
+  const char     *root;         /* below fixtures/, NULL: gemini */
+  const char     *warning;      /* the one warning, "<file below the folder>:<line>: <text>"
+                                 * (its start), NULL: none */
 } FolderCase;
+
+/* The one sub-agent start of @e's timeline, as the person sees it. */
+static void
+assert_subagent_start (Fixture        *f,
+                       const Expected *e)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT group_concat (e.text, ' | ') FROM events e"
+                                          " JOIN sessions s ON s.id = e.session_id"
+                                          " WHERE e.kind = 'subagent'"
+                                          " AND s.source_session_id = '%s'",
+                                          e->source_session_id);
+  g_autofree char *text = query_text (f->db_path, sql);
+
+  g_assert_cmpstr (text, ==, e->subagent_start);
+}
+
+/* fixtures/<root>/<folder>. */
+static char *
+folder_path (const FolderCase *c)
+{
+  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
+
+  g_assert_nonnull (fixtures);
+  return g_build_filename (fixtures, c->root != NULL ? c->root : "gemini", c->folder, NULL);
+}
 
 static void
 test_folder (Fixture       *f,
              gconstpointer  data)
 {
   const FolderCase *c = data;
-  g_autofree char *path = fixture_path (c->folder, NULL);
+  g_autofree char *path = folder_path (c);
   g_autoptr(LoomImportStats) stats = import_path (f->store, c->source, path);
   g_autoptr(JsonArray) sessions = list_sessions (f->store);
 
-  assert_no_warnings (stats);
+  if (c->warning != NULL)
+    {
+      g_autofree char *warning = g_build_filename (path, c->warning, NULL);
+
+      assert_one_warning (stats, warning);
+      g_assert_cmpuint (stats->files_failed, ==, 0);
+    }
+  else
+    assert_no_warnings (stats);
   assert_n_sessions (sessions, c->n_sessions);
   for (guint i = 0; i < G_N_ELEMENTS (c->expected) && c->expected[i] != NULL; i++)
-    assert_session (sessions, c->expected[i]);
+    {
+      assert_session (sessions, c->expected[i]);
+      if (c->expected[i]->subagent_start != NULL)
+        assert_subagent_start (f, c->expected[i]);
+    }
 }
 
 static const FolderCase legacy_named = { "legacy", "gemini", 1, { &legacy_expected } };
@@ -459,6 +555,20 @@ static const FolderCase migrated_named = { "migrated", "gemini", 1, { &migrated_
 static const FolderCase migrated_detected = { "migrated", NULL, 1, { &migrated_expected } };
 static const FolderCase sync_named = { "sync", "gemini", 1, { &sync_expected } };
 static const FolderCase sync_detected = { "sync", NULL, 1, { &sync_expected } };
+static const FolderCase agent_id_named = {
+  "agent-id", "gemini", 2, { &investigator_parent_expected, &investigator_expected }, VARIANTS
+};
+static const FolderCase agent_id_detected = {
+  "agent-id", NULL, 2, { &investigator_parent_expected, &investigator_expected }, VARIANTS
+};
+static const FolderCase two_on_a_line_named = {
+  "two-on-a-line", "gemini", 1, { &two_on_a_line_expected }, VARIANTS,
+  TWO_ON_A_LINE_FILE ":4: 2 JSON values on one line"
+};
+static const FolderCase two_on_a_line_detected = {
+  "two-on-a-line", NULL, 1, { &two_on_a_line_expected }, VARIANTS,
+  TWO_ON_A_LINE_FILE ":4: 2 JSON values on one line"
+};
 
 /* A single session file named on the command line, its format detected from its content. */
 static void
@@ -767,16 +877,6 @@ static const Expected legacy_half_expected = {
 /* Every row the whole legacy document gives: its five prompts and replies, three notices. */
 #define LEGACY_MESSAGE_ROWS 8
 #define LEGACY_EVENT_ROWS 17
-
-static void
-assert_one_warning (LoomImportStats *stats,
-                    const char      *expected_start)
-{
-  for (guint i = 0; i < stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
-  g_assert_cmpuint (stats->warnings->len, ==, 1);
-  g_assert_true (g_str_has_prefix (g_ptr_array_index (stats->warnings, 0), expected_start));
-}
 
 /* Writes the first half of the legacy document (it ends on line 150, inside the third message)
  * to @target; returns the whole document. */
@@ -1396,6 +1496,10 @@ main (int   argc,
   ADD ("migrated/sequence", NULL, test_migration_sequence);
   ADD ("sync/named", &sync_named, test_folder);
   ADD ("sync/detected", &sync_detected, test_folder);
+  ADD ("variants/agent-id/named", &agent_id_named, test_folder);
+  ADD ("variants/agent-id/detected", &agent_id_detected, test_folder);
+  ADD ("variants/two-on-a-line/named", &two_on_a_line_named, test_folder);
+  ADD ("variants/two-on-a-line/detected", &two_on_a_line_detected, test_folder);
   ADD ("hostile/wrong-types", NULL, test_wrong_types);
   ADD ("hostile/no-timestamps", NULL, test_no_timestamps);
   ADD ("all/idempotent", NULL, test_idempotent);
