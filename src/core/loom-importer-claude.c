@@ -558,7 +558,8 @@ append_part (GString    *text,
   g_string_append (text, part);
 }
 
-/* What a block shows as text in a message; NULL for blocks that become events. */
+/* What a block shows as text in a message; NULL for blocks that become events. Placeholders
+ * are written as the other importers write them ("[image]"), so that every agent reads alike. */
 static const char *
 block_text (const LoomJson *block)
 {
@@ -567,9 +568,9 @@ block_text (const LoomJson *block)
   if (str_equal0 (type, "text"))
     return loom_json_member_string (block, "text");
   if (str_equal0 (type, "image"))
-    return "[Image]";
+    return "[image]";
   if (str_equal0 (type, "document"))
-    return "[Document]";
+    return "[document]";
   return NULL;
 }
 

@@ -250,7 +250,7 @@ static const char * const folders[] = {
 static const Expected variants[] = {
   {
     .fixture = BLOCKS, .session_id = "7d4a1f8e-2c6b-4e93-a5d0-3b9e8c1f6a27",
-    .title = "The depth chart renders blank. This is what I see: [Image] - 2026-03-12",
+    .title = "The depth chart renders blank. This is what I see: [image] - 2026-03-12",
     .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "main",
     .agent_version = "2.1.81", .agent_mode = "default",
     .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
