@@ -18,6 +18,9 @@
  * milliseconds, and a bar flashing at every change would only distract. */
 #define PROGRESS_DELAY_MSEC 500
 #define PULSE_MSEC 150
+/* While a long import runs, the list is read again this often: it commits every half second or
+ * so, and a session an agent writes meanwhile is imported between two of its batches. */
+#define LIVE_RELOAD_MSEC 700
 
 /* The sample history is compiled into the application (loom-samples.gresource.xml), so that it
  * is there however the application was installed, or not installed at all. */
@@ -35,6 +38,13 @@ pulse_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+live_reload_cb (gpointer user_data)
+{
+  loom_window_reload (LOOM_WINDOW (user_data));
+  return G_SOURCE_CONTINUE;
+}
+
 void
 loom_window_update_progress (LoomWindow *self)
 {
@@ -44,6 +54,14 @@ loom_window_update_progress (LoomWindow *self)
   g_assert (LOOM_IS_WINDOW (self));
 
   shown = self->progress_shown || self->user_import_running;
+
+  /* The list follows a long import instead of waiting for its end: the sessions it brings show
+   * as they come, and one the agent is writing keeps showing within two seconds. */
+  if (shown && self->live_reload_id == 0)
+    self->live_reload_id = g_timeout_add (LIVE_RELOAD_MSEC, live_reload_cb, self);
+  else if (!shown)
+    g_clear_handle_id (&self->live_reload_id, g_source_remove);
+
   /* An import the user asked for reports no progress of its own: its bar pulses. */
   if (self->watcher != NULL && !self->user_import_running)
     fraction = loom_source_watcher_get_progress (self->watcher);
@@ -112,8 +130,8 @@ on_progress_changed_cb (LoomWindow        *self,
   loom_window_update_progress (self);
 
   /* A long import commits what it read every half second or so: search results shown
-   * meanwhile follow it (at most once a second, see loom-search-results.c), where the list
-   * waits for the end of the pass. */
+   * meanwhile follow it (at most once a second, see loom-search-results.c), as the list does
+   * (live_reload_cb ()). */
   if (loom_session_list_get_searching (self->session_list))
     loom_search_results_refresh (LOOM_SEARCH_RESULTS (
       loom_session_list_get_search_results (self->session_list)));
@@ -588,6 +606,7 @@ loom_window_import_dispose (LoomWindow *self)
   g_clear_object (&self->watcher);
   g_clear_handle_id (&self->progress_delay_id, g_source_remove);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_handle_id (&self->live_reload_id, g_source_remove);
   g_clear_pointer (&self->last_import_error, g_free);
 
   if (self->problems_toast != NULL)

@@ -42,6 +42,7 @@ struct _LoomWindow
 
   guint                 progress_delay_id;
   guint                 pulse_id;
+  guint                 live_reload_id;
   char                 *last_import_error;
   guint                 progress_shown : 1;
   guint                 long_import : 1;

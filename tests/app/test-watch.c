@@ -595,12 +595,13 @@ long_session_id (guint i)
   return g_strdup_printf ("c0ffee00-0000-4000-8000-%012u", i);
 }
 
-/* Writes a project of long sessions into @folder. */
+/* Writes a project of @n_sessions long sessions into @folder. */
 static void
-write_long_sessions (const char *folder)
+write_long_sessions (const char *folder,
+                     guint       n_sessions)
 {
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
-  for (guint i = 0; i < N_LONG_SESSIONS; i++)
+  for (guint i = 0; i < n_sessions; i++)
     {
       g_autofree char *id = long_session_id (i);
       g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
@@ -712,7 +713,7 @@ long_import_body (Fixture *fixture)
 
   /* The files are written aside and moved in at once, as a restored backup would be: the new
    * folder gets monitors, and its sessions make one long pass. */
-  write_long_sessions (staging);
+  write_long_sessions (staging, N_LONG_SESSIONS);
   handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_importing_cb), &pass);
   ticker_restart (&fixture->ticker);
   since = g_get_monotonic_time ();
@@ -737,6 +738,128 @@ test_watch_long_import (Fixture       *fixture,
 {
   write_earlier_session (fixture);
   fixture_run (fixture, long_import_body);
+}
+
+/* 150 sessions of 200 prompts of 500 words, 90 MB: some 15 million words to index, which takes
+ * a few seconds even in a release build, past the two seconds a session written meanwhile may
+ * take to show. */
+#define N_BIG_SESSIONS 150
+#define N_BIG_PROMPTS 200
+#define N_BIG_WORDS 500
+
+/* Sanitizers make everything several times slower: there the session must still show before
+ * the long pass ends, but how soon is only reported. */
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_LATENCY_CHECKED FALSE
+#else
+#define BIG_LATENCY_CHECKED TRUE
+#endif
+
+static void
+write_big_sessions (const char *folder)
+{
+  g_autoptr(GString) words = g_string_new (NULL);
+
+  for (guint w = 0; w < N_BIG_WORDS; w++)
+    g_string_append_printf (words, "w%x ", w * 2654435761u);
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  for (guint i = 0; i < N_BIG_SESSIONS; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("b16b0000-0000-4000-8000-%012u", i);
+      g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_autoptr(GString) records = g_string_new (NULL);
+      g_autofree char *parent = NULL;
+
+      for (guint r = 0; r < N_BIG_PROMPTS; r++)
+        {
+          g_autofree char *uuid = g_strdup_printf ("%.24s%012u", id, r);
+          g_autofree char *prompt = g_strdup_printf ("%u %s", r, words->str);
+
+          add_user_record (records, id, uuid, parent, prompt);
+          g_free (parent);
+          parent = g_steal_pointer (&uuid);
+        }
+      write_file (path, records);
+    }
+}
+
+static gboolean
+is_importing (gpointer data)
+{
+  return loom_source_watcher_get_importing (LOOM_SOURCE_WATCHER (data));
+}
+
+/* A long pass (a restored backup, a first start) must not keep the session an agent is writing
+ * off the screen: it shows within two seconds while the pass still runs, and so do the pass's
+ * own sessions, as they come. */
+static void
+session_during_long_import_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomSourceWatcher *watcher = loom_application_get_source_watcher (fixture->app);
+  g_autofree char *staging = g_build_filename (fixture->dir, "staging", NULL);
+  g_autofree char *project = g_build_filename (fixture->claude_dir, "projects", "-tmp-big", NULL);
+  g_autofree char *name = g_strconcat (NEW_ID, ".jsonl", NULL);
+  g_autofree char *path = g_build_filename (fixture->project, name, NULL);
+  g_autoptr(GString) records = g_string_new (NULL);
+  GListModel *sessions = G_LIST_MODEL (session_selection (window));
+  RowWait earlier = { window, EARLIER_ID, 2, FALSE };
+  RowWait created = { window, NEW_ID, 2, FALSE };
+  Pass pass = { window, watcher, 0, 0, FALSE };
+  guint n_listed;
+  gulong handler;
+  gint64 latency, since;
+
+  assert_row_shows (&earlier);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
+  loom_ui_test_wait_for_frames (window, 2);
+
+  write_big_sessions (staging);
+  handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_importing_cb), &pass);
+  ticker_restart (&fixture->ticker);
+  g_assert_cmpint (g_rename (staging, project), ==, 0);
+  g_assert_true (loom_ui_test_wait_until (is_importing, watcher));
+  g_assert_true (loom_ui_test_wait_until (shows_progress, window));
+
+  /* The agent starts a session while the long pass runs. */
+  add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000001", NULL,
+                   "Keep showing live sessions during a long import");
+  add_assistant_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000002",
+                        "a0000000-0000-4000-8000-000000000001", "msg_01",
+                        "The list now follows a long import as it goes.");
+  since = g_get_monotonic_time ();
+  write_file (path, records);
+  latency = wait_for_row (&created, since);
+  n_listed = g_list_model_get_n_items (sessions);
+  g_test_message ("latency: a session written during a long pass is listed after %"
+                  G_GINT64_FORMAT " ms, %s; %u sessions listed then", latency / 1000,
+                  pass.ended == 0 ? "before the pass ended" : "after the pass ended", n_listed);
+  g_assert_cmpint (pass.ended, ==, 0);
+  if (BIG_LATENCY_CHECKED)
+    g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
+  /* The pass's own sessions come in as it commits them. */
+  g_assert_cmpuint (n_listed, >, 2);
+  g_assert_cmpuint (n_listed, <, N_BIG_SESSIONS + 2);
+  loom_ui_test_save_screenshot (window, "watch-during-long-import");
+
+  g_assert_true (loom_ui_test_wait_until (pass_ended, &pass));
+  g_signal_handler_disconnect (watcher, handler);
+  ticker_check (&fixture->ticker, "long import, the list following it");
+  g_test_message ("the long pass took %" G_GINT64_FORMAT " ms (%u sessions)",
+                  (pass.ended - pass.started) / 1000, N_BIG_SESSIONS);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
+  loom_ui_test_wait_for_frames (window, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, N_BIG_SESSIONS + 2);
+}
+
+static void
+test_watch_session_during_long_import (Fixture       *fixture,
+                                       gconstpointer  user_data)
+{
+  write_earlier_session (fixture);
+  fixture_run (fixture, session_during_long_import_body);
 }
 
 /* A first start with a long history: the welcome page shows the import going. */
@@ -791,7 +914,7 @@ test_watch_first_import (Fixture       *fixture,
 {
   FirstStart first = { fixture, { NULL, NULL, 0, 0, FALSE }, 0 };
 
-  write_long_sessions (fixture->project);
+  write_long_sessions (fixture->project, N_LONG_SESSIONS);
   first_start = &first;
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   g_signal_connect_after (fixture->app, "startup", G_CALLBACK (on_startup_cb), &first);
@@ -859,6 +982,8 @@ main (int   argc,
               fixture_set_up, test_watch_live, fixture_tear_down);
   g_test_add ("/app/watch/long-import", Fixture, NULL,
               fixture_set_up, test_watch_long_import, fixture_tear_down);
+  g_test_add ("/app/watch/session-during-long-import", Fixture, NULL,
+              fixture_set_up, test_watch_session_during_long_import, fixture_tear_down);
   g_test_add ("/app/watch/first-import", Fixture, NULL,
               fixture_set_up, test_watch_first_import, fixture_tear_down);
   g_test_add ("/app/watch/setting", Fixture, NULL,
