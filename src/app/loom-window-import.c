@@ -83,6 +83,17 @@ loom_window_update_progress (LoomWindow *self)
   gtk_progress_bar_set_fraction (self->list_progress, fraction);
 }
 
+/* What an import did (a whole sentence), and how many problems it had. */
+static char *
+with_problems (const char *result,
+               guint       n_problems)
+{
+  /* Translators: %s says what was imported (a whole sentence), %u how many problems (bad
+   * records, each named in the details) it had. */
+  return g_strdup_printf (ngettext ("%s, with %u problem", "%s, with %u problems", n_problems),
+                          result, n_problems);
+}
+
 /* ——— Background imports ——— */
 
 static gboolean
@@ -158,7 +169,16 @@ on_imported_cb (LoomWindow            *self,
                                          "Imported %u new sessions",
                                          stats->sessions_new),
                                stats->sessions_new);
-      adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
+      /* The pass's problems were listed just before (the application hears of the pass
+       * first): one toast tells of both, and keeps its Details. */
+      if (self->problems_toast != NULL)
+        {
+          g_autofree char *both = with_problems (title, self->n_problems_toasted);
+
+          adw_toast_set_title (self->problems_toast, both);
+        }
+      else
+        adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
     }
   self->long_import = FALSE;
 }
@@ -351,10 +371,7 @@ describe_user_import (const UserImport      *import,
     return g_steal_pointer (&result);
 
   if (stats->files_failed == 0)
-    /* Translators: %s says what was imported (a whole sentence), %u how many problems (bad
-     * records, each named in the details) it had. */
-    return g_strdup_printf (ngettext ("%s, with %u problem", "%s, with %u problems", n_problems),
-                            result, n_problems);
+    return with_problems (result, n_problems);
 
   /* Translators: %s says what was imported (a whole sentence), %u how many files failed. */
   return g_strdup_printf (ngettext ("%s. %u file could not be read",
