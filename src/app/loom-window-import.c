@@ -18,8 +18,9 @@
  * milliseconds, and a bar flashing at every change would only distract. */
 #define PROGRESS_DELAY_MSEC 500
 #define PULSE_MSEC 150
-/* While a long import runs, the list is read again this often: it commits every half second or
- * so, and a session an agent writes meanwhile is imported between two of its batches. */
+/* While a long import runs, the list is read again this often, to show the sessions it brings
+ * as it commits them (every half second or so). A session an agent writes meanwhile is shown
+ * as soon as it is in ("changes-imported"). */
 #define LIVE_RELOAD_MSEC 700
 
 /* The sample history is compiled into the application (loom-samples.gresource.xml), so that it
@@ -41,7 +42,7 @@ pulse_cb (gpointer user_data)
 static gboolean
 live_reload_cb (gpointer user_data)
 {
-  loom_window_reload (LOOM_WINDOW (user_data));
+  loom_window_reload_following_import (LOOM_WINDOW (user_data));
   return G_SOURCE_CONTINUE;
 }
 
@@ -183,6 +184,17 @@ on_imported_cb (LoomWindow            *self,
   self->long_import = FALSE;
 }
 
+/* A session an agent wrote during a long pass was imported between two of its batches: the
+ * list shows it now, not at the next reload. */
+static void
+on_changes_imported_cb (LoomWindow        *self,
+                        LoomSourceWatcher *watcher)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  loom_window_reload_following_import (self);
+}
+
 static void
 on_import_failed_cb (LoomWindow        *self,
                      const GError      *error,
@@ -215,6 +227,8 @@ loom_window_set_watcher (LoomWindow        *self,
                            G_CALLBACK (on_importing_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (watcher, "notify::progress",
                            G_CALLBACK (on_progress_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "changes-imported",
+                           G_CALLBACK (on_changes_imported_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (watcher, "imported",
                            G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (watcher, "import-failed",

@@ -75,17 +75,18 @@ struct _LoomWindow
 };
 
 /* loom-window.c */
-void     loom_window_show_error          (LoomWindow         *self,
-                                          const char         *what,
-                                          const GError       *error);
+void     loom_window_show_error              (LoomWindow         *self,
+                                              const char         *what,
+                                              const GError       *error);
+void     loom_window_reload_following_import (LoomWindow         *self);
 
 /* loom-window-import.c */
-void     loom_window_import_class_init   (GtkWidgetClass     *widget_class);
-void     loom_window_import_dispose      (LoomWindow         *self);
-void     loom_window_set_watcher         (LoomWindow         *self,
-                                          LoomSourceWatcher  *watcher);
-void     loom_window_set_import_problems (LoomWindow         *self,
-                                          LoomImportProblems *problems);
-void     loom_window_update_progress     (LoomWindow         *self);
+void     loom_window_import_class_init       (GtkWidgetClass     *widget_class);
+void     loom_window_import_dispose          (LoomWindow         *self);
+void     loom_window_set_watcher             (LoomWindow         *self,
+                                              LoomSourceWatcher  *watcher);
+void     loom_window_set_import_problems     (LoomWindow         *self,
+                                              LoomImportProblems *problems);
+void     loom_window_update_progress         (LoomWindow         *self);
 
 G_END_DECLS

@@ -120,12 +120,15 @@ loom_window_show_session (LoomWindow  *self,
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.search-session", session != NULL);
 }
 
-/* The session shown may have been renamed, moved or deleted behind the window's back. */
+/* The session shown may have been renamed, moved or deleted behind the window's back. With
+ * @only_if_grown, it is read again only when an import added to it or renamed it. */
 static void
-loom_window_refresh_shown_session (LoomWindow *self)
+loom_window_refresh_shown_session (LoomWindow *self,
+                                   gboolean    only_if_grown)
 {
   g_autoptr(LoomSession) fresh = NULL;
   g_autoptr(GError) error = NULL;
+  const LoomSessionRecord *now, *shown;
 
   g_assert (LOOM_IS_WINDOW (self));
 
@@ -139,6 +142,14 @@ loom_window_refresh_shown_session (LoomWindow *self)
       loom_window_show_session (self, NULL, 0);
       return;
     }
+
+  /* What an import changes of a session: its rows, its time, its title. */
+  now = loom_session_get_record (fresh);
+  shown = loom_session_get_record (self->shown_session);
+  if (only_if_grown && now->updated_at == shown->updated_at &&
+      now->message_count == shown->message_count && now->event_count == shown->event_count &&
+      g_strcmp0 (now->title, shown->title) == 0)
+    return;
 
   loom_session_update (self->shown_session, loom_session_get_record (fresh));
   adw_window_title_set_title (self->content_title, loom_session_get_title (self->shown_session));
@@ -797,13 +808,12 @@ loom_window_get_store (LoomWindow *self)
   return self->store;
 }
 
-void
-loom_window_reload (LoomWindow *self)
+static void
+reload (LoomWindow *self,
+        gboolean    following_import)
 {
   g_autoptr(GError) error = NULL;
   gboolean any = FALSE;
-
-  g_return_if_fail (LOOM_IS_WINDOW (self));
 
   if (self->store == NULL)
     {
@@ -830,10 +840,29 @@ loom_window_reload (LoomWindow *self)
   if (!loom_sidebar_reload (self->sidebar, self->store, &error))
     loom_window_show_error (self, _("Could not list the folders"), error);
   loom_session_list_reload (self->session_list);
-  loom_window_refresh_shown_session (self);
+  loom_window_refresh_shown_session (self, following_import);
   loom_window_actions_update (self);
 
   gtk_stack_set_visible_child_name (self->stack, "sessions");
+}
+
+void
+loom_window_reload (LoomWindow *self)
+{
+  g_return_if_fail (LOOM_IS_WINDOW (self));
+
+  reload (self, FALSE);
+}
+
+/* While a long import runs, the list is read again every 0.7 s (loom-window-import.c). The
+ * session being read is read again only when the import added to it: its details and its
+ * timeline, a long one maybe, need not be read anew at every tick. */
+void
+loom_window_reload_following_import (LoomWindow *self)
+{
+  g_assert (LOOM_IS_WINDOW (self));
+
+  reload (self, TRUE);
 }
 
 GPtrArray *

@@ -699,8 +699,12 @@ import_changed_meanwhile (LoomStore                *store,
     return FALSE;
   for (guint i = 0; i < gone->len; i++)
     g_ptr_array_add (deleted, g_strdup (g_ptr_array_index (gone, i)));
-  return import_candidates (store, candidates, &targeted, deleted, NULL, NULL, cancellable,
-                            stats, error);
+  if (!import_candidates (store, candidates, &targeted, deleted, NULL, NULL, cancellable, stats,
+                          error))
+    return FALSE;
+  if (options->changed_done != NULL)
+    options->changed_done (options->take_changed_data);
+  return TRUE;
 }
 
 /* Imports @candidates in batches (see Batch above). */

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
 /* Called from the importing thread between batches: the files that changed since it was last
  * called, NULL-terminated and owned by the caller, or NULL for none. */
 typedef GStrv (*LoomImportTakeChanged) (gpointer user_data);
+/* Called from the importing thread once the files it took are imported and committed. */
+typedef void  (*LoomImportChangedDone) (gpointer user_data);
 
 typedef struct
 {
@@ -27,6 +29,8 @@ typedef struct
    * session being written off the screen. NULL: none. */
   LoomImportTakeChanged take_changed;
   gpointer              take_changed_data;
+  /* Tells readers (the window) that they can see those files: NULL for no one. */
+  LoomImportChangedDone changed_done;
 } LoomImportOptions;
 
 typedef struct

@@ -128,6 +128,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   CHANGED,
+  CHANGES_IMPORTED,
   IMPORTED,
   IMPORT_FAILED,
   N_SIGNALS
@@ -381,6 +382,31 @@ import_progress_cb (guint64     done,
                               report, progress_report_free);
 }
 
+static gboolean
+report_changes_imported_cb (gpointer data)
+{
+  ProgressReport *report = data;
+  g_autoptr(LoomSourceWatcher) self = g_weak_ref_get (&report->watcher);
+
+  if (self != NULL && self->importing && self->generation == report->generation)
+    g_signal_emit (self, signals[CHANGES_IMPORTED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* LoomImportChangedDone: what changed during the pass is in the store; the pass goes on. */
+static void
+changes_imported (gpointer user_data)
+{
+  ImportJob *job = user_data;
+  g_autoptr(GObject) watcher = g_weak_ref_get (&job->watcher);
+  ProgressReport *report = g_new0 (ProgressReport, 1);
+
+  g_weak_ref_init (&report->watcher, watcher);
+  report->generation = job->generation;
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, report_changes_imported_cb,
+                              report, progress_report_free);
+}
+
 /* LoomImportTakeChanged: what changed since the pass began, or since it last asked. */
 static GStrv
 take_meanwhile (gpointer user_data)
@@ -412,7 +438,7 @@ import_thread (GTask        *task,
   g_autoptr(LoomStore) store = NULL;
   g_autoptr(GPtrArray) extra = g_ptr_array_new ();
   LoomImportOptions options = { NULL, NULL, (const char * const *)job->changed,
-                                take_meanwhile, job };
+                                take_meanwhile, job, changes_imported };
 
   if (job->list_folders)
     list_watched_folders (job, outcome);
@@ -442,7 +468,7 @@ import_thread (GTask        *task,
   if (extra->len > 1)
     {
       LoomImportOptions extra_options = { NULL, (const char * const *)extra->pdata, NULL,
-                                          take_meanwhile, job };
+                                          take_meanwhile, job, changes_imported };
 
       job->pass = 1;
       loom_import_run (store, &extra_options, import_progress_cb, job, cancellable,
@@ -1116,6 +1142,15 @@ loom_source_watcher_class_init (LoomSourceWatcherClass *klass)
   /* The watched folders changed and settled; a pass follows. */
   signals[CHANGED] =
     g_signal_new ("changed",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /* What changed while a long pass runs was imported between two of its batches, and can be
+   * read; the pass goes on. */
+  signals[CHANGES_IMPORTED] =
+    g_signal_new ("changes-imported",
                   G_TYPE_FROM_CLASS (klass),
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,

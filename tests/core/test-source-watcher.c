@@ -28,6 +28,7 @@ typedef struct
   LoomSourceWatcher *watcher;
   guint              n_changed;
   guint              n_imported;
+  guint              n_changes_imported;   /* during passes */
   guint              n_failed;
   gint64             last_changed;   /* monotonic µs */
   guint              sessions_new;
@@ -100,6 +101,14 @@ on_changed_cb (LoomSourceWatcher *watcher,
 {
   fixture->n_changed++;
   fixture->last_changed = g_get_monotonic_time ();
+}
+
+static void
+on_changes_imported_cb (LoomSourceWatcher *watcher,
+                        Fixture           *fixture)
+{
+  g_assert_true (loom_source_watcher_get_importing (watcher));
+  fixture->n_changes_imported++;
 }
 
 static void
@@ -191,6 +200,8 @@ fixture_start (Fixture            *fixture,
   fixture->watcher = loom_source_watcher_new (fixture->db_path);
   g_signal_connect (fixture->watcher, "changed", G_CALLBACK (on_changed_cb), fixture);
   g_signal_connect (fixture->watcher, "imported", G_CALLBACK (on_imported_cb), fixture);
+  g_signal_connect (fixture->watcher, "changes-imported", G_CALLBACK (on_changes_imported_cb),
+                    fixture);
   g_signal_connect (fixture->watcher, "import-failed", G_CALLBACK (on_import_failed_cb), fixture);
 
   loom_source_watcher_set_extra_folders (fixture->watcher, folders != NULL ? folders : root_only);
@@ -248,6 +259,7 @@ reset_counts (Fixture *fixture)
 {
   fixture->n_changed = 0;
   fixture->n_imported = 0;
+  fixture->n_changes_imported = 0;
   fixture->sessions_new = 0;
   fixture->sessions_touched = 0;
   fixture->sessions_missing = 0;
@@ -910,6 +922,12 @@ has_awaited_session (Fixture *fixture)
 }
 
 static gboolean
+has_changes_imported (Fixture *fixture)
+{
+  return fixture->n_changes_imported > 0;
+}
+
+static gboolean
 is_importing (Fixture *fixture)
 {
   return loom_source_watcher_get_importing (fixture->watcher);
@@ -967,6 +985,9 @@ test_change_during_long_pass (Fixture       *fixture,
                   (g_get_monotonic_time () - written) / (double)G_USEC_PER_SEC);
   /* In the store while the long pass still runs: its end has not been signalled. How soon
    * depends on the build (a batch, and its indexing, come first); bench/ measures it. */
+  g_assert_cmpuint (fixture->n_imported, ==, 0);
+  /* And the watcher says so while the pass runs, for the window to show the session then. */
+  g_assert_true (wait_until (fixture, has_changes_imported, WAIT_TIMEOUT_USEC));
   g_assert_cmpuint (fixture->n_imported, ==, 0);
 
   /* The long pass ends in its own time: most of a minute under the sanitizers. */
