@@ -304,9 +304,8 @@ show_import_problems_action (GtkWidget  *widget,
   if (self->import_problems == NULL)
     return;
 
-  if (self->problems_toast != NULL)
-    adw_toast_dismiss (self->problems_toast);
-
+  /* The toast stays: its own button dismisses it, and dismissing it here while it still slides
+   * in makes libadwaita 1.2 free it twice. */
   if (self->problems_window == NULL)
     {
       self->problems_window =

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-import-problems-window.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
 #include "loom-source-watcher.h"
@@ -87,6 +88,18 @@ find_visible_label (GtkWidget  *root,
         return labels->pdata[i];
     }
   return NULL;
+}
+
+static void
+show_problems_cb (GtkWidget *window)
+{
+  g_assert_true (gtk_widget_activate_action (window, "win.show-import-problems", NULL));
+}
+
+static gboolean
+shows_problems_window (gpointer data)
+{
+  return loom_ui_test_find_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW) != NULL;
 }
 
 static gboolean
@@ -506,7 +519,9 @@ live_body (Fixture *fixture)
   RowWait grown = { window, NEW_ID, 3, FALSE };
   RowWait deleted = { window, NEW_ID, 3, TRUE };
   g_autofree char *expected = NULL;
+  GtkWindow *problems_window;
   GListModel *problems;
+  gulong handler;
   const char *problem;
   gint64 latency, since;
 
@@ -550,7 +565,12 @@ live_body (Fixture *fixture)
   g_assert_nonnull (selected);
   g_object_unref (selected);
 
-  /* A line the agent broke comes first: the rest still comes in, and a toast tells of it. */
+  /* A line the agent broke comes first: the rest still comes in, and a toast tells of it.
+   * Someone opens the list at once, while the toast still slides in (with animations on, as a
+   * person has them; the screenshots need them off). */
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+  handler = g_signal_connect_swapped (loom_application_get_import_problems (app), "added",
+                                      G_CALLBACK (show_problems_cb), window);
   g_string_assign (records, "{\"type\":\"user\",\"message\":\n");
   add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000003",
                    "a0000000-0000-4000-8000-000000000002", "Now show when a file is deleted");
@@ -563,7 +583,16 @@ live_body (Fixture *fixture)
   g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   ticker_check (&fixture->ticker, "appended record");
+  g_assert_true (loom_ui_test_wait_until (shows_problems_window, NULL));
+  problems_window = loom_ui_test_find_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
+  g_object_add_weak_pointer (G_OBJECT (problems_window), (gpointer *)&problems_window);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (problems_window), 3);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (problems_window), "window.close", NULL));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &problems_window));
+  g_signal_handler_disconnect (loom_application_get_import_problems (app), handler);
   g_assert_true (loom_ui_test_wait_until (shows_problem_toast, window));
+  loom_ui_test_wait_for_frames (window, 30);
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
   problems = loom_import_problems_get_model (loom_application_get_import_problems (app));
   g_assert_cmpuint (g_list_model_get_n_items (problems), ==, 1);
   problem = gtk_string_list_get_string (GTK_STRING_LIST (problems), 0);
