@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "loom-import-problems-window.h"
 
@@ -21,7 +22,7 @@ struct _LoomImportProblemsWindow
 
   GtkButton          *clear_button;
   GtkButton          *copy_button;
-  GtkListBox         *list_box;
+  GtkListView        *list_view;
   GtkStack           *stack;
   AdwToastOverlay    *toast_overlay;
   AdwWindowTitle     *window_title;
@@ -92,27 +93,84 @@ loom_import_problem_split (const char  *warning,
   *path = NULL;
 }
 
-static GtkWidget *
-create_row_cb (gpointer item,
-               gpointer user_data)
+/* A path as a person reads it: the home folder as "~". */
+static char *
+shorten_home (const char *path)
 {
-  const char *warning = gtk_string_object_get_string (GTK_STRING_OBJECT (item));
+  const char *home = g_get_home_dir ();
+  gsize length = strlen (home);
+
+  if (length > 1 && strncmp (path, home, length) == 0 && path[length] == G_DIR_SEPARATOR)
+    return g_strconcat ("~", path + length, NULL);
+  return g_strdup (path);
+}
+
+/* A row: what happened, and below it where; the whole path is its tooltip, as the row shows
+ * only the end of a long one. */
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *what = gtk_label_new (NULL);
+  GtkWidget *where = gtk_label_new (NULL);
+
+  gtk_widget_set_margin_top (box, 9);
+  gtk_widget_set_margin_bottom (box, 9);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+
+  gtk_label_set_wrap (GTK_LABEL (what), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (what), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (what), 0.0f);
+  gtk_box_append (GTK_BOX (box), what);
+
+  gtk_label_set_ellipsize (GTK_LABEL (where), PANGO_ELLIPSIZE_START);
+  gtk_label_set_xalign (GTK_LABEL (where), 0.0f);
+  gtk_widget_add_css_class (where, "caption");
+  gtk_widget_add_css_class (where, "dim-label");
+  gtk_box_append (GTK_BOX (box), where);
+
+  gtk_list_item_set_child (item, box);
+  gtk_list_item_set_activatable (item, FALSE);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *what_label = gtk_widget_get_first_child (box);
+  GtkWidget *where_label = gtk_widget_get_next_sibling (what_label);
+  const char *warning = gtk_string_object_get_string (gtk_list_item_get_item (item));
   g_autofree char *what = NULL;
   g_autofree char *where = NULL;
   g_autofree char *path = NULL;
-  GtkWidget *row;
+  g_autofree char *shown_path = NULL;
 
   loom_import_problem_split (warning, &what, &where, &path);
 
-  /* The text comes from the agents' files and their names: never markup. */
-  row = adw_action_row_new ();
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), what);
-  if (where != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), where);
+  /* The text comes from the agents' files and their names: plain text, never markup. */
+  gtk_label_set_text (GTK_LABEL (what_label), what);
+  gtk_widget_set_visible (where_label, where != NULL);
   if (path != NULL)
-    gtk_widget_set_tooltip_text (row, path);
-  return row;
+    {
+      g_autofree char *folder = g_path_get_dirname (path);
+      g_autofree char *short_folder = shorten_home (folder);
+
+      /* The folder tells apart the agents and projects: a file's name alone may repeat. */
+      shown_path = g_build_filename (short_folder, where, NULL);
+    }
+  gtk_label_set_text (GTK_LABEL (where_label),
+                      shown_path != NULL ? shown_path : where != NULL ? where : "");
+  gtk_widget_set_tooltip_text (box, path);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, what,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  path != NULL ? path : "",
+                                  -1);
 }
 
 static void
@@ -156,6 +214,18 @@ on_clear_clicked_cb (LoomImportProblemsWindow *self,
   loom_import_problems_clear (self->problems);
 }
 
+/* The keyboard starts in the list: on Clear, Enter would empty it. */
+static void
+loom_import_problems_window_map (GtkWidget *widget)
+{
+  LoomImportProblemsWindow *self = LOOM_IMPORT_PROBLEMS_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (loom_import_problems_window_parent_class)->map (widget);
+
+  if (!gtk_widget_grab_focus (GTK_WIDGET (self->list_view)))
+    gtk_window_set_focus (GTK_WINDOW (self), NULL);
+}
+
 static void
 loom_import_problems_window_dispose (GObject *object)
 {
@@ -174,6 +244,7 @@ loom_import_problems_window_class_init (LoomImportProblemsWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_import_problems_window_dispose;
+  widget_class->map = loom_import_problems_window_map;
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 
@@ -182,7 +253,7 @@ loom_import_problems_window_class_init (LoomImportProblemsWindowClass *klass)
                                                "loom-import-problems-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, clear_button);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, copy_button);
-  gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, list_box);
+  gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, list_view);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, window_title);
@@ -201,6 +272,8 @@ loom_import_problems_window_new (GtkWindow          *parent,
                                  LoomImportProblems *problems)
 {
   LoomImportProblemsWindow *self;
+  g_autoptr(GtkListItemFactory) factory = NULL;
+  g_autoptr(GtkNoSelection) selection = NULL;
   GListModel *model;
 
   g_return_val_if_fail (GTK_IS_WINDOW (parent), NULL);
@@ -211,7 +284,12 @@ loom_import_problems_window_new (GtkWindow          *parent,
                        NULL);
   self->problems = g_object_ref (problems);
   model = loom_import_problems_get_model (problems);
-  gtk_list_box_bind_model (self->list_box, model, create_row_cb, NULL, NULL);
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
+  gtk_list_view_set_factory (self->list_view, factory);
+  selection = gtk_no_selection_new (g_object_ref (model));
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
   g_signal_connect_object (model, "items-changed",
                            G_CALLBACK (on_items_changed_cb), self, G_CONNECT_SWAPPED);
   update (self);

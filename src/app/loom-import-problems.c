@@ -39,6 +39,24 @@ is_waiting (const LoomImportStats *stats,
   return FALSE;
 }
 
+/* @text with each byte that is not part of valid UTF-8 written as \xNN, as a C string would
+ * have it: readable, and as distinct as the bytes were. */
+static char *
+escape_invalid_utf8 (const char *text)
+{
+  GString *escaped = g_string_new (NULL);
+  const char *end;
+
+  while (!g_utf8_validate (text, -1, &end))
+    {
+      g_string_append_len (escaped, text, end - text);
+      g_string_append_printf (escaped, "\\x%02x", (guchar)*end);
+      text = end + 1;
+    }
+  g_string_append (escaped, text);
+  return g_string_free (escaped, FALSE);
+}
+
 /* Rebuilds the set from the list: after items came or went, the borrowed strings moved. */
 static void
 note_listed (LoomImportProblems *self)
@@ -67,12 +85,13 @@ loom_import_problems_add (LoomImportProblems    *self,
   for (guint i = 0; i < stats->warnings->len && added->len < LOOM_IMPORT_PROBLEMS_MAX; i++)
     {
       const char *warning = g_ptr_array_index (stats->warnings, i);
-      /* A file's name need not be UTF-8; a label's text and the clipboard's must. */
+      /* A file's name need not be UTF-8; a label's text and the clipboard's must, and two
+       * names apart only in such bytes must stay apart. */
       char *shown;
 
       if (is_waiting (stats, warning))
         continue;
-      shown = g_utf8_make_valid (warning, -1);
+      shown = escape_invalid_utf8 (warning);
       if (g_hash_table_contains (self->listed, shown) || g_hash_table_contains (seen, shown))
         {
           g_free (shown);

@@ -622,6 +622,11 @@ on_application_changed_cb (LoomWindow *self,
 
           adw_status_page_set_description (self->unavailable_page, escaped);
         }
+
+      /* Without a store there is nothing to import into, nor problems to list. */
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.import-folder", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-samples", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.show-import-problems", FALSE);
     }
 
   loom_window_reload (self);

@@ -267,8 +267,8 @@ loom_ui_test_save_screenshot (GtkWidget  *widget,
       g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
       GdkRGBA background;
 
-      gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "window_bg_color",
-                                      &background);
+      g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
+                                                     "window_bg_color", &background));
       gtk_snapshot_append_color (snapshot, &background,
                                  &GRAPHENE_RECT_INIT (0, 0, width, height));
       gtk_snapshot_append_node (snapshot, drawing);

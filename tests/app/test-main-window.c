@@ -509,13 +509,22 @@ close_window (GtkWindow *window)
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &window));
 }
 
-static AdwActionRow *
-find_problem_row (GtkWidget *root)
+/* The one problem listed: its message and its place, the two labels of its row. */
+static GtkWidget *
+find_problem_row (GtkWidget  *root,
+                  GtkLabel  **what,
+                  GtkLabel  **where)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (root, ADW_TYPE_ACTION_ROW);
+  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (root, GTK_TYPE_LIST_VIEW);
+  g_autoptr(GPtrArray) labels = NULL;
 
-  g_assert_cmpuint (rows->len, ==, 1);
-  return rows->pdata[0];
+  g_assert_cmpuint (lists->len, ==, 1);
+  labels = loom_ui_test_find_visible (lists->pdata[0], GTK_TYPE_LABEL);
+
+  g_assert_cmpuint (labels->len, ==, 2);
+  *what = labels->pdata[0];
+  *where = labels->pdata[1];
+  return gtk_widget_get_parent (labels->pdata[0]);
 }
 
 typedef struct
@@ -554,7 +563,8 @@ import_problems_body (Fixture *fixture)
   g_autofree char *copied = NULL;
   g_autofree char *expected = NULL;
   GtkWindow *problems;
-  AdwActionRow *row;
+  GtkLabel *what, *where;
+  GtkWidget *row, *focus;
 
   /* Before any import, the list says what it is for. */
   g_assert_true (gtk_widget_activate_action (window, "win.show-import-problems", NULL));
@@ -573,12 +583,19 @@ import_problems_body (Fixture *fixture)
 
   click_button (find_visible_button_labelled (window, "_Details"));
   problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
-  row = find_problem_row (GTK_WIDGET (problems));
-  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
-                                   "Not valid JSON ("));
-  g_assert_cmpstr (adw_action_row_get_subtitle (row), ==, DAMAGED_SESSION ".jsonl, line 2");
-  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (GTK_WIDGET (row)),
+  row = find_problem_row (GTK_WIDGET (problems), &what, &where);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (what), "Not valid JSON ("));
+  g_assert_true (g_str_has_suffix (gtk_label_get_text (where),
+                                   "/damaged/" DAMAGED_SESSION ".jsonl, line 2"));
+  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (row),
                                    "/damaged/" DAMAGED_SESSION ".jsonl"));
+  /* The keyboard starts in the list, not on Clear. */
+  focus = gtk_root_get_focus (GTK_ROOT (problems));
+  g_test_message ("focus: %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
+  g_assert_nonnull (focus);
+  g_assert_true (focus == gtk_widget_get_ancestor (row, GTK_TYPE_LIST_VIEW) ||
+                 gtk_widget_is_ancestor (focus, gtk_widget_get_ancestor (row,
+                                                                          GTK_TYPE_LIST_VIEW)));
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (problems), "import-problems");
 
   /* "Copy All" gives the warnings as `loom import` prints them. */

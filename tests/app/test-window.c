@@ -613,29 +613,32 @@ test_import_problems_list (void)
   g_signal_connect (problems, "added", G_CALLBACK (on_problems_added_cb), &total);
 
   /* A line being written is no problem; the same warning twice is one; a name that is not
-   * UTF-8 is shown with U+FFFD. */
+   * UTF-8 shows its bytes as \xNN, and two such names stay two. */
   g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
   g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:9: the last line is incomplete"));
   g_ptr_array_add (first->waiting, g_strdup ("/h/a.jsonl:9: the last line is incomplete"));
   g_ptr_array_add (first->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
   g_ptr_array_add (first->warnings, g_strdup ("/h/b\xff.jsonl:1: invalid UTF-8 was replaced"));
-  g_assert_cmpuint (loom_import_problems_add (problems, first), ==, 2);
-  g_assert_cmpuint (total, ==, 2);
-  g_assert_cmpuint (n_problems (problems), ==, 2);
+  g_ptr_array_add (first->warnings, g_strdup ("/h/b\xfe.jsonl:1: invalid UTF-8 was replaced"));
+  g_assert_cmpuint (loom_import_problems_add (problems, first), ==, 3);
+  g_assert_cmpuint (total, ==, 3);
+  g_assert_cmpuint (n_problems (problems), ==, 3);
   g_assert_cmpstr (problem_at (problems, 0), ==, "/h/a.jsonl:2: not valid JSON (x)");
-  g_assert_cmpstr (problem_at (problems, 1), ==, "/h/b\xef\xbf\xbd.jsonl:1: invalid UTF-8 was replaced");
+  g_assert_cmpstr (problem_at (problems, 1), ==, "/h/b\\xff.jsonl:1: invalid UTF-8 was replaced");
+  g_assert_cmpstr (problem_at (problems, 2), ==, "/h/b\\xfe.jsonl:1: invalid UTF-8 was replaced");
 
   /* A later pass: what is listed already is not listed again; the new comes first. */
   g_ptr_array_add (second->warnings, g_strdup ("/h/a.jsonl:2: not valid JSON (x)"));
   g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 0);
-  g_assert_cmpuint (total, ==, 2);
+  g_assert_cmpuint (total, ==, 3);
   g_ptr_array_add (second->warnings, g_strdup ("/h/c.json: not imported: Permission denied"));
   g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 1);
   g_assert_cmpstr (problem_at (problems, 0), ==, "/h/c.json: not imported: Permission denied");
   text = loom_import_problems_to_text (problems);
   g_assert_cmpstr (text, ==, "/h/c.json: not imported: Permission denied\n"
                              "/h/a.jsonl:2: not valid JSON (x)\n"
-                             "/h/b\xef\xbf\xbd.jsonl:1: invalid UTF-8 was replaced\n");
+                             "/h/b\\xff.jsonl:1: invalid UTF-8 was replaced\n"
+                             "/h/b\\xfe.jsonl:1: invalid UTF-8 was replaced\n");
 
   /* At most LOOM_IMPORT_PROBLEMS_MAX are kept, the newest; one that was dropped is new again. */
   for (guint i = 0; i < LOOM_IMPORT_PROBLEMS_MAX + 5; i++)
