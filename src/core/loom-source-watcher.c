@@ -191,6 +191,8 @@ typedef struct
   GPtrArray       *missing_roots;
 } ImportOutcome;
 
+/* What the worker tells the watcher during a pass: how far it got, or that the changes made
+ * meanwhile are in. */
 typedef struct
 {
   GWeakRef watcher;
@@ -336,6 +338,23 @@ list_watched_folders (ImportJob     *job,
     }
 }
 
+/* Hands @callback a report of the pass of @job, in the watcher's context. The report may arrive
+ * after the watcher is gone: it holds a weak reference only. */
+static void
+send_report (ImportJob   *job,
+             double       fraction,
+             GSourceFunc  callback)
+{
+  g_autoptr(GObject) watcher = g_weak_ref_get (&job->watcher);
+  ProgressReport *report = g_new0 (ProgressReport, 1);
+
+  g_weak_ref_init (&report->watcher, watcher);
+  report->generation = job->generation;
+  report->fraction = fraction;
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, callback, report,
+                              progress_report_free);
+}
+
 static gboolean
 report_progress_cb (gpointer data)
 {
@@ -362,8 +381,6 @@ import_progress_cb (guint64     done,
 {
   ImportJob *job = user_data;
   gint64 now = g_get_monotonic_time ();
-  ProgressReport *report;
-  g_autoptr(GObject) watcher = NULL;
   double fraction;
 
   if (now - job->last_report < PROGRESS_INTERVAL_USEC || total == 0)
@@ -372,14 +389,7 @@ import_progress_cb (guint64     done,
 
   fraction = ((double)job->pass + (double)done / (double)total) / (double)job->n_passes;
 
-  /* The report may arrive after the watcher is gone: it holds a weak reference only. */
-  watcher = g_weak_ref_get (&job->watcher);
-  report = g_new0 (ProgressReport, 1);
-  g_weak_ref_init (&report->watcher, watcher);
-  report->generation = job->generation;
-  report->fraction = CLAMP (fraction, 0.0, 1.0);
-  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, report_progress_cb,
-                              report, progress_report_free);
+  send_report (job, CLAMP (fraction, 0.0, 1.0), report_progress_cb);
 }
 
 static gboolean
@@ -397,14 +407,7 @@ report_changes_imported_cb (gpointer data)
 static void
 changes_imported (gpointer user_data)
 {
-  ImportJob *job = user_data;
-  g_autoptr(GObject) watcher = g_weak_ref_get (&job->watcher);
-  ProgressReport *report = g_new0 (ProgressReport, 1);
-
-  g_weak_ref_init (&report->watcher, watcher);
-  report->generation = job->generation;
-  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, report_changes_imported_cb,
-                              report, progress_report_free);
+  send_report (user_data, 0.0, report_changes_imported_cb);
 }
 
 /* LoomImportTakeChanged: what changed since the pass began, or since it last asked. */
