@@ -16,7 +16,7 @@ struct _LoomImportProblems
 {
   GObject        parent_instance;
 
-  GtkStringList *list;    /* newest first */
+  GtkStringList *list;    /* the latest import's first */
   GHashTable    *listed;  /* the warnings in @list, borrowed from its items */
 };
 
@@ -57,7 +57,8 @@ escape_invalid_utf8 (const char *text)
   return g_string_free (escaped, FALSE);
 }
 
-/* Rebuilds the set from the list: after items came or went, the borrowed strings moved. */
+/* Rebuilds the set from the list after items came or went: its keys are the items' own
+ * strings, a thousand at most. */
 static void
 note_listed (LoomImportProblems *self)
 {
@@ -107,7 +108,7 @@ loom_import_problems_add (LoomImportProblems    *self,
   if (n_items + added->len > LOOM_IMPORT_PROBLEMS_MAX)
     n_dropped = n_items + added->len - LOOM_IMPORT_PROBLEMS_MAX;
 
-  /* One change for the list: a view shows a thousand problems coming in at once. */
+  /* One insertion for the list, not one per problem: a view shows a thousand coming in at once. */
   g_ptr_array_add (added, NULL);
   gtk_string_list_splice (self->list, 0, 0, (const char * const *)added->pdata);
   if (n_dropped > 0)

@@ -57,7 +57,7 @@ loom_window_update_progress (LoomWindow *self)
   shown = self->progress_shown || self->user_import_running;
 
   /* The list follows a long import instead of waiting for its end: the sessions it brings show
-   * as they come, and one the agent is writing keeps showing within two seconds. */
+   * as they come. */
   if (shown && self->live_reload_id == 0)
     self->live_reload_id = g_timeout_add (LIVE_RELOAD_MSEC, live_reload_cb, self);
   else if (!shown)
@@ -82,6 +82,14 @@ loom_window_update_progress (LoomWindow *self)
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   gtk_progress_bar_set_fraction (self->empty_progress, fraction);
   gtk_progress_bar_set_fraction (self->list_progress, fraction);
+}
+
+/* A Details button on @toast, for the problems it tells of. */
+static void
+offer_problems (AdwToast *toast)
+{
+  adw_toast_set_button_label (toast, _("_Details"));
+  adw_toast_set_action_name (toast, "win.show-import-problems");
 }
 
 /* What an import did (a whole sentence), and how many problems it had. */
@@ -275,8 +283,7 @@ on_problems_added_cb (LoomWindow         *self,
     }
 
   self->problems_toast = adw_toast_new (title);
-  adw_toast_set_button_label (self->problems_toast, _("_Details"));
-  adw_toast_set_action_name (self->problems_toast, "win.show-import-problems");
+  offer_problems (self->problems_toast);
   g_signal_connect_object (self->problems_toast, "dismissed",
                            G_CALLBACK (on_problems_toast_dismissed_cb), self, G_CONNECT_SWAPPED);
   adw_toast_overlay_add_toast (self->toast_overlay, self->problems_toast);
@@ -441,10 +448,7 @@ user_import_cb (GObject      *object,
   escaped = g_markup_escape_text (title, -1);
   toast = adw_toast_new (escaped);
   if (n_problems > 0)
-    {
-      adw_toast_set_button_label (toast, _("_Details"));
-      adw_toast_set_action_name (toast, "win.show-import-problems");
-    }
+    offer_problems (toast);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
