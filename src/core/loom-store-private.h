@@ -36,15 +36,27 @@ sqlite3_stmt *loom_store_cached_built    (LoomStore     *self,
                                           GError       **error);
 
 /* Holds back FTS5's merging of the index's segments as they are written, until
- * loom_store_settle_index (); an import writes a segment per batch. */
+ * loom_store_resume_index_merges (); an import writes a segment per batch. */
 gboolean      loom_store_hold_index_merges (LoomStore    *self,
                                             GError      **error);
+gboolean      loom_store_resume_index_merges (LoomStore  *self,
+                                              GError    **error);
 
-/* After an import that added @added entries: lets FTS5 merge again as it writes, and when the
- * entries are most of the index (a first import, a large catch-up), merges its segments into
- * one (loom-store.c). */
-gboolean      loom_store_settle_index     (LoomStore     *self,
-                                           guint64        added,
+/* Sets @wants to whether an import that added @added entries made most of the index (a first
+ * import, a large catch-up): then its segments are best merged into one
+ * (loom_store_merge_index_step ()). */
+gboolean      loom_store_index_wants_merging (LoomStore  *self,
+                                              guint64     added,
+                                              gboolean   *wants,
+                                              GError    **error);
+
+/* Merges the index's segments into one, about @pages pages at a time, each step committed on
+ * its own; the @first step starts the merge and the next go on with it. Sets @merged to
+ * whether the step found anything to merge: once it does not, the merge is done. */
+gboolean      loom_store_merge_index_step (LoomStore     *self,
+                                           gboolean       first,
+                                           guint          pages,
+                                           gboolean      *merged,
                                            GError       **error);
 
 /* Notes the terms the connection has indexed since the last time in search_terms

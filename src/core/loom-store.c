@@ -186,7 +186,7 @@ loom_store_begin (LoomStore  *self,
  * FTS5 reads a long list backwards (newest first) faster in one: merging them all once took
  * 4–6 s after that import, and made "null pointer" 30 % faster. Only when the import made
  * most of the index: merging rewrites all of it. */
-#define SETTLE_MIN_ENTRIES 10000
+#define MERGE_MIN_ENTRIES 10000
 
 gboolean
 loom_store_hold_index_merges (LoomStore  *self,
@@ -197,29 +197,66 @@ loom_store_hold_index_merges (LoomStore  *self,
 }
 
 gboolean
-loom_store_settle_index (LoomStore  *self,
-                         guint64     added,
-                         GError    **error)
+loom_store_resume_index_merges (LoomStore  *self,
+                                GError    **error)
+{
+  /* FTS5's default; a store that lost this (a crash during an import) still merges when a
+   * level reaches crisismerge segments, and gets it back with the next import. */
+  return loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
+                                " VALUES ('automerge', 4)", error);
+}
+
+gboolean
+loom_store_index_wants_merging (LoomStore  *self,
+                                guint64     added,
+                                gboolean   *wants,
+                                GError    **error)
 {
   sqlite3_stmt *stmt;
   gint64 entries = 0;
 
-  /* FTS5's default; a store that lost this (a crash during an import) still merges when a
-   * level reaches crisismerge segments, and gets it back with the next import. */
-  if (!loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
-                              " VALUES ('automerge', 4)", error))
-    return FALSE;
-  if (added < SETTLE_MIN_ENTRIES)
+  *wants = FALSE;
+  if (added < MERGE_MIN_ENTRIES)
     return TRUE;
   if (!(stmt = loom_store_cached (self, "SELECT count(*) FROM search_entries", error)))
     return FALSE;
   if (sqlite3_step (stmt) == SQLITE_ROW)
     entries = sqlite3_column_int64 (stmt, 0);
   sqlite3_reset (stmt);
-  if ((gint64)added * 2 < entries)
-    return TRUE;
-  return loom_store_exec (self, "INSERT INTO search_index (search_index) VALUES ('optimize')",
-                          error);
+  *wants = (gint64)added * 2 >= entries;
+  return TRUE;
+}
+
+/* A negative count merges every segment, as 'optimize' does, but stops after that many
+ * pages; a positive one goes on with a merge under way and starts no other unless a level
+ * holds four segments. So segments written between two steps (files that changed meanwhile)
+ * are left for later instead of starting the merge over. FTS5's documented sign that a step
+ * found nothing to do: fewer than two rows changed. */
+gboolean
+loom_store_merge_index_step (LoomStore  *self,
+                             gboolean    first,
+                             guint       pages,
+                             gboolean   *merged,
+                             GError    **error)
+{
+  sqlite3_stmt *stmt;
+  /* Unsigned: a count that wraps still gives the difference. */
+  guint before = (guint)sqlite3_total_changes (self->db);
+
+  *merged = FALSE;
+  if (!(stmt = loom_store_cached (self, "INSERT INTO search_index (search_index, rank)"
+                                        " VALUES ('merge', ?)", error)))
+    return FALSE;
+  sqlite3_bind_int64 (stmt, 1, first ? -(gint64)pages : (gint64)pages);
+  if (sqlite3_step (stmt) != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "merging the search index");
+      sqlite3_reset (stmt);
+      return FALSE;
+    }
+  sqlite3_reset (stmt);
+  *merged = (guint)sqlite3_total_changes (self->db) - before >= 2;
+  return TRUE;
 }
 
 void

@@ -409,17 +409,17 @@ test_failed_file_in_batch (Fixture       *f,
   loom_test_assert_index_in_sync (f->db);
 }
 
-/* A large first import leaves the search index in one segment (loom_store_settle_index ()):
- * 12,000 prompts are more than FTS5 holds in memory, so the batch wrote several; and FTS5
- * merges as it writes again afterwards. */
-static void
-test_large_import_settles_index (Fixture       *f,
-                                 gconstpointer  data)
+#define S_PROMPTS_FIRST "30000000-0000-4000-8000-000000000001"
+#define S_PROMPTS_SECOND "30000000-0000-4000-8000-000000000002"
+#define S_MEANWHILE "30000000-0000-4000-8000-000000000003"
+
+/* A session of 12,000 prompts: an import of it adds more entries than an import needs to
+ * make before the index is merged (loom-import.c). */
+static char *
+write_many_prompts (Fixture    *f,
+                    const char *session)
 {
   g_autoptr(GString) contents = g_string_new (NULL);
-  g_autofree char *path = NULL;
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
 
   for (guint i = 1; i <= 12000; i++)
     {
@@ -428,28 +428,103 @@ test_large_import_settles_index (Fixture       *f,
                                                "please check lifetime %u and borrow %u", i,
                                                i % 997, i % 89, i % 313, i, i % 7);
 
-      add_line (contents, claude_user_line_in (S_NO_NEWLINE, i, text));
+      add_line (contents, claude_user_line_in (session, i, text));
     }
-  path = write_session (f, S_NO_NEWLINE, contents);
+  return write_session (f, session, contents);
+}
 
+/* The index's segments, as its table of b-tree entries lists them. */
+static gint64
+index_segments (Fixture *f)
+{
+  return loom_test_query_int (f->db, "SELECT count (DISTINCT segid) FROM search_index_idx", NULL);
+}
+
+/* An import that made most of the search index leaves it in one segment (merge_index () in
+ * loom-import.c), and FTS5 merges as it writes again afterwards. The first import writes one
+ * segment, the second another; the second made half of the index, so it merges them. */
+static void
+test_large_import_settles_index (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autofree char *first = write_many_prompts (f, S_PROMPTS_FIRST);
+  g_autofree char *second = NULL;
+
+  import (f);
+  second = write_many_prompts (f, S_PROMPTS_SECOND);
   import (f);
   g_assert_cmpuint (f->stats->messages, ==, 12000);
   loom_test_assert_index_in_sync (f->db);
+  g_assert_cmpint (index_segments (f), ==, 1);
+  g_assert_cmpint (loom_test_query_int (f->db, "SELECT v FROM search_index_config"
+                                               " WHERE k = 'automerge'", NULL), ==, 4);
+}
 
-  g_assert_cmpint (sqlite3_open_v2 (f->db, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count (DISTINCT segid) FROM search_index_idx",
-                                       -1, &stmt, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
-  sqlite3_finalize (stmt);
-  /* FTS5 merges as it writes again once the import is over. */
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT v FROM search_index_config"
-                                           " WHERE k = 'automerge'", -1, &stmt, NULL),
-                   ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
-  g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 4);
-  sqlite3_finalize (stmt);
-  sqlite3_close (db);
+typedef struct
+{
+  Fixture *f;
+  guint    calls;
+  guint    done;
+} ChangedMeanwhile;
+
+/* The pass asks for the files changed meanwhile before each batch, once its files are in, and
+ * after each step of merging the index. Its files are one batch: the third look comes after
+ * the merge's first step. */
+static GStrv
+take_changed_during_merge (gpointer user_data)
+{
+  ChangedMeanwhile *changed = user_data;
+  g_autoptr(GString) contents = NULL;
+  g_autofree char *path = NULL;
+
+  if (++changed->calls != 3)
+    return NULL;
+
+  contents = g_string_new (NULL);
+  add_line (contents, claude_user_line_in (S_MEANWHILE, 1, "written while the index merged"));
+  path = write_session (changed->f, S_MEANWHILE, contents);
+  return g_strdupv ((char *[]) { path, NULL });
+}
+
+static void
+changed_done (gpointer user_data)
+{
+  ((ChangedMeanwhile *)user_data)->done++;
+}
+
+/* A session written while a large import merges the index comes in before the pass ends, not
+ * after the merge, which takes seconds on a large history. */
+static void
+test_change_during_index_merge (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *first = write_many_prompts (f, S_PROMPTS_FIRST);
+  g_autofree char *second = NULL;
+  const char *paths[] = { f->project, NULL };
+  ChangedMeanwhile changed = { f, 0, 0 };
+  LoomImportOptions options = { NULL, paths, NULL, take_changed_during_merge, &changed,
+                                changed_done };
+  g_autoptr(GError) error = NULL;
+
+  import (f);
+  second = write_many_prompts (f, S_PROMPTS_SECOND);
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_import_stats_new ();
+  /* Files changed meanwhile are imported only from the agents' own folders. */
+  g_setenv ("CLAUDE_CONFIG_DIR", f->dir, TRUE);
+  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
+  g_unsetenv ("CLAUDE_CONFIG_DIR");
+  g_assert_no_error (error);
+  g_assert_cmpuint (changed.calls, >, 3);
+  g_assert_cmpuint (changed.done, ==, 1);
+  g_assert_cmpuint (f->stats->messages, ==, 12001);
+  g_assert_cmpint (messages_of (f, S_MEANWHILE), ==, 1);
+  /* Its prompt, and its title made from it. */
+  g_assert_cmpint (loom_test_count_matches (f->db, "merged"), ==, 2);
+  loom_test_assert_index_in_sync (f->db);
+  /* The two imports' segments merged into one. The merge went on without starting over for
+   * the segment the change wrote, which FTS5 merges later, as it writes. */
+  g_assert_cmpint (index_segments (f), ==, 2);
 }
 
 /* ——— Whole documents being written ——— */
@@ -555,6 +630,7 @@ main (int    argc,
   ADD ("/hostile/failed-file-in-batch", test_failed_file_in_batch);
   ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
   ADD ("/hostile/large-import-settles-index", test_large_import_settles_index);
+  ADD ("/hostile/change-during-index-merge", test_change_during_index_merge);
 #undef ADD
 
   return g_test_run ();
