@@ -583,6 +583,18 @@ undo_from_toast (Fixture    *fixture,
   loom_ui_test_wait_for_frames (window, 2);
 }
 
+/* Whether one toast is on show, none fading out. */
+static gboolean
+shows_one_undo_button (gpointer data)
+{
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (data, GTK_TYPE_BUTTON);
+  guint undo_buttons = 0;
+
+  for (guint i = 0; i < buttons->len; i++)
+    undo_buttons += g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), "_Undo") == 0;
+  return undo_buttons == 1;
+}
+
 /* Answers @dialog with @response as its button does, and waits for it to go. */
 static void
 respond (AdwMessageDialog *dialog,
@@ -954,6 +966,35 @@ move_body (Fixture *fixture)
   assert_place (fixture, fixture->settings, fixture->work_id, FALSE, TRUE);
 }
 
+/* Actions a moment apart, with animations on as a person has them: each one's undo toast
+ * takes the place of the one before, however far that one has slid in (dismissing one that
+ * slid in for less than 200 ms crashed libadwaita 1.2), and Undo reverts the last. */
+static void
+quick_succession_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomSidebar *sidebar = get_sidebar (fixture);
+  GtkWidget *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
+  GtkWidget *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
+  const char *review[] = { fixture->review, NULL };
+
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
+  for (guint frames = 0; frames < 16; frames++)
+    {
+      drop_on (fixture, personal_row, review);
+      loom_ui_test_wait_for_frames (window, frames);
+      drop_on (fixture, work_row, review);
+      loom_ui_test_wait_for_frames (window, frames % 5);
+    }
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+  assert_place (fixture, fixture->review, fixture->work_id, FALSE, FALSE);
+
+  /* The older toasts have faded out; the one left offers to undo the last move. */
+  g_assert_true (loom_ui_test_wait_until (shows_one_undo_button, window));
+  undo_from_toast (fixture, "“Summarise the design review” moved to “Work”");
+  assert_place (fixture, fixture->review, fixture->personal_id, FALSE, FALSE);
+}
+
 static void
 test_move (Fixture       *fixture,
            gconstpointer  user_data)
@@ -1203,6 +1244,13 @@ test_sessions (Fixture       *fixture,
   fixture_run (fixture, sessions_body);
 }
 
+static void
+test_quick_succession (Fixture       *fixture,
+                       gconstpointer  user_data)
+{
+  fixture_run (fixture, quick_succession_body);
+}
+
 /* The window class gets its actions from LoomWindow's class_init; until that calls
  * loom_window_actions_class_init(), the test installs them itself. */
 static void
@@ -1245,6 +1293,8 @@ main (int   argc,
               fixture_set_up, test_move, fixture_tear_down);
   g_test_add ("/app/actions/sessions", Fixture, NULL,
               fixture_set_up, test_sessions, fixture_tear_down);
+  g_test_add ("/app/actions/quick-succession", Fixture, NULL,
+              fixture_set_up, test_quick_succession, fixture_tear_down);
 
   return g_test_run ();
 }
