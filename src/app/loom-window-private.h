@@ -29,6 +29,9 @@ struct _LoomWindow
   LoomSourceWatcher    *watcher;
   /* The session the content pane shows; it may have left the list since. */
   LoomSession          *shown_session;
+  /* What the content pane shows of it. The list's reloads bring the session itself up to date,
+   * so it cannot tell whether an import added to what is shown. */
+  LoomSessionRecord    *shown_record;
 
   /* Imports the user asked for (a folder, the samples), cancelled when the window goes. */
   GCancellable         *import_cancellable;
@@ -38,6 +41,7 @@ struct _LoomWindow
   LoomImportProblems   *import_problems;
   AdwToast             *problems_toast;     /* while it is shown */
   guint                 n_problems_toasted; /* the problems it counts */
+  char                 *problems_toast_result; /* the long pass it also tells of, or NULL */
   GtkWindow            *problems_window;    /* while it is open */
 
   guint                 progress_delay_id;

@@ -71,6 +71,9 @@ loom_window_show_session (LoomWindow  *self,
     }
 
   g_set_object (&self->shown_session, session);
+  g_clear_pointer (&self->shown_record, loom_session_record_free);
+  if (session != NULL)
+    self->shown_record = loom_session_record_copy (loom_session_get_record (session));
   loom_timeline_view_set_session (self->timeline_view, self->store, session);
   loom_timeline_search_bar_set_session (self->timeline_search,
                                         session != NULL ? loom_session_get_uuid (session) : NULL);
@@ -145,13 +148,15 @@ loom_window_refresh_shown_session (LoomWindow *self,
 
   /* What an import changes of a session: its rows, its time, its title. */
   now = loom_session_get_record (fresh);
-  shown = loom_session_get_record (self->shown_session);
+  shown = self->shown_record;
   if (only_if_grown && now->updated_at == shown->updated_at &&
       now->message_count == shown->message_count && now->event_count == shown->event_count &&
       g_strcmp0 (now->title, shown->title) == 0)
     return;
 
-  loom_session_update (self->shown_session, loom_session_get_record (fresh));
+  loom_session_update (self->shown_session, now);
+  loom_session_record_free (self->shown_record);
+  self->shown_record = loom_session_record_copy (now);
   adw_window_title_set_title (self->content_title, loom_session_get_title (self->shown_session));
   /* The details show the folder, the pin, the archive: read them again. Given the session it
    * already shows, the timeline reloads in place: the reader keeps their place and sees what
@@ -659,6 +664,7 @@ loom_window_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_WINDOW);
   g_clear_object (&self->settings);
   g_clear_object (&self->shown_session);
+  g_clear_pointer (&self->shown_record, loom_session_record_free);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (loom_window_parent_class)->dispose (object);

@@ -922,9 +922,8 @@ session_during_long_import_body (Fixture *fixture)
   g_assert_cmpuint (n_timeline_reloads, ==, 0);
   loom_ui_test_save_screenshot (window, "watch-during-long-import");
 
-  /* The session being read grows: its timeline follows. How soon is only reported: written
-   * this late, the change may wait for the pass's last step, the merge of the index's
-   * segments, which takes the write lock for seconds. */
+  /* The session being read grows: its timeline follows. How soon is only reported: with
+   * another UI test beside this one, it once took 2.13 s. */
   g_string_truncate (records, 0);
   add_user_record (records, EARLIER_ID, "b0000000-0000-4000-8000-000000000003",
                    "b0000000-0000-4000-8000-000000000002", "Add the import problems to them");
