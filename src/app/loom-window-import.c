@@ -185,6 +185,8 @@ on_imported_cb (LoomWindow            *self,
           g_autofree char *both = with_problems (title, self->n_problems_toasted);
 
           adw_toast_set_title (self->problems_toast, both);
+          g_free (self->problems_toast_result);
+          self->problems_toast_result = g_steal_pointer (&title);
         }
       else
         adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
@@ -255,6 +257,7 @@ on_problems_toast_dismissed_cb (LoomWindow *self,
 {
   self->problems_toast = NULL;
   self->n_problems_toasted = 0;
+  g_clear_pointer (&self->problems_toast_result, g_free);
 }
 
 /* One toast counts the problems that came while it is shown: a pass over a damaged folder, or
@@ -273,9 +276,13 @@ on_problems_added_cb (LoomWindow         *self,
     return;
 
   self->n_problems_toasted += n_added;
-  title = g_strdup_printf (ngettext ("%u import problem", "%u import problems",
-                                     self->n_problems_toasted),
-                           self->n_problems_toasted);
+  /* Problems that come after a long pass's toast took them in keep its sentence. */
+  if (self->problems_toast_result != NULL)
+    title = with_problems (self->problems_toast_result, self->n_problems_toasted);
+  else
+    title = g_strdup_printf (ngettext ("%u import problem", "%u import problems",
+                                       self->n_problems_toasted),
+                             self->n_problems_toasted);
   if (self->problems_toast != NULL)
     {
       adw_toast_set_title (self->problems_toast, title);
@@ -646,6 +653,7 @@ loom_window_import_dispose (LoomWindow *self)
   if (self->problems_toast != NULL)
     g_signal_handlers_disconnect_by_data (self->problems_toast, self);
   self->problems_toast = NULL;
+  g_clear_pointer (&self->problems_toast_result, g_free);
   if (self->problems_window != NULL)
     {
       g_object_remove_weak_pointer (G_OBJECT (self->problems_window),
