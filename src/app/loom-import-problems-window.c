@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "loom-import-problems-window.h"
+#include "loom-toast-queue.h"
 
 struct _LoomImportProblemsWindow
 {
@@ -25,6 +26,7 @@ struct _LoomImportProblemsWindow
   GtkListView        *list_view;
   GtkStack           *stack;
   AdwToastOverlay    *toast_overlay;
+  LoomToastQueue     *toasts;
   AdwWindowTitle     *window_title;
 };
 
@@ -204,7 +206,7 @@ on_copy_clicked_cb (LoomImportProblemsWindow *self,
   g_autofree char *text = loom_import_problems_to_text (self->problems);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Copied")));
+  loom_toast_queue_add (self->toasts, adw_toast_new (_("Copied")), FALSE);
 }
 
 static void
@@ -231,6 +233,7 @@ loom_import_problems_window_dispose (GObject *object)
 {
   LoomImportProblemsWindow *self = LOOM_IMPORT_PROBLEMS_WINDOW (object);
 
+  g_clear_object (&self->toasts);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
   g_clear_object (&self->problems);
 
@@ -265,6 +268,7 @@ static void
 loom_import_problems_window_init (LoomImportProblemsWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toasts = loom_toast_queue_new (self->toast_overlay);
 }
 
 LoomImportProblemsWindow *

@@ -23,14 +23,13 @@
 #include "loom-window-actions.h"
 #include "loom-window-private.h"
 
-/* The undo toast on show, if any: a newer action's toast replaces it, so that Undo never
- * reverts an older action than the one just done. */
+/* The undo toast on show or waiting to be, if any: a newer action's toast replaces it, so that
+ * Undo never reverts an older action than the one just done. On the toast, what its Undo
+ * restores. */
 #define UNDO_TOAST_KEY "loom-window-undo-toast"
-/* When that toast was shown, and on the toast, what its Undo restores. */
-#define UNDO_TOAST_SHOWN_KEY "loom-window-undo-toast-shown"
 #define UNDO_DATA_KEY "loom-undo-data"
-/* An undo toast younger than this is given the newer action's title and undo instead of being
- * replaced (show_undo_toast ()). */
+/* An undo toast shown for less than this is given the newer action's title and undo instead of
+ * being replaced: it has most of its time left, and nothing flickers. */
 #define UNDO_TOAST_SETTLE_USEC G_USEC_PER_SEC
 /* Session titles are quoted in toasts up to this many characters. */
 #define TOAST_TITLE_CHARS 40
@@ -233,21 +232,13 @@ on_undo_toast_dismissed_cb (AdwToast   *toast,
     g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
 }
 
-/* Shows @title (markup) with an Undo button that restores @before; takes @before.
- *
- * libadwaita 1.2 frees a dismissed toast once it has faded out, and a toast shown while another
- * fades slides in for 500 ms: dismissed in its first 200 ms, it is freed before its slide-in
- * ends, which then writes into the freed memory. Two actions a moment apart (Delete pressed
- * twice) crashed so. Hence a young undo toast is given the newer action's title and undo
- * instead of being dismissed, and undo toasts come first (HIGH): one waiting behind another
- * toast could be shown, and replaced, at any moment. */
+/* Shows @title (markup) with an Undo button that restores @before; takes @before. The toast
+ * comes before any other waiting (loom-toast-queue.h). */
 static void
 show_undo_toast (LoomWindow *self,
                  const char *title,
                  GPtrArray  *before)
 {
-  gint64 now = g_get_monotonic_time ();
-  gint64 *shown_at;
   AdwToast *toast;
   AdwToast *previous;
   UndoData *undo;
@@ -259,28 +250,29 @@ show_undo_toast (LoomWindow *self,
   undo->before = before;
 
   previous = g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY);
-  shown_at = g_object_get_data (G_OBJECT (self), UNDO_TOAST_SHOWN_KEY);
-  if (previous != NULL && now - *shown_at < UNDO_TOAST_SETTLE_USEC)
-    {
-      adw_toast_set_title (previous, title);
-      g_object_set_data_full (G_OBJECT (previous), UNDO_DATA_KEY, undo, undo_data_free);
-      return;
-    }
   if (previous != NULL)
-    adw_toast_dismiss (previous);
+    {
+      gint64 shown_at = loom_toast_queue_get_shown_at (self->toasts, previous);
+
+      /* Still waiting, or just shown. */
+      if (shown_at == 0 || g_get_monotonic_time () - shown_at < UNDO_TOAST_SETTLE_USEC)
+        {
+          adw_toast_set_title (previous, title);
+          g_object_set_data_full (G_OBJECT (previous), UNDO_DATA_KEY, undo, undo_data_free);
+          return;
+        }
+      adw_toast_dismiss (previous);
+    }
 
   toast = adw_toast_new (title);
   adw_toast_set_button_label (toast, _("_Undo"));
-  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
   g_object_set_data_full (G_OBJECT (toast), UNDO_DATA_KEY, undo, undo_data_free);
   g_signal_connect (toast, "button-clicked", G_CALLBACK (on_undo_clicked_cb), NULL);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed_cb),
                            self, 0);
   g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, toast);
-  g_object_set_data_full (G_OBJECT (self), UNDO_TOAST_SHOWN_KEY,
-                          g_memdup2 (&now, sizeof now), g_free);
 
-  loom_window_add_toast (self, toast);
+  loom_toast_queue_add (self->toasts, toast, TRUE);
 }
 
 /* A session's title as a toast quotes it: its name without the date, which says nothing here,

@@ -189,7 +189,7 @@ on_imported_cb (LoomWindow            *self,
           self->problems_toast_result = g_steal_pointer (&title);
         }
       else
-        adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (title));
+        loom_window_add_toast (self, adw_toast_new (title));
     }
   self->long_import = FALSE;
 }
@@ -293,7 +293,7 @@ on_problems_added_cb (LoomWindow         *self,
   offer_problems (self->problems_toast);
   g_signal_connect_object (self->problems_toast, "dismissed",
                            G_CALLBACK (on_problems_toast_dismissed_cb), self, G_CONNECT_SWAPPED);
-  adw_toast_overlay_add_toast (self->toast_overlay, self->problems_toast);
+  loom_window_add_toast (self, self->problems_toast);
 }
 
 void
@@ -456,7 +456,7 @@ user_import_cb (GObject      *object,
   toast = adw_toast_new (escaped);
   if (n_problems > 0)
     offer_problems (toast);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  loom_window_add_toast (self, toast);
 }
 
 static void
@@ -505,8 +505,7 @@ on_folder_chosen_cb (LoomWindow           *self,
   path = g_file_get_path (folder);
   if (path == NULL)
     {
-      adw_toast_overlay_add_toast (self->toast_overlay,
-                                   adw_toast_new (_("Only local folders can be imported")));
+      loom_window_add_toast (self, adw_toast_new (_("Only local folders can be imported")));
       return;
     }
 

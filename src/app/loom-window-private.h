@@ -16,6 +16,7 @@
 #include "loom-sidebar.h"
 #include "loom-timeline-search-bar.h"
 #include "loom-timeline-view.h"
+#include "loom-toast-queue.h"
 #include "loom-window.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,9 @@ struct _LoomWindow
   /* What the content pane shows of it. The list's reloads bring the session itself up to date,
    * so it cannot tell whether an import added to what is shown. */
   LoomSessionRecord    *shown_record;
+
+  /* Every toast of the window goes through it (loom-toast-queue.h). */
+  LoomToastQueue       *toasts;
 
   /* Imports the user asked for (a folder, the samples), cancelled when the window goes. */
   GCancellable         *import_cancellable;

@@ -37,7 +37,7 @@ loom_window_show_error (LoomWindow   *self,
   /* Translators: the first %s says what failed, the second why. */
   title = g_strdup_printf (_("%s: %s"), what, error->message);
   escaped = g_markup_escape_text (title, -1);
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (escaped));
+  loom_window_add_toast (self, adw_toast_new (escaped));
 }
 
 /* ——— The content pane ——— */
@@ -660,6 +660,7 @@ loom_window_dispose (GObject *object)
     g_settings_apply (self->settings);
 
   loom_window_import_dispose (self);
+  g_clear_object (&self->toasts);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_WINDOW);
   g_clear_object (&self->settings);
@@ -773,6 +774,7 @@ loom_window_init (LoomWindow *self)
   GtkEventController *keys;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->toasts = loom_toast_queue_new (self->toast_overlay);
 
   gtk_menu_button_set_create_popup_func (self->session_menu_button, update_session_menu_cb,
                                          self, NULL);
@@ -907,5 +909,5 @@ loom_window_add_toast (LoomWindow *self,
   g_return_if_fail (LOOM_IS_WINDOW (self));
   g_return_if_fail (ADW_IS_TOAST (toast));
 
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  loom_toast_queue_add (self->toasts, toast, FALSE);
 }

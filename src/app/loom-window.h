@@ -27,7 +27,7 @@ GPtrArray   *loom_window_get_selected_sessions (LoomWindow      *self);
 guint        loom_window_get_n_selected_sessions (LoomWindow    *self);
 /* The session the content pane shows, or NULL. */
 LoomSession *loom_window_get_shown_session     (LoomWindow      *self);
-/* Shows @toast; takes ownership of it, as adw_toast_overlay_add_toast() does. */
+/* Shows @toast once the toasts before it are gone (loom-toast-queue.h); takes ownership of it. */
 void         loom_window_add_toast             (LoomWindow      *self,
                                                 AdwToast        *toast);
 
