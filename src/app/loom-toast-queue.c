@@ -9,9 +9,9 @@
 /* An urgent toast waits this long after the one on show appeared before that one makes way:
  * past its slide-in (300 ms), so that nothing of it is still moving when it fades. */
 #define MAKE_WAY_AFTER_USEC (350 * G_TIME_SPAN_MILLISECOND)
-/* The overlay lets go of a dismissed toast once it has faded out (300 ms). Should something
- * keep it alive, the next toast is shown this long after the dismissal all the same. */
-#define GONE_AT_THE_LATEST_MSEC 1000
+/* A dismissed toast fades out in 300 ms of the overlay's frames, and is looked for at each. An
+ * overlay that draws no frames (one that was hidden meanwhile) is looked at this often. */
+#define LOOK_AGAIN_MSEC 500
 
 struct _LoomToastQueue
 {
@@ -21,8 +21,9 @@ struct _LoomToastQueue
   GQueue           waiting;           /* owned AdwToast *, the urgent ones first */
   guint            n_urgent_waiting;
 
-  /* The toast the overlay has: on show, then fading once dismissed. The overlay owns it. */
-  AdwToast        *current;
+  /* The overlay has a toast: on show, then fading once dismissed. */
+  gboolean         busy;
+  AdwToast        *current;           /* weak; the overlay owns it */
   gint64           current_shown_at;
   gulong           current_dismissed_id;
   guint            current_urgent : 1;
@@ -30,48 +31,91 @@ struct _LoomToastQueue
 
   guint            show_next_id;      /* idle: the next toast goes to the overlay */
   guint            make_way_id;       /* timeout: the toast on show makes way for an urgent one */
-  guint            gone_id;           /* timeout: GONE_AT_THE_LATEST_MSEC after a dismissal */
+  guint            fade_tick_id;      /* the overlay's frames, until its toast is gone */
+  guint            look_again_id;     /* timeout: LOOK_AGAIN_MSEC, until its toast is gone */
 };
 
 G_DEFINE_FINAL_TYPE (LoomToastQueue, loom_toast_queue, G_TYPE_OBJECT)
 
 static void schedule_show_next (LoomToastQueue *self);
 
-static void
-on_current_finalized (gpointer  data,
-                      GObject  *where_the_toast_was)
+/* The overlay's children are its content and a widget per toast it shows or fades out. */
+static gboolean
+overlay_shows_a_toast (AdwToastOverlay *overlay)
 {
-  LoomToastQueue *self = data;
+  GtkWidget *content = adw_toast_overlay_get_child (overlay);
 
-  self->current = NULL;
-  self->current_dismissed_id = 0;
-  g_clear_handle_id (&self->gone_id, g_source_remove);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (overlay));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (child != content)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+stop_waiting (LoomToastQueue *self)
+{
+  if (self->fade_tick_id != 0 && self->overlay != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->overlay), self->fade_tick_id);
+  self->fade_tick_id = 0;
+  g_clear_handle_id (&self->look_again_id, g_source_remove);
+}
+
+/* The current toast has faded out: the next one may come. */
+static void
+current_gone (LoomToastQueue *self)
+{
+  stop_waiting (self);
   g_clear_handle_id (&self->make_way_id, g_source_remove);
+  if (self->current != NULL)
+    {
+      if (self->current_dismissed_id != 0)
+        g_signal_handler_disconnect (self->current, self->current_dismissed_id);
+      g_object_remove_weak_pointer (G_OBJECT (self->current), (gpointer *)&self->current);
+    }
+  self->current_dismissed_id = 0;
+  self->current = NULL;
+  self->busy = FALSE;
   schedule_show_next (self);
 }
 
-/* The current toast is gone from the overlay: stop watching it. */
 static void
-forget_current (LoomToastQueue *self)
+look_for_toast (LoomToastQueue *self)
 {
-  if (self->current == NULL)
+  if (self->overlay != NULL && overlay_shows_a_toast (self->overlay))
     return;
-  if (self->current_dismissed_id != 0)
-    g_signal_handler_disconnect (self->current, self->current_dismissed_id);
-  self->current_dismissed_id = 0;
-  g_object_weak_unref (G_OBJECT (self->current), on_current_finalized, self);
-  self->current = NULL;
+  current_gone (self);
+}
+
+/* The overlay takes away a toast's widget at the end of its fade, in a frame. This callback,
+ * added after the fade's own, runs before it in that frame, and so sees the toast gone a frame
+ * later: when nothing of it moves any more. */
+static gboolean
+fade_tick_cb (GtkWidget     *overlay,
+              GdkFrameClock *frame_clock,
+              gpointer       data)
+{
+  look_for_toast (data);
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
-gone_at_the_latest_cb (gpointer data)
+look_again_cb (gpointer data)
 {
-  LoomToastQueue *self = data;
+  look_for_toast (data);
+  return G_SOURCE_CONTINUE;
+}
 
-  self->gone_id = 0;
-  forget_current (self);
-  schedule_show_next (self);
-  return G_SOURCE_REMOVE;
+/* Until the overlay has no toast left, no toast is handed to it. */
+static void
+wait_until_no_toast (LoomToastQueue *self)
+{
+  if (self->fade_tick_id == 0)
+    self->fade_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->overlay), fade_tick_cb,
+                                                       self, NULL);
+  if (self->look_again_id == 0)
+    self->look_again_id = g_timeout_add (LOOK_AGAIN_MSEC, look_again_cb, self);
 }
 
 static void
@@ -82,7 +126,8 @@ on_current_dismissed_cb (AdwToast       *toast,
   self->current_dismissed_id = 0;
   self->current_dismissed = TRUE;
   g_clear_handle_id (&self->make_way_id, g_source_remove);
-  self->gone_id = g_timeout_add (GONE_AT_THE_LATEST_MSEC, gone_at_the_latest_cb, self);
+  /* The overlay hears of it after this handler: its toast is still there. */
+  wait_until_no_toast (self);
 }
 
 static gboolean
@@ -92,11 +137,22 @@ show_next_cb (gpointer data)
   AdwToast *toast;
 
   self->show_next_id = 0;
-  if (self->current != NULL || self->overlay == NULL ||
-      (toast = g_queue_pop_head (&self->waiting)) == NULL)
+  if (self->busy || self->overlay == NULL)
     return G_SOURCE_REMOVE;
 
+  /* Whatever toast the overlay has must be gone first. */
+  if (overlay_shows_a_toast (self->overlay))
+    {
+      self->busy = TRUE;
+      wait_until_no_toast (self);
+      return G_SOURCE_REMOVE;
+    }
+  if ((toast = g_queue_pop_head (&self->waiting)) == NULL)
+    return G_SOURCE_REMOVE;
+
+  self->busy = TRUE;
   self->current = toast;
+  g_object_add_weak_pointer (G_OBJECT (toast), (gpointer *)&self->current);
   self->current_shown_at = g_get_monotonic_time ();
   self->current_urgent = self->n_urgent_waiting > 0;
   if (self->current_urgent)
@@ -104,16 +160,15 @@ show_next_cb (gpointer data)
   self->current_dismissed = FALSE;
   self->current_dismissed_id = g_signal_connect (toast, "dismissed",
                                                  G_CALLBACK (on_current_dismissed_cb), self);
-  g_object_weak_ref (G_OBJECT (toast), on_current_finalized, self);
   adw_toast_overlay_add_toast (self->overlay, toast);
   return G_SOURCE_REMOVE;
 }
 
-/* In an idle: a toast finalized or dismissed is still in the middle of the overlay's work. */
+/* In an idle: a toast dismissed is still in the middle of the overlay's work. */
 static void
 schedule_show_next (LoomToastQueue *self)
 {
-  if (self->show_next_id == 0 && self->current == NULL && !g_queue_is_empty (&self->waiting))
+  if (self->show_next_id == 0 && !self->busy && !g_queue_is_empty (&self->waiting))
     self->show_next_id = g_idle_add (show_next_cb, self);
 }
 
@@ -134,7 +189,7 @@ make_way (LoomToastQueue *self)
 {
   gint64 wait;
 
-  if (self->current == NULL || self->current_urgent || self->current_dismissed ||
+  if (!self->busy || self->current == NULL || self->current_urgent || self->current_dismissed ||
       self->make_way_id != 0)
     return;
   wait = self->current_shown_at + MAKE_WAY_AFTER_USEC - g_get_monotonic_time ();
@@ -169,7 +224,7 @@ loom_toast_queue_get_shown_at (LoomToastQueue *self,
   g_return_val_if_fail (LOOM_IS_TOAST_QUEUE (self), 0);
   g_return_val_if_fail (ADW_IS_TOAST (toast), 0);
 
-  return toast == self->current ? self->current_shown_at : 0;
+  return self->busy && toast == self->current ? self->current_shown_at : 0;
 }
 
 static void
@@ -178,11 +233,10 @@ loom_toast_queue_dispose (GObject *object)
   LoomToastQueue *self = LOOM_TOAST_QUEUE (object);
 
   g_clear_handle_id (&self->show_next_id, g_source_remove);
-  g_clear_handle_id (&self->make_way_id, g_source_remove);
-  g_clear_handle_id (&self->gone_id, g_source_remove);
-  forget_current (self);
   g_queue_clear_full (&self->waiting, g_object_unref);
   self->n_urgent_waiting = 0;
+  current_gone (self);
+  g_clear_handle_id (&self->show_next_id, g_source_remove);
   if (self->overlay != NULL)
     g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *)&self->overlay);
   self->overlay = NULL;

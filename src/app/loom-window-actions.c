@@ -190,6 +190,10 @@ on_undo_clicked_cb (AdwToast *toast,
   if (self == NULL || (store = loom_window_get_store (self)) == NULL)
     return;
 
+  /* The toast goes a moment later: a newer action's toast must not take its place. */
+  if (g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY) == toast)
+    g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
+
   for (guint i = 0; i < undo->before->len; i++)
     {
       const SessionState *state = g_ptr_array_index (undo->before, i);
