@@ -33,6 +33,7 @@ struct _LoomToastQueue
   guint            make_way_id;       /* timeout: the toast on show makes way for an urgent one */
   guint            fade_tick_id;      /* the overlay's frames, until its toast is gone */
   guint            look_again_id;     /* timeout: LOOK_AGAIN_MSEC, until its toast is gone */
+  guint            look_soon_id;      /* idle: without animations, it is gone at once */
 };
 
 G_DEFINE_FINAL_TYPE (LoomToastQueue, loom_toast_queue, G_TYPE_OBJECT)
@@ -60,6 +61,7 @@ stop_waiting (LoomToastQueue *self)
     gtk_widget_remove_tick_callback (GTK_WIDGET (self->overlay), self->fade_tick_id);
   self->fade_tick_id = 0;
   g_clear_handle_id (&self->look_again_id, g_source_remove);
+  g_clear_handle_id (&self->look_soon_id, g_source_remove);
 }
 
 /* The current toast has faded out: the next one may come. */
@@ -88,9 +90,7 @@ look_for_toast (LoomToastQueue *self)
   current_gone (self);
 }
 
-/* The overlay takes away a toast's widget at the end of its fade, in a frame. This callback,
- * added after the fade's own, runs before it in that frame, and so sees the toast gone a frame
- * later: when nothing of it moves any more. */
+/* The overlay takes a toast's widget away in the frame that ends its fade. */
 static gboolean
 fade_tick_cb (GtkWidget     *overlay,
               GdkFrameClock *frame_clock,
@@ -107,6 +107,16 @@ look_again_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+look_soon_cb (gpointer data)
+{
+  LoomToastQueue *self = data;
+
+  self->look_soon_id = 0;
+  look_for_toast (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* Until the overlay has no toast left, no toast is handed to it. */
 static void
 wait_until_no_toast (LoomToastQueue *self)
@@ -116,6 +126,8 @@ wait_until_no_toast (LoomToastQueue *self)
                                                        self, NULL);
   if (self->look_again_id == 0)
     self->look_again_id = g_timeout_add (LOOK_AGAIN_MSEC, look_again_cb, self);
+  if (self->look_soon_id == 0)
+    self->look_soon_id = g_idle_add (look_soon_cb, self);
 }
 
 static void
@@ -232,7 +244,6 @@ loom_toast_queue_dispose (GObject *object)
 {
   LoomToastQueue *self = LOOM_TOAST_QUEUE (object);
 
-  g_clear_handle_id (&self->show_next_id, g_source_remove);
   g_queue_clear_full (&self->waiting, g_object_unref);
   self->n_urgent_waiting = 0;
   current_gone (self);

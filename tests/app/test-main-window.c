@@ -826,11 +826,18 @@ assert_state (LoomStore  *store,
   g_free (state.title);
 }
 
-/* Clicks the Undo button of the toast on screen. */
+static gboolean
+shows_undo (gpointer window)
+{
+  return find_visible_button_labelled (window, "_Undo") != NULL;
+}
+
+/* Clicks the Undo button of the toast on screen, once it is there: it may wait for another
+ * toast to go. */
 static void
 undo (GtkWidget *window)
 {
-  loom_ui_test_wait_for_frames (window, 2);
+  g_assert_true (loom_ui_test_wait_until (shows_undo, window));
   click_button (find_visible_button_labelled (window, "_Undo"));
   loom_ui_test_wait_for_frames (window, 2);
 }
