@@ -297,6 +297,26 @@ session_search_body (Fixture *fixture)
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->view)));
 
+  /* Ctrl+F again: the bar opens on the last words, selected, to be typed over; and again, with
+   * the focus in the bar. */
+  for (guint i = 0; i < 2; i++)
+    {
+      int start = -1, end = -1;
+
+      g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
+      g_assert_true (loom_timeline_search_bar_get_open (fixture->bar));
+      g_assert_true (gtk_editable_get_selection_bounds (
+                       GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
+                       &start, &end));
+      g_assert_cmpint (start, ==, 0);
+      g_assert_cmpint (end, ==, strlen ("role:nobody"));
+      if (i == 0)
+        gtk_editable_select_region (
+          GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)), 2, 2);
+    }
+  g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "stop-search");
+  loom_ui_test_wait_for_frames (window, 3);
+
   /* Ctrl+F anywhere else: the search of all history. */
   sidebar = find_any (window, LOOM_TYPE_SIDEBAR);
   g_assert_true (gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD));
