@@ -663,6 +663,24 @@ take_warnings (LoomImportStats *stats,
   return taken;
 }
 
+/* A file that failed is read whole again by the next pass: that its last line was still being
+ * written, one of the warnings it had, is no news. Drops from @failure the warnings that
+ * @stats->waiting has from @from on. */
+static void
+drop_waiting (GPtrArray             *failure,
+              const LoomImportStats *stats,
+              guint                  from)
+{
+  for (guint i = from; i < stats->waiting->len; i++)
+    {
+      guint found;
+
+      if (g_ptr_array_find_with_equal_func (failure, g_ptr_array_index (stats->waiting, i),
+                                            g_str_equal, &found))
+        g_ptr_array_remove_index (failure, found);
+    }
+}
+
 static gboolean import_candidates (LoomStore                *store,
                                    GPtrArray                *candidates,
                                    const LoomImportOptions  *options,
@@ -734,7 +752,7 @@ import_candidates (LoomStore                *store,
       LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
       g_autoptr(GError) file_error = NULL;
       GPtrArray *failure;
-      guint n_warnings;
+      guint n_warnings, n_waiting;
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
@@ -749,6 +767,7 @@ import_candidates (LoomStore                *store,
 
       stats->files_seen++;
       n_warnings = stats->warnings->len;
+      n_waiting = stats->waiting->len;
       if ((failure = g_hash_table_lookup (failed, GUINT_TO_POINTER (i))) != NULL)
         {
           stats->files_failed++;
@@ -758,6 +777,7 @@ import_candidates (LoomStore                *store,
       else if (!import_one (store, candidate, stats, &file_error))
         {
           failure = take_warnings (stats, n_warnings);
+          drop_waiting (failure, stats, n_waiting);
           g_ptr_array_add (failure, g_strdup_printf ("%s: not imported: %s", candidate->path,
                                                      file_error->message));
           g_hash_table_insert (failed, GUINT_TO_POINTER (i), failure);

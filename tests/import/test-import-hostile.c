@@ -409,6 +409,43 @@ test_failed_file_in_batch (Fixture       *f,
   loom_test_assert_index_in_sync (f->db);
 }
 
+#define S_BEING_WRITTEN "20000000-0000-4000-8000-000000000004"
+
+/* A file that fails once all of it was read, its last line still being written: the next pass
+ * reads it whole again, so its failure is the one warning of it, not that line. */
+static void
+test_failed_file_being_written (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autoptr(GString) c = g_string_new (NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *line = NULL;
+
+  add_line (c, claude_user_line_in (S_BEING_WRITTEN, 1, "fine"));
+  add_line (c, claude_assistant_line_in (S_BEING_WRITTEN, 2, "fine too"));
+  line = claude_user_line_in (S_BEING_WRITTEN, 3, "still being written");
+  g_string_append_len (c, line, (gssize)strlen (line) / 2);
+  path = write_session (f, S_BEING_WRITTEN, c);
+  /* A real SQLite error when the file's cursor is written, after its last line was read. */
+  loom_test_exec_sql (f->db, "CREATE TRIGGER poison BEFORE INSERT ON import_cursors"
+                              " BEGIN SELECT RAISE (ABORT, 'poisoned cursor'); END");
+
+  import (f);
+  g_assert_cmpuint (f->stats->files_failed, ==, 1);
+  g_assert_cmpint (messages_of (f, S_BEING_WRITTEN), ==, -1);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 1);
+  g_assert_cmpuint (count_warnings (f, "poisoned cursor"), ==, 1);
+  g_assert_cmpuint (f->stats->waiting->len, ==, 0);
+
+  /* Once it can be read, the line being written is a note of the pass, and only that. */
+  loom_test_exec_sql (f->db, "DROP TRIGGER poison");
+  import (f);
+  g_assert_cmpint (messages_of (f, S_BEING_WRITTEN), ==, 2);
+  g_assert_cmpuint (f->stats->warnings->len, ==, 1);
+  g_assert_true (warned (f, path, 3, "incomplete"));
+  g_assert_cmpuint (f->stats->waiting->len, ==, 1);
+}
+
 #define S_PROMPTS_FIRST "30000000-0000-4000-8000-000000000001"
 #define S_PROMPTS_SECOND "30000000-0000-4000-8000-000000000002"
 #define S_MEANWHILE "30000000-0000-4000-8000-000000000003"
@@ -628,6 +665,7 @@ main (int    argc,
   ADD ("/hostile/documents-being-written", test_documents_being_written);
   ADD ("/hostile/every-hazard", test_every_hazard);
   ADD ("/hostile/failed-file-in-batch", test_failed_file_in_batch);
+  ADD ("/hostile/failed-file-being-written", test_failed_file_being_written);
   ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
   ADD ("/hostile/large-import-settles-index", test_large_import_settles_index);
   ADD ("/hostile/change-during-index-merge", test_change_during_index_merge);
