@@ -194,8 +194,8 @@ on_imported_cb (LoomWindow            *self,
   self->long_import = FALSE;
 }
 
-/* A session an agent wrote during a long pass was imported between two of its batches: the
- * list shows it now, not at the next reload. */
+/* A session an agent wrote during a long pass was imported while the pass runs: the list
+ * shows it now, not at the next reload. */
 static void
 on_changes_imported_cb (LoomWindow        *self,
                         LoomSourceWatcher *watcher)

@@ -24,9 +24,9 @@ typedef struct
    * (absolute), each if its agent's discovery would list it; one that is gone marks its session
    * missing, and nothing else is marked. NULL: the whole roots. The file watcher's pass. */
   const char * const *changed;
-  /* Files that changed while the pass runs, imported at once, between its batches, as a
-   * targeted pass would: a long pass (a first import of months of history) must not keep the
-   * session being written off the screen. NULL: none. */
+  /* Files that changed while the pass runs, imported at once, between its batches and the
+   * steps of its index merge, as a targeted pass would: a long pass (a first import of months
+   * of history) must not keep the session being written off the screen. NULL: none. */
   LoomImportTakeChanged take_changed;
   gpointer              take_changed_data;
   /* Tells readers (the window) that they can see those files: NULL for no one. */

@@ -544,7 +544,7 @@ static void
 note_changed_path (LoomSourceWatcher *self,
                    const char        *path)
 {
-  /* A pass that runs takes it between two of its batches: a long one (a first import of
+  /* A pass that runs takes it between two of its steps: a long one (a first import of
    * months of history) would otherwise keep the session being written off screen until it
    * ends. The next pass still sees it, and finds it read. */
   if (self->meanwhile != NULL)
@@ -1150,7 +1150,7 @@ loom_source_watcher_class_init (LoomSourceWatcherClass *klass)
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
 
-  /* What changed while a long pass runs was imported between two of its batches, and can be
+  /* What changed while a long pass runs was imported between two of its steps, and can be
    * read; the pass goes on. */
   signals[CHANGES_IMPORTED] =
     g_signal_new ("changes-imported",
