@@ -35,26 +35,6 @@ search_ui_test_init (int    *argc,
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
-/* The first widget of @type under @root, seen or not. */
-GtkWidget *
-find_any (GtkWidget *root,
-          GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_any (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* ——— Fixture: a store and a running application ——— */
 
 static char *
@@ -232,11 +212,12 @@ run_body_cb (gpointer user_data)
 
   loom_ui_test_wait_for_frames (window, 2);
 
-  fixture->list = LOOM_SESSION_LIST (find_any (window, LOOM_TYPE_SESSION_LIST));
+  fixture->list = LOOM_SESSION_LIST (loom_ui_test_find_any (window, LOOM_TYPE_SESSION_LIST));
   fixture->entry = loom_session_list_get_search_entry (fixture->list);
   fixture->results = LOOM_SEARCH_RESULTS (loom_session_list_get_search_results (fixture->list));
-  fixture->bar = LOOM_TIMELINE_SEARCH_BAR (find_any (window, LOOM_TYPE_TIMELINE_SEARCH_BAR));
-  fixture->view = LOOM_TIMELINE_VIEW (find_any (window, LOOM_TYPE_TIMELINE_VIEW));
+  fixture->bar = LOOM_TIMELINE_SEARCH_BAR (loom_ui_test_find_any (window,
+                                                                 LOOM_TYPE_TIMELINE_SEARCH_BAR));
+  fixture->view = LOOM_TIMELINE_VIEW (loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_VIEW));
   fixture->body (fixture);
 
   return G_SOURCE_REMOVE;
@@ -318,7 +299,7 @@ search_for (Fixture    *fixture,
 GtkSelectionModel *
 results_selection (Fixture *fixture)
 {
-  GtkWidget *list_view = find_any (GTK_WIDGET (fixture->results), GTK_TYPE_LIST_VIEW);
+  GtkWidget *list_view = loom_ui_test_find_any (GTK_WIDGET (fixture->results), GTK_TYPE_LIST_VIEW);
 
   return gtk_list_view_get_model (GTK_LIST_VIEW (list_view));
 }

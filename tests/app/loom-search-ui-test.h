@@ -74,10 +74,6 @@ struct _Fixture
 void               search_ui_test_init   (int           *argc,
                                           char        ***argv);
 
-/* The first widget of @type under @root, seen or not. */
-GtkWidget         *find_any              (GtkWidget     *root,
-                                          GType          type);
-
 /* A store of the import fixtures, and what @user_data's FixtureFlags add to it and around the
  * application. */
 void               fixture_set_up        (Fixture       *fixture,

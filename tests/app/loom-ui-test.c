@@ -423,3 +423,64 @@ loom_ui_test_run_app (LoomApplication  *app,
   g_signal_handler_disconnect (app, activate);
   g_assert_true (run.ran);
 }
+
+GtkWidget *
+loom_ui_test_find_visible_label (GtkWidget  *root,
+                                 const char *text)
+{
+  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    {
+      if (g_strcmp0 (gtk_label_get_label (labels->pdata[i]), text) == 0)
+        return labels->pdata[i];
+    }
+  return NULL;
+}
+
+GtkWidget *
+loom_ui_test_find_visible_button (GtkWidget  *root,
+                                  const char *icon_name)
+{
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+GtkWidget *
+loom_ui_test_find_visible_button_labelled (GtkWidget  *root,
+                                           const char *label)
+{
+  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+
+  for (guint i = 0; i < buttons->len; i++)
+    {
+      if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
+        return buttons->pdata[i];
+    }
+  return NULL;
+}
+
+GtkWidget *
+loom_ui_test_find_any (GtkWidget *root,
+                       GType      type)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (root), type))
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = loom_ui_test_find_any (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

@@ -37,6 +37,18 @@ guint       loom_ui_test_count_visible         (GtkWidget           *root,
                                                 GType                type);
 GtkWidget  *loom_ui_test_find_visible_status_page (GtkWidget        *root,
                                                    const char       *title);
+/* The first widget on screen under @root that is: a label reading @text; a button showing
+ * @icon_name; a button labelled @label (mnemonic included, "_Undo"). NULL if none. */
+GtkWidget  *loom_ui_test_find_visible_label    (GtkWidget           *root,
+                                                const char          *text);
+GtkWidget  *loom_ui_test_find_visible_button   (GtkWidget           *root,
+                                                const char          *icon_name);
+GtkWidget  *loom_ui_test_find_visible_button_labelled (GtkWidget    *root,
+                                                       const char   *label);
+/* The first widget of @type under @root, seen or not (a folded window keeps the other panes
+ * off screen). */
+GtkWidget  *loom_ui_test_find_any              (GtkWidget           *root,
+                                                GType                type);
 GtkWindow  *loom_ui_test_find_toplevel         (GType                type);
 
 /* The application's settings for a test window of @width × @height that does not watch the

@@ -44,54 +44,6 @@ is_true (gpointer data)
   return *(gboolean *)data;
 }
 
-static GtkWidget *
-find_visible_label (GtkWidget  *root,
-                    const char *text)
-{
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    {
-      if (g_strcmp0 (gtk_label_get_label (labels->pdata[i]), text) == 0)
-        return labels->pdata[i];
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_visible_button_labelled (GtkWidget  *root,
-                              const char *label)
-{
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
-        return buttons->pdata[i];
-    }
-  return NULL;
-}
-
-/* The first widget of @type under @root, seen or not. */
-static GtkWidget *
-find_any (GtkWidget *root,
-          GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_any (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 on_clicked_cb (GtkButton *button,
                gboolean  *clicked)
@@ -313,7 +265,7 @@ on_sessions_dropped_cb (LoomSidebar         *sidebar,
 static LoomSidebar *
 get_sidebar (Fixture *fixture)
 {
-  return LOOM_SIDEBAR (find_any (GTK_WIDGET (fixture->window), LOOM_TYPE_SIDEBAR));
+  return LOOM_SIDEBAR (loom_ui_test_find_any (GTK_WIDGET (fixture->window), LOOM_TYPE_SIDEBAR));
 }
 
 static gboolean
@@ -444,7 +396,7 @@ sidebar_folders (Fixture *fixture)
       row = loom_sidebar_get_folder_row (get_sidebar (fixture),
                                          loom_sidebar_item_get_folder_id (item));
       g_assert_nonnull (row);
-      g_assert_nonnull (find_visible_label (row, loom_sidebar_item_get_title (item)));
+      g_assert_nonnull (loom_ui_test_find_visible_label (row, loom_sidebar_item_get_title (item)));
       g_string_append_printf (names, "%s%s:%u", i > 0 ? "," : "",
                               loom_sidebar_item_get_title (item),
                               loom_sidebar_item_get_count (item));
@@ -551,7 +503,7 @@ shows_label (gpointer data)
 {
   LabelWait *wait = data;
 
-  return find_visible_label (wait->root, wait->text) != NULL;
+  return loom_ui_test_find_visible_label (wait->root, wait->text) != NULL;
 }
 
 static void
@@ -567,7 +519,7 @@ wait_for_label (GtkWidget  *root,
 static gboolean
 shows_undo (gpointer data)
 {
-  return find_visible_button_labelled (data, "_Undo") != NULL;
+  return loom_ui_test_find_visible_button_labelled (data, "_Undo") != NULL;
 }
 
 /* Waits for the toast saying @title and presses its Undo button. */
@@ -579,7 +531,7 @@ undo_from_toast (Fixture    *fixture,
 
   wait_for_label (window, title);
   g_assert_true (loom_ui_test_wait_until (shows_undo, window));
-  click_button (find_visible_button_labelled (window, "_Undo"));
+  click_button (loom_ui_test_find_visible_button_labelled (window, "_Undo"));
   loom_ui_test_wait_for_frames (window, 2);
 }
 
@@ -677,7 +629,7 @@ folders_body (Fixture *fixture)
   folders = sidebar_folders (fixture);
   g_assert_cmpstr (folders, ==, "Work:2,Personal:0");
   g_clear_pointer (&folders, g_free);
-  g_assert_nonnull (find_visible_label (window, "Folders"));
+  g_assert_nonnull (loom_ui_test_find_visible_label (window, "Folders"));
   loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-folders");
 
   /* New Folder: named in a dialog; a name already taken (in any case) cannot be used. */
@@ -940,7 +892,7 @@ move_body (Fixture *fixture)
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[2]), ==, "Personal");
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[3]), ==, "Archived");
   g_assert_cmpstr (adw_preferences_row_get_title (rows->pdata[4]), ==, "Trash");
-  g_assert_nonnull (find_any (rows->pdata[1], GTK_TYPE_IMAGE));
+  g_assert_nonnull (loom_ui_test_find_any (rows->pdata[1], GTK_TYPE_IMAGE));
   g_assert_true (gtk_widget_has_focus (rows->pdata[0]));
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (move_dialog), "actions-move-dialog");
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
@@ -1014,7 +966,7 @@ wait_msec (guint msec)
 static GtkWidget *
 current_undo_button (Fixture *fixture)
 {
-  GtkWidget *overlay = find_any (GTK_WIDGET (fixture->window), ADW_TYPE_TOAST_OVERLAY);
+  GtkWidget *overlay = loom_ui_test_find_any (GTK_WIDGET (fixture->window), ADW_TYPE_TOAST_OVERLAY);
 
   for (GtkWidget *child = gtk_widget_get_first_child (overlay);
        child != NULL;
@@ -1028,7 +980,7 @@ current_undo_button (Fixture *fixture)
       for (GtkWidget *w = gtk_widget_get_first_child (child); w != NULL;
            w = gtk_widget_get_next_sibling (w))
         {
-          GtkWidget *button = find_any (w, GTK_TYPE_BUTTON);
+          GtkWidget *button = loom_ui_test_find_any (w, GTK_TYPE_BUTTON);
 
           if (button != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)),
                                            "_Undo") == 0)
@@ -1055,7 +1007,7 @@ static void
 dismiss_sliding_in_body (Fixture *fixture)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
-  GtkWidget *overlay = find_any (window, ADW_TYPE_TOAST_OVERLAY);
+  GtkWidget *overlay = loom_ui_test_find_any (window, ADW_TYPE_TOAST_OVERLAY);
   LoomSidebar *sidebar = get_sidebar (fixture);
   GtkWidget *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
   GtkWidget *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
@@ -1167,7 +1119,7 @@ sessions_body (Fixture *fixture)
   g_assert_cmpstr (loom_rename_dialog_get_name (rename_dialog), ==,
                    "Explain why the arm64 build fails");
   g_assert_cmpstr (loom_rename_dialog_get_date (rename_dialog), ==, CREATED_DATE);
-  g_assert_nonnull (find_visible_label (GTK_WIDGET (rename_dialog), CREATED_DATE));
+  g_assert_nonnull (loom_ui_test_find_visible_label (GTK_WIDGET (rename_dialog), CREATED_DATE));
   wait_for_label (GTK_WIDGET (rename_dialog),
                   "New title: Explain why the arm64 build fails - " CREATED_DATE);
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (rename_dialog), "actions-rename-dialog");

@@ -39,48 +39,6 @@
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
-static GtkWidget *
-find_visible_label (GtkWidget  *root,
-                    const char *text)
-{
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    {
-      if (g_strcmp0 (gtk_label_get_label (labels->pdata[i]), text) == 0)
-        return labels->pdata[i];
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_visible_button (GtkWidget  *root,
-                     const char *icon_name)
-{
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
-        return buttons->pdata[i];
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_visible_button_labelled (GtkWidget  *root,
-                              const char *label)
-{
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      if (g_strcmp0 (gtk_button_get_label (buttons->pdata[i]), label) == 0)
-        return buttons->pdata[i];
-    }
-  return NULL;
-}
-
 static void
 on_clicked_cb (GtkButton *button,
                gboolean  *clicked)
@@ -299,31 +257,10 @@ select_session (GtkWidget  *window,
   g_assert_not_reached ();
 }
 
-/* The first widget of @type under @root, seen or not (a folded window keeps the other panes
- * off screen). */
-static GtkWidget *
-find_any (GtkWidget *root,
-          GType      type)
-{
-  if (g_type_is_a (G_OBJECT_TYPE (root), type))
-    return root;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_any (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static LoomCollection
 selected_collection (GtkWidget *window)
 {
-  LoomSidebar *sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
+  LoomSidebar *sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
   LoomSidebarItem *item = loom_sidebar_get_selected_item (sidebar);
 
   g_assert_nonnull (item);
@@ -341,7 +278,7 @@ shows_label (gpointer data)
 {
   LabelWait *wait = data;
 
-  return find_visible_label (wait->window, wait->text) != NULL;
+  return loom_ui_test_find_visible_label (wait->window, wait->text) != NULL;
 }
 
 static void
@@ -416,8 +353,8 @@ first_run_body (Fixture *fixture)
 
   /* Someone without any agent history is offered a way in. */
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
-  g_assert_nonnull (find_visible_button_labelled (window, "_Import Folder…"));
-  load_button = find_visible_button_labelled (window, "_Load Sample History");
+  g_assert_nonnull (loom_ui_test_find_visible_button_labelled (window, "_Import Folder…"));
+  load_button = loom_ui_test_find_visible_button_labelled (window, "_Load Sample History");
   g_assert_nonnull (load_button);
   loom_ui_test_save_screenshots (fixture->app, window, "first-run");
   loom_ui_test_set_window_size (window, 400, 700);
@@ -581,7 +518,7 @@ import_problems_body (Fixture *fixture)
   wait_for_label (window, "Imported 1 session from “damaged”, with 1 problem");
   loom_ui_test_save_screenshot (window, "import-problems-toast");
 
-  click_button (find_visible_button_labelled (window, "_Details"));
+  click_button (loom_ui_test_find_visible_button_labelled (window, "_Details"));
   problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
   row = find_problem_row (GTK_WIDGET (problems), &what, &where);
   g_assert_true (g_str_has_prefix (gtk_label_get_text (what), "Not valid JSON ("));
@@ -599,7 +536,7 @@ import_problems_body (Fixture *fixture)
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (problems), "import-problems");
 
   /* "Copy All" gives the warnings as `loom import` prints them. */
-  click_button (find_visible_button (GTK_WIDGET (problems), "edit-copy-symbolic"));
+  click_button (loom_ui_test_find_visible_button (GTK_WIDGET (problems), "edit-copy-symbolic"));
   copied = read_clipboard (GTK_WIDGET (problems));
   expected = g_strdup_printf ("%s/%s.jsonl:2: not valid JSON (", folder, DAMAGED_SESSION);
   g_assert_nonnull (copied);
@@ -608,7 +545,7 @@ import_problems_body (Fixture *fixture)
   g_assert_true (strchr (copied, '\n') == copied + strlen (copied) - 1);
 
   /* Clearing empties the list. */
-  click_button (find_visible_button_labelled (GTK_WIDGET (problems), "C_lear"));
+  click_button (loom_ui_test_find_visible_button_labelled (GTK_WIDGET (problems), "C_lear"));
   g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (problems),
                                                            "No Import Problems"));
   close_window (problems);
@@ -678,7 +615,8 @@ browse_body (Fixture *fixture)
 
   /* Its timeline: every message and event of the session, the first of them on screen. */
   {
-    LoomTimelineView *timeline = LOOM_TIMELINE_VIEW (find_any (window, LOOM_TYPE_TIMELINE_VIEW));
+    LoomTimelineView *timeline =
+      LOOM_TIMELINE_VIEW (loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_VIEW));
     g_autoptr(GPtrArray) rows = NULL;
 
     g_assert_true (loom_timeline_view_get_session (timeline) != NULL);
@@ -701,7 +639,7 @@ browse_body (Fixture *fixture)
   /* The details flap, by its button and by F9. */
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
   loom_ui_test_wait_for_frames (window, 3);
-  details_button = find_visible_button (window, "sidebar-show-right-symbolic");
+  details_button = loom_ui_test_find_visible_button (window, "sidebar-show-right-symbolic");
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (details_button)));
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
   loom_ui_test_save_screenshots (fixture->app, window, "main-window-details");
@@ -732,7 +670,8 @@ browse_body (Fixture *fixture)
 
   /* Ctrl+F: the search entry of the list gets the keyboard. */
   {
-    LoomSessionList *list = LOOM_SESSION_LIST (find_any (window, LOOM_TYPE_SESSION_LIST));
+    LoomSessionList *list =
+      LOOM_SESSION_LIST (loom_ui_test_find_any (window, LOOM_TYPE_SESSION_LIST));
     GtkWidget *entry = GTK_WIDGET (loom_session_list_get_search_entry (list));
     GtkWidget *focus;
 
@@ -750,7 +689,7 @@ browse_body (Fixture *fixture)
   g_assert_true (shows_title (window, BROWSED_TITLE));
   loom_ui_test_save_screenshots (fixture->app, window, "main-window-narrow-session");
 
-  back_button = find_visible_button (window, "go-previous-symbolic");
+  back_button = loom_ui_test_find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   click_button (back_button);
   loom_ui_test_wait_for_frames (window, 3);
@@ -758,7 +697,7 @@ browse_body (Fixture *fixture)
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 0);
   loom_ui_test_save_screenshots (fixture->app, window, "main-window-narrow-list");
 
-  back_button = find_visible_button (window, "go-previous-symbolic");
+  back_button = loom_ui_test_find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   click_button (back_button);
   loom_ui_test_wait_for_frames (window, 3);
@@ -829,7 +768,7 @@ assert_state (LoomStore  *store,
 static gboolean
 shows_undo (gpointer window)
 {
-  return find_visible_button_labelled (window, "_Undo") != NULL;
+  return loom_ui_test_find_visible_button_labelled (window, "_Undo") != NULL;
 }
 
 /* Clicks the Undo button of the toast on screen, once it is there: it may wait for another
@@ -838,7 +777,7 @@ static void
 undo (GtkWidget *window)
 {
   g_assert_true (loom_ui_test_wait_until (shows_undo, window));
-  click_button (find_visible_button_labelled (window, "_Undo"));
+  click_button (loom_ui_test_find_visible_button_labelled (window, "_Undo"));
   loom_ui_test_wait_for_frames (window, 2);
 }
 
@@ -910,7 +849,7 @@ organise_body (Fixture *fixture)
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "2 Sessions Selected"));
   loom_ui_test_save_screenshots (fixture->app, window, "main-window-several");
 
-  sidebar = LOOM_SIDEBAR (find_any (window, LOOM_TYPE_SIDEBAR));
+  sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
   g_signal_emit_by_name (sidebar, "sessions-dropped",
                          (const char * const[]) { a, b, NULL }, LOOM_COLLECTION_ALL, folder_id);
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
@@ -977,7 +916,7 @@ organise_body (Fixture *fixture)
   g_assert_true (gtk_window_get_transient_for (dialog) == GTK_WINDOW (window));
   loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "main-window-rename");
   {
-    GtkWidget *entry = find_any (GTK_WIDGET (dialog), GTK_TYPE_EDITABLE);
+    GtkWidget *entry = loom_ui_test_find_any (GTK_WIDGET (dialog), GTK_TYPE_EDITABLE);
 
     g_assert_nonnull (entry);
     gtk_editable_set_text (GTK_EDITABLE (entry), "Make the test runner pass");

@@ -251,7 +251,7 @@ session_search_body (Fixture *fixture)
   g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
 
   /* The timeline has the focus: Ctrl+F opens the bar over it, with the focus in its entry. */
-  timeline_list = find_any (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW);
+  timeline_list = loom_ui_test_find_any (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW);
   g_assert_true (gtk_widget_child_focus (timeline_list, GTK_DIR_TAB_FORWARD) ||
                  gtk_widget_grab_focus (timeline_list));
   focus = gtk_root_get_focus (GTK_ROOT (window));
@@ -318,7 +318,7 @@ session_search_body (Fixture *fixture)
   loom_ui_test_wait_for_frames (window, 3);
 
   /* Ctrl+F anywhere else: the search of all history. */
-  sidebar = find_any (window, LOOM_TYPE_SIDEBAR);
+  sidebar = loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR);
   g_assert_true (gtk_widget_child_focus (sidebar, GTK_DIR_TAB_FORWARD));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus != NULL && gtk_widget_is_ancestor (focus, sidebar));

@@ -136,20 +136,6 @@ test_snippet_markup (void)
 
 /* ——— Looking (the common helpers are in loom-ui-test.c and loom-search-ui-test.c) ——— */
 
-static GtkWidget *
-find_visible_button (GtkWidget  *root,
-                     const char *icon_name)
-{
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
-        return buttons->pdata[i];
-    }
-  return NULL;
-}
-
 /* A key press as @widget's own key controllers see it (the entry's Down, say). */
 static gboolean
 send_key (GtkWidget *widget,
@@ -339,7 +325,7 @@ search_body (Fixture *fixture)
   loom_ui_test_set_window_size (window, 400, 700);
   g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (fixture->results)));
   loom_ui_test_save_screenshot (window, "search-narrow-hit");
-  back = find_visible_button (window, "go-previous-symbolic");
+  back = loom_ui_test_find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back);
   gtk_widget_activate (back);
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, fixture->results));
@@ -446,7 +432,8 @@ has_hits (gpointer data)
 static void
 scroll_results_to_end (Fixture *fixture)
 {
-  GtkWidget *scrolled = find_any (GTK_WIDGET (fixture->results), GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *scrolled = loom_ui_test_find_any (GTK_WIDGET (fixture->results),
+                                               GTK_TYPE_SCROLLED_WINDOW);
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
 
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
@@ -653,7 +640,8 @@ call_refresh_cb (gpointer user_data)
 static GtkAdjustment *
 results_vadjustment (Fixture *fixture)
 {
-  GtkWidget *scrolled = find_any (GTK_WIDGET (fixture->results), GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *scrolled = loom_ui_test_find_any (GTK_WIDGET (fixture->results),
+                                               GTK_TYPE_SCROLLED_WINDOW);
 
   return gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
 }

@@ -76,20 +76,6 @@ ticker_check (Ticker     *ticker,
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
-static GtkLabel *
-find_visible_label (GtkWidget  *root,
-                    const char *text)
-{
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
-
-  for (guint i = 0; i < labels->len; i++)
-    {
-      if (g_strcmp0 (gtk_label_get_label (labels->pdata[i]), text) == 0)
-        return labels->pdata[i];
-    }
-  return NULL;
-}
-
 static void
 show_problems_cb (GtkWidget *window)
 {
@@ -105,7 +91,7 @@ shows_problems_window (gpointer data)
 static gboolean
 shows_problem_toast (gpointer data)
 {
-  return find_visible_label (data, "1 import problem") != NULL;
+  return loom_ui_test_find_visible_label (data, "1 import problem") != NULL;
 }
 
 /* ——— Playing Claude Code ——— */
@@ -364,7 +350,8 @@ row_shows (gpointer data)
   session = loom_session_row_get_session (row);
   if (wait->message_count != 0 && loom_session_get_message_count (session) != wait->message_count)
     return FALSE;
-  return (find_visible_label (GTK_WIDGET (row), "Source deleted") != NULL) == wait->missing;
+  return (loom_ui_test_find_visible_label (GTK_WIDGET (row), "Source deleted") != NULL) ==
+         wait->missing;
 }
 
 /* Says what the list shows, for a test that failed to find what it wanted there. */
@@ -495,7 +482,7 @@ shows_label (gpointer data)
 {
   LabelWait *wait = data;
 
-  return find_visible_label (wait->window, wait->text) != NULL;
+  return loom_ui_test_find_visible_label (wait->window, wait->text) != NULL;
 }
 
 /* ——— Tests ——— */
@@ -1001,14 +988,14 @@ first_import_body (Fixture *fixture)
   pass->window = window;
   ticker_restart (&fixture->ticker);
   if (pass->ended == 0)
-    g_assert_nonnull (find_visible_label (window, "No Sessions Yet"));
+    g_assert_nonnull (loom_ui_test_find_visible_label (window, "No Sessions Yet"));
 
   follow_long_pass (fixture, pass, "watch-first-import");
   g_signal_handler_disconnect (pass->watcher, first_start->handler);
 
   g_assert_true (loom_ui_test_wait_until (is_not_importing, pass->watcher));
   loom_ui_test_wait_for_frames (window, 2);
-  g_assert_null (find_visible_label (window, "No Sessions Yet"));
+  g_assert_null (loom_ui_test_find_visible_label (window, "No Sessions Yet"));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (session_selection (window))), ==,
                     N_LONG_SESSIONS);
   loom_ui_test_save_screenshot (window, "watch-first-import-done");

@@ -36,20 +36,6 @@ shows_sidebar (gpointer data)
   return loom_ui_test_count_visible (data, LOOM_TYPE_SIDEBAR) == 1;
 }
 
-static GtkWidget *
-find_visible_button (GtkWidget  *root,
-                     const char *icon_name)
-{
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
-
-  for (guint i = 0; i < buttons->len; i++)
-    {
-      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), icon_name) == 0)
-        return buttons->pdata[i];
-    }
-  return NULL;
-}
-
 /* Fixture: a fresh store folder and a running application */
 
 typedef struct _Fixture Fixture;
@@ -386,7 +372,7 @@ shell_body (Fixture *fixture)
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_ROW), ==, 3);
   loom_ui_test_save_screenshot (window, "sessions-narrow-list");
 
-  back_button = find_visible_button (window, "go-previous-symbolic");
+  back_button = loom_ui_test_find_visible_button (window, "go-previous-symbolic");
   g_assert_nonnull (back_button);
   g_assert_cmpstr (gtk_widget_get_tooltip_text (back_button), ==, "Back");
   /* Activating a button presses it for a moment before it reports the click. */
