@@ -94,17 +94,17 @@ loom_delete_dialog_describe_rows (LoomDeletePlan *plan)
   g_return_val_if_fail (LOOM_IS_DELETE_PLAN (plan), NULL);
 
   n = (guint)loom_delete_plan_count (plan, "messages");
-  append_phrase (text, g_strdup_printf (ngettext ("%u message", "%u messages", n), n));
+  append_phrase (text, g_strdup_printf (ngettext ("%'u message", "%'u messages", n), n));
   n = (guint)loom_delete_plan_count (plan, "events");
-  append_phrase (text, g_strdup_printf (ngettext ("%u event", "%u events", n), n));
+  append_phrase (text, g_strdup_printf (ngettext ("%'u event", "%'u events", n), n));
   n = (guint)loom_delete_plan_count (plan, "search_index");
-  append_phrase (text, g_strdup_printf (ngettext ("%u search entry", "%u search entries", n), n));
+  append_phrase (text, g_strdup_printf (ngettext ("%'u search entry", "%'u search entries", n), n));
 
   /* Rarely there: said only when something of the kind goes. */
   if ((n = (guint)loom_delete_plan_count (plan, "artifacts")) > 0)
-    append_phrase (text, g_strdup_printf (ngettext ("%u artifact", "%u artifacts", n), n));
+    append_phrase (text, g_strdup_printf (ngettext ("%'u artifact", "%'u artifacts", n), n));
   if ((n = (guint)loom_delete_plan_count (plan, "summaries")) > 0)
-    append_phrase (text, g_strdup_printf (ngettext ("%u summary", "%u summaries", n), n));
+    append_phrase (text, g_strdup_printf (ngettext ("%'u summary", "%'u summaries", n), n));
 
   return g_string_free (text, FALSE);
 }
@@ -142,8 +142,8 @@ loom_delete_dialog_new (GtkWindow      *parent,
   else
     {
       adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (self),
-                                         ngettext ("Delete %u Session Permanently?",
-                                                   "Delete %u Sessions Permanently?",
+                                         ngettext ("Delete %'u Session Permanently?",
+                                                   "Delete %'u Sessions Permanently?",
                                                    n_sessions),
                                          n_sessions);
     }

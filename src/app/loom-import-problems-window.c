@@ -182,7 +182,7 @@ update (LoomImportProblemsWindow *self)
   g_autofree char *subtitle = NULL;
 
   if (n_problems > 0)
-    subtitle = g_strdup_printf (ngettext ("%u problem", "%u problems", n_problems), n_problems);
+    subtitle = g_strdup_printf (ngettext ("%'u problem", "%'u problems", n_problems), n_problems);
   adw_window_title_set_subtitle (self->window_title, subtitle);
   gtk_stack_set_visible_child_name (self->stack, n_problems > 0 ? "list" : "empty");
   gtk_widget_set_sensitive (GTK_WIDGET (self->clear_button), n_problems > 0);

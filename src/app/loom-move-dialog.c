@@ -185,7 +185,7 @@ loom_move_dialog_new (GtkWindow          *parent,
   self->uuids = g_strdupv ((char **)uuids);
 
   n_sessions = g_strv_length (self->uuids);
-  subtitle = g_strdup_printf (ngettext ("%u session", "%u sessions", n_sessions), n_sessions);
+  subtitle = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n_sessions), n_sessions);
   adw_window_title_set_subtitle (self->window_title, subtitle);
 
   add_row (self, "view-list-bullet-symbolic", _("No Folder"), _("Listed in All Sessions alone"),

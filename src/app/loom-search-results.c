@@ -146,11 +146,11 @@ update_summary (LoomSearchResults *self)
     }
 
   if (self->complete)
-    results = g_strdup_printf (ngettext ("%u result", "%u results", n_hits), n_hits);
+    results = g_strdup_printf (ngettext ("%'u result", "%'u results", n_hits), n_hits);
   else
     /* Translators: more results than read so far, e.g. "100+ results". */
-    results = g_strdup_printf (_("%u+ results"), n_hits);
-  sessions = g_strdup_printf (ngettext ("%u session", "%u sessions", n_sessions), n_sessions);
+    results = g_strdup_printf (_("%'u+ results"), n_hits);
+  sessions = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n_sessions), n_sessions);
   /* Translators: e.g. "12 results in 3 sessions". */
   summary = g_strdup_printf (_("%s in %s"), results, sessions);
   set_string (self, &self->summary, summary, PROP_SUMMARY);

@@ -61,7 +61,7 @@ on_drag_begin_cb (GtkDragSource *source,
     n = g_strv_length (g_value_get_boxed (&value));
 
   if (n > 1)
-    text = g_strdup_printf (ngettext ("%u session", "%u sessions", n), n);
+    text = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n), n);
   else if (session != NULL)
     text = g_strdup (loom_session_get_title (session));
 

@@ -154,7 +154,7 @@ loom_session_row_update (LoomSessionRow *self)
   agent = loom_session_row_agent_name (loom_session_get_source (self->session));
 
   n_messages = (guint)CLAMP (loom_session_get_message_count (self->session), 0, G_MAXUINT);
-  messages = g_strdup_printf (ngettext ("%u message", "%u messages", n_messages), n_messages);
+  messages = g_strdup_printf (ngettext ("%'u message", "%'u messages", n_messages), n_messages);
   if (project != NULL && *project != '\0')
     {
       /* Translators: a session's subtitle: its project, then its size, e.g. "gtk · 42 messages". */

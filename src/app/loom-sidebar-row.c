@@ -48,12 +48,12 @@ loom_sidebar_row_update_count (LoomSidebarRow *self)
   g_assert (LOOM_IS_SIDEBAR_ROW (self));
 
   n = loom_sidebar_item_get_count (self->item);
-  count = g_strdup_printf ("%u", n);
+  count = g_strdup_printf ("%'u", n);
   gtk_label_set_label (self->count_label, count);
   /* An empty collection shows no "0": a column of zeros is noise in a sidebar. */
   gtk_widget_set_visible (GTK_WIDGET (self->count_label), n > 0);
 
-  description = g_strdup_printf (ngettext ("%u session", "%u sessions", n), n);
+  description = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n), n);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
                                   -1);

@@ -286,9 +286,9 @@ add_fold_buttons (LoomTimelineToolRow *self,
   if (showing_all)
     label = g_strdup (_("Show Less"));
   else if (n_lines <= ALL_LINES)
-    /* Translators: under a folded tool output; %u is its number of lines. */
-    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show All %u Line",
-                                          "Show All %u Lines", n_lines), n_lines);
+    /* Translators: under a folded tool output; %'u is its number of lines, grouped (1,234). */
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show All %'u Line",
+                                          "Show All %'u Lines", n_lines), n_lines);
   else
     label = g_strdup (_("Show More"));
 
@@ -309,7 +309,7 @@ add_fold_buttons (LoomTimelineToolRow *self,
       gtk_box_append (GTK_BOX (box), button);
 
       /* Translators: under a very long tool output shown in part. */
-      shown = g_strdup_printf (_("Showing the first %u of %u lines"), n_shown_lines, n_lines);
+      shown = g_strdup_printf (_("Showing the first %'u of %'u lines"), n_shown_lines, n_lines);
       note = gtk_label_new (shown);
       gtk_widget_add_css_class (note, "caption");
       gtk_widget_add_css_class (note, "dim-label");

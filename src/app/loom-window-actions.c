@@ -382,29 +382,29 @@ describe_move (LoomWindow       *self,
     case LOOM_COLLECTION_ARCHIVED:
       if (n == 1)
         return g_strdup_printf (_("“%s” archived"), title);
-      return g_strdup_printf (ngettext ("%u session archived", "%u sessions archived", n), n);
+      return g_strdup_printf (ngettext ("%'u session archived", "%'u sessions archived", n), n);
 
     case LOOM_COLLECTION_TRASH:
       if (n == 1)
         return g_strdup_printf (_("“%s” moved to the trash"), title);
-      return g_strdup_printf (ngettext ("%u session moved to the trash",
-                                        "%u sessions moved to the trash", n), n);
+      return g_strdup_printf (ngettext ("%'u session moved to the trash",
+                                        "%'u sessions moved to the trash", n), n);
 
     case LOOM_COLLECTION_ALL:
       if (move->folder_id == 0)
         {
           if (n == 1)
             return g_strdup_printf (_("“%s” moved to All Sessions"), title);
-          return g_strdup_printf (ngettext ("%u session moved to All Sessions",
-                                            "%u sessions moved to All Sessions", n), n);
+          return g_strdup_printf (ngettext ("%'u session moved to All Sessions",
+                                            "%'u sessions moved to All Sessions", n), n);
         }
       folder = lookup_folder_name (loom_window_get_store (self), move->folder_id);
       escaped = g_markup_escape_text (folder != NULL ? folder : "", -1);
       if (n == 1)
         /* Translators: a session's title, then a folder's name. */
         return g_strdup_printf (_("“%s” moved to “%s”"), title, escaped);
-      return g_strdup_printf (ngettext ("%u session moved to “%s”",
-                                        "%u sessions moved to “%s”", n), n, escaped);
+      return g_strdup_printf (ngettext ("%'u session moved to “%s”",
+                                        "%'u sessions moved to “%s”", n), n, escaped);
 
     case LOOM_COLLECTION_RECENT:
     case LOOM_COLLECTION_PINNED:
@@ -643,12 +643,12 @@ restore_selected (LoomWindow *self,
   quoted = toast_title_for (((SessionState *)g_ptr_array_index (before, 0))->title);
   if (from_trash)
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the trash"), quoted)
-                   : g_strdup_printf (ngettext ("%u session restored from the trash",
-                                                "%u sessions restored from the trash", n), n);
+                   : g_strdup_printf (ngettext ("%'u session restored from the trash",
+                                                "%'u sessions restored from the trash", n), n);
   else
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the archive"), quoted)
-                   : g_strdup_printf (ngettext ("%u session restored from the archive",
-                                                "%u sessions restored from the archive", n), n);
+                   : g_strdup_printf (ngettext ("%'u session restored from the archive",
+                                                "%'u sessions restored from the archive", n), n);
   show_undo_toast (self, title, g_steal_pointer (&before));
 }
 
@@ -714,8 +714,8 @@ on_delete_response_cb (LoomWindow       *self,
   else
     {
       n = loom_delete_plan_get_n_sessions (plan);
-      loom_window_add_toast (self, adw_toast_new_format (ngettext ("%u session deleted",
-                                                                   "%u sessions deleted", n),
+      loom_window_add_toast (self, adw_toast_new_format (ngettext ("%'u session deleted",
+                                                                   "%'u sessions deleted", n),
                                                          n));
     }
 
@@ -1023,9 +1023,9 @@ folder_delete_action (GtkWidget  *widget,
                                     _("“%s” is empty. No session is affected."), name);
   else
     adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                    ngettext ("The %u session in “%s” is kept and moves out "
+                                    ngettext ("The %'u session in “%s” is kept and moves out "
                                               "of the folder.",
-                                              "The %u sessions in “%s” are kept and move out "
+                                              "The %'u sessions in “%s” are kept and move out "
                                               "of the folder.",
                                               n_sessions),
                                     n_sessions, name);

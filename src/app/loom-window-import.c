@@ -97,9 +97,9 @@ static char *
 with_problems (const char *result,
                guint       n_problems)
 {
-  /* Translators: %s says what was imported (a whole sentence), %u how many problems (bad
+  /* Translators: %s says what was imported (a whole sentence), %'u how many problems (bad
    * records, each named in the details) it had. */
-  return g_strdup_printf (ngettext ("%s, with %u problem", "%s, with %u problems", n_problems),
+  return g_strdup_printf (ngettext ("%s, with %'u problem", "%s, with %'u problems", n_problems),
                           result, n_problems);
 }
 
@@ -174,8 +174,8 @@ on_imported_cb (LoomWindow            *self,
     {
       g_autofree char *title = NULL;
 
-      title = g_strdup_printf (ngettext ("Imported %u new session",
-                                         "Imported %u new sessions",
+      title = g_strdup_printf (ngettext ("Imported %'u new session",
+                                         "Imported %'u new sessions",
                                          stats->sessions_new),
                                stats->sessions_new);
       /* The pass's problems were listed just before (the application hears of the pass
@@ -280,7 +280,7 @@ on_problems_added_cb (LoomWindow         *self,
   if (self->problems_toast_result != NULL)
     title = with_problems (self->problems_toast_result, self->n_problems_toasted);
   else
-    title = g_strdup_printf (ngettext ("%u import problem", "%u import problems",
+    title = g_strdup_printf (ngettext ("%'u import problem", "%'u import problems",
                                        self->n_problems_toasted),
                              self->n_problems_toasted);
   if (self->problems_toast != NULL)
@@ -375,18 +375,18 @@ describe_user_import (const UserImport      *import,
   if (import->samples && stats->sessions_touched == 0)
     result = g_strdup (_("The sample history is already loaded"));
   else if (import->samples)
-    result = g_strdup_printf (ngettext ("Loaded %u sample session",
-                                        "Loaded %u sample sessions",
+    result = g_strdup_printf (ngettext ("Loaded %'u sample session",
+                                        "Loaded %'u sample sessions",
                                         stats->sessions_touched),
                               stats->sessions_touched);
   else if (stats->sessions_new > 0)
-    result = g_strdup_printf (ngettext ("Imported %u session from “%s”",
-                                        "Imported %u sessions from “%s”",
+    result = g_strdup_printf (ngettext ("Imported %'u session from “%s”",
+                                        "Imported %'u sessions from “%s”",
                                         stats->sessions_new),
                               stats->sessions_new, import->name);
   else if (stats->sessions_touched > 0)
-    result = g_strdup_printf (ngettext ("Updated %u session from “%s”",
-                                        "Updated %u sessions from “%s”",
+    result = g_strdup_printf (ngettext ("Updated %'u session from “%s”",
+                                        "Updated %'u sessions from “%s”",
                                         stats->sessions_touched),
                               stats->sessions_touched, import->name);
   else if (stats->files_unchanged > 0)
@@ -400,9 +400,9 @@ describe_user_import (const UserImport      *import,
   if (stats->files_failed == 0)
     return with_problems (result, n_problems);
 
-  /* Translators: %s says what was imported (a whole sentence), %u how many files failed. */
-  return g_strdup_printf (ngettext ("%s. %u file could not be read",
-                                    "%s. %u files could not be read",
+  /* Translators: %s says what was imported (a whole sentence), %'u how many files failed. */
+  return g_strdup_printf (ngettext ("%s. %'u file could not be read",
+                                    "%s. %'u files could not be read",
                                     stats->files_failed),
                           result, stats->files_failed);
 }

@@ -12,12 +12,15 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <sqlite3.h>
 #include <string.h>
 
 #include "loom-search-tokenizer.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
+#include "loom-sidebar-item.h"
+#include "loom-sidebar-row.h"
 #include "loom-store.h"
 #include "loom-store-projects.h"
 
@@ -689,10 +692,105 @@ test_sizes (Fixture       *f,
   loom_ui_test_save_screenshot (f->window, "session-list-wide");
 }
 
+
+/* Counts are grouped by the locale's rule (main() runs the test in en_US.UTF-8): a history of
+ * a hundred thousand sessions reads "100,000 sessions", in the header and in the sidebar. */
+static char *
+group_digits (guint n)
+{
+  g_autofree char *digits = g_strdup_printf ("%u", n);
+  GString *grouped = g_string_new (NULL);
+  size_t length = strlen (digits);
+
+  for (size_t i = 0; i < length; i++)
+    {
+      if (i > 0 && (length - i) % 3 == 0)
+        g_string_append_c (grouped, ',');
+      g_string_append_c (grouped, digits[i]);
+    }
+  return g_string_free (grouped, FALSE);
+}
+
+static GtkWidget *
+find_label_text (GtkWidget  *root,
+                 const char *text)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (root)), text) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label_text (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_counts_in_locale (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(LoomSidebarItem) item = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *grouped = NULL;
+  GtkWidget *row;
+  guint n_all;
+
+  g_assert_cmpstr (setlocale (LC_NUMERIC, NULL), ==, "en_US.UTF-8");
+
+  /* 1,200 more sessions, written the quick way: the list only counts them. */
+  exec_raw (f->db_path,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)"
+            " INSERT INTO sessions (uuid, source, source_session_id, updated_at)"
+            " SELECT 'bulk-' || i, 'codex', 'bulk-' || i, 1000 + i FROM n");
+  loom_session_list_reload (f->list);
+  loom_ui_test_wait_for_frames (f->window, 2);
+  n_all = count_query (f, LOOM_COLLECTION_ALL, 0, NULL, NULL);
+  g_assert_cmpuint (n_all, >, 1600);
+  grouped = group_digits (n_all);
+  expected = g_strdup_printf ("%s sessions", grouped);
+  g_assert_cmpstr (loom_session_list_get_subtitle (f->list), ==, expected);
+
+  item = loom_sidebar_item_new_for_collection (LOOM_COLLECTION_ALL);
+  loom_sidebar_item_set_count (item, 100000);
+  row = g_object_ref_sink (loom_sidebar_row_new (item));
+  g_assert_nonnull (find_label_text (row, "100,000"));
+  g_assert_null (find_label_text (row, "100000"));
+  g_object_unref (row);
+}
+
+/* GTK's test setup asks for en_US.UTF-8, which a fresh Debian machine has not generated (it
+ * comes with C.UTF-8 only, which groups no digits): make it in a private folder with
+ * localedef (package locales), so that the locale-dependent counts are tested for real. */
+static void
+make_test_locale (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("loom-locale-XXXXXX", &error);
+  g_autofree char *target = NULL;
+  int status = 0;
+
+  g_assert_no_error (error);
+  target = g_build_filename (dir, "en_US.UTF-8", NULL);
+  g_spawn_sync (NULL,
+                (char *[]) { (char *)"localedef", (char *)"-i", (char *)"en_US",
+                             (char *)"-f", (char *)"UTF-8", target, NULL },
+                NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("localedef could not make en_US.UTF-8 (is Debian's locales installed?): %s",
+             error->message);
+  g_setenv ("LOCPATH", dir, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  make_test_locale ();
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
@@ -711,6 +809,8 @@ main (int   argc,
               fixture_set_up, test_selection_and_drag, fixture_tear_down);
   g_test_add ("/app/session-list/sizes", Fixture, NULL,
               fixture_set_up, test_sizes, fixture_tear_down);
+  g_test_add ("/app/session-list/counts-in-locale", Fixture, NULL,
+              fixture_set_up, test_counts_in_locale, fixture_tear_down);
 
   return g_test_run ();
 }
