@@ -330,6 +330,16 @@ format_tokens (const LoomSessionRecord *r)
   out = format_count (r->tokens_output);
   read = format_count (r->tokens_cache_read);
   write = format_count (r->tokens_cache_creation);
+  if (r->tokens_reasoning >= 0)
+    {
+      g_autofree char *reasoning = format_count (r->tokens_reasoning);
+
+      /* Translators: token counts of a session: input, output and the part of it spent
+       * reasoning, cache reads, cache writes. */
+      return g_strdup_printf (_("%s in · %s out (%s reasoning) · %s cache read · "
+                                "%s cache written"),
+                              in, out, reasoning, read, write);
+    }
   /* Translators: token counts of a session: input, output, cache reads, cache writes. */
   return g_strdup_printf (_("%s in · %s out · %s cache read · %s cache written"),
                           in, out, read, write);

@@ -215,6 +215,15 @@ print_session_details (LoomSession *session)
                                 in, out, read, written);
       print_field (_("Tokens"), tokens);
     }
+  if (r->tokens_reasoning >= 0)
+    {
+      g_autofree char *reasoning = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_reasoning);
+      g_autofree char *of_output = NULL;
+
+      /* Translators: the part of a session's output tokens the model spent reasoning. */
+      of_output = g_strdup_printf (_("%s of the output"), reasoning);
+      print_field (_("Reasoning tokens"), of_output);
+    }
 }
 
 static int

@@ -720,8 +720,13 @@ find_message (LoomImportFile  *file,
   return loom_import_step (file->store, stmt, "find the message", error);
 }
 
-/* A message seen again (Claude writes one record per content block) grows by its new text;
- * its usage is replaced, so the last record's final usage wins. */
+/* A message seen again (Claude writes one record per content block) grows by its new text.
+ * Each count of its usage keeps the largest value a record gave (RAISED): the records repeat
+ * one response's usage, which only grows as it streams, so a smaller count is a placeholder (a
+ * copy tool's 0, a record written again before the final one) and must not replace the real
+ * figure. */
+#define RAISED(column, param) \
+  "  " column " = max (coalesce (" param ", " column "), coalesce (" column ", " param "))"
 static gint64
 update_message (LoomImportFile          *file,
                 gint64                   id,
@@ -733,9 +738,9 @@ update_message (LoomImportFile          *file,
     "  text = CASE WHEN ?2 = '' OR ?2 = text THEN text WHEN text = '' THEN ?2"
     "              ELSE text || char (10) || char (10) || ?2 END,"
     "  flags = flags | ?3, model = coalesce (?4, model),"
-    "  input_tokens = coalesce (?5, input_tokens), output_tokens = coalesce (?6, output_tokens),"
-    "  cache_read_tokens = coalesce (?7, cache_read_tokens),"
-    "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
+    RAISED ("input_tokens", "?5") "," RAISED ("output_tokens", "?6") ","
+    RAISED ("cache_read_tokens", "?7") "," RAISED ("cache_creation_tokens", "?8") ","
+    RAISED ("reasoning_tokens", "?9")
     " WHERE id = ?1";
   /* The same without text and flags, whose update trigger keeps the search index current. A
    * statement that may fire a trigger is one SQLite must be able to undo halfway, so it copies
@@ -744,9 +749,9 @@ update_message (LoomImportFile          *file,
   static const char update_usage_sql[] =
     "UPDATE messages SET"
     "  model = coalesce (?4, model),"
-    "  input_tokens = coalesce (?5, input_tokens), output_tokens = coalesce (?6, output_tokens),"
-    "  cache_read_tokens = coalesce (?7, cache_read_tokens),"
-    "  cache_creation_tokens = coalesce (?8, cache_creation_tokens)"
+    RAISED ("input_tokens", "?5") "," RAISED ("output_tokens", "?6") ","
+    RAISED ("cache_read_tokens", "?7") "," RAISED ("cache_creation_tokens", "?8") ","
+    RAISED ("reasoning_tokens", "?9")
     " WHERE id = ?1";
   gboolean has_text = m->text != NULL && *m->text != '\0';
   sqlite3_stmt *stmt;
@@ -754,7 +759,7 @@ update_message (LoomImportFile          *file,
   /* Nothing to add: spare the write (and the index update it would trigger). */
   if (!has_text && m->flags == 0 && m->model == NULL &&
       m->input_tokens < 0 && m->output_tokens < 0 && m->cache_read_tokens < 0 &&
-      m->cache_creation_tokens < 0)
+      m->cache_creation_tokens < 0 && m->reasoning_tokens < 0)
     return id;
 
   stmt = loom_store_cached (file->store, has_text || m->flags != 0 ? update_sql : update_usage_sql,
@@ -769,6 +774,7 @@ update_message (LoomImportFile          *file,
   bind_count (stmt, 6, m->output_tokens);
   bind_count (stmt, 7, m->cache_read_tokens);
   bind_count (stmt, 8, m->cache_creation_tokens);
+  bind_count (stmt, 9, m->reasoning_tokens);
   return loom_import_step (file->store, stmt, "update a message", error) < 0 ? 0 : id;
 }
 
@@ -782,8 +788,9 @@ loom_import_file_add_message (LoomImportFile          *file,
    * seen before, and it is updated instead. */
   static const char insert_sql[] =
     "INSERT INTO messages (session_id, seq, role, flags, source_id, model, created_at, text,"
-    "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+    "                      input_tokens, output_tokens, cache_read_tokens, cache_creation_tokens,"
+    "                      reasoning_tokens)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
     " ON CONFLICT (session_id, source_id) WHERE source_id IS NOT NULL DO NOTHING";
   sqlite3_stmt *stmt;
   gint64 id, seq;
@@ -805,6 +812,7 @@ loom_import_file_add_message (LoomImportFile          *file,
   bind_count (stmt, 10, m->output_tokens);
   bind_count (stmt, 11, m->cache_read_tokens);
   bind_count (stmt, 12, m->cache_creation_tokens);
+  bind_count (stmt, 13, m->reasoning_tokens);
   id = step_inserting (file->store, stmt, "add a message", error);
   if (id < 0)
     return 0;
@@ -908,7 +916,8 @@ loom_import_file_set_tokens (LoomImportFile *file,
                              gint64          input,
                              gint64          output,
                              gint64          cache_read,
-                             gint64          cache_creation)
+                             gint64          cache_creation,
+                             gint64          reasoning)
 {
   LoomTokenTotals *totals = g_new (LoomTokenTotals, 1);
 
@@ -916,6 +925,7 @@ loom_import_file_set_tokens (LoomImportFile *file,
   totals->output = output;
   totals->cache_read = cache_read;
   totals->cache_creation = cache_creation;
+  totals->reasoning = reasoning;
   g_hash_table_insert (file->tokens, g_memdup2 (&session_id, sizeof session_id), totals);
 }
 
@@ -968,7 +978,8 @@ loom_import_file_clear (LoomStore   *store,
  * one over its events (the table's rows, through messages_session and events_session), where a
  * subquery per column read them eleven times over. The tokens are summed from the messages
  * only if some message has them; an agent that reports a session's totals overwrites them
- * after (reported_tokens_sql). */
+ * after (reported_tokens_sql). Reasoning is NULL unless some message tells it apart (Claude's
+ * never do: their output holds it unsaid). */
 #define SUMMED_TOKENS(column, sum) \
   "  " column " = CASE WHEN m.n_tokens > 0 THEN ifnull (m." sum ", 0) ELSE " column " END,"
 static const char recompute_sql[] =
@@ -979,6 +990,7 @@ static const char recompute_sql[] =
   SUMMED_TOKENS ("tokens_output", "output")
   SUMMED_TOKENS ("tokens_cache_read", "cache_read")
   SUMMED_TOKENS ("tokens_cache_creation", "cache_creation")
+  "  tokens_reasoning = CASE WHEN m.n_tokens > 0 THEN m.reasoning ELSE tokens_reasoning END,"
   "  n_tool_calls = e.n_calls, n_tool_results = e.n_results, n_tool_errors = e.n_errors,"
   "  n_reasoning = e.n_reasoning, event_count = e.n,"
   "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
@@ -1002,6 +1014,7 @@ static const char recompute_sql[] =
   "              sum (input_tokens) AS input, sum (output_tokens) AS output,"
   "              sum (cache_read_tokens) AS cache_read,"
   "              sum (cache_creation_tokens) AS cache_creation,"
+  "              sum (reasoning_tokens) AS reasoning,"
   "              count (input_tokens) + count (output_tokens) AS n_tokens"
   "       FROM messages WHERE session_id = ?1) AS m,"
   "      (SELECT count(*) FILTER (WHERE kind = 'tool_call') AS n_calls,"
@@ -1015,7 +1028,7 @@ static const char recompute_sql[] =
 
 static const char reported_tokens_sql[] =
   "UPDATE sessions SET tokens_input = ?2, tokens_output = ?3, tokens_cache_read = ?4,"
-  "  tokens_cache_creation = ?5 WHERE id = ?1";
+  "  tokens_cache_creation = ?5, tokens_reasoning = ?6 WHERE id = ?1";
 
 /* A name for the session from its first real prompt: one line, at most a few words. */
 static char *
@@ -1209,6 +1222,7 @@ loom_import_file_finish (LoomImportFile  *file,
           sqlite3_bind_int64 (stmt, 3, MAX (totals->output, 0));
           sqlite3_bind_int64 (stmt, 4, MAX (totals->cache_read, 0));
           sqlite3_bind_int64 (stmt, 5, MAX (totals->cache_creation, 0));
+          bind_count (stmt, 6, totals->reasoning);
           if (loom_import_step (file->store, stmt, "record the tokens", error) < 0)
             return FALSE;
         }

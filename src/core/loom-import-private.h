@@ -58,6 +58,7 @@ typedef struct
   gint64 output;
   gint64 cache_read;
   gint64 cache_creation;
+  gint64 reasoning;
 } LoomTokenTotals;
 
 struct _LoomImportFile

@@ -15,9 +15,11 @@
  *   complete copy and counting both would double every tool call and token. When it does not
  *   (the builds that only mirrored), the child is built from the mirrored records instead.
  * - One message per assistant API message: the records of a streamed message share message.id
- *   (F1.3); the framework appends their text and keeps the last record's usage, which is final.
- * - User records that only carry tool_result blocks are tool results, not prompts. isMeta,
- *   compaction summaries, slash-command XML and harness notices are kept, flagged.
+ *   (F1.3); the framework appends their text and keeps each usage count's largest value, the
+ *   final one (a record's placeholder or partial usage does not lower it).
+ * - User records that only carry tool_result blocks are tool results, not prompts; text typed
+ *   while a tool ran, sent beside its result, is a prompt. isMeta, compaction summaries,
+ *   slash-command XML and harness notices (hooks' words beside results too) are kept, flagged.
  * - Bookkeeping records (file-history-*, queue-operation, pr-link, last-prompt, titles, modes,
  *   attachments, progress) become lifecycle events; unknown types become raw events.
  *
@@ -547,6 +549,35 @@ text_flags (const char *text)
   return 0;
 }
 
+/* Whether a text beside tool results is a hook's words about the tool ("PostToolUse:Bash hook
+ * feedback:", "Stop hook feedback:"): an event name, maybe ":" and a tool, then " hook ". */
+static gboolean
+is_hook_text (const char *text)
+{
+  static const char * const events[] = {
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
+    "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop",
+    "PreCompact", NULL,
+  };
+
+  while (g_ascii_isspace (*text))
+    text++;
+  for (guint i = 0; events[i] != NULL; i++)
+    {
+      const char *p = text;
+
+      if (!g_str_has_prefix (p, events[i]))
+        continue;
+      p += strlen (events[i]);
+      if (*p == ':')
+        while (*p != '\0' && *p != ' ' && *p != '\n')
+          p++;
+      if (g_str_has_prefix (p, " hook "))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 append_part (GString    *text,
              const char *part)
@@ -683,9 +714,11 @@ handle_user (Import         *imp,
   const LoomJson *content = loom_json_member (message, "content");
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
   g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) typed = g_string_new (NULL);     /* beside results: what a person wrote */
+  g_autoptr(GString) harness = g_string_new (NULL);   /* beside results: notices, hooks */
   g_autoptr(GPtrArray) results = g_ptr_array_new ();
   g_autoptr(GPtrArray) others = g_ptr_array_new ();
-  gboolean has_text = FALSE;
+  gboolean has_text = FALSE, has_typed = FALSE;
   guint flags = 0;
 
   if (content == NULL)
@@ -712,8 +745,17 @@ handle_user (Import         *imp,
             g_ptr_array_add (results, (gpointer)element);
           else if (part != NULL)
             {
+              gboolean is_text = str_equal0 (loom_json_member_string (block, "type"), "text");
+
               append_part (text, part);
               has_text = TRUE;
+              if (is_text && (text_flags (part) != 0 || is_hook_text (part)))
+                append_part (harness, part);
+              else
+                {
+                  append_part (typed, part);
+                  has_typed = has_typed || is_text;
+                }
             }
           else
             g_ptr_array_add (others, (gpointer)element);
@@ -721,6 +763,39 @@ handle_user (Import         *imp,
     }
   else
     g_ptr_array_add (others, (gpointer)content);
+
+  /* A person may write while a tool runs: Claude Code then sends what they typed in the record
+   * that returns the tool's result. That text is their prompt, and comes after the result, as
+   * the model read it; the harness's own words beside it stay flagged apart. */
+  if (has_typed && results->len > 0 && !get_bool (record, "isMeta") &&
+      !get_bool (record, "isCompactSummary"))
+    {
+      const char *uuid = loom_json_member_string (record, "uuid");
+      g_autofree char *harness_id = uuid ? g_strconcat (uuid, "#harness", NULL) : NULL;
+
+      for (guint i = 0; i < results->len; i++)
+        add_tool_result (imp, s, g_ptr_array_index (results, i), record, results->len == 1);
+      if (harness->len > 0)
+        {
+          LoomMessageDraft context = LOOM_MESSAGE_DRAFT_INIT;
+          guint why = text_flags (harness->str);
+
+          context.source_id = harness_id;
+          context.role = "user";
+          context.text = harness->str;
+          context.flags = why != 0 ? why : LOOM_MESSAGE_INJECTED;
+          context.created_at = imp->time;
+          add_message (imp, s, &context);
+        }
+      draft.source_id = uuid;
+      draft.role = "user";
+      draft.text = typed->str;
+      draft.created_at = imp->time;
+      add_message (imp, s, &draft);
+      /* Done with the text and the results: only other blocks are left. */
+      g_ptr_array_set_size (results, 0);
+      has_text = FALSE;
+    }
 
   /* A record of tool results is the harness answering the model, not a prompt (F1.2); text
    * beside results (an interruption notice, a hook's words) is harness text too. */

@@ -24,7 +24,7 @@ G_BEGIN_DECLS
 #define STATE_CALLS    "calls"       /* call_id → tool name, until the result arrives */
 #define STATE_FAILED   "failed"      /* call_id → TRUE/FALSE from exec_command_end & co. */
 #define STATE_PATCHED  "patched"     /* call_id → TRUE when its patch text gave file changes */
-#define STATE_TOKENS   "tokens"      /* the last cumulative total_token_usage, converted */
+#define STATE_TOKENS   "tokens"      /* total_token_usage: each field's largest value */
 #define STATE_ITEMS    "items"       /* TypeScript document: items already imported */
 
 typedef struct

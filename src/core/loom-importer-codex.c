@@ -575,35 +575,46 @@ codex_response_item (CodexImport    *ci,
 
 /* ——— event messages ——— */
 
-/* Tokens: the last cumulative info.total_token_usage (info is null before the first answer).
- * OpenAI's input_tokens INCLUDES the cached (and cache-written) tokens; the store's columns follow
- * the Claude meaning, where input, cache_read and cache_creation are disjoint. So
- *   input = input_tokens - cached_input_tokens - cache_write_input_tokens  (not below 0)
- *   cache_read = cached_input_tokens, cache_creation = cache_write_input_tokens,
- *   output = output_tokens (which already includes reasoning_output_tokens). */
+/* Tokens: the cumulative info.total_token_usage of the last token_count (info is null before the
+ * first answer). The totals only grow, so each field keeps the largest value seen: in a file as
+ * Codex writes it that is the last one, and a placeholder (info null, a total of zeros, a field
+ * missing or not a number, a total repeated) never lowers or doubles it. OpenAI's input_tokens
+ * INCLUDES the cached (and cache-written) tokens; the store's columns follow the Claude meaning,
+ * where input, cache_read and cache_creation are disjoint (codex_flush_tokens). */
 static void
 codex_token_count (CodexImport    *ci,
                    const LoomJson *payload)
 {
+  static const char * const fields[] = {
+    "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
+    "reasoning_output_tokens",
+  };
   const LoomJson *info = loom_json_member_object (payload, "info");
   const LoomJson *total = loom_json_member_object (info, "total_token_usage");
-  JsonObject *tokens;
-  gint64 input, cached, written;
+  JsonObject *tokens = loom_json_get_object (ci->state, STATE_TOKENS);
+  gboolean counted = FALSE;
 
-  if (total == NULL || !has_int (total, "input_tokens"))
+  if (total == NULL)
     return;
-  input = MAX (loom_json_member_int (total, "input_tokens", 0), 0);
-  cached = MAX (loom_json_member_int (total, "cached_input_tokens", 0), 0);
-  written = MAX (loom_json_member_int (total, "cache_write_input_tokens", 0), 0);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      gint64 value;
 
-  tokens = json_object_new ();
-  json_object_set_int_member (tokens, "input", MAX (input - cached - written, 0));
-  json_object_set_int_member (tokens, "output",
-                              MAX (loom_json_member_int (total, "output_tokens", 0), 0));
-  json_object_set_int_member (tokens, "cache_read", cached);
-  json_object_set_int_member (tokens, "cache_creation", written);
-  json_object_set_object_member (ci->state, STATE_TOKENS, tokens);
-  loom_codex_session_ready (ci);
+      if (!has_int (total, fields[i]))
+        continue;
+      value = MAX (loom_json_member_int (total, fields[i], 0), 0);
+      if (tokens == NULL)
+        {
+          tokens = json_object_new ();
+          json_object_set_object_member (ci->state, STATE_TOKENS, tokens);
+        }
+      if (!json_object_has_member (tokens, fields[i]) ||
+          value > loom_json_get_int (tokens, fields[i], 0))
+        json_object_set_int_member (tokens, fields[i], value);
+      counted = TRUE;
+    }
+  if (counted)
+    loom_codex_session_ready (ci);
 }
 
 static void
@@ -994,16 +1005,24 @@ static void
 codex_flush_tokens (CodexImport *ci)
 {
   JsonObject *tokens = loom_json_get_object (ci->state, STATE_TOKENS);
+  gint64 input, cached, written;
 
   /* Every pass that touched the session sets the totals again: the framework recomputes a
    * touched session's totals from its messages unless told otherwise. */
   if (tokens == NULL || ci->session == 0 || ci->error != NULL)
     return;
+  /*   input = input_tokens - cached_input_tokens - cache_write_input_tokens  (not below 0)
+   *   cache_read = cached_input_tokens, cache_creation = cache_write_input_tokens,
+   *   output = output_tokens (which already includes reasoning_output_tokens),
+   *   reasoning = reasoning_output_tokens, when given. */
+  input = loom_json_get_int (tokens, "input_tokens", 0);
+  cached = loom_json_get_int (tokens, "cached_input_tokens", 0);
+  written = loom_json_get_int (tokens, "cache_write_input_tokens", 0);
   loom_import_file_set_tokens (ci->file, ci->session,
-                               loom_json_get_int (tokens, "input", 0),
-                               loom_json_get_int (tokens, "output", 0),
-                               loom_json_get_int (tokens, "cache_read", 0),
-                               loom_json_get_int (tokens, "cache_creation", 0));
+                               MAX (input - cached - written, 0),
+                               loom_json_get_int (tokens, "output_tokens", 0),
+                               cached, written,
+                               loom_json_get_int (tokens, "reasoning_output_tokens", -1));
 }
 
 /* The turns' models: a turn that ended before any reply names its model nowhere else. */

@@ -298,10 +298,13 @@ only_function_responses (const LoomJson *content)
   return n > 0;
 }
 
-/* tokens{input, output, cached, thoughts, tool, total}: input is promptTokenCount (cached tokens
- * included, as Gemini reports it), tool is toolUsePromptTokenCount, output is
- * candidatesTokenCount and thoughts is thoughtsTokenCount. Thoughts are billed as output and tool
- * prompts as input, so input + output = total. */
+/* tokens{input, output, cached, thoughts, tool, total}: input is promptTokenCount, cached is
+ * cachedContentTokenCount (a part of the prompt), tool is toolUsePromptTokenCount, output is
+ * candidatesTokenCount and thoughts is thoughtsTokenCount. The store's input, cache_read and
+ * cache_creation are disjoint, as Claude reports them, so input is the prompt without its
+ * cached part, plus the tool prompts; thoughts are billed as output, and output holds them as
+ * Claude's and Codex's output do, with reasoning saying how much of it they were. So input +
+ * cache_read + output = total. */
 static void
 set_usage (LoomMessageDraft *draft,
            const LoomJson   *tokens)
@@ -317,11 +320,13 @@ set_usage (LoomMessageDraft *draft,
   tool = loom_json_member_int (tokens, "tool", -1);
 
   if (input >= 0 || tool >= 0)
-    draft->input_tokens = MAX (input, 0) + MAX (tool, 0);
+    draft->input_tokens = MAX (MAX (input, 0) - MAX (cached, 0), 0) + MAX (tool, 0);
   if (output >= 0 || thoughts >= 0)
     draft->output_tokens = MAX (output, 0) + MAX (thoughts, 0);
   if (cached >= 0)
     draft->cache_read_tokens = cached;
+  if (thoughts >= 0)
+    draft->reasoning_tokens = thoughts;
 }
 
 static gint64
@@ -434,8 +439,8 @@ take_metadata (GeminiImport   *ctx,
 
 /* Adds a message, or updates one seen before in this file. The framework appends the text of a
  * draft whose id it has seen; Gemini appends the whole message again each time it adds tokens or
- * tool calls, so the text is given once: the first non-empty one wins. Usage is replaced, so the
- * last record's tokens win. */
+ * tool calls, so the text is given once: the first non-empty one wins. Usage only grows: a
+ * later record's placeholder tokens (zeros, or fields missing) keep the earlier figures. */
 static gint64
 add_message (GeminiImport      *ctx,
              LoomMessageDraft  *draft,

@@ -42,13 +42,18 @@ typedef struct
   guint       flags;          /* LoomMessageFlags */
   const char *model;
   gint64      created_at;     /* Unix ms */
-  gint64      input_tokens;   /* replace the stored usage when >= 0 (the last record wins) */
-  gint64      output_tokens;
+  /* A message's usage is that of one model response, which every record of it repeats or
+   * completes (Claude's output grows as it streams; Gemini writes the whole message again): a
+   * count >= 0 raises the stored one, and a smaller one (a placeholder's 0, a partial count
+   * written before the final one) leaves it. */
+  gint64      input_tokens;
+  gint64      output_tokens;          /* reasoning included */
   gint64      cache_read_tokens;
   gint64      cache_creation_tokens;
+  gint64      reasoning_tokens;       /* the part of output spent reasoning, when told apart */
 } LoomMessageDraft;
 
-#define LOOM_MESSAGE_DRAFT_INIT { NULL, NULL, NULL, 0, NULL, 0, -1, -1, -1, -1 }
+#define LOOM_MESSAGE_DRAFT_INIT { NULL, NULL, NULL, 0, NULL, 0, -1, -1, -1, -1, -1 }
 
 /* Event kinds, as stored. */
 #define LOOM_EVENT_TOOL_CALL   "tool_call"
@@ -189,13 +194,14 @@ gint64      loom_import_file_add_event   (LoomImportFile           *file,
                                           const LoomEventDraft     *event,
                                           GError                  **error);
 /* Cumulative token totals reported by the agent (Codex). Without it, totals are the sum of the
- * messages' usage (Claude, Gemini). */
+ * messages' usage (Claude, Gemini). @reasoning < 0: not reported. */
 void        loom_import_file_set_tokens  (LoomImportFile           *file,
                                           gint64                    session_id,
                                           gint64                    input,
                                           gint64                    output,
                                           gint64                    cache_read,
-                                          gint64                    cache_creation);
+                                          gint64                    cache_creation,
+                                          gint64                    reasoning);
 
 /* The models the agent reported for its turns, in order (Codex: turn_context), when its
  * messages do not name them all: they come first in the session's models, and give its model

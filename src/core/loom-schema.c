@@ -628,6 +628,32 @@ static const char schema_v5[] =
 static const char schema_v6[] =
   "DROP TRIGGER sessions_index_insert;";
 
+/* Version 7: the reasoning part of the output, and Gemini's input without its cached part.
+ *
+ * Codex and Gemini tell how much of the output was reasoning (reasoning_output_tokens,
+ * thoughts); Claude does not, so NULL says "not reported" for a session and a message alike.
+ * Gemini's input counted the cached prompt, which cache_read counts again; Claude's and Codex's
+ * never did. Messages of Gemini keep their cached part, so their input is corrected here, and
+ * the sessions' sums with it, even for files the agent has since deleted.
+ *
+ * Reasoning cannot be derived from what is stored, and a pass skips a file that did not change
+ * (its cursor's size and time match): no import would ever fill it in. So the cursors of Codex
+ * and Gemini files lose what they matched with, and the next pass reads each such file again
+ * from its start, as it reads a rewritten one: it first clears what the file gave, then
+ * imports it anew into the same sessions, which keep their ids, folders and names. Claude's
+ * files need nothing read again: their reasoning stays NULL. */
+static const char schema_v7[] =
+  "ALTER TABLE sessions ADD COLUMN tokens_reasoning INTEGER;"
+  "ALTER TABLE messages ADD COLUMN reasoning_tokens INTEGER;"
+  "UPDATE messages SET input_tokens = max (input_tokens - cache_read_tokens, 0)"
+  " WHERE input_tokens IS NOT NULL AND cache_read_tokens IS NOT NULL"
+  "   AND session_id IN (SELECT id FROM sessions WHERE source = 'gemini');"
+  "UPDATE sessions SET tokens_input ="
+  "  (SELECT ifnull (sum (input_tokens), 0) FROM messages WHERE session_id = sessions.id)"
+  " WHERE source = 'gemini' AND EXISTS (SELECT 1 FROM messages WHERE session_id = sessions.id"
+  "   AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL));"
+  "UPDATE import_cursors SET mtime = -1, prefix_hash = NULL WHERE source IN ('codex', 'gemini');";
+
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
   "DELETE FROM index_retitled;"
@@ -682,6 +708,7 @@ static const char * const migrations[] = {
   schema_v4,
   schema_v5,
   schema_v6,
+  schema_v7,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1);

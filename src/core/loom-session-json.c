@@ -132,6 +132,12 @@ loom_session_to_json (LoomSession *self)
   add_int (builder, "output", r->tokens_output);
   add_int (builder, "cache_read", r->tokens_cache_read);
   add_int (builder, "cache_creation", r->tokens_cache_creation);
+  /* Part of output, not added to it; null where the agent does not tell it apart (Claude). */
+  json_builder_set_member_name (builder, "reasoning");
+  if (r->tokens_reasoning >= 0)
+    json_builder_add_int_value (builder, r->tokens_reasoning);
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 
   json_builder_end_object (builder);

@@ -16,7 +16,10 @@
 LoomSessionRecord *
 loom_session_record_new (void)
 {
-  return g_new0 (LoomSessionRecord, 1);
+  LoomSessionRecord *record = g_new0 (LoomSessionRecord, 1);
+
+  record->tokens_reasoning = -1;
+  return record;
 }
 
 LoomSessionRecord *

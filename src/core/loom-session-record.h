@@ -58,6 +58,7 @@ typedef struct
   gint64    tokens_output;
   gint64    tokens_cache_read;
   gint64    tokens_cache_creation;
+  gint64    tokens_reasoning;       /* the part of output spent reasoning; -1: not reported */
 
   gint64    n_user_messages;
   gint64    n_assistant_messages;

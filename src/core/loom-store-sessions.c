@@ -19,7 +19,8 @@ const char loom_store_session_select[] =
   "       s.archived, s.session_type, fs.uuid, ps.uuid, s.task_objective, s.task_status,"
   "       s.tools_used, s.tokens_input, s.tokens_output, s.tokens_cache_read,"
   "       s.tokens_cache_creation, s.n_user_messages, s.n_assistant_messages,"
-  "       s.n_tool_calls, s.n_tool_results, s.n_tool_errors, s.n_reasoning"
+  "       s.n_tool_calls, s.n_tool_results, s.n_tool_errors, s.n_reasoning,"
+  "       ifnull (s.tokens_reasoning, -1)"
   "  FROM sessions s"
   "  LEFT JOIN projects p ON p.id = s.project_id"
   "  LEFT JOIN folders f ON f.id = s.folder_id"
@@ -83,6 +84,7 @@ loom_store_read_record (sqlite3_stmt      *stmt,
   r->n_tool_results = sqlite3_column_int64 (stmt, c++);
   r->n_tool_errors = sqlite3_column_int64 (stmt, c++);
   r->n_reasoning = sqlite3_column_int64 (stmt, c++);
+  r->tokens_reasoning = sqlite3_column_int64 (stmt, c++);
 }
 
 static LoomSession *

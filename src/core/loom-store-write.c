@@ -115,9 +115,10 @@ loom_store_insert_session (LoomStore          *self,
     "  fork_source_session_id, parent_session_id, task_objective, task_status, tools_used,"
     "  tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation,"
     "  n_user_messages, n_assistant_messages, n_tool_calls, n_tool_results, n_tool_errors,"
-    "  n_reasoning)"
+    "  n_reasoning, tokens_reasoning)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ifnull (?, '[]'), ?, ?, ?, ?, ?, ?, ?,"
-    "  ?, ?, ?, ifnull (?, 'main'), ?, ?, ?, ?, ifnull (?, '{}'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "  ?, ?, ?, ifnull (?, 'main'), ?, ?, ?, ?, ifnull (?, '{}'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+    "  ?)",
     error);
   if (stmt == NULL)
     goto fail;
@@ -163,6 +164,10 @@ loom_store_insert_session (LoomStore          *self,
   sqlite3_bind_int64 (stmt, c++, r->n_tool_results);
   sqlite3_bind_int64 (stmt, c++, r->n_tool_errors);
   sqlite3_bind_int64 (stmt, c++, r->n_reasoning);
+  if (r->tokens_reasoning >= 0)
+    sqlite3_bind_int64 (stmt, c++, r->tokens_reasoning);
+  else
+    sqlite3_bind_null (stmt, c++);
   g_assert (c - 1 == sqlite3_bind_parameter_count (stmt));
 
   if (sqlite3_step (stmt) != SQLITE_DONE)

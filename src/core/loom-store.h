@@ -17,7 +17,7 @@
 
 G_BEGIN_DECLS
 
-#define LOOM_STORE_SCHEMA_VERSION 6
+#define LOOM_STORE_SCHEMA_VERSION 7
 
 #define LOOM_TYPE_STORE (loom_store_get_type ())
 

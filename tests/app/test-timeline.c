@@ -13,6 +13,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
 #include <time.h>
 
@@ -582,6 +583,9 @@ test_session (Fixture       *fixture,
   g_assert_cmpstr (loom_session_details_get_value (fixture->details, "Pinned"), ==, "No");
   g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
                             "298 out"));
+  /* Claude Code does not tell its reasoning apart: nothing is said of it. */
+  g_assert_null (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
+                         "reasoning"));
   g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Source file"),
                             STREAMED_ID ".jsonl"));
   g_assert_cmpstr (loom_session_details_get_value (fixture->details, "ID"), ==,
@@ -589,6 +593,21 @@ test_session (Fixture       *fixture,
   g_assert_null (loom_session_details_get_value (fixture->details, "Parent session"));
   g_assert_nonnull (find_label (GTK_WIDGET (fixture->details), "Bash"));
   g_assert_nonnull (find_label (GTK_WIDGET (fixture->details), "3 calls"));
+
+  /* An agent that reports it (Codex, Gemini): the part of the output spent reasoning. */
+  {
+    g_autofree char *path = g_build_filename (fixture->dir, "history.db", NULL);
+    sqlite3 *db = NULL;
+
+    g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db, "UPDATE sessions SET tokens_reasoning = 120"
+                                       " WHERE source_session_id = '" STREAMED_ID "'",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    sqlite3_close (db);
+    show_session (fixture, STREAMED_ID);
+    g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
+                              "298 out (120 reasoning)"));
+  }
 
   /* The copy button of the id puts it on the clipboard. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->details), "details.copy", "i",

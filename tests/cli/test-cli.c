@@ -223,7 +223,38 @@ test_list_and_show (Fixture       *f,
   one = parse_out (f);
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (one), "title"), ==,
                    "Plan the release - 2026-11-21");
+  {
+    JsonObject *tokens = json_object_get_object_member (json_node_get_object (one), "tokens");
+    static const char * const members[] = {
+      "input", "output", "cache_read", "cache_creation", "reasoning",
+    };
+
+    g_assert_cmpuint (json_object_get_size (tokens), ==, G_N_ELEMENTS (members));
+    for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+      g_assert_true (json_object_has_member (tokens, members[m]));
+    /* Nothing reported it: null, not 0. */
+    g_assert_true (json_object_get_null_member (tokens, "reasoning"));
+  }
   g_clear_pointer (&one, json_node_unref);
+
+  /* Once the agent reported it, a number, and the text says it. */
+  {
+    g_autofree char *sql = g_strdup_printf ("UPDATE sessions SET tokens_input = 400,"
+                                            "  tokens_output = 90, tokens_reasoning = 60"
+                                            " WHERE uuid = '%s'", b);
+    JsonObject *tokens;
+
+    loom_test_exec_sql (f->path, sql);
+    g_assert_cmpint (run_loom (f, "sessions", "show", b, "--json"), ==, 0);
+    one = parse_out (f);
+    tokens = json_object_get_object_member (json_node_get_object (one), "tokens");
+    g_assert_cmpint (json_object_get_int_member (tokens, "output"), ==, 90);
+    g_assert_cmpint (json_object_get_int_member (tokens, "reasoning"), ==, 60);
+    g_clear_pointer (&one, json_node_unref);
+    g_assert_cmpint (run_loom (f, "sessions", "show", b), ==, 0);
+    g_assert_nonnull (strstr (f->out, "400 in, 90 out"));
+    g_assert_nonnull (strstr (f->out, "60 of the output"));
+  }
 
   /* The timeline comes with it, in order: 4 messages, then 2 tool calls. */
   g_assert_cmpint (run_loom (f, "sessions", "show", a, "--json"), ==, 0);
@@ -507,7 +538,7 @@ test_newer_store_refused (Fixture       *f,
     sqlite3 *db = NULL;
 
     g_assert_cmpint (sqlite3_open (future, &db), ==, SQLITE_OK);
-    g_assert_cmpint (sqlite3_exec (db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 7",
+    g_assert_cmpint (sqlite3_exec (db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 999",
                                    NULL, NULL, NULL), ==, SQLITE_OK);
     sqlite3_close (db);
   }

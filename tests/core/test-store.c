@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "loom-error.h"
+#include "loom-import.h"
 #include "loom-search-tokenizer.h"
 #include "loom-search.h"
 #include "loom-store.h"
@@ -128,6 +129,199 @@ test_upgrade_from_v1 (void)
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (hits), >, 0);
   g_clear_object (&hits);
+
+  g_clear_object (&store);
+  loom_test_remove_tree (dir);
+}
+
+/* The agent files store-v6.db was imported from (fixtures/README.md): where they were, below
+ * /tmp/loom-v6, and the fixture each is a copy of, below tests/import/fixtures. */
+#define V6_ROOT "/tmp/loom-v6"
+#define V6_LEGACY "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/chats/" \
+  "session-2025-09-14T10-02-3f2a9c1e.json"
+#define V6_ATLAS "tmp/atlas/chats/session-2025-11-02T08-15-8c1d4e2a.jsonl"
+#define V6_CHILD "tmp/atlas/chats/8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d/" \
+  "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl"
+#define V6_CODEX "rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl"
+#define V6_CLAUDE "-home-ada-src-loom/2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl"
+
+static const struct
+{
+  const char *copy;       /* below V6_ROOT, and below the test's folder */
+  const char *fixture;    /* below tests/import/fixtures */
+  gboolean    cursor;     /* imported: the store has a cursor for it */
+} v6_files[] = {
+  { "claude/" V6_CLAUDE, "claude/streamed-tool-error/" V6_CLAUDE, TRUE },
+  { "codex/" V6_CODEX, "codex/current/" V6_CODEX, TRUE },
+  { "gemini-jsonl/tmp/atlas/.project_root", "gemini/jsonl/tmp/atlas/.project_root", FALSE },
+  { "gemini-jsonl/" V6_ATLAS, "gemini/jsonl/" V6_ATLAS, TRUE },
+  { "gemini-jsonl/" V6_CHILD, "gemini/jsonl/" V6_CHILD, TRUE },
+  { "gemini-legacy/" V6_LEGACY, "gemini/legacy/" V6_LEGACY, TRUE },
+};
+
+static gint64
+v6_tokens (const char *db,
+           const char *column,
+           const char *source_session_id)
+{
+  g_autofree char *sql = g_strdup_printf ("SELECT ifnull (%s, -1) FROM sessions"
+                                          " WHERE source_session_id = ?1", column);
+
+  return loom_test_query_int (db, sql, source_session_id);
+}
+
+/* A store of version 6 opens upgraded: Gemini's input no longer counts its cached part, even
+ * before anything is read again, and reasoning is null until known. The agents' files have not
+ * changed since they were imported, yet the next import reads the Codex and Gemini ones again,
+ * once, to fill the reasoning in: into the same sessions, with nothing doubled. Claude's, whose
+ * reasoning is never told apart, is left alone. */
+static void
+test_upgrade_from_v6 (void)
+{
+  g_autofree char *dir = loom_test_make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "history.db", NULL);
+  g_autofree char *agents = g_build_filename (dir, "agents", NULL);
+  g_autofree char *fixture = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "core", "fixtures",
+                                               "store-v6.db", NULL);
+  g_autofree char *uuids_before = NULL;
+  g_autofree char *uuids_after = NULL;
+  g_autoptr(GFile) from = g_file_new_for_path (fixture);
+  g_autoptr(GFile) to = g_file_new_for_path (path);
+  g_autoptr(LoomStore) store = NULL;
+  g_autoptr(LoomImportStats) stats = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *roots[5];
+  sqlite3 *db = NULL;
+  gint64 n_messages, n_events;
+
+  g_assert_true (g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  /* The files, at a place of this test's own, unchanged since the import as far as the cursors
+   * can tell: same bytes, and their device, inode and time. */
+  g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (v6_files); i++)
+    {
+      g_autofree char *source = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import",
+                                                  "fixtures", v6_files[i].fixture, NULL);
+      g_autofree char *copy = g_build_filename (agents, v6_files[i].copy, NULL);
+      g_autofree char *folder = g_path_get_dirname (copy);
+      g_autofree char *old_path = g_build_filename (V6_ROOT, v6_files[i].copy, NULL);
+      g_autofree char *contents = NULL;
+      char *sql;
+      gsize length = 0;
+      struct stat st;
+
+      g_assert_true (g_file_get_contents (source, &contents, &length, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+      g_assert_true (g_file_set_contents (copy, contents, (gssize)length, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (stat (copy, &st), ==, 0);
+      if (!v6_files[i].cursor)
+        continue;
+      sql = sqlite3_mprintf ("UPDATE import_cursors SET source_path = %Q, device = %lld,"
+                             "  inode = %lld, mtime = %lld WHERE source_path = %Q;"
+                             "UPDATE sessions SET source_path = %Q WHERE source_path = %Q;",
+                             copy, (long long)st.st_dev, (long long)st.st_ino,
+                             (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+                             old_path, copy, old_path);
+      g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (sqlite3_changes (db), ==, 1);
+      sqlite3_free (sql);
+    }
+  sqlite3_close (db);
+  g_assert_cmpint (loom_test_query_int (path, "PRAGMA user_version", NULL), ==, 6);
+  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
+                                        " WHERE source_path LIKE '" V6_ROOT "/%'", NULL), ==, 0);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
+                   29730);
+  n_messages = loom_test_count_rows (path, "messages");
+  n_events = loom_test_count_rows (path, "events");
+  g_assert_cmpint (n_messages, ==, 38);
+  g_assert_cmpint (n_events, ==, 67);
+  uuids_before = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                  loom_test_query_int (path, "SELECT sum (id) FROM sessions", NULL));
+  {
+    g_autoptr(LoomStore) check = loom_store_open (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (loom_store_get_schema_version (check), ==, LOOM_STORE_SCHEMA_VERSION);
+  }
+
+  /* Upgraded: Gemini's input without its cached part (fixtures/gemini/README.md: atlas
+   * 29730 − 18000, its sub-agent 7100 − 2900, legacy 30056 − 19000), the others as they were;
+   * reasoning unknown everywhere yet. */
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
+                   11730);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9"), ==,
+                   4200);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"), ==,
+                   11056);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"), ==,
+                   12952);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"), ==,
+                   20);
+  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM sessions"
+                                        " WHERE tokens_reasoning IS NOT NULL", NULL), ==, 0);
+  /* What the cursors matched with is gone, for Codex and Gemini only. */
+  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
+                                        " WHERE prefix_hash IS NULL", NULL), ==, 4);
+  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
+                                        " WHERE prefix_hash IS NULL AND source = 'claude-code'",
+                                        NULL), ==, 0);
+
+  store = loom_store_open (path, &error);
+  g_assert_no_error (error);
+  roots[0] = g_build_filename (agents, "claude", NULL);
+  roots[1] = g_build_filename (agents, "codex", NULL);
+  roots[2] = g_build_filename (agents, "gemini-jsonl", NULL);
+  roots[3] = g_build_filename (agents, "gemini-legacy", NULL);
+  roots[4] = NULL;
+  {
+    LoomImportOptions options = { NULL, roots };
+
+    stats = loom_import_stats_new ();
+    g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (stats->files_failed, ==, 0);
+    g_assert_cmpuint (stats->warnings->len, ==, 0);
+    g_assert_cmpuint (stats->files_unchanged, ==, 1);   /* Claude's */
+    g_assert_cmpuint (stats->files_imported, ==, 4);
+    g_clear_pointer (&stats, loom_import_stats_free);
+
+    /* Once: the next pass finds every file unchanged. */
+    stats = loom_import_stats_new ();
+    g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (stats->files_unchanged, ==, 5);
+  }
+  for (guint i = 0; i < 4; i++)
+    g_free ((char *)roots[i]);
+
+  /* The same sessions and rows, and the reasoning filled in: Σ thoughts for Gemini (130 + 44,
+   * 25, 210 + 95), Codex's last reasoning_output_tokens; Claude's stays null. */
+  g_assert_cmpint (loom_test_count_rows (path, "sessions"), ==, 5);
+  g_assert_cmpint (loom_test_count_rows (path, "messages"), ==, n_messages);
+  g_assert_cmpint (loom_test_count_rows (path, "events"), ==, n_events);
+  uuids_after = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                 loom_test_query_int (path, "SELECT sum (id) FROM sessions", NULL));
+  g_assert_cmpstr (uuids_after, ==, uuids_before);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"),
+                   ==, 174);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9"),
+                   ==, 25);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"),
+                   ==, 305);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"),
+                   ==, 1040);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"),
+                   ==, -1);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
+                   11730);
+  g_assert_cmpint (v6_tokens (path, "tokens_input", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"), ==,
+                   12952);
+  loom_test_assert_index_in_sync (path);
 
   g_clear_object (&store);
   loom_test_remove_tree (dir);
@@ -1053,6 +1247,7 @@ main (int    argc,
   g_test_add ("/store/schema/locks-kept-across-opens", Fixture, NULL, fixture_set_up,
               test_locks_kept_across_opens, fixture_tear_down);
   g_test_add_func ("/store/schema/failed-migration-rolls-back", test_failed_migration_rolls_back);
+  g_test_add_func ("/store/schema/upgrade-from-v6", test_upgrade_from_v6);
   g_test_add_func ("/store/schema/newer-refused-unchanged", test_newer_schema_refused);
   g_test_add_func ("/store/schema/upgrade-from-v1", test_upgrade_from_v1);
   g_test_add_func ("/store/recovery/garbage-file", test_garbage_file_kept);

@@ -256,6 +256,10 @@ assert_session (Fixture        *f,
   assert_member_int (tokens, "output", e->tokens_output);
   assert_member_int (tokens, "cache_read", e->tokens_cache_read);
   assert_member_int (tokens, "cache_creation", e->tokens_cache_creation);
+  g_assert_nonnull (e->tokens_reasoning);
+  g_assert_true (json_object_has_member (tokens, "reasoning"));
+  assert_json_equal (json_object_get_member (tokens, "reasoning"), e->tokens_reasoning,
+                     "tokens.reasoning");
 
   if (e->parent != NULL)
     {

@@ -34,6 +34,7 @@ typedef struct
   gint64      user, assistant, tool_calls, tool_results, tool_errors, reasoning;
   gint64      message_count, event_count;
   gint64      tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation;
+  const char *tokens_reasoning;   /* JSON: a number, or null when no token count gives it */
   const char *tools_used;         /* JSON object */
   const char *created_at;
   const char *updated_at;

@@ -241,6 +241,9 @@ static const char * const folders[] = {
 #define PLACEHOLDERS "placeholder-usage"
 #define REWINDS "rewinds"
 #define V10_CWD "v1.0-sidechain-cwd"
+#define TYPED_BESIDE_RESULT "typed-beside-result"
+#define USAGE_REPEATS "usage-repeats"
+#define TYPED_ID "c4e8a2d6-1f3b-4a57-9c0e-6b2d8f4a1e39"
 
 #define D_ID "d8e3a7c1-4b6f-4a29-9e5d-7c2b1f0a3d86"
 
@@ -347,6 +350,34 @@ static const Expected variants[] = {
     .stored_messages = 3, .subagents = 1,
   },
   {
+    .fixture = TYPED_BESIDE_RESULT, .session_id = TYPED_ID,
+    .title = "Run the store tests - 2026-04-20",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 3, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 6,
+    .event_count = 4,
+    .tokens_input = 12, .tokens_output = 95, .tokens_cache_read = 28300,
+    .tokens_cache_creation = 1000,
+    .tools_used = "{\"Bash\":2}",
+    .created_at = "2026-04-20T12:00:00.000Z", .updated_at = "2026-04-20T12:00:45.000Z",
+    .stored_messages = 7, .flagged = 1,
+  },
+  {
+    .fixture = USAGE_REPEATS, .session_id = "e1f5b9c3-7a2d-4e68-8b4f-0c6a2e8d5b17",
+    .title = "Why is the list slow to scroll? - 2026-04-22",
+    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
+    .agent_version = "2.1.81", .agent_mode = "default",
+    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
+    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 11, .tokens_output = 210, .tokens_cache_read = 29300,
+    .tokens_cache_creation = 1500,
+    .tools_used = "{\"Bash\":1}",
+    .created_at = "2026-04-22T12:00:00.000Z", .updated_at = "2026-04-22T12:00:12.000Z",
+    .stored_messages = 3,
+  },
+  {
     .fixture = V10_CWD, .session_id = D_ID "/sidechain-86467a72-c688-48bf-9f61-9738345e4ee9",
     .parent = D_ID,
     .title = "Find what makes the sync job slow. - 2025-09-20",
@@ -365,6 +396,7 @@ static const Expected variants[] = {
 
 static const char * const variant_folders[] = {
   BLOCKS, TOOL_NAMES, SYSTEM_PROGRESS, QUEUE_NAMES, PLACEHOLDERS, REWINDS, V10_CWD,
+  TYPED_BESIDE_RESULT, USAGE_REPEATS,
 };
 
 /* A folder of LOOM_TEST_FIXTURES, with the sessions its README counts in each of its folders. */
@@ -633,6 +665,9 @@ assert_session (Fixture        *f,
   g_assert_cmpint (member_int (o, "tokens", "output"), ==, e->tokens_output);
   g_assert_cmpint (member_int (o, "tokens", "cache_read"), ==, e->tokens_cache_read);
   g_assert_cmpint (member_int (o, "tokens", "cache_creation"), ==, e->tokens_cache_creation);
+  /* Claude Code does not tell reasoning apart from output. */
+  g_assert_true (json_object_get_null_member (json_object_get_object_member (o, "tokens"),
+                                              "reasoning"));
   assert_json_text_equal ("tools_used", json_object_get_member (o, "tools_used"), e->tools_used);
 
   assert_timeline (f, session, e);
@@ -1152,6 +1187,60 @@ test_streamed_timeline (Fixture       *f,
     }
 }
 
+/* What a person typed while a tool ran comes in the record of the tool's result: it is their
+ * prompt, shown after the result, which still answers its call; a hook's words beside it stay
+ * flagged, apart. */
+static void
+test_typed_beside_result (Fixture       *f,
+                          gconstpointer  data)
+{
+  static const struct
+  {
+    const char *role_or_kind;
+    const char *tool_name;
+    guint       flags;
+    const char *text;   /* NULL: not checked */
+  } items[] = {
+    { "user", NULL, 0, "Run the store tests" },
+    { "assistant", NULL, 0, "Running them." },
+    { "tool_call", "Bash", 0, NULL },
+    { "tool_result", "Bash", 0, "24/24 subtests passed" },
+    { "user", NULL, 0, "While that ran: also run the import-cli test, please." },
+    { "assistant", NULL, 0, "" },
+    { "tool_call", "Bash", 0, NULL },
+    { "tool_result", "Bash", 0, "12/12 subtests passed" },
+    { "user", NULL, LOOM_MESSAGE_INJECTED, "PostToolUse:Bash hook feedback:\nthe build took 41 s" },
+    { "user", NULL, 0, "Thanks. Now sum up both runs." },
+    { "assistant", NULL, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
+  };
+  g_autofree char *path = root_path (&variants_root, TYPED_BESIDE_RESULT);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+
+  import_path (f, "claude-code", path);
+  session = find_session (f, TYPED_ID);
+  g_assert_nonnull (session);
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      g_test_message ("item %u", i);
+      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
+      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
+      g_assert_cmpuint (d->flags, ==, items[i].flags);
+      if (items[i].text != NULL)
+        g_assert_cmpstr (d->text, ==, items[i].text);
+      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
+        g_assert_nonnull (d->call_id);
+    }
+}
+
 /* claims () says of each file what discover () says, on a tree with every name and place the
  * rules tell apart: sessions, their sub-agents, the files beside them, too deep, links. A file
  * that is gone is still claimed by its name, so that its session can be marked. */
@@ -1484,6 +1573,8 @@ main (int   argc,
               fixture_set_up, test_incremental, fixture_tear_down);
   g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
               fixture_set_up, test_streamed_timeline, fixture_tear_down);
+  g_test_add ("/import/claude/typed-beside-result", Fixture, NULL,
+              fixture_set_up, test_typed_beside_result, fixture_tear_down);
   g_test_add ("/import/claude/claims", Fixture, NULL,
               fixture_set_up, test_claims, fixture_tear_down);
   g_test_add ("/import/claude/changed", Fixture, NULL,

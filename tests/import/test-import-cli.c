@@ -706,6 +706,73 @@ test_json_from_bytes (Fixture       *f,
                             "proj-\xef\xbf\xbd"));
 }
 
+/* The session whose source is @source in `loom sessions list --json`. */
+static JsonObject *
+session_of (JsonArray  *sessions,
+            const char *source)
+{
+  for (guint i = 0; i < json_array_get_length (sessions); i++)
+    {
+      JsonObject *s = json_array_get_object_element (sessions, i);
+
+      if (g_strcmp0 (json_object_get_string_member (s, "source"), source) == 0)
+        return s;
+    }
+  g_error ("no %s session", source);
+  return NULL;
+}
+
+/* tokens.reasoning, as scripts read it: the part of output each agent spent reasoning, null
+ * where the agent does not tell it apart (Claude Code). The Gemini and Codex fixtures'
+ * figures are summed by hand in their READMEs (gemini-variants/tokens, codex-variants/
+ * token-placeholders); `loom sessions show` says it in words. */
+static void
+test_tokens_reasoning (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gemini = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "gemini-variants",
+                                              "tokens", NULL);
+  g_autofree char *codex = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "codex-variants",
+                                             "token-placeholders", NULL);
+  g_autofree char *gemini_id = NULL;
+  JsonObject *stats, *tokens;
+  JsonArray *sessions;
+
+  stats = import_paths_json (f, parser, 0, f->session_file, gemini, codex, NULL);
+  g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 3);
+  g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
+  json_parser_load_from_data (parser, f->out, -1, &error);
+  g_assert_no_error (error);
+  sessions = json_node_get_array (json_parser_get_root (parser));
+  g_assert_cmpuint (json_array_get_length (sessions), ==, 3);
+
+  tokens = json_object_get_object_member (session_of (sessions, "claude-code"), "tokens");
+  g_assert_cmpint (json_object_get_int_member (tokens, "output"), ==, 5);
+  g_assert_true (json_object_has_member (tokens, "reasoning"));
+  g_assert_true (json_object_get_null_member (tokens, "reasoning"));
+
+  tokens = json_object_get_object_member (session_of (sessions, "codex"), "tokens");
+  g_assert_cmpint (json_object_get_int_member (tokens, "input"), ==, 7616);
+  g_assert_cmpint (json_object_get_int_member (tokens, "output"), ==, 1300);
+  g_assert_cmpint (json_object_get_int_member (tokens, "cache_read"), ==, 16384);
+  g_assert_cmpint (json_object_get_int_member (tokens, "reasoning"), ==, 650);
+
+  tokens = json_object_get_object_member (session_of (sessions, "gemini"), "tokens");
+  g_assert_cmpint (json_object_get_int_member (tokens, "input"), ==, 4340);
+  g_assert_cmpint (json_object_get_int_member (tokens, "output"), ==, 850);
+  g_assert_cmpint (json_object_get_int_member (tokens, "cache_read"), ==, 12900);
+  g_assert_cmpint (json_object_get_int_member (tokens, "cache_creation"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (tokens, "reasoning"), ==, 450);
+  gemini_id = g_strdup (json_object_get_string_member (session_of (sessions, "gemini"), "id"));
+
+  g_assert_cmpint (run_loom (f, "sessions", "show", gemini_id, NULL), ==, 0);
+  g_assert_nonnull (strstr (f->out, "4340 in, 850 out, 12900 cache read, 0 cache written"));
+  g_assert_nonnull (strstr (f->out, "Reasoning tokens"));
+  g_assert_nonnull (strstr (f->out, "450 of the output"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -728,6 +795,7 @@ main (int    argc,
   ADD ("/import-cli/detect/not-regular", test_not_regular);
   ADD ("/import-cli/detect/unreadable", test_unreadable);
   ADD ("/import-cli/json-from-bytes", test_json_from_bytes);
+  ADD ("/import-cli/tokens-reasoning", test_tokens_reasoning);
 #undef ADD
 
   return g_test_run ();

@@ -26,6 +26,9 @@
 #define VARIANTS "gemini-variants"
 #define INVESTIGATOR_PARENT_ID "6d7e8f90-1a2b-4c3d-9e4f-5a6b7c8d9e0f"
 #define INVESTIGATOR_ID "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
+#define TOKENS_ID "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a"
+#define TOKENS_FILE "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
+  "chats/session-2025-12-05T14-00-3d4e5f6a.jsonl"
 #define TWO_ON_A_LINE_FILE "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
   "chats/session-2025-12-04T09-30-2c3d4e5f.jsonl"
 
@@ -35,6 +38,7 @@ typedef struct
   gint64      user, assistant, tool_calls, tool_results, tool_errors, reasoning;
   gint64      message_count, event_count;
   gint64      tokens_in, tokens_out, tokens_cache_read, tokens_cache_creation;
+  gint64      tokens_reasoning;   /* -1: null */
   const char *tools_used;       /* JSON object */
   const char *model;
   const char *title;            /* NULL: not checked */
@@ -50,7 +54,7 @@ static const Expected legacy_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
   2, 3, 6, 6, 2, 3,
   5, 17,
-  30056, 746, 19000, 0,
+  11056, 746, 19000, 0, 305,
   "{\"read_file\":1,\"run_shell_command\":2,\"replace\":2,\"write_file\":1}",
   "gemini-2.5-pro",
   "Fix Tokyo time zone date test - 2025-09-14",
@@ -63,7 +67,7 @@ static const Expected legacy_before_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
   1, 2, 3, 3, 1, 3,
   3, 9,
-  8123, 251, 0, 0,
+  8123, 251, 0, 0, 210,
   "{\"read_file\":1,\"run_shell_command\":1,\"replace\":1}",
   "gemini-2.5-pro",
   NULL,
@@ -75,7 +79,7 @@ static const Expected atlas_expected = {
   ATLAS_ID,
   3, 4, 4, 4, 1, 2,
   7, 14,
-  29730, 618, 18000, 0,
+  11730, 618, 18000, 0, 174,
   "{\"read_file\":1,\"write_file\":1,\"run_shell_command\":1,\"replace\":1}",
   "gemini-2.5-pro",
   "Add --json output to atlas list - 2025-11-02",
@@ -87,7 +91,7 @@ static const Expected child_expected = {
   "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
   1, 2, 3, 3, 0, 1,
   3, 7,
-  7100, 405, 2900, 0,
+  4200, 405, 2900, 0, 25,
   "{\"glob\":1,\"search_file_content\":1,\"complete_task\":1}",
   "gemini-2.5-flash",
   "Find where `atlas list` formats its table output. - 2025-11-02",
@@ -99,7 +103,7 @@ static const Expected migrated_expected = {
   "77aa00bb-3c4d-4e5f-a6b7-c8d9e0f1a2b3",
   2, 2, 1, 1, 0, 0,
   4, 3,
-  3300, 1050, 1100, 0,
+  2200, 1050, 1100, 0, 30,
   "{\"write_file\":1}",
   "gemini-2.5-flash",
   "Translate README to Japanese - 2025-08-30",
@@ -111,7 +115,7 @@ static const Expected sync_expected = {
   "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
   1, 2, 1, 1, 0, 0,
   3, 2,
-  2400, 150, 800, 0,
+  1600, 150, 800, 0, 0,
   "{\"search_file_content\":1}",
   "gemini-2.5-pro",
   "List the TODOs in src/ - 2025-10-05",
@@ -125,7 +129,7 @@ static const Expected investigator_parent_expected = {
   INVESTIGATOR_PARENT_ID,
   1, 2, 1, 1, 0, 1,
   3, 4,
-  13800, 190, 8000, 0,
+  5800, 190, 8000, 0, 90,
   "{\"codebase_investigator\":1}",
   "gemini-2.5-pro",
   "Where is the retry policy for deploys configured? - 2025-12-03",
@@ -138,7 +142,7 @@ static const Expected investigator_expected = {
   INVESTIGATOR_ID,
   1, 2, 2, 2, 0, 0,
   3, 4,
-  7200, 190, 2500, 0,
+  4700, 190, 2500, 0, 20,
   "{\"search_file_content\":1,\"complete_task\":1}",
   "gemini-2.5-flash",
   "Find where deploy retries are configured - 2025-12-03",
@@ -150,12 +154,32 @@ static const Expected two_on_a_line_expected = {
   "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
   2, 2, 2, 2, 1, 1,
   4, 5,
-  11350, 120, 5000, 0,
+  6350, 120, 5000, 0, 40,
   "{\"run_shell_command\":2}",
   "gemini-2.5-pro",
   "Run the import tests - 2025-12-04",
   "/home/ada/src/loom", "main", NULL,
   "2025-12-04T09:30:00.000Z", "2025-12-04T09:31:10.002Z",
+};
+
+/* tokens/: a message written three times (no tokens yet, its tokens, then zeros where a copy
+ * lost them) and one written twice (its tokens, then a partial count), by hand:
+ *   input      = Σ (input − cached + tool)  = (4000−1500+0) + (6200−5000+40) + (7000−6400+0)
+ *                                           = 2500 + 1240 + 600 = 4340
+ *   output     = Σ (output + thoughts)      = (120+300) + (80+0) + (200+150) = 850
+ *   cache_read = Σ cached                   = 1500 + 5000 + 6400 = 12900
+ *   reasoning  = Σ thoughts                 = 300 + 0 + 150 = 450
+ * and input + cache_read + output = 18090 = Σ total (4420 + 6320 + 7350). */
+static const Expected tokens_expected = {
+  TOKENS_ID,
+  2, 3, 0, 0, 0, 2,
+  5, 2,
+  4340, 850, 12900, 0, 450,
+  "{}",
+  "gemini-2.5-pro",
+  "Why is the cache hit rate of the search index so low? - 2025-12-05",
+  "/home/ada/src/loom", "main", NULL,
+  "2025-12-05T14:00:00.000Z", "2025-12-05T14:01:20.002Z",
 };
 
 /* ——— Helpers ——— */
@@ -325,6 +349,18 @@ assert_same_object (JsonObject *actual,
     }
 }
 
+/* tokens.reasoning is @expected, or null for -1. */
+static void
+assert_reasoning (JsonObject *tokens,
+                  gint64      expected)
+{
+  g_assert_true (json_object_has_member (tokens, "reasoning"));
+  if (expected < 0)
+    g_assert_true (json_object_get_null_member (tokens, "reasoning"));
+  else
+    g_assert_cmpint (json_object_get_int_member (tokens, "reasoning"), ==, expected);
+}
+
 static void
 assert_session (JsonArray      *sessions,
                 const Expected *e)
@@ -351,6 +387,7 @@ assert_session (JsonArray      *sessions,
   g_assert_cmpint (json_object_get_int_member (tokens, "cache_read"), ==, e->tokens_cache_read);
   g_assert_cmpint (json_object_get_int_member (tokens, "cache_creation"), ==,
                    e->tokens_cache_creation);
+  assert_reasoning (tokens, e->tokens_reasoning);
   assert_same_object (json_object_get_object_member (s, "tools_used"), e->tools_used);
   g_assert_cmpstr (get_string (s, "model"), ==, e->model);
   if (e->title != NULL)
@@ -568,6 +605,12 @@ static const FolderCase two_on_a_line_named = {
 static const FolderCase two_on_a_line_detected = {
   "two-on-a-line", NULL, 1, { &two_on_a_line_expected }, VARIANTS,
   TWO_ON_A_LINE_FILE ":4: 2 JSON values on one line"
+};
+static const FolderCase tokens_named = {
+  "tokens", "gemini", 1, { &tokens_expected }, VARIANTS
+};
+static const FolderCase tokens_detected = {
+  "tokens", NULL, 1, { &tokens_expected }, VARIANTS
 };
 
 /* A single session file named on the command line, its format detected from its content. */
@@ -790,6 +833,41 @@ test_incremental_lines (Fixture       *f,
   lines_clear (&lines);
 }
 
+/* tokens/ growing one line per pass: a record that repeats a message's usage as zeros, or as a
+ * partial count, arrives in a pass after the real figures, and keeps them. */
+static void
+test_tokens_every_line (Fixture       *f,
+                        gconstpointer  data)
+{
+  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
+  g_autofree char *source = g_build_filename (fixtures, VARIANTS, "tokens", TOKENS_FILE, NULL);
+  g_autofree char *copy = g_build_filename (f->dir, "tokens", NULL);
+  g_autofree char *target = g_build_filename (copy, TOKENS_FILE, NULL);
+  g_autofree char *chats = g_path_get_dirname (target);
+  g_autoptr(JsonArray) sessions = NULL;
+  Lines lines;
+
+  g_assert_cmpint (g_mkdir_with_parents (chats, 0700), ==, 0);
+  lines_load (&lines, source);
+  g_assert_cmpuint (lines.line_ends->len, ==, 12);
+  write_bytes (target, "", 0);
+  for (guint done = 0; done < lines.line_ends->len; done++)
+    {
+      g_autoptr(LoomImportStats) stats = NULL;
+
+      append_bytes (target, lines.contents + lines_end (&lines, done),
+                    lines_end (&lines, done + 1) - lines_end (&lines, done));
+      bump_mtime (target, (gint)done + 1);
+      stats = import_path (f->store, "gemini", copy);
+      assert_no_warnings (stats);
+    }
+
+  sessions = list_sessions (f->store);
+  assert_n_sessions (sessions, 1);
+  assert_session (sessions, &tokens_expected);
+  lines_clear (&lines);
+}
+
 /* A line written in two halves: the first half waits, unread, until the rest arrives. */
 static void
 test_incremental_half_line (Fixture       *f,
@@ -866,7 +944,7 @@ static const Expected legacy_half_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
   1, 1, 2, 2, 0, 2,
   2, 6,
-  8123, 251, 0, 0,
+  8123, 251, 0, 0, 210,
   "{\"read_file\":1,\"run_shell_command\":1}",
   "gemini-2.5-pro",
   NULL,
@@ -1500,6 +1578,9 @@ main (int   argc,
   ADD ("variants/agent-id/detected", &agent_id_detected, test_folder);
   ADD ("variants/two-on-a-line/named", &two_on_a_line_named, test_folder);
   ADD ("variants/two-on-a-line/detected", &two_on_a_line_detected, test_folder);
+  ADD ("variants/tokens/named", &tokens_named, test_folder);
+  ADD ("variants/tokens/detected", &tokens_detected, test_folder);
+  ADD ("variants/tokens/every-line", NULL, test_tokens_every_line);
   ADD ("hostile/wrong-types", NULL, test_wrong_types);
   ADD ("hostile/no-timestamps", NULL, test_no_timestamps);
   ADD ("all/idempotent", NULL, test_idempotent);
