@@ -305,6 +305,12 @@ typedef enum {
   MODE_RESET,
 } Mode;
 
+static gboolean
+is_whole_document (const LoomImportCandidate *candidate)
+{
+  return candidate->importer->whole_document || g_str_has_suffix (candidate->path, ".json");
+}
+
 static Mode
 decide_mode (const LoomImportCandidate *candidate,
              const Cursor      *cursor,
@@ -317,7 +323,7 @@ decide_mode (const LoomImportCandidate *candidate,
   if (cursor->device == (guint64)st->st_dev && cursor->inode == (guint64)st->st_ino &&
       cursor->size == (guint64)st->st_size && cursor->mtime == mtime)
     return MODE_UNCHANGED;
-  if (candidate->importer->whole_document || g_str_has_suffix (candidate->path, ".json"))
+  if (is_whole_document (candidate))
     return MODE_RESET;
   if (cursor->inode != (guint64)st->st_ino || (guint64)st->st_size < cursor->offset)
     return MODE_RESET;
@@ -390,6 +396,12 @@ import_one (LoomStore                  *store,
       !take_over_cursor (store, candidate->spelled, candidate->path, &cursor, error))
     return FALSE;
   mode = decide_mode (candidate, &cursor, &st);
+  /* Saved by a version that keyed some sessions by their file's name: read on from the cursor,
+   * which finds nothing new, for the format to check the file's identity (a whole document
+   * needs no such look: its formats took the id from its content already). */
+  if (mode == MODE_UNCHANGED && !is_whole_document (candidate) &&
+      (cursor.state == NULL || strstr (cursor.state, "\"" LOOM_IMPORT_STATE_IDS "\"") == NULL))
+    mode = MODE_APPEND;
   if (mode == MODE_UNCHANGED)
     {
       stats->files_unchanged++;
@@ -432,6 +444,7 @@ import_one (LoomStore                  *store,
       line = 0;
     }
 
+  json_object_set_int_member (file->state, LOOM_IMPORT_STATE_IDS, 1);
   if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
                     error))
     return FALSE;
