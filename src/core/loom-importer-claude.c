@@ -13,7 +13,7 @@
  *     1. the file's own name, when a record carries it: Claude Code writes a session to the
  *        file named after it. A conversation resumed by 1.0.x went on in a new file, the
  *        earlier session's records copied in first with their earlier id, the new one's after
- *        (fixture claude-variants/resumed-copy); a plan-mode hand-off goes on in the same file
+ *        (fixture ids/claude-resumed); a plan-mode hand-off goes on in the same file
  *        under the successor's id (fixture two-session-ids, F1.5). Either way the other id is
  *        another session, whose own file has its name — taking the first record's would merge
  *        a resumed file into the session it was resumed from;
