@@ -18,6 +18,11 @@
  * the harness-only events (token counts, command exit codes, patch results, turn lifecycle,
  * thread names) are used. Tool calls and their results are in loom-importer-codex-tools.c.
  *
+ * A rollout is the session of its first session_meta's id, the one `codex resume <id>` takes
+ * and the uuid the file name ends in while the file keeps its name. A later session_meta with
+ * another id is history copied from the session this one was forked from. A sub-agent's parent
+ * is the parent_thread_id of its session_meta source.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
