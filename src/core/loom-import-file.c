@@ -645,7 +645,7 @@ ensure_parent (LoomImportFile  *file,
 #define OF_OLD_ID \
   " source = ?1 AND (source_session_id = ?2 OR" \
   "  substr (source_session_id, 1, length (?2) + 1) = ?2 || '/')"
-#define NEW_ID "?3 || substr (source_session_id, length (?2) + 1)"
+#define NEW_ID "?3 || substr (sessions.source_session_id, length (?2) + 1)"
 
 gboolean
 loom_import_file_rekey (LoomImportFile  *file,
@@ -668,7 +668,8 @@ loom_import_file_rekey (LoomImportFile  *file,
   /* Deleted for good under the old id is deleted under the new one. */
   static const char tombstones_sql[] =
     "INSERT OR IGNORE INTO tombstones (source, source_session_id, deleted_at)"
-    " SELECT source, " NEW_ID ", deleted_at FROM tombstones WHERE" OF_OLD_ID;
+    " SELECT source, ?3 || substr (source_session_id, length (?2) + 1), deleted_at"
+    " FROM tombstones WHERE" OF_OLD_ID;
   gint64 old_row = 0, new_row = 0;
   gboolean old_ours = FALSE, new_placeholder = FALSE;
   sqlite3_stmt *stmt;

@@ -434,6 +434,37 @@ test_claude_migrated_tombstone (Fixture       *f,
   g_assert_cmpint (count_sessions (f), ==, 0);
 }
 
+/* A copy an earlier version keyed by its name, of a session whose own file is imported too:
+ * the id is taken, and the copy keeps its key rather than merging into the other. */
+static void
+test_claude_migrated_taken (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *project = g_build_filename (f->dir, "backup", "-home-ada-src-loom", NULL);
+  g_autofree char *copy_target = g_build_filename (project, "exported-session.jsonl", NULL);
+  g_autofree char *own_target = g_build_filename (project, STREAMED_ID ".jsonl", NULL);
+  g_autofree char *copy = copy_fixture_as (STREAMED, copy_target);
+  g_autofree char *own = NULL;
+  g_autoptr(LoomSession) kept = NULL;
+  g_autoptr(LoomSession) original = NULL;
+
+  import_path (f, "claude-code", copy);
+  make_earlier_store (f, STREAMED_ID, "exported-session");
+  own = copy_fixture_as (STREAMED, own_target);
+  import_path (f, "claude-code", own);
+  g_assert_cmpint (count_sessions (f), ==, 2);
+
+  import_path (f, "claude-code", project);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  g_assert_cmpint (count_sessions (f), ==, 2);
+  kept = session_of (f, "exported-session");
+  original = session_of (f, STREAMED_ID);
+  g_assert_cmpstr (record_of (kept)->source_path, ==, copy);
+  g_assert_cmpstr (record_of (original)->source_path, ==, own);
+  import_path (f, "claude-code", project);
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 2);
+}
+
 /* An earlier version keyed the main file by its name and the agent file by its folder's. */
 static void
 test_claude_subagents_migrated (Fixture       *f,
@@ -660,6 +691,7 @@ main (int   argc,
   ADD ("/import-ids/gemini/renamed", test_gemini_renamed);
   ADD ("/import-ids/claude/migrated", test_claude_migrated);
   ADD ("/import-ids/claude/migrated-tombstone", test_claude_migrated_tombstone);
+  ADD ("/import-ids/claude/migrated-taken", test_claude_migrated_taken);
   ADD ("/import-ids/claude/subagents-migrated", test_claude_subagents_migrated);
   ADD ("/import-ids/codex/migrated", test_codex_migrated);
   ADD ("/import-ids/same-size-rewrite", test_same_size_rewrite);
