@@ -17,8 +17,8 @@
  *        under the successor's id (fixture two-session-ids, F1.5). Either way the other id is
  *        another session, whose own file has its name — taking the first record's would merge
  *        a resumed file into the session it was resumed from;
- *     2. else, the file no longer named after any of its sessions, the first record's, as a
- *        resumed copy's earlier records came first when the file was written;
+ *     2. else (the file renamed, copied or exported under a name none of its records has) the
+ *        first record's: the session the transcript began as;
  *     3. else (no record has one yet) the file's name, which the next pass corrects.
  *   Earlier versions keyed every main file by its name: a session made so is re-keyed, not
  *   made again (loom_import_file_rekey ()).
