@@ -194,6 +194,19 @@ test_claude_renamed (Fixture       *f,
   by_cli = loom_store_get_session (f->store, STREAMED_ID, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (loom_session_get_uuid (by_cli), ==, loom_session_get_uuid (session));
+  {
+    const char *argv[] = { g_getenv ("LOOM_CLI"), "--db", f->db, "sessions", "show", STREAMED_ID,
+                           "--json", NULL };
+    g_autofree char *out = NULL;
+    int status = -1;
+
+    g_assert_nonnull (argv[0]);
+    g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                 &out, NULL, &status, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (out, loom_session_get_uuid (session)));
+  }
 }
 
 /* A conversation resumed by Claude Code 1.0.x: the new file carries the earlier session's
