@@ -478,6 +478,53 @@ test_claude_migrated_taken (Fixture       *f,
   g_assert_cmpuint (f->stats->files_unchanged, ==, 2);
 }
 
+#define AGENTS "claude/v2.0-agent-files/-home-ada-src-tide"
+#define AGENTS_ID "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80"
+
+/* An earlier version read a renamed session's agent files first: their parent, named by their
+ * records, became a placeholder, and the main file its own session under its name. The main
+ * session takes the id and the placeholder's sub-agents, and the placeholder goes. */
+static void
+test_claude_migrated_placeholder (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autofree char *project = g_build_filename (f->dir, "renamed", "-home-ada-src-tide", NULL);
+  g_autofree char *main_file = g_build_filename (project, "checkpoint-copy.jsonl", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *got = NULL;
+  const char * const agents[] = { "agent-7e1d0c42.jsonl", "agent-a3f9c2d1.jsonl" };
+  g_autofree char *placeholder = g_strdup_printf (
+    "INSERT INTO sessions (uuid, source, source_session_id, title)"
+    " VALUES ('00000000-0000-4000-8000-00000000face', 'claude-code', '%s',"
+    "         'Session %s (not imported yet)');"
+    "UPDATE sessions SET parent_session_id = last_insert_rowid ()"
+    " WHERE source_session_id LIKE 'checkpoint-copy/agent-%%';"
+    "UPDATE sessions SET source_session_id = '%s' || substr (source_session_id, 16)"
+    " WHERE source_session_id LIKE 'checkpoint-copy/agent-%%';",
+    AGENTS_ID, AGENTS_ID, AGENTS_ID);
+
+  g_free (copy_fixture_as (AGENTS "/" AGENTS_ID ".jsonl", main_file));
+  for (guint i = 0; i < G_N_ELEMENTS (agents); i++)
+    {
+      g_autofree char *relative = g_strdup_printf ("%s/%s", AGENTS, agents[i]);
+      g_autofree char *target = g_build_filename (project, agents[i], NULL);
+
+      g_free (copy_fixture_as (relative, target));
+    }
+  import_path (f, "claude-code", project);
+  expected = session_ids (f);
+  make_earlier_store (f, AGENTS_ID, "checkpoint-copy");
+  loom_test_exec_sql (f->db, placeholder);
+  g_assert_cmpint (count_sessions (f), ==, 4);
+
+  import_path (f, "claude-code", project);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+  g_assert_cmpint (count_sessions (f), ==, 3);
+  got = session_ids (f);
+  g_assert_cmpstr (got, ==, expected);
+  loom_test_assert_index_in_sync (f->db);
+}
+
 /* An earlier version keyed the main file by its name and the agent file by its folder's. */
 static void
 test_claude_subagents_migrated (Fixture       *f,
@@ -705,6 +752,7 @@ main (int   argc,
   ADD ("/import-ids/claude/migrated", test_claude_migrated);
   ADD ("/import-ids/claude/migrated-tombstone", test_claude_migrated_tombstone);
   ADD ("/import-ids/claude/migrated-taken", test_claude_migrated_taken);
+  ADD ("/import-ids/claude/migrated-placeholder", test_claude_migrated_placeholder);
   ADD ("/import-ids/claude/subagents-migrated", test_claude_subagents_migrated);
   ADD ("/import-ids/codex/migrated", test_codex_migrated);
   ADD ("/import-ids/same-size-rewrite", test_same_size_rewrite);
