@@ -209,6 +209,45 @@ test_claude_renamed (Fixture       *f,
   }
 }
 
+/* A renamed transcript whose first pass saw no sessionId yet (a file-history snapshot only):
+ * its name stands in, and the pass that sees the id corrects it. */
+static void
+test_claude_id_comes_later (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *from = fixture_path (STREAMED);
+  g_autofree char *path = g_build_filename (f->dir, "proj", "exported-session.jsonl", NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *rest = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LoomSession) first = NULL;
+  g_autoptr(LoomSession) then = NULL;
+  const char *snapshot =
+    "{\"type\":\"file-history-snapshot\",\"messageId\":\"m1\",\"snapshot\":{\"messageId\":\"m1\","
+    "\"trackedFileBackups\":{},\"timestamp\":\"2026-01-01T00:00:00.000Z\"},"
+    "\"isSnapshotUpdate\":false}\n";
+  FILE *out;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, snapshot, -1, &error);
+  g_assert_no_error (error);
+  import_path (f, "claude-code", path);
+  first = session_of (f, "exported-session");
+
+  /* Appended in place, as the agent writes: the pass reads on from the snapshot. */
+  g_file_get_contents (from, &rest, NULL, &error);
+  g_assert_no_error (error);
+  out = fopen (path, "a");
+  g_assert_nonnull (out);
+  g_assert_cmpuint (fwrite (rest, 1, strlen (rest), out), ==, strlen (rest));
+  fclose (out);
+  import_path (f, "claude-code", path);
+  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpint (count_sessions (f), ==, 1);
+  then = session_of (f, STREAMED_ID);
+  g_assert_cmpstr (loom_session_get_uuid (then), ==, loom_session_get_uuid (first));
+}
+
 /* A conversation resumed by Claude Code 1.0.x: the new file carries the earlier session's
  * records first, with the earlier id. It is the session its name says, not the earlier one;
  * renamed, it is the first record's. */
@@ -746,6 +785,7 @@ main (int   argc,
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/import-ids/claude/renamed", test_claude_renamed);
   ADD ("/import-ids/claude/resumed", test_claude_resumed);
+  ADD ("/import-ids/claude/id-comes-later", test_claude_id_comes_later);
   ADD ("/import-ids/claude/subagents-renamed", test_claude_subagents_renamed);
   ADD ("/import-ids/codex/renamed", test_codex_renamed);
   ADD ("/import-ids/gemini/renamed", test_gemini_renamed);
