@@ -443,7 +443,8 @@ same_content (const char        *path,
          sample_matches (path, cursor->offset, cursor->prefix_hash);
 }
 
-/* Gives the cursor and the sessions of @from, a path now gone, to @to, where its file is. */
+/* Gives the sessions of @from, a path now gone, to @to, where its file is; and its cursor,
+ * @with_cursor, else drops it (the file's own cursor at @to saw it last). */
 static gboolean
 move_file_records (LoomStore          *store,
                    const char         *from,
@@ -452,23 +453,25 @@ move_file_records (LoomStore          *store,
                    gboolean            with_cursor,
                    GError            **error)
 {
-  static const char * const statements[] = {
-    "UPDATE import_cursors SET source_path = ?2, device = ?3, inode = ?4 WHERE source_path = ?1",
-    "DELETE FROM import_cursors WHERE source_path = ?1",
-    "UPDATE sessions SET source_path = ?2, source_missing = 0 WHERE source_path = ?1",
-  };
+  static const char move_sql[] =
+    "UPDATE import_cursors SET source_path = ?2, device = ?3, inode = ?4 WHERE source_path = ?1";
+  static const char drop_sql[] = "DELETE FROM import_cursors WHERE source_path = ?1";
+  static const char sessions_sql[] =
+    "UPDATE sessions SET source_path = ?2, source_missing = 0 WHERE source_path = ?1";
+  const char * const statements[] = { with_cursor ? move_sql : drop_sql, sessions_sql };
 
-  for (guint i = with_cursor ? 0 : 1; i < G_N_ELEMENTS (statements); i += with_cursor ? 2 : 1)
+  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
     {
       sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
 
       if (stmt == NULL)
         return FALSE;
       sqlite3_bind_text (stmt, 1, from, -1, SQLITE_STATIC);
-      if (i != 1)
+      if (statements[i] != drop_sql)
         sqlite3_bind_text (stmt, 2, to, -1, SQLITE_STATIC);
-      if (i == 0)
+      if (statements[i] == move_sql)
         {
+          /* Vouched for by its content: a copy to another disk has another inode. */
           sqlite3_bind_int64 (stmt, 3, (gint64)st->st_dev);
           sqlite3_bind_int64 (stmt, 4, (gint64)st->st_ino);
         }
