@@ -3,8 +3,10 @@
  * Per file a cursor remembers where the last pass stopped and what the file looked like then
  * (device, inode, size, mtime and a hash of a sample of the imported prefix). A file that did not
  * change is skipped without being read; a file that grew is read from where the last pass
- * stopped; a file that shrank, was replaced or whose prefix changed was rewritten, and is read
- * again from its start after what it gave before is cleared. Files are written in batches, one
+ * stopped; a file that shrank, was replaced, changed without growing or whose prefix changed was
+ * rewritten, and is read again from its start after what it gave before is cleared. A file new
+ * to the store that the cursor of a file now gone recognises (take_over_moved ()) moved, and
+ * takes that cursor and its sessions along. Files are written in batches, one
  * transaction each (see begin_batch ()), so an interrupted import never leaves half a file
  * behind.
  *
