@@ -36,6 +36,7 @@ loom_import_file_new (LoomStore          *store,
   file->reset = reset;
   file->start = reset ? 0 : offset;
   file->state = state != NULL ? json_object_ref (state) : json_object_new ();
+  file->ids_checked = json_object_has_member (file->state, LOOM_IMPORT_STATE_IDS);
   file->sessions = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   file->next_seq = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   file->tokens = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -78,6 +79,12 @@ gboolean
 loom_import_file_is_reset (LoomImportFile *file)
 {
   return file->reset;
+}
+
+gboolean
+loom_import_file_ids_checked (LoomImportFile *file)
+{
+  return file->ids_checked;
 }
 
 JsonObject *
@@ -131,28 +138,27 @@ names_member (const char *start,
          memcmp (p - length - 1, name, length) == 0;
 }
 
-gboolean
-loom_import_file_read_before (LoomImportFile *file,
-                              const char     *name,
-                              const char     *value)
+/* Whether member @name with the string @value occurs in the file's first @limit bytes. The
+ * value is searched for, quoted, and then its member's name before it. */
+static gboolean
+mentions_within (const char *path,
+                 guint64     limit,
+                 const char *name,
+                 const char *value)
 {
   g_autoptr(GMappedFile) mapped = NULL;
   g_autofree char *needle = NULL;
   const char *contents, *p, *end;
   gsize needle_length;
 
-  g_return_val_if_fail (name != NULL && value != NULL, FALSE);
-
-  if (file->start == 0 || *value == '\0' ||
-      !(mapped = g_mapped_file_new (file->path, FALSE, NULL)) ||
+  if (limit == 0 || *value == '\0' ||
+      !(mapped = g_mapped_file_new (path, FALSE, NULL)) ||
       !(contents = g_mapped_file_get_contents (mapped)))
     return FALSE;
 
-  /* The bytes up to where this pass began, as the cursor's hash vouched for them. The value
-   * is searched for, quoted, and then its member's name before it. */
   needle = g_strdup_printf ("\"%s\"", value);
   needle_length = strlen (needle);
-  end = contents + MIN ((guint64)g_mapped_file_get_length (mapped), file->start);
+  end = contents + MIN ((guint64)g_mapped_file_get_length (mapped), limit);
   for (p = contents; (gsize)(end - p) >= needle_length; p++)
     {
       if (!(p = memchr (p, '"', (gsize)(end - p) - needle_length + 1)))
@@ -161,6 +167,55 @@ loom_import_file_read_before (LoomImportFile *file,
         return TRUE;
     }
   return FALSE;
+}
+
+gboolean
+loom_import_file_read_before (LoomImportFile *file,
+                              const char     *name,
+                              const char     *value)
+{
+  g_return_val_if_fail (name != NULL && value != NULL, FALSE);
+
+  /* The bytes up to where this pass began, as the cursor's hash vouched for them. */
+  return mentions_within (file->path, file->start, name, value);
+}
+
+gboolean
+loom_import_file_mentions (LoomImportFile *file,
+                           const char     *name,
+                           const char     *value)
+{
+  g_return_val_if_fail (name != NULL && value != NULL, FALSE);
+
+  return mentions_within (file->path, G_MAXUINT64, name, value);
+}
+
+char *
+loom_import_file_find_first (LoomImportFile       *file,
+                             LoomImportRecordFunc  func,
+                             gpointer              data)
+{
+  g_autoptr(LoomJsonlReader) reader = NULL;
+  const LoomJson *record = NULL;
+
+  /* A reader of its own: the file's may be past the record sought, and must stay where it is.
+   * What it cannot read is the file's reader's to report. */
+  if (!(reader = loom_jsonl_reader_new (file->path, 0, 0, NULL)))
+    return NULL;
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *problem = NULL;
+      LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
+      char *found;
+
+      if (result == LOOM_JSONL_BAD)
+        continue;
+      if (result != LOOM_JSONL_RECORD)
+        return NULL;
+      if ((found = func (record, data)) != NULL)
+        return found;
+    }
 }
 
 /* The warning just added only says that the file is still being written: nothing is lost, and
@@ -582,6 +637,95 @@ ensure_parent (LoomImportFile  *file,
         return -1;
     }
   return parent;
+}
+
+/* The rows of (@source, @old_id) and of its children "@old_id/…" re-keyed to @new_id: see
+ * loom_import_file_rekey (). SQL matches a child by its prefix with substr (), not LIKE, whose
+ * wildcards an id may hold. */
+#define OF_OLD_ID \
+  " source = ?1 AND (source_session_id = ?2 OR" \
+  "  substr (source_session_id, 1, length (?2) + 1) = ?2 || '/')"
+#define NEW_ID "?3 || substr (sessions.source_session_id, length (?2) + 1)"
+
+gboolean
+loom_import_file_rekey (LoomImportFile  *file,
+                        const char      *source,
+                        const char      *old_id,
+                        const char      *new_id,
+                        GError         **error)
+{
+  static const char find_sql[] =
+    "SELECT id, source_path IS ?4 FROM sessions WHERE source = ?1 AND source_session_id = ?2";
+  /* A sub-agent's file read first made its parent a placeholder under the new id: its
+   * children go to the real row, which takes the id. */
+  static const char adopt_sql[] =
+    "UPDATE sessions SET parent_session_id = ?2 WHERE parent_session_id = ?1";
+  static const char drop_sql[] = "DELETE FROM sessions WHERE id = ?1";
+  static const char rename_sql[] =
+    "UPDATE sessions SET source_session_id = " NEW_ID " WHERE" OF_OLD_ID " AND source_path IS ?4"
+    "  AND NOT EXISTS (SELECT 1 FROM sessions t WHERE t.source = ?1"
+    "                  AND t.source_session_id = " NEW_ID ")";
+  /* Deleted for good under the old id is deleted under the new one. */
+  static const char tombstones_sql[] =
+    "INSERT OR IGNORE INTO tombstones (source, source_session_id, deleted_at)"
+    " SELECT source, ?3 || substr (source_session_id, length (?2) + 1), deleted_at"
+    " FROM tombstones WHERE" OF_OLD_ID;
+  gint64 old_row = 0, new_row = 0;
+  gboolean old_ours = FALSE, new_placeholder = FALSE;
+  sqlite3_stmt *stmt;
+
+  if (g_strcmp0 (old_id, new_id) == 0)
+    return TRUE;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (!(stmt = loom_store_cached (file->store, find_sql, error)))
+        return FALSE;
+      bind_text (stmt, 1, source);
+      bind_text (stmt, 2, i == 0 ? old_id : new_id);
+      bind_text (stmt, 4, i == 0 ? file->path : NULL);
+      if (sqlite3_step (stmt) == SQLITE_ROW)
+        {
+          *(i == 0 ? &old_row : &new_row) = sqlite3_column_int64 (stmt, 0);
+          *(i == 0 ? &old_ours : &new_placeholder) = sqlite3_column_int (stmt, 1);
+        }
+      sqlite3_reset (stmt);
+    }
+
+  /* Only what this file made is re-keyed: an old id some other file holds stays its. */
+  if (old_row > 0 && !old_ours)
+    old_row = 0;
+  /* Both ids are real sessions: the file keeps the one it had, and nothing merges. */
+  if (old_row > 0 && new_row > 0 && !new_placeholder)
+    return FALSE;
+
+  if (old_row > 0 && new_row > 0)
+    {
+      if (!(stmt = loom_store_cached (file->store, adopt_sql, error)))
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, new_row);
+      sqlite3_bind_int64 (stmt, 2, old_row);
+      if (loom_import_step (file->store, stmt, "adopt a placeholder's sub-agents", error) < 0 ||
+          !(stmt = loom_store_cached (file->store, drop_sql, error)))
+        return FALSE;
+      sqlite3_bind_int64 (stmt, 1, new_row);
+      if (loom_import_step (file->store, stmt, "drop a placeholder session", error) < 0)
+        return FALSE;
+    }
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (!(stmt = loom_store_cached (file->store, i == 0 ? rename_sql : tombstones_sql, error)))
+        return FALSE;
+      bind_text (stmt, 1, source);
+      bind_text (stmt, 2, old_id);
+      bind_text (stmt, 3, new_id);
+      if (i == 0)
+        bind_text (stmt, 4, file->path);
+      if (loom_import_step (file->store, stmt, "give a session its agent's id", error) < 0)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* What loom_import_file_session () sets, but for the links to the project and the parent. */

@@ -77,7 +77,13 @@ struct _LoomImportFile
   GHashTable         *models;      /* row id → GStrv, the models the agent reported */
   LoomJsonDoc        *document;    /* holds the .json document read last, until the next */
   gboolean            failed_to_read;
+  gboolean            ids_checked;  /* the state began with LOOM_IMPORT_STATE_IDS */
 };
+
+/* A member of every file's state that says its sessions are keyed by the agents' own ids (see
+ * loom_import_file_rekey ()): a cursor without it is from an earlier version, and its file is
+ * looked at again once even when unchanged, for its format to check whose sessions it holds. */
+#define LOOM_IMPORT_STATE_IDS "loom_ids"
 
 LoomImportFile *loom_import_file_new     (LoomStore          *store,
                                           const LoomImporter *importer,

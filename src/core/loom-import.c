@@ -3,8 +3,10 @@
  * Per file a cursor remembers where the last pass stopped and what the file looked like then
  * (device, inode, size, mtime and a hash of a sample of the imported prefix). A file that did not
  * change is skipped without being read; a file that grew is read from where the last pass
- * stopped; a file that shrank, was replaced or whose prefix changed was rewritten, and is read
- * again from its start after what it gave before is cleared. Files are written in batches, one
+ * stopped; a file that shrank, was replaced, changed without growing or whose prefix changed was
+ * rewritten, and is read again from its start after what it gave before is cleared. A file new
+ * to the store that the cursor of a file now gone recognises (take_over_moved ()) moved, and
+ * takes that cursor and its sessions along. Files are written in batches, one
  * transaction each (see begin_batch ()), so an interrupted import never leaves half a file
  * behind.
  *
@@ -305,6 +307,12 @@ typedef enum {
   MODE_RESET,
 } Mode;
 
+static gboolean
+is_whole_document (const LoomImportCandidate *candidate)
+{
+  return candidate->importer->whole_document || g_str_has_suffix (candidate->path, ".json");
+}
+
 static Mode
 decide_mode (const LoomImportCandidate *candidate,
              const Cursor      *cursor,
@@ -317,9 +325,14 @@ decide_mode (const LoomImportCandidate *candidate,
   if (cursor->device == (guint64)st->st_dev && cursor->inode == (guint64)st->st_ino &&
       cursor->size == (guint64)st->st_size && cursor->mtime == mtime)
     return MODE_UNCHANGED;
-  if (candidate->importer->whole_document || g_str_has_suffix (candidate->path, ".json"))
+  if (is_whole_document (candidate))
     return MODE_RESET;
   if (cursor->inode != (guint64)st->st_ino || (guint64)st->st_size < cursor->offset)
+    return MODE_RESET;
+  /* Changed but no longer: an append grows a file, so its bytes were written over in place (or
+   * it was only touched). The sample below sees a few kilobytes of them, and what changed may
+   * lie anywhere: only the content read again is sure. */
+  if ((guint64)st->st_size == cursor->size)
     return MODE_RESET;
 
   if (!sample_matches (candidate->path, cursor->offset, cursor->prefix_hash))
@@ -363,9 +376,164 @@ take_over_cursor (LoomStore   *store,
   return TRUE;
 }
 
+/* Gone, not merely out of reach: a folder that cannot be listed, a drive that answers with an
+ * error, leaves its sessions as they are. */
+static gboolean
+is_gone (const char *path)
+{
+  struct stat st;
+
+  return stat (path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* The cursors of a pass by their files' names and by "device:inode", for a file that moved:
+ * read once, when a pass first meets a file without a cursor. Values are arrays of paths. */
+static GHashTable *
+index_cursors (LoomStore  *store,
+               GError    **error)
+{
+  static const char sql[] = "SELECT source_path, source, device, inode FROM import_cursors";
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       (GDestroyNotify)g_ptr_array_unref);
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (!(stmt = loom_store_cached (store, sql, error)))
+    return NULL;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      const char *path = (const char *)sqlite3_column_text (stmt, 0);
+      const char *source = (const char *)sqlite3_column_text (stmt, 1);
+      g_autofree char *name = g_path_get_basename (path);
+      char *keys[] = {
+        g_strdup_printf ("%s\n%s", source, name),
+        g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, source,
+                         (gint64)sqlite3_column_int64 (stmt, 2),
+                         (gint64)sqlite3_column_int64 (stmt, 3)),
+      };
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          GPtrArray *paths = g_hash_table_lookup (index, keys[k]);
+
+          if (paths == NULL)
+            {
+              paths = g_ptr_array_new_with_free_func (g_free);
+              g_hash_table_insert (index, g_strdup (keys[k]), paths);
+            }
+          g_ptr_array_add (paths, g_strdup (path));
+          g_free (keys[k]);
+        }
+    }
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "look for moved agent files");
+      return NULL;
+    }
+  return g_steal_pointer (&index);
+}
+
+/* Whether the file at @path is the one @cursor was saved for at a path now gone: the bytes the
+ * cursor vouched for are there. */
+static gboolean
+same_content (const char        *path,
+              const struct stat *st,
+              const Cursor      *cursor)
+{
+  return cursor->found && (guint64)st->st_size >= cursor->offset &&
+         sample_matches (path, cursor->offset, cursor->prefix_hash);
+}
+
+/* Gives the sessions of @from, a path now gone, to @to, where its file is; and its cursor,
+ * @with_cursor, else drops it (the file's own cursor at @to saw it last). */
+static gboolean
+move_file_records (LoomStore          *store,
+                   const char         *from,
+                   const char         *to,
+                   const struct stat  *st,
+                   gboolean            with_cursor,
+                   GError            **error)
+{
+  static const char move_sql[] =
+    "UPDATE import_cursors SET source_path = ?2, device = ?3, inode = ?4 WHERE source_path = ?1";
+  static const char drop_sql[] = "DELETE FROM import_cursors WHERE source_path = ?1";
+  static const char sessions_sql[] =
+    "UPDATE sessions SET source_path = ?2, source_missing = 0 WHERE source_path = ?1";
+  const char * const statements[] = { with_cursor ? move_sql : drop_sql, sessions_sql };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
+    {
+      sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
+
+      if (stmt == NULL)
+        return FALSE;
+      sqlite3_bind_text (stmt, 1, from, -1, SQLITE_STATIC);
+      if (statements[i] != drop_sql)
+        sqlite3_bind_text (stmt, 2, to, -1, SQLITE_STATIC);
+      if (statements[i] == move_sql)
+        {
+          /* Vouched for by its content: a copy to another disk has another inode. */
+          sqlite3_bind_int64 (stmt, 3, (gint64)st->st_dev);
+          sqlite3_bind_int64 (stmt, 4, (gint64)st->st_ino);
+        }
+      if (loom_import_step (store, stmt, "follow a moved agent file", error) < 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A file without a cursor may be one that moved (Codex moves a rollout to archived_sessions/
+ * when it is archived, and back): a cursor of the same format at a path now gone, of a file
+ * with the same name or the same device and inode, whose bytes are this file's. Its cursor and
+ * sessions move here, and the file is read on from where it was, not again. */
+static gboolean
+take_over_moved (LoomStore                  *store,
+                 const LoomImportCandidate  *candidate,
+                 const struct stat          *st,
+                 GHashTable                **cursors,
+                 Cursor                     *cursor,
+                 GError                    **error)
+{
+  g_autofree char *name = g_path_get_basename (candidate->path);
+  g_autofree char *by_name = g_strdup_printf ("%s\n%s", candidate->importer->name, name);
+  g_autofree char *by_inode = g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                                               candidate->importer->name, (gint64)st->st_dev,
+                                               (gint64)st->st_ino);
+  const char *keys[] = { by_inode, by_name };
+
+  if (*cursors == NULL && !(*cursors = index_cursors (store, error)))
+    return FALSE;
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      GPtrArray *paths = g_hash_table_lookup (*cursors, keys[k]);
+
+      for (guint i = 0; paths != NULL && i < paths->len; i++)
+        {
+          const char *from = g_ptr_array_index (paths, i);
+          Cursor old;
+          gboolean moved;
+
+          if (strcmp (from, candidate->path) == 0 || !is_gone (from))
+            continue;
+          /* Read again, not trusted from the index: a batch undone since took it back. */
+          if (!load_cursor (store, from, &old, error))
+            return FALSE;
+          moved = same_content (candidate->path, st, &old);
+          cursor_clear (&old);
+          if (!moved)
+            continue;
+          return move_file_records (store, from, candidate->path, st, TRUE, error) &&
+                 load_cursor (store, candidate->path, cursor, error);
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 import_one (LoomStore                  *store,
             const LoomImportCandidate  *candidate,
+            GHashTable                **cursors,
             LoomImportStats            *stats,
             GError                    **error)
 {
@@ -389,7 +557,15 @@ import_one (LoomStore                  *store,
   if (!cursor.found && candidate->spelled != NULL &&
       !take_over_cursor (store, candidate->spelled, candidate->path, &cursor, error))
     return FALSE;
+  if (!cursor.found && !take_over_moved (store, candidate, &st, cursors, &cursor, error))
+    return FALSE;
   mode = decide_mode (candidate, &cursor, &st);
+  /* Saved by a version that keyed some sessions by their file's name: read on from the cursor,
+   * which finds nothing new, for the format to check the file's identity (a whole document
+   * needs no such look: its formats took the id from its content already). */
+  if (mode == MODE_UNCHANGED && !is_whole_document (candidate) &&
+      (cursor.state == NULL || strstr (cursor.state, "\"" LOOM_IMPORT_STATE_IDS "\"") == NULL))
+    mode = MODE_APPEND;
   if (mode == MODE_UNCHANGED)
     {
       stats->files_unchanged++;
@@ -432,6 +608,7 @@ import_one (LoomStore                  *store,
       line = 0;
     }
 
+  json_object_set_int_member (file->state, LOOM_IMPORT_STATE_IDS, 1);
   if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
                     error))
     return FALSE;
@@ -439,16 +616,6 @@ import_one (LoomStore                  *store,
   stats->files_imported++;
   stats->bytes += (guint64)st.st_size - (mode == MODE_APPEND ? cursor.offset : 0);
   return TRUE;
-}
-
-/* Gone, not merely out of reach: a folder that cannot be listed, a drive that answers with an
- * error, leaves its sessions as they are. */
-static gboolean
-is_gone (const char *path)
-{
-  struct stat st;
-
-  return stat (path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
 /* The files below @roots that have a cursor but are gone. */
@@ -585,6 +752,116 @@ mark_missing (LoomStore        *store,
         }
       stats->sessions_missing += (guint)sqlite3_changes (store->db);
       sqlite3_reset (stmt);
+    }
+  return loom_store_commit (store, error);
+
+fail:
+  loom_store_rollback (store);
+  return FALSE;
+}
+
+/* The candidate at @path, or NULL: @candidates are sorted by path. */
+static const LoomImportCandidate *
+find_candidate (GPtrArray  *candidates,
+                const char *path)
+{
+  guint low = 0, high = candidates->len;
+
+  while (low < high)
+    {
+      guint mid = low + (high - low) / 2;
+      const LoomImportCandidate *candidate = g_ptr_array_index (candidates, mid);
+      int order = strcmp (candidate->path, path);
+
+      if (order == 0)
+        return candidate;
+      if (order < 0)
+        low = mid + 1;
+      else
+        high = mid;
+    }
+  return NULL;
+}
+
+/* Sessions an earlier version marked missing though their file is there: back where it was
+ * (deleted and restored, or a relative import's mark), or where it moved, which that version
+ * did not follow (a Codex rollout archived and unarchived came back to a stale cursor taken for
+ * unchanged). A whole pass looks for their files among its @candidates, by the same path, else
+ * by the same name and content (see take_over_moved ()); an unchanged file is not read again,
+ * so this is the only time they are found. */
+static gboolean
+repair_missing (LoomStore  *store,
+                GPtrArray  *candidates,
+                GError    **error)
+{
+  static const char missing_sql[] =
+    "SELECT DISTINCT source_path FROM sessions WHERE source_missing = 1 AND source_path IS NOT NULL";
+  static const char unmark_sql[] =
+    "UPDATE sessions SET source_missing = 0 WHERE source_path = ?1 AND source_missing = 1";
+  g_autoptr(GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) by_name = NULL;
+  sqlite3_stmt *stmt;
+  int rc;
+
+  if (!(stmt = loom_store_cached (store, missing_sql, error)))
+    return FALSE;
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    g_ptr_array_add (missing, g_strdup ((const char *)sqlite3_column_text (stmt, 0)));
+  sqlite3_reset (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (store, error, "look for sessions marked missing");
+      return FALSE;
+    }
+  if (missing->len == 0)
+    return TRUE;
+
+  by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
+      char *name = g_path_get_basename (candidate->path);
+
+      /* A name two candidates share is no evidence of either. */
+      g_hash_table_insert (by_name, name, g_hash_table_contains (by_name, name) ? NULL : candidate);
+    }
+
+  if (!loom_store_begin (store, error))
+    return FALSE;
+  for (guint i = 0; i < missing->len; i++)
+    {
+      const char *path = g_ptr_array_index (missing, i);
+      g_autofree char *name = g_path_get_basename (path);
+      const LoomImportCandidate *candidate;
+      struct stat st;
+      Cursor cursor, own;
+      gboolean moved;
+
+      if (find_candidate (candidates, path) != NULL)
+        {
+          if (!(stmt = loom_store_cached (store, unmark_sql, error)))
+            goto fail;
+          sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
+          if (loom_import_step (store, stmt, "unmark sessions whose file is there", error) < 0)
+            goto fail;
+          continue;
+        }
+      if (!(candidate = g_hash_table_lookup (by_name, name)) || !is_gone (path) ||
+          stat (candidate->path, &st) != 0)
+        continue;
+      if (!load_cursor (store, path, &cursor, error))
+        goto fail;
+      moved = same_content (candidate->path, &st, &cursor);
+      cursor_clear (&cursor);
+      if (!moved)
+        continue;
+      /* The file's own cursor, where it has one, is the one that saw it last. */
+      if (!load_cursor (store, candidate->path, &own, error))
+        goto fail;
+      moved = own.found;
+      cursor_clear (&own);
+      if (!move_file_records (store, path, candidate->path, &st, !moved, error))
+        goto fail;
     }
   return loom_store_commit (store, error);
 
@@ -740,6 +1017,7 @@ import_candidates (LoomStore                *store,
   /* candidate index → its warnings, the last one why it was not imported */
   g_autoptr(GHashTable) failed = g_hash_table_new_full (NULL, NULL, NULL,
                                                         (GDestroyNotify)g_ptr_array_unref);
+  g_autoptr(GHashTable) cursors = NULL;  /* for moved files; see take_over_moved () */
   guint64 total = 0, done = 0;
   guint i = 0, reported = 0;
   Batch batch = { FALSE, };
@@ -774,7 +1052,7 @@ import_candidates (LoomStore                *store,
           for (guint w = 0; w < failure->len; w++)
             g_ptr_array_add (stats->warnings, g_strdup (g_ptr_array_index (failure, w)));
         }
-      else if (!import_one (store, candidate, stats, &file_error))
+      else if (!import_one (store, candidate, &cursors, stats, &file_error))
         {
           failure = take_warnings (stats, n_warnings);
           drop_waiting (failure, stats, n_waiting);
@@ -875,6 +1153,8 @@ import_all (LoomStore                *store,
     options = &default_options;
 
   if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
+    return FALSE;
+  if (roots->len > 0 && !repair_missing (store, candidates, error))
     return FALSE;
 
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page

@@ -3,13 +3,32 @@
  * The field-level facts come from shared/FORMATS.md, section 1; the comments cite it as "F1.x".
  *
  * What becomes what:
- * - A main file is one session, keyed by its file name (the sessionId). A file can carry a second
- *   sessionId after a plan-mode hand-off (F1.5); the file is still one transcript, so its
- *   records stay together.
+ * - A main file is one session, keyed by the sessionId its records carry (F1.1): the id that
+ *   `claude --resume <id>` takes, which opens <project-dir>/<id>.jsonl. Claude Code names the
+ *   file after it, but a copied, exported or renamed transcript keeps it only in its records,
+ *   so the file's name is only the last resort (no record has one). The file's path stays in
+ *   source_path.
+ * - One file can carry records of two sessionIds, and is still one transcript whose records
+ *   stay together. Its session's id is
+ *     1. the file's own name, when a record carries it: Claude Code writes a session to the
+ *        file named after it. A conversation resumed by 1.0.x went on in a new file, the
+ *        earlier session's records copied in first with their earlier id, the new one's after
+ *        (fixture ids/claude-resumed); a plan-mode hand-off goes on in the same file
+ *        under the successor's id (fixture two-session-ids, F1.5). Either way the other id is
+ *        another session, whose own file has its name — taking the first record's would merge
+ *        a resumed file into the session it was resumed from;
+ *     2. else (the file renamed, copied or exported under a name none of its records has) the
+ *        first record's: the session the transcript began as;
+ *     3. else (no record has one yet) the file's name, which the next pass corrects.
+ *   Earlier versions keyed every main file by its name: a session made so is re-keyed, not
+ *   made again (loom_import_file_rekey ()).
  * - Sub-agents become child sessions ("subagent", parent = the main session's id), keyed
  *   "<sessionId>/agent-<agentId>" for agent files (2.0.x beside the session, newer builds in
  *   <sessionId>/subagents/) and for progress mirrors, "<sessionId>/sidechain-<root uuid>" for the
- *   inline sidechains of 1.0.x (one per chain that starts with parentUuid null).
+ *   inline sidechains of 1.0.x (one per chain that starts with parentUuid null). An agent
+ *   file's own id is the agentId of its records (else its name, agent-<agentId>.jsonl) and its
+ *   parent the sessionId they carry, the main session's (else the folder it is in). Claude
+ *   Code resumes no sub-agent by itself: the parent's id is the one to resume.
  * - 2.1.x mirrors every sub-agent record inside the main file as progress/agent_progress
  *   (F1.4, F1.5). When the sub-agent's own file exists, the mirror is skipped: the file is the
  *   complete copy and counting both would double every tool call and token. When it does not
@@ -49,6 +68,8 @@
 #define STATE_TITLE_AGENT   "title_agent"
 #define STATE_TITLE_AI      "title_ai"
 #define STATE_TITLE_SUMMARY "title_summary"
+/* For main files: the session's id, chosen by the rules above when the file is first read. */
+#define STATE_SESSION_ID   "session_id"
 /* For agent files: the parent's session id and the agent id, fixed by the first record. */
 #define STATE_PARENT       "parent"
 #define STATE_AGENT_ID     "agent_id"
@@ -82,6 +103,7 @@ typedef struct
   gint64          time;         /* the timestamp of the record being handled, Unix ms */
 
   char           *project_dir;  /* where sibling agent files live */
+  char           *file_stem;    /* a main file's name without .jsonl: its subagents/ folder's */
   char           *root_sid;     /* the main session's id (for an agent file: its parent's) */
   gboolean        agent_file;
   Session        *own;          /* NULL for an agent file until its first record */
@@ -381,6 +403,57 @@ own_session (Import *imp)
   return imp->own;
 }
 
+static const char *
+record_session_id (const LoomJson *record)
+{
+  const char *id = loom_json_member_string (record, "sessionId");
+
+  /* 2.1.2xx writes a snake_case copy too (F1.1). */
+  if (id == NULL)
+    id = loom_json_member_string (record, "session_id");
+  return id != NULL && *id != '\0' ? id : NULL;
+}
+
+static char *
+first_session_id (const LoomJson *record,
+                  gpointer        data)
+{
+  return g_strdup (record_session_id (record));
+}
+
+/* An agent file that an earlier version keyed under @old_parent (its folder's name) whose
+ * records name @new_parent: its session is re-keyed. FALSE: it keeps the old key. */
+static gboolean
+agent_file_rekey (Import     *imp,
+                  const char *old_parent,
+                  const char *new_parent)
+{
+  g_autofree char *old_sid = NULL;
+  g_autofree char *new_sid = NULL;
+  const char *agent_id = state_string (imp, STATE_AGENT_ID);
+
+  if (old_parent == NULL || new_parent == NULL || agent_id == NULL ||
+      strcmp (old_parent, new_parent) == 0 || imp->error != NULL)
+    return TRUE;
+  old_sid = g_strdup_printf ("%s/agent-%s", old_parent, agent_id);
+  new_sid = g_strdup_printf ("%s/agent-%s", new_parent, agent_id);
+  return loom_import_file_rekey (imp->file, "claude-code", old_sid, new_sid, &imp->error);
+}
+
+/* The main session's id, by the rules at the top of the file; NULL when no record has one. */
+static char *
+main_session_id (Import     *imp,
+                 const char *name)
+{
+  g_autofree char *first = loom_import_file_find_first (imp->file, first_session_id, NULL);
+
+  if (first == NULL || strcmp (first, name) == 0)
+    return g_steal_pointer (&first);
+  if (loom_import_file_mentions (imp->file, "sessionId", name))
+    return g_strdup (name);
+  return g_steal_pointer (&first);
+}
+
 /* An agent file's session: "<parent sessionId>/agent-<agentId>", fixed by the first record. */
 static Session *
 agent_file_session (Import         *imp,
@@ -402,16 +475,19 @@ agent_file_session (Import         *imp,
       state_set_string (imp, STATE_AGENT_ID,
                         from_record ? from_record
                                     : (g_str_has_prefix (base, "agent-") ? base + 6 : base));
-      if (imp->root_sid == NULL)
-        state_set_string (imp, STATE_PARENT, loom_json_member_string (record, "sessionId"));
-      else
+      /* The parent is the sessionId the records carry; the folder's name only stands in. */
+      state_set_string (imp, STATE_PARENT, record_session_id (record) ?: imp->root_sid);
+      if (!agent_file_rekey (imp, imp->root_sid, state_string (imp, STATE_PARENT)))
         state_set_string (imp, STATE_PARENT, imp->root_sid);
     }
 
   parent = state_string (imp, STATE_PARENT);
   agent_id = state_string (imp, STATE_AGENT_ID);
-  if (imp->root_sid == NULL)
-    imp->root_sid = g_strdup (parent);
+  if (parent != NULL && g_strcmp0 (imp->root_sid, parent) != 0)
+    {
+      g_free (imp->root_sid);
+      imp->root_sid = g_strdup (parent);
+    }
   sid = parent ? g_strdup_printf ("%s/agent-%s", parent, agent_id)
                : g_strdup_printf ("agent-%s", agent_id);
   imp->own = session_new (sid, parent, TRUE);
@@ -1146,8 +1222,10 @@ agent_file_exists (Import     *imp,
 
   {
     g_autofree char *name = g_strdup_printf ("agent-%s.jsonl", agent_id);
-    g_autofree char *nested = g_build_filename (imp->project_dir, imp->root_sid, "subagents",
-                                                name, NULL);
+    /* The folder is named as the session's file is, by Claude Code after the session. */
+    g_autofree char *nested = g_build_filename (imp->project_dir,
+                                                imp->file_stem ? imp->file_stem : imp->root_sid,
+                                                "subagents", name, NULL);
     g_autofree char *beside = g_build_filename (imp->project_dir, name, NULL);
 
     exists = g_file_test (nested, G_FILE_TEST_IS_REGULAR) ||
@@ -1457,10 +1535,24 @@ import_init (Import         *imp,
   imp->agent_file = is_agent_file_name (name);
   if (!imp->agent_file)
     {
+      g_autofree char *sid = NULL;
+
       name[strlen (name) - strlen (".jsonl")] = '\0';
       imp->project_dir = g_steal_pointer (&dir);
-      imp->root_sid = g_strdup (name);
-      imp->own = session_new (name, NULL, TRUE);
+      imp->file_stem = g_strdup (name);
+      sid = g_strdup (state_string (imp, STATE_SESSION_ID));
+      if (sid == NULL && (sid = main_session_id (imp, name)) != NULL)
+        {
+          /* An earlier version keyed the file's session by its name. */
+          if (!loom_import_file_rekey (file, "claude-code", name, sid, &imp->error))
+            {
+              g_free (sid);
+              sid = g_strdup (name);
+            }
+          state_set_string (imp, STATE_SESSION_ID, sid);
+        }
+      imp->root_sid = g_strdup (sid ? sid : name);
+      imp->own = session_new (imp->root_sid, NULL, TRUE);
       return;
     }
 
@@ -1475,12 +1567,23 @@ import_init (Import         *imp,
     }
   else
     imp->project_dir = g_steal_pointer (&dir);
+
+  /* Saved by an earlier version, which took the parent from the folder's name. */
+  if (!loom_import_file_ids_checked (file) && state_string (imp, STATE_PARENT) != NULL)
+    {
+      g_autofree char *parent = loom_import_file_find_first (file, first_session_id, NULL);
+      g_autofree char *old_parent = g_strdup (state_string (imp, STATE_PARENT));
+
+      if (parent != NULL && agent_file_rekey (imp, old_parent, parent))
+        state_set_string (imp, STATE_PARENT, parent);
+    }
 }
 
 static void
 import_clear (Import *imp)
 {
   g_clear_pointer (&imp->project_dir, g_free);
+  g_clear_pointer (&imp->file_stem, g_free);
   g_clear_pointer (&imp->root_sid, g_free);
   g_clear_pointer (&imp->own, session_free);
   g_clear_pointer (&imp->children, g_hash_table_unref);

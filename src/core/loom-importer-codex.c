@@ -18,6 +18,11 @@
  * the harness-only events (token counts, command exit codes, patch results, turn lifecycle,
  * thread names) are used. Tool calls and their results are in loom-importer-codex-tools.c.
  *
+ * A rollout is the session of its first session_meta's id, the one `codex resume <id>` takes
+ * and the uuid the file name ends in while the file keeps its name. A later session_meta with
+ * another id is history copied from the session this one was forked from. A sub-agent's parent
+ * is the parent_thread_id of its session_meta source.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
@@ -272,8 +277,14 @@ codex_session_meta (CodexImport    *ci,
       return;
     }
 
-  if (known == NULL && ci->name_id != NULL && g_ascii_strcasecmp (id, ci->name_id) != 0)
-    known = ci->name_id;  /* the file name says whose file this is */
+  /* The first session_meta is the file's own (`codex resume <id>` takes its id): a rollout
+   * renamed, or copied under another session's name, keeps it only there. Earlier versions
+   * took the file name's id when the two disagreed: that session is re-keyed. */
+  if (known == NULL && ci->name_id != NULL && g_ascii_strcasecmp (id, ci->name_id) != 0 &&
+      !loom_import_file_rekey (ci->file, CODEX_SOURCE, ci->name_id, id, &ci->error))
+    known = ci->name_id;  /* another file's session has the id: this one keeps its own */
+  if (ci->error != NULL)
+    return;
 
   if (known != NULL && g_ascii_strcasecmp (id, known) != 0)
     {
@@ -1042,6 +1053,40 @@ codex_flush_models (CodexImport *ci)
   loom_import_file_set_models (ci->file, ci->session, (const char * const *)names->pdata);
 }
 
+/* The id of the first session_meta (or of the bare first line before the envelope). */
+static char *
+first_meta_id (const LoomJson *record,
+               gpointer        data)
+{
+  const char *type = loom_json_member_string (record, "type");
+  const LoomJson *payload = loom_json_member_object (record, "payload");
+  const char *id;
+
+  if (g_strcmp0 (type, "session_meta") != 0)
+    payload = type == NULL && loom_json_member (record, "timestamp") != NULL ? record : NULL;
+  if (payload == NULL)
+    return NULL;
+  id = loom_json_member_string (payload, "id");
+  return g_strdup (id != NULL ? id : loom_json_member_string (payload, "session_id"));
+}
+
+/* A file read on from a cursor an earlier version saved, which took the file name's id over
+ * session_meta's when they disagreed: its session is re-keyed to session_meta's. */
+static void
+codex_check_identity (CodexImport *ci)
+{
+  const char *known = loom_json_get_string (ci->state, STATE_SESSION);
+  g_autofree char *id = NULL;
+
+  if (loom_import_file_is_reset (ci->file) || loom_import_file_ids_checked (ci->file) ||
+      known == NULL || ci->name_id == NULL || g_ascii_strcasecmp (known, ci->name_id) != 0 ||
+      !(id = loom_import_file_find_first (ci->file, first_meta_id, NULL)) ||
+      g_ascii_strcasecmp (id, known) == 0)
+    return;
+  if (loom_import_file_rekey (ci->file, CODEX_SOURCE, known, id, &ci->error))
+    json_object_set_string_member (ci->state, STATE_SESSION, id);
+}
+
 static gboolean
 codex_import_file (LoomImportFile  *file,
                    GError         **error)
@@ -1057,6 +1102,8 @@ codex_import_file (LoomImportFile  *file,
   if (loom_import_file_is_reset (file))
     state_clear (ci.state);
   ci.time = loom_json_get_int (ci.state, STATE_TIME, 0);
+  if (!g_str_has_suffix (path, ".json"))
+    codex_check_identity (&ci);
 
   if (g_str_has_suffix (path, ".json"))
     ok = codex_import_document (&ci, error);

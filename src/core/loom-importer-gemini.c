@@ -11,6 +11,11 @@
  *   The CLI appends a message again, whole, each time it adds tokens or tool calls to it: a later
  *   record with a seen id supersedes the earlier one.
  *
+ * A session is keyed by the sessionId of its document or metadata line, the full UUID that
+ * `gemini --resume <id>` takes, never by the file's name (which holds only its first 8 hex
+ * digits); a file with a second sessionId keeps the first. A sub-agent's parent is the folder
+ * it is written to, named after the parent's sessionId: its records do not say.
+ *
  * The agent does not record the working folder; the project's temporary folder is named after
  * the SHA-256 of its root (or, in newer CLIs, a slug whose .project_root file names the root).
  *

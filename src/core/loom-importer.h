@@ -149,6 +149,18 @@ gboolean    loom_import_file_is_reset    (LoomImportFile  *file);
 gboolean    loom_import_file_read_before (LoomImportFile  *file,
                                           const char      *name,
                                           const char      *value);
+/* The same in the whole file, whatever this pass reads of it. Reads all of it: seldom call it. */
+gboolean    loom_import_file_mentions    (LoomImportFile  *file,
+                                          const char      *name,
+                                          const char      *value);
+/* Reads the file's records from its start, apart from the pass's own reading, until @func
+ * returns a string for one; that string (freed by the caller), or NULL when none does. For an
+ * identity the agent wrote in an early record, when this pass starts later in the file. */
+typedef char *(*LoomImportRecordFunc)   (const LoomJson  *record,
+                                          gpointer         data);
+char       *loom_import_file_find_first  (LoomImportFile       *file,
+                                          LoomImportRecordFunc  func,
+                                          gpointer              data);
 /* Per-file state kept between passes (a JSON object the format owns), e.g. the current model. */
 JsonObject *loom_import_file_get_state   (LoomImportFile  *file);
 
@@ -183,6 +195,20 @@ void        loom_import_file_warn        (LoomImportFile  *file,
 gint64      loom_import_file_session     (LoomImportFile           *file,
                                           const LoomSessionRecord  *meta,
                                           GError                  **error);
+/* The session this file made under @old_id (earlier versions keyed some sessions by their
+ * file's name), with its children "@old_id/…", now goes by @new_id, the agent's own: the same
+ * rows, so its uuid, the person's title, folder and pins stay. A placeholder already under
+ * @new_id (a sub-agent's file read first) gives its children to it and goes; tombstones of
+ * @old_id hold for @new_id too. FALSE when another file's real session has @new_id: then the
+ * file keeps @old_id, and nothing merges. Also FALSE on an error, with @error set. */
+gboolean    loom_import_file_rekey       (LoomImportFile           *file,
+                                          const char               *source,
+                                          const char               *old_id,
+                                          const char               *new_id,
+                                          GError                  **error);
+/* Whether the state this pass began with was saved by a version that keys sessions by the
+ * agents' own ids. FALSE on a file's first pass too: the format then checks its identity. */
+gboolean    loom_import_file_ids_checked (LoomImportFile           *file);
 /* Returns the message row id (the existing one when source_id was seen), or 0 on error. */
 gint64      loom_import_file_add_message (LoomImportFile           *file,
                                           gint64                    session_id,

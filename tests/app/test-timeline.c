@@ -931,14 +931,19 @@ test_source_deleted (Fixture       *fixture,
   g_autofree char *copy = g_build_filename (project, "0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5.jsonl",
                                             NULL);
   g_autofree char *contents = NULL;
+  g_autofree char *renamed = NULL;
   g_autoptr(GError) error = NULL;
   const char *paths[] = { agent_dir, NULL };
   LoomImportOptions options = { "claude-code", paths };
   gsize length = 0;
+  g_auto(GStrv) pieces = NULL;
 
   g_assert_true (g_file_get_contents (fixture_file, &contents, &length, &error));
+  /* Another session: its records carry its id, which is the session's, not the file's name. */
+  pieces = g_strsplit (contents, STREAMED_ID, -1);
+  renamed = g_strjoinv ("0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5", pieces);
   g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
-  g_assert_true (g_file_set_contents (copy, contents, length, &error));
+  g_assert_true (g_file_set_contents (copy, renamed, -1, &error));
   g_assert_no_error (error);
 
   for (guint pass = 0; pass < 2; pass++)

@@ -395,7 +395,8 @@ test_foreign_files (Fixture       *f,
   g_assert_cmpuint (f->stats->files_seen, ==, 1);
 }
 
-/* Codex moves a session's file to archived_sessions/: the session is the same, nothing doubles. */
+/* Codex moves a session's file to archived_sessions/: the session is the same, nothing doubles,
+ * and the file, recognised by its name and content, is not read again. */
 static void
 test_archived_move (Fixture       *f,
                     gconstpointer  data)
@@ -419,6 +420,9 @@ test_archived_move (Fixture       *f,
 
   g_assert_cmpint (g_rename (from, to), ==, 0);
   import_paths (f, "codex", paths);
+  g_assert_cmpuint (f->stats->files_imported, ==, 0);
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 1);
+  g_assert_cmpint (loom_test_count_rows (f->db, "import_cursors"), ==, 1);
   g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, messages);
   g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
   /* The moved file is read from its start while the old path's rows stay: every message comes
@@ -428,7 +432,8 @@ test_archived_move (Fixture       *f,
 }
 
 /* The same move as the watcher reports it, to a targeted pass: the old path's name and the new
- * one. The new file is read, the session is not marked missing, and nothing doubles. */
+ * one. The new file takes the old one's cursor, the session is not marked missing, and nothing
+ * doubles. */
 static void
 test_archived_move_changed (Fixture       *f,
                             gconstpointer  data)
@@ -461,7 +466,8 @@ test_archived_move_changed (Fixture       *f,
   g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (f->stats->files_seen, ==, 1);
-  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpuint (f->stats->files_imported, ==, 0);
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 1);
   g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
   g_assert_cmpint (loom_test_count_rows (f->db, "messages"), ==, messages);
   g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
@@ -506,7 +512,7 @@ test_archived_and_back (Fixture       *f,
   g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
   g_assert_cmpint (g_rename (to, from), ==, 0);
   import_paths (f, "codex", NULL);
-  g_assert_cmpuint (f->stats->files_imported, ==, 1);
+  g_assert_cmpuint (f->stats->files_imported, ==, 0);
   g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
 
   sessions = sessions_by_source_id (f);
