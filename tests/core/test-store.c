@@ -286,8 +286,11 @@ test_upgrade_from_v6 (void)
     g_assert_no_error (error);
     g_assert_cmpuint (stats->files_failed, ==, 0);
     g_assert_cmpuint (stats->warnings->len, ==, 0);
-    g_assert_cmpuint (stats->files_unchanged, ==, 1);   /* Claude's */
-    g_assert_cmpuint (stats->files_imported, ==, 4);
+    /* Codex and Gemini are read again from their start; Claude's is read on from its cursor
+     * once, as every file an earlier version imported is, to check the id it is keyed by
+     * (loom-import-file.c): it adds nothing. */
+    g_assert_cmpuint (stats->files_unchanged, ==, 0);
+    g_assert_cmpuint (stats->files_imported, ==, 5);
     g_clear_pointer (&stats, loom_import_stats_free);
 
     /* Once: the next pass finds every file unchanged. */
