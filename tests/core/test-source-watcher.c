@@ -1,10 +1,10 @@
 /* test-source-watcher.c — the watcher on real folders: bursts of changes make one pass, a steady
- * stream still makes passes every second, new and deleted folders gain and lose their monitors,
+ * stream still makes passes before it ends, new and deleted folders gain and lose their monitors,
  * roots that appear later are picked up, and stopping leaves nothing behind. In an agent's own
  * folder a pass reads just the session files that changed, unless a whole pass is needed.
  *
- * What is checked is what happened, and in what order: several writes make one pass, a
- * stream of them passes before it stops. How soon is the benchmark's business
+ * What is checked is what happened, and in what order: several writes make one pass, a stream
+ * of them brings passes before it stops. How soon is the benchmark's business
  * (bench/loom-bench-window --watch); the limits of the waits here only guard against a hang.
  *
  * Everything happens in a temporary folder that also serves as HOME, so the agents' default
