@@ -771,7 +771,6 @@ follow_long_pass (Fixture    *fixture,
     loom_ui_test_save_screenshot (pass->window, screenshot);
   g_assert_true (loom_ui_test_wait_until (pass_ended, pass));
   loom_ui_test_wait_for_frames (pass->window, 2);
-  assert_ui_served (pass);
 
   /* Its progress was shown, and is gone once the passes ended (a new folder's monitors make a
    * short one after it); the user hears how it ended. */
@@ -810,6 +809,7 @@ long_import_body (Fixture *fixture)
   follow_long_pass (fixture, &pass, "watch-long-import");
   g_signal_handler_disconnect (watcher, handler);
   pass_clear (&pass);
+  assert_ui_served (&pass);
 
   /* The list kept its session and gained the new ones. */
   assert_row_shows (&last);
@@ -977,13 +977,16 @@ test_watch_session_during_long_import (Fixture       *fixture,
   fixture_run (fixture, session_during_long_import_body);
 }
 
-/* A first start with a long history: the welcome page shows the import going. */
+/* A first start with a long history: the window shows the import going from the start, on the
+ * welcome page, or on the list when the pass committed sessions before the window read the store
+ * (which one depends on the machine). */
 typedef struct
 {
   Fixture *fixture;
   Pass     pass;
   gulong   handler;
   gboolean welcome_shown;
+  gboolean progress_on_screen;
 } FirstStart;
 
 static void
@@ -1002,12 +1005,14 @@ on_startup_cb (GApplication *application,
 }
 
 /* The window is built, in the same turn of the main loop as the startup: the first pass cannot
- * have ended yet, whatever the machine. */
+ * have ended yet, whatever the machine, and the page the window shows has its progress bar on. */
 static void
 on_activate_cb (GApplication *application,
                 FirstStart   *first)
 {
   GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (application)));
+  LoomWindow *self = LOOM_WINDOW (window);
+  const char *page;
   GtkWidget *welcome;
 
   g_assert_nonnull (window);
@@ -1015,6 +1020,14 @@ on_activate_cb (GApplication *application,
   welcome = find_status_page (window, "No Sessions Yet");
   first->welcome_shown = welcome != NULL && is_on_screen_page (welcome);
   pass_watch_progress (&first->pass, window);
+
+  /* The page's own bar (loom-window-private.h): the welcome page's, or the list's. */
+  page = gtk_stack_get_visible_child_name (self->stack);
+  g_assert_true (g_strcmp0 (page, "empty") == 0 || g_strcmp0 (page, "sessions") == 0);
+  g_assert_true (first->welcome_shown == (g_strcmp0 (page, "empty") == 0));
+  first->progress_on_screen =
+    gtk_widget_get_visible (GTK_WIDGET (g_str_equal (page, "empty") ? self->empty_progress
+                                                                     : self->list_progress));
 }
 
 static FirstStart *first_start;
@@ -1025,7 +1038,11 @@ first_import_body (Fixture *fixture)
   GtkWidget *window = GTK_WIDGET (fixture->window);
   Pass *pass = &first_start->pass;
 
-  g_assert_true (first_start->welcome_shown);
+  /* The UI thread's pulse is not asked for here: the pass runs while that thread builds the
+   * window, which on a slow display takes as long as the pass, or longer. */
+  g_test_message ("the window came up on %s", first_start->welcome_shown ? "the welcome page"
+                                                                       : "the session list");
+  g_assert_true (first_start->progress_on_screen);
   g_assert_true (pass->window == window);
   follow_long_pass (fixture, pass, "watch-first-import");
   g_signal_handler_disconnect (pass->watcher, first_start->handler);
@@ -1044,7 +1061,7 @@ test_watch_first_import (Fixture       *fixture,
                          gconstpointer  user_data)
 {
   FirstStart first = { fixture, { NULL, NULL, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL },
-                       0, FALSE };
+                       0, FALSE, FALSE };
 
   write_long_sessions (fixture->project, N_LONG_SESSIONS);
   loom_window_set_progress_at_once (TRUE);
