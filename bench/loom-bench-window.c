@@ -1,7 +1,8 @@
-/* loom-bench-window.c — the main window on a long history: first frame, memory, a long session.
+/* loom-bench-window.c — the main window on a long history: first frame, memory, a long session;
+ * and following an agent live (--watch).
  *
  *   loom-bench-window [--runs 3] [--store-dir DIR] [--fresh] [--sessions 100000]
- *                     [--records 2000000] [--big-items 20000]
+ *                     [--records 2000000] [--big-items 20000] [--watch-only | --no-watch]
  *
  * Run it on a display: `xvfb-run -a loom-bench-window` (see README.md).
  *
@@ -24,6 +25,12 @@
  * the full store within 1.5 times that with an empty one, under 150 MB more memory, and the long
  * session shown in under 150 ms.
  *
+ * Then (unless --no-watch; alone with --watch-only) the window following Claude Code live, in
+ * a child per run with an agent folder of its own (loom-bench-watch.c): how soon a new session,
+ * an appended prompt and a deleted file show in the list, and during a long import the UI
+ * thread's longest pause (target: under 50 ms) and how soon a session written meanwhile is
+ * listed. These figures are printed against their targets and do not change the exit status.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -39,6 +46,7 @@
 #include <sqlite3.h>
 
 #include "loom-application.h"
+#include "loom-bench-watch.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
 #include "loom-store.h"
@@ -47,6 +55,8 @@
 #define TARGET_FIRST_FRAME_RATIO 1.5
 #define TARGET_EXTRA_MEMORY_MB   150.0
 #define TARGET_SHOW_MS           150.0
+#define TARGET_PAUSE_MS          50.0
+#define TARGET_LISTED_MS         2000.0
 #define WAIT_TIMEOUT_USEC        (20 * G_USEC_PER_SEC)
 #define DAY_MS                   ((gint64)24 * 3600 * 1000)
 
@@ -858,23 +868,14 @@ add_value (GArray     *array,
   g_array_append_val (array, value);
 }
 
-static void
-run_one (const char *self_path,
-         const char *home,
-         const char *db_path,
-         const char *big_uuid,
-         Runs       *runs)
+/* The environment of a child: the application must neither see the person's agent history nor
+ * their settings. */
+static GStrv
+child_environ (const char *home,
+               const char *db_path)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) env = g_get_environ ();
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autofree char *dbus_run_session = NULL;
-  int status;
+  GStrv env = g_get_environ ();
 
-  /* The application must neither see the person's agent history nor their settings. */
   env = g_environ_setenv (env, "HOME", home, TRUE);
   env = g_environ_setenv (env, "XDG_DATA_HOME", home, TRUE);
   env = g_environ_setenv (env, "XDG_CONFIG_HOME", home, TRUE);
@@ -885,6 +886,21 @@ run_one (const char *self_path,
   env = g_environ_setenv (env, "GSETTINGS_SCHEMA_DIR", LOOM_BENCH_SCHEMA_DIR, TRUE);
   env = g_environ_setenv (env, "GIO_USE_VFS", "local", TRUE);
   env = g_environ_setenv (env, "NO_AT_BRIDGE", "1", TRUE);
+  return env;
+}
+
+/* Runs this program as `--child @child` in @env; returns what it printed. */
+static char *
+run_child_process (const char *self_path,
+                   GStrv       env,
+                   const char *child)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *dbus_run_session = NULL;
+  char *out = NULL;
+  int status;
 
   /* A private session bus, or GLib would start a stray one. */
   if (g_environ_getenv (env, "DBUS_SESSION_BUS_ADDRESS") == NULL &&
@@ -895,14 +911,28 @@ run_one (const char *self_path,
     }
   g_ptr_array_add (argv, (char *)self_path);
   g_ptr_array_add (argv, (char *)"--child");
-  g_ptr_array_add (argv, (char *)(big_uuid != NULL ? big_uuid : "empty"));
+  g_ptr_array_add (argv, (char *)child);
   g_ptr_array_add (argv, NULL);
 
   if (!g_spawn_sync (NULL, (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
                      &out, &err, &status, &error) ||
       !g_spawn_check_wait_status (status, &error))
     g_error ("The application failed: %s\n%s", error->message, err != NULL ? err : "");
+  return out;
+}
 
+static void
+run_one (const char *self_path,
+         const char *home,
+         const char *db_path,
+         const char *big_uuid,
+         Runs       *runs)
+{
+  g_auto(GStrv) env = child_environ (home, db_path);
+  g_autofree char *out = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  out = run_child_process (self_path, env, big_uuid != NULL ? big_uuid : "empty");
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -959,6 +989,139 @@ print_values (const char *what,
     printf ("  %-36s %8.1f %-3s (runs: %s)\n", what, m, unit, all->str);
 }
 
+/* ——— Watching ——— */
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+/* One run of the watch child, in a folder of its own under @store_dir: its figures go into
+ * @values (key → GArray of doubles). */
+static void
+run_watch (const char *self_path,
+           const char *store_dir,
+           GHashTable *values)
+{
+  g_autofree char *dir = g_build_filename (store_dir, "watch", NULL);
+  g_autofree char *home = g_build_filename (dir, "home", NULL);
+  g_autofree char *db_path = g_build_filename (dir, "history.db", NULL);
+  g_autofree char *claude = g_build_filename (dir, "claude", NULL);
+  g_autofree char *codex = g_build_filename (dir, "codex", NULL);
+  g_autofree char *gemini = g_build_filename (dir, "gemini", NULL);
+  g_auto(GStrv) env = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autofree char *out = NULL;
+
+  remove_tree (dir);
+  g_mkdir_with_parents (home, 0700);
+  env = child_environ (home, db_path);
+  /* Claude Code's folder is the child's; the other agents' do not exist. */
+  env = g_environ_setenv (env, "CLAUDE_CONFIG_DIR", claude, TRUE);
+  env = g_environ_setenv (env, "CODEX_HOME", codex, TRUE);
+  env = g_environ_setenv (env, "GEMINI_CLI_HOME", gemini, TRUE);
+  out = run_child_process (self_path, env, "watch");
+  remove_tree (dir);
+
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *eq = strchr (lines[i], '=');
+      GArray *array;
+
+      if (eq == NULL)
+        continue;
+      *eq = '\0';
+      if (!(array = g_hash_table_lookup (values, lines[i])))
+        {
+          array = g_array_new (FALSE, FALSE, sizeof (double));
+          g_hash_table_insert (values, g_strdup (lines[i]), array);
+        }
+      add_value (array, eq + 1, 1);
+    }
+}
+
+static GArray *
+watch_values (GHashTable *values,
+              const char *key)
+{
+  GArray *array = g_hash_table_lookup (values, key);
+
+  if (array == NULL)
+    {
+      array = g_array_new (FALSE, FALSE, sizeof (double));
+      g_hash_table_insert (values, g_strdup (key), array);
+    }
+  return array;
+}
+
+static void
+print_target (const char *what,
+              double      value,
+              double      target)
+{
+  if (value < 0 || isnan (value))
+    printf ("  %-36s   n/a    (target < %.0f ms) NOT MEASURED\n", what, target);
+  else
+    printf ("  %-36s %7.1f ms (target < %.0f ms) %s\n", what, value, target,
+            value < target ? "met" : "MISSED");
+}
+
+static void
+measure_watch (const char *self_path,
+               const char *store_dir,
+               int         n_runs)
+{
+  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify)g_array_unref);
+  GArray *before_end;
+  guint n_before_end = 0;
+
+  for (int i = 0; i < n_runs; i++)
+    run_watch (self_path, store_dir, values);
+
+  printf ("\nWatching Claude Code's folder (%d runs, medians; a long import of %u sessions, "
+          "%u MB)\n", n_runs, 150, 90);
+  print_values ("new session listed", watch_values (values, "new_ms"), "ms");
+  print_values ("appended prompt counted", watch_values (values, "append_ms"), "ms");
+  print_values ("deleted file marked", watch_values (values, "delete_ms"), "ms");
+  print_values ("long import: pass started", watch_values (values, "pass_start_ms"), "ms");
+  print_values ("long import: pass", watch_values (values, "pass_ms"), "ms");
+  print_values ("long import: longest UI pause", watch_values (values, "max_gap_ms"), "ms");
+  print_values ("long import: UI pulses (5 ms)", watch_values (values, "pulses"), "");
+  print_values ("session written meanwhile listed", watch_values (values, "during_ms"), "ms");
+  before_end = watch_values (values, "during_before_end");
+  for (guint i = 0; i < before_end->len; i++)
+    n_before_end += g_array_index (before_end, double, i) > 0;
+  printf ("  %-36s %u of %u runs\n", "  listed before the pass ended", n_before_end,
+          before_end->len);
+
+  printf ("\nTargets (watching; reported, not checked)\n");
+  print_target ("longest UI pause, long import", median (watch_values (values, "max_gap_ms")),
+                TARGET_PAUSE_MS);
+  print_target ("new session listed", median (watch_values (values, "new_ms")),
+                TARGET_LISTED_MS);
+  print_target ("appended prompt counted", median (watch_values (values, "append_ms")),
+                TARGET_LISTED_MS);
+  print_target ("deleted file marked", median (watch_values (values, "delete_ms")),
+                TARGET_LISTED_MS);
+  print_target ("session written during the import", median (watch_values (values, "during_ms")),
+                TARGET_LISTED_MS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -973,7 +1136,7 @@ main (int   argc,
   g_autofree char *home = NULL;
   g_autofree char *big_uuid = NULL;
   g_autofree char *records = NULL;
-  gboolean fresh = FALSE;
+  gboolean fresh = FALSE, watch_only = FALSE, no_watch = FALSE;
   int n_runs = 3, n_sessions = 100000, n_records = 2000000, big_items = 20000;
   const GOptionEntry entries[] = {
     { "runs", 0, 0, G_OPTION_ARG_INT, &n_runs, "Runs of each measurement (3)", "N" },
@@ -983,6 +1146,10 @@ main (int   argc,
     { "sessions", 0, 0, G_OPTION_ARG_INT, &n_sessions, "Sessions in the full store", "N" },
     { "records", 0, 0, G_OPTION_ARG_INT, &n_records, "Messages and events in it", "N" },
     { "big-items", 0, 0, G_OPTION_ARG_INT, &big_items, "Items of the long session", "N" },
+    { "watch-only", 0, 0, G_OPTION_ARG_NONE, &watch_only,
+      "Only the figures of the window following an agent live", NULL },
+    { "no-watch", 0, 0, G_OPTION_ARG_NONE, &no_watch,
+      "Not the figures of the window following an agent live", NULL },
     { "child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &child, NULL, NULL },
     { NULL }
   };
@@ -999,6 +1166,8 @@ main (int   argc,
       return 2;
     }
 
+  if (child != NULL && g_str_equal (child, "watch"))
+    return loom_bench_watch_child ();
   if (child != NULL)
     return run_child (g_str_equal (child, "empty") ? NULL : child);
 
@@ -1016,6 +1185,12 @@ main (int   argc,
   home = g_build_filename (store_dir, "home", NULL);
   g_mkdir_with_parents (home, 0700);
   self_path = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (watch_only)
+    {
+      measure_watch (self_path, store_dir, n_runs);
+      return 0;
+    }
 
   big_uuid = read_bench_info (full_path, "big");
   if (fresh || big_uuid == NULL || count_sessions (full_path) != (guint)n_sessions)
@@ -1100,6 +1275,9 @@ main (int   argc,
             TARGET_SHOW_MS);
   ok = ratio <= TARGET_FIRST_FRAME_RATIO && extra_mb < TARGET_EXTRA_MEMORY_MB &&
        show >= 0 && show < TARGET_SHOW_MS;
+
+  if (!no_watch)
+    measure_watch (self_path, store_dir, n_runs);
 
   runs_clear (&empty_runs);
   runs_clear (&full_runs);

@@ -96,5 +96,6 @@ void     loom_window_set_watcher             (LoomWindow         *self,
 void     loom_window_set_import_problems     (LoomWindow         *self,
                                               LoomImportProblems *problems);
 void     loom_window_update_progress         (LoomWindow         *self);
+void     loom_window_set_progress_at_once    (gboolean            at_once);
 
 G_END_DECLS

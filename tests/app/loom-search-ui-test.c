@@ -16,7 +16,7 @@
 #include "loom-ui-test.h"
 
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
-#define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 
 void
 search_ui_test_init (int    *argc,

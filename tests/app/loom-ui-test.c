@@ -12,20 +12,21 @@
 
 #include "loom-ui-test.h"
 
-/* Generous by default: llvmpipe and a busy CI machine can be slow to draw the first frame. A test
- * that waits on slower work (an import, a large store) sets a longer one. */
-static gint64 wait_timeout_usec = 10 * G_USEC_PER_SEC;
+/* Only a guard against a hang (loom-test-timeout.h): llvmpipe, a busy CI machine and the
+ * sanitizers are slow, and a test checks what happened, never how soon. A test that waits on
+ * slower work (an import, a large store) may set a longer one. */
+static gint64 wait_timeout_usec = 0;
 static guint wake_up_interval_msec = 20;
 
 /* Sets how long loom_ui_test_wait_until() waits before giving up. */
 void
 loom_ui_test_set_wait_timeout (gint64 timeout_usec)
 {
-  wait_timeout_usec = timeout_usec;
+  wait_timeout_usec = loom_test_guard_usec (MAX (timeout_usec, LOOM_TEST_GUARD_USEC));
 }
 
 /* Sets how often loom_ui_test_wait_until() wakes up to check its condition while nothing else
- * happens; a test that measures latency wants it finer. */
+ * happens. */
 void
 loom_ui_test_set_wake_up_interval (guint interval_msec)
 {
@@ -44,10 +45,13 @@ gboolean
 loom_ui_test_wait_until (LoomUiTestCondition condition,
                          gpointer            data)
 {
-  gint64 deadline = g_get_monotonic_time () + wait_timeout_usec;
+  gint64 deadline;
   guint wake_up = g_timeout_add (wake_up_interval_msec, wake_up_cb, NULL);
   gboolean met;
 
+  if (wait_timeout_usec == 0)
+    wait_timeout_usec = loom_test_guard_usec (LOOM_TEST_GUARD_USEC);
+  deadline = g_get_monotonic_time () + wait_timeout_usec;
   while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
 

@@ -10,10 +10,14 @@
 #include "loom-application.h"
 #include "loom-window.h"
 
+#include "../common/loom-test-timeout.h"
+
 G_BEGIN_DECLS
 
 typedef gboolean (*LoomUiTestCondition) (gpointer data);
 
+/* A wait's limit guards against a hang and nothing else: at least LOOM_TEST_GUARD_USEC, times
+ * the multiplier of loom-test-timeout.h. */
 void        loom_ui_test_set_wait_timeout      (gint64               timeout_usec);
 void        loom_ui_test_set_wake_up_interval  (guint                interval_msec);
 gboolean    loom_ui_test_wait_until            (LoomUiTestCondition  condition,

@@ -32,7 +32,7 @@
 #include "loom-ui-test.h"
 
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
-#define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 
 #define N_FIXTURE_SESSIONS 19  /* tests/import/fixtures/claude + codex, sub-agents included */
 #define N_SAMPLE_SESSIONS  7   /* data/samples/README.md */

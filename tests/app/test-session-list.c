@@ -26,7 +26,7 @@
 
 #include "loom-ui-test.h"
 
-#define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 #define N_SESSIONS 500
 #define HOUR_MS ((gint64)3600 * 1000)
 

@@ -15,7 +15,6 @@
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
-#include <time.h>
 
 #include "loom-import.h"
 #include "loom-markdown.h"
@@ -32,10 +31,7 @@
 
 #include "loom-ui-test.h"
 
-#define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
-/* The test's limit for a 20,000-item session's first frame under Xvfb; the benchmark measures
- * the real figure against the 150 ms target. */
-#define FIRST_FRAME_LIMIT_USEC (1 * G_USEC_PER_SEC)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 
 #define STREAMED_ID "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"
 #define PROGRESS_ID "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31"
@@ -821,15 +817,6 @@ test_hostile_text (Fixture       *fixture,
   g_settings_reset (settings, "show-reasoning");
 }
 
-static gint64
-thread_cpu_time (void)
-{
-  struct timespec now;
-
-  g_assert_cmpint (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &now), ==, 0);
-  return (gint64)now.tv_sec * G_USEC_PER_SEC + now.tv_nsec / 1000;
-}
-
 static gboolean
 match_any_event (const LoomTimelineData *d,
                  gconstpointer           kind)
@@ -970,7 +957,9 @@ frame_painted (gpointer data)
   return *(guint *)data > 0;
 }
 
-/* 20,000 items: the first frame comes fast, the ends are one action away, memory stays flat. */
+/* 20,000 items: the first frame needs a few pages only, the ends are one action away, memory
+ * stays flat. How soon that frame comes is the benchmark's (bench/loom-bench-window: "long
+ * session shown"), against the target of 150 ms. */
 static void
 test_long_session (Fixture       *fixture,
                    gconstpointer  user_data)
@@ -984,7 +973,6 @@ test_long_session (Fixture       *fixture,
   GListModel *model;
   guint n_frames = 0;
   gulong handler;
-  gint64 started, elapsed, cpu_started, cpu;
   guint n_items;
 
   show_session (fixture, STREAMED_ID);
@@ -992,18 +980,10 @@ test_long_session (Fixture       *fixture,
   /* From the click to the frame that shows the new session. */
   handler = g_signal_connect (frame_clock, "after-paint",
                               G_CALLBACK (loom_ui_test_on_after_paint), &n_frames);
-  cpu_started = thread_cpu_time ();
-  started = g_get_monotonic_time ();
   loom_timeline_view_set_session (fixture->view, fixture->store, session);
   loom_session_details_set_session (fixture->details, fixture->store, session);
   g_assert_true (loom_ui_test_wait_until (frame_painted, &n_frames));
-  elapsed = g_get_monotonic_time () - started;
-  cpu = thread_cpu_time () - cpu_started;
   g_signal_handler_disconnect (frame_clock, handler);
-  /* The CPU time is what this thread spent; the wall time also counts a busy machine. */
-  g_test_message ("a %u-item session: first frame %.1f ms after set_session (%.1f ms of CPU)",
-                  n_turns * LOOM_TEST_LONG_ITEMS_PER_TURN, elapsed / 1000.0, cpu / 1000.0);
-  g_assert_cmpint (elapsed, <, FIRST_FRAME_LIMIT_USEC);
 
   model = loom_timeline_view_get_model (fixture->view);
   n_items = g_list_model_get_n_items (model);

@@ -3,9 +3,12 @@
  * Runs the real application on a real X server (Xvfb, from the test harness) with
  * CLAUDE_CONFIG_DIR pointing into a temporary folder, then plays the agent: writes a new session
  * file, appends to it, deletes it, and drops a whole project of long sessions in at once. Each
- * change must show in the window's list within two seconds, and the UI thread must never stop
- * for long: a timeout ticking every 50 ms must never see a gap of more than 250 ms. Screenshots
- * go to tests/app/screenshots/ in the build folder.
+ * change must show in the window's list, a long pass shows its progress and then how it ended,
+ * and the UI thread keeps serving while a pass runs: a timeout on its main loop goes on
+ * ticking, and the list shows what the pass commits before it ends. What is checked is what
+ * happened and in what order, never how soon: how long each took is measured by
+ * bench/loom-bench-window --watch, against its targets. Screenshots go to
+ * tests/app/screenshots/ in the build folder.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -22,56 +25,36 @@
 #include "loom-source-watcher.h"
 #include "loom-timeline-view.h"
 #include "loom-window.h"
+#include "loom-window-private.h"
 
 #include "loom-ui-test.h"
 
-#define WAIT_TIMEOUT_USEC (20 * G_USEC_PER_SEC)
-#define LATENCY_LIMIT_USEC (2 * G_USEC_PER_SEC)
-#define TICK_MSEC 50
-#define GAP_LIMIT_USEC (250 * 1000)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
+/* Ticks of the UI thread's pulse a long pass must see: a pass run on the UI thread, or one
+ * that blocks it, sees none. The passes here take a tenth of a second and more on any machine,
+ * and longer on a busy one: the pulse is fine enough for a few ticks in that. */
+#define TICK_MSEC 10
+#define MIN_TICKS_DURING_PASS 3
 #define PROJECT_DIR "-tmp-proj"
 
 /* ——— The UI thread's pulse ——— */
 
+/* A timeout on the UI thread's main context: it ticks as long as that thread serves its main
+ * loop. How many ticks come in a given time depends on the machine; that some come while a
+ * pass runs does not. */
 typedef struct
 {
-  guint  id;
-  gint64 last;
-  gint64 max_gap;
-  guint  n_ticks;
+  guint id;
+  guint n_ticks;
 } Ticker;
 
 static gboolean
 tick_cb (gpointer user_data)
 {
   Ticker *ticker = user_data;
-  gint64 now = g_get_monotonic_time ();
 
-  if (ticker->last != 0)
-    ticker->max_gap = MAX (ticker->max_gap, now - ticker->last);
-  ticker->last = now;
   ticker->n_ticks++;
   return G_SOURCE_CONTINUE;
-}
-
-/* Starts a new measurement; the test's own slow steps (writing files, screenshots) happen
- * before it, not during it. */
-static void
-ticker_restart (Ticker *ticker)
-{
-  ticker->last = g_get_monotonic_time ();
-  ticker->max_gap = 0;
-  ticker->n_ticks = 0;
-}
-
-static void
-ticker_check (Ticker     *ticker,
-              const char *phase)
-{
-  tick_cb (ticker);
-  g_test_message ("%s: longest pause of the UI thread %" G_GINT64_FORMAT " ms over %u ticks",
-                  phase, ticker->max_gap / 1000, ticker->n_ticks);
-  g_assert_cmpint (ticker->max_gap, <=, GAP_LIMIT_USEC);
 }
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
@@ -228,7 +211,6 @@ struct _Fixture
   LoomApplication *app;
   LoomWindow      *window;
   TestBody         body;
-  gint64           started;        /* when g_application_run() was called */
   Ticker           ticker;
 };
 
@@ -277,6 +259,7 @@ fixture_tear_down (Fixture       *fixture,
   if (fixture->app != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->app));
 
+  loom_window_set_progress_at_once (FALSE);
   g_unsetenv ("LOOM_DB");
   g_unsetenv ("CLAUDE_CONFIG_DIR");
   g_unsetenv ("CODEX_HOME");
@@ -292,10 +275,7 @@ run_body_cb (gpointer user_data)
 {
   Fixture *fixture = user_data;
 
-  fixture->ticker.id = g_timeout_add (TICK_MSEC, tick_cb, &fixture->ticker);
   fixture->body (fixture);
-  g_clear_handle_id (&fixture->ticker.id, g_source_remove);
-
   return G_SOURCE_REMOVE;
 }
 
@@ -307,8 +287,10 @@ fixture_run (Fixture  *fixture,
     fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   fixture->body = body;
 
-  fixture->started = g_get_monotonic_time ();
+  /* From the start: the first pass begins in the application's startup. */
+  fixture->ticker.id = g_timeout_add (TICK_MSEC, tick_cb, &fixture->ticker);
   loom_ui_test_run_app (fixture->app, &fixture->window, run_body_cb, fixture);
+  g_clear_handle_id (&fixture->ticker.id, g_source_remove);
 }
 
 /* ——— What the window shows ——— */
@@ -385,15 +367,6 @@ assert_row_shows (RowWait *wait)
     }
 }
 
-/* Waits until the row shows what @wait asks for, and returns how long that took from @since. */
-static gint64
-wait_for_row (RowWait *wait,
-              gint64   since)
-{
-  assert_row_shows (wait);
-  return g_get_monotonic_time () - since;
-}
-
 /* The selection model of the session list: its one list view on screen. */
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
@@ -440,6 +413,19 @@ on_count_cb (GObject    *object,
   (*count)++;
 }
 
+static void
+on_changed_count_cb (LoomSourceWatcher *watcher,
+                     guint             *count)
+{
+  (*count)++;
+}
+
+static gboolean
+lists_more_than_one (gpointer data)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (data)) > 1;
+}
+
 static gboolean
 is_positive (gpointer data)
 {
@@ -469,6 +455,43 @@ static gboolean
 is_not_importing (gpointer data)
 {
   return !loom_source_watcher_get_importing (data);
+}
+
+static gboolean
+is_importing (gpointer data)
+{
+  return loom_source_watcher_get_importing (LOOM_SOURCE_WATCHER (data));
+}
+
+/* Whether @widget is where it would be drawn once the window is: shown, and on the visible page
+ * of every stack above it. */
+static gboolean
+is_on_screen_page (GtkWidget *widget)
+{
+  for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
+    if (!gtk_widget_get_visible (w) || !gtk_widget_get_child_visible (w))
+      return FALSE;
+  return TRUE;
+}
+
+/* The status page titled @title under @root, drawn yet or not, or NULL. */
+static GtkWidget *
+find_status_page (GtkWidget  *root,
+                  const char *title)
+{
+  if (ADW_IS_STATUS_PAGE (root) &&
+      g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (root)), title) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_status_page (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 typedef struct
@@ -510,15 +533,12 @@ live_body (Fixture *fixture)
   GListModel *problems;
   gulong handler;
   const char *problem;
-  gint64 latency, since;
 
   g_assert_nonnull (watcher);
   g_assert_true (loom_source_watcher_get_watching (watcher));
 
   /* Launch: the session written while the application was not running is caught up with. */
-  latency = wait_for_row (&earlier, fixture->started);
-  g_test_message ("latency: a session written before the start is listed %" G_GINT64_FORMAT
-                  " ms after the start", latency / 1000);
+  assert_row_shows (&earlier);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   loom_ui_test_wait_for_frames (window, 2);
 
@@ -528,15 +548,9 @@ live_body (Fixture *fixture)
   add_assistant_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000002",
                         "a0000000-0000-4000-8000-000000000001", "msg_01",
                         "The list now reloads after each background import.");
-  ticker_restart (&fixture->ticker);
-  since = g_get_monotonic_time ();
   write_file (path, records);
-  latency = wait_for_row (&created, since);
-  g_test_message ("latency: a new session is listed after %" G_GINT64_FORMAT " ms",
-                  latency / 1000);
-  g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
+  assert_row_shows (&created);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
-  ticker_check (&fixture->ticker, "new session");
   loom_ui_test_save_screenshot (window, "watch-new-session");
 
   /* The session grows; the person reading it keeps their place in the list. */
@@ -561,15 +575,9 @@ live_body (Fixture *fixture)
   g_string_assign (records, "{\"type\":\"user\",\"message\":\n");
   add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000003",
                    "a0000000-0000-4000-8000-000000000002", "Now show when a file is deleted");
-  ticker_restart (&fixture->ticker);
-  since = g_get_monotonic_time ();
   append_file (path, records);
-  latency = wait_for_row (&grown, since);
-  g_test_message ("latency: an appended message is counted after %" G_GINT64_FORMAT " ms",
-                  latency / 1000);
-  g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
+  assert_row_shows (&grown);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
-  ticker_check (&fixture->ticker, "appended record");
   g_assert_true (loom_ui_test_wait_until (shows_problems_window, NULL));
   problems_window = loom_ui_test_find_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
   g_object_add_weak_pointer (G_OBJECT (problems_window), (gpointer *)&problems_window);
@@ -591,19 +599,13 @@ live_body (Fixture *fixture)
   g_object_unref (selected);
 
   /* The agent cleans up: the session stays, marked. */
-  ticker_restart (&fixture->ticker);
-  since = g_get_monotonic_time ();
   g_assert_cmpint (g_remove (path), ==, 0);
-  latency = wait_for_row (&deleted, since);
-  g_test_message ("latency: a deleted source is marked after %" G_GINT64_FORMAT " ms",
-                  latency / 1000);
-  g_assert_cmpint (latency, <, LATENCY_LIMIT_USEC);
+  assert_row_shows (&deleted);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
-  ticker_check (&fixture->ticker, "deleted source");
   g_assert_true (loom_session_get_record (loom_session_row_get_session (
                    find_row (window, NEW_ID)))->source_missing);
   g_assert_nonnull (find_row (window, EARLIER_ID));
-  /* Short passes never flash a progress bar. */
+  /* No progress bar is left over once the passes ended. */
   g_assert_false (shows_progress (window));
   loom_ui_test_save_screenshot (window, "watch-source-deleted");
 }
@@ -632,13 +634,11 @@ test_watch_live (Fixture       *fixture,
   fixture_run (fixture, live_body);
 }
 
-/* About 1.5 s of importing here, well past the window's delay before it shows progress. A
- * faster importer makes the passes short: the progress assertions then check that a short
- * pass shows none instead. */
+/* 40 sessions of 250 turns: a pass long enough to matter. How long it takes depends on the
+ * machine; what it shows does not, as every pass of these tests shows its progress from its
+ * start (loom_window_set_progress_at_once ()). */
 #define N_LONG_SESSIONS 40
 #define N_LONG_TURNS 250
-#define PROGRESS_DELAY_USEC (500 * 1000)
-#define CLEARLY_LONG_USEC (PROGRESS_DELAY_USEC + 300 * 1000)
 
 static char *
 long_session_id (guint i)
@@ -663,13 +663,19 @@ write_long_sessions (const char *folder,
     }
 }
 
+/* One pass followed from its start to its end: what the UI thread did meanwhile, and whether
+ * the window showed its progress. */
 typedef struct
 {
   GtkWidget         *window;
   LoomSourceWatcher *watcher;
-  gint64             started;
-  gint64             ended;
-  gboolean           saw_progress;
+  Ticker            *ticker;
+  gboolean           started;
+  gboolean           ended;
+  guint              ticks_at_start;
+  guint              n_ticks;        /* of the UI thread's pulse, while the pass ran */
+  gboolean           saw_progress;   /* a progress bar of the window was shown */
+  GPtrArray         *bars;
 } Pass;
 
 static void
@@ -678,31 +684,81 @@ on_importing_cb (LoomSourceWatcher *watcher,
                  Pass              *pass)
 {
   /* The first pass only: the one after it (for a new folder's monitor) is short. */
-  if (loom_source_watcher_get_importing (watcher) && pass->started == 0)
-    pass->started = g_get_monotonic_time ();
-  else if (!loom_source_watcher_get_importing (watcher) && pass->started != 0 && pass->ended == 0)
-    pass->ended = g_get_monotonic_time ();
+  if (loom_source_watcher_get_importing (watcher) && !pass->started)
+    {
+      pass->started = TRUE;
+      pass->ticks_at_start = pass->ticker->n_ticks;
+    }
+  else if (!loom_source_watcher_get_importing (watcher) && pass->started && !pass->ended)
+    {
+      pass->ended = TRUE;
+      pass->n_ticks = pass->ticker->n_ticks - pass->ticks_at_start;
+    }
 }
 
-static gboolean
-pass_progress_or_end (gpointer data)
+/* Every progress bar of @root, shown or not. */
+static void
+collect_progress_bars (GtkWidget *root,
+                       GPtrArray *bars)
 {
-  Pass *pass = data;
+  if (GTK_IS_PROGRESS_BAR (root))
+    g_ptr_array_add (bars, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_progress_bars (child, bars);
+}
 
-  pass->saw_progress = pass->saw_progress || shows_progress (pass->window);
-  return pass->saw_progress || pass->ended != 0;
+static void
+on_bar_visible_cb (GtkWidget  *bar,
+                   GParamSpec *pspec,
+                   Pass       *pass)
+{
+  pass->saw_progress = pass->saw_progress || gtk_widget_get_visible (bar);
+}
+
+/* Follows whether the window's progress bars are shown, from now on: a signal, not a look now
+ * and then, so that a bar shown briefly between two looks still counts. */
+static void
+pass_watch_progress (Pass      *pass,
+                     GtkWidget *window)
+{
+  pass->window = window;
+  pass->bars = g_ptr_array_new ();
+  collect_progress_bars (window, pass->bars);
+  g_assert_cmpuint (pass->bars->len, >, 0);
+  for (guint i = 0; i < pass->bars->len; i++)
+    {
+      g_signal_connect (pass->bars->pdata[i], "notify::visible", G_CALLBACK (on_bar_visible_cb),
+                        pass);
+      on_bar_visible_cb (pass->bars->pdata[i], NULL, pass);
+    }
+}
+
+static void
+pass_clear (Pass *pass)
+{
+  for (guint i = 0; pass->bars != NULL && i < pass->bars->len; i++)
+    g_signal_handlers_disconnect_by_data (pass->bars->pdata[i], pass);
+  g_clear_pointer (&pass->bars, g_ptr_array_unref);
 }
 
 static gboolean
 pass_ended (gpointer data)
 {
-  Pass *pass = data;
-
-  pass->saw_progress = pass->saw_progress || shows_progress (pass->window);
-  return pass->ended != 0;
+  return ((Pass *)data)->ended;
 }
 
-/* Follows one pass: a screenshot of its progress if it shows, and what a user was told. */
+/* The pass kept the UI thread serving: its pulse ticked while the pass ran. */
+static void
+assert_ui_served (Pass *pass)
+{
+  g_test_message ("the UI thread ticked %u times while the pass ran", pass->n_ticks);
+  g_assert_cmpuint (pass->n_ticks, >=, MIN_TICKS_DURING_PASS);
+}
+
+/* Follows one pass to its end: a screenshot of its progress if the pass still runs, and what a
+ * user was told. */
 static void
 follow_long_pass (Fixture    *fixture,
                   Pass       *pass,
@@ -710,38 +766,19 @@ follow_long_pass (Fixture    *fixture,
 {
   g_autofree char *toast = g_strdup_printf ("Imported %u new sessions", N_LONG_SESSIONS);
   LabelWait toast_wait = { pass->window, toast };
-  gint64 duration;
 
-  g_assert_true (loom_ui_test_wait_until (pass_progress_or_end, pass));
-  if (pass->saw_progress)
-    {
-      g_test_message ("progress shown %" G_GINT64_FORMAT " ms into the pass",
-                      (g_get_monotonic_time () - pass->started) / 1000);
-      ticker_check (&fixture->ticker, "long import, before its progress shows");
-      loom_ui_test_save_screenshot (pass->window, screenshot);
-      ticker_restart (&fixture->ticker);
-    }
+  if (!pass->ended && shows_progress (pass->window))
+    loom_ui_test_save_screenshot (pass->window, screenshot);
   g_assert_true (loom_ui_test_wait_until (pass_ended, pass));
   loom_ui_test_wait_for_frames (pass->window, 2);
-  ticker_check (&fixture->ticker, "long import, while its progress shows");
 
-  duration = pass->ended - pass->started;
-  g_test_message ("the long pass took %" G_GINT64_FORMAT " ms (%u sessions, %u records)",
-                  duration / 1000, N_LONG_SESSIONS, N_LONG_SESSIONS * N_LONG_TURNS * 2);
-
-  if (duration >= CLEARLY_LONG_USEC)
-    {
-      /* It was shown, and is gone; the user hears how it ended. */
-      g_assert_true (pass->saw_progress);
-      g_assert_false (shows_progress (pass->window));
-      g_assert_true (loom_ui_test_wait_until (shows_label, &toast_wait));
-    }
-  else if (duration < PROGRESS_DELAY_USEC)
-    {
-      g_test_message ("the pass was too short to show progress; checking that it showed none");
-      g_assert_false (pass->saw_progress);
-      g_assert_false (shows_label (&toast_wait));
-    }
+  /* Its progress was shown, and is gone once the passes ended (a new folder's monitors make a
+   * short one after it); the user hears how it ended. */
+  g_assert_true (pass->saw_progress);
+  g_assert_true (loom_ui_test_wait_until (is_not_importing, pass->watcher));
+  loom_ui_test_wait_for_frames (pass->window, 2);
+  g_assert_false (shows_progress (pass->window));
+  g_assert_true (loom_ui_test_wait_until (shows_label, &toast_wait));
 }
 
 static void
@@ -754,9 +791,8 @@ long_import_body (Fixture *fixture)
   g_autofree char *last_id = long_session_id (N_LONG_SESSIONS - 1);
   RowWait earlier = { window, EARLIER_ID, 2, FALSE };
   RowWait last = { window, last_id, 2 * N_LONG_TURNS, FALSE };
-  Pass pass = { window, watcher, 0, 0, FALSE };
+  Pass pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
   gulong handler;
-  gint64 since;
 
   assert_row_shows (&earlier);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
@@ -766,14 +802,14 @@ long_import_body (Fixture *fixture)
    * folder gets monitors, and its sessions make one long pass. */
   write_long_sessions (staging, N_LONG_SESSIONS);
   handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_importing_cb), &pass);
-  ticker_restart (&fixture->ticker);
-  since = g_get_monotonic_time ();
+  pass_watch_progress (&pass, window);
   g_assert_cmpint (g_rename (staging, project), ==, 0);
+  g_assert_true (loom_ui_test_wait_until (is_importing, watcher));
 
   follow_long_pass (fixture, &pass, "watch-long-import");
   g_signal_handler_disconnect (watcher, handler);
-  g_test_message ("the pass started %" G_GINT64_FORMAT " ms after the files arrived",
-                  (pass.started - since) / 1000);
+  pass_clear (&pass);
+  assert_ui_served (&pass);
 
   /* The list kept its session and gained the new ones. */
   assert_row_shows (&last);
@@ -788,12 +824,12 @@ test_watch_long_import (Fixture       *fixture,
                         gconstpointer  user_data)
 {
   write_earlier_session (fixture);
+  loom_window_set_progress_at_once (TRUE);
   fixture_run (fixture, long_import_body);
 }
 
-/* 150 sessions of 200 prompts of 500 words, 90 MB: some 15 million words to index, which takes
- * a few seconds even in a release build, past the two seconds a session written meanwhile may
- * take to show. */
+/* 150 sessions of 200 prompts of 500 words, 90 MB: some 15 million words to index, a pass that
+ * commits what it read several times before it ends. */
 #define N_BIG_SESSIONS 150
 #define N_BIG_PROMPTS 200
 #define N_BIG_WORDS 500
@@ -832,15 +868,9 @@ write_big_sessions (const char *folder)
     }
 }
 
-static gboolean
-is_importing (gpointer data)
-{
-  return loom_source_watcher_get_importing (LOOM_SOURCE_WATCHER (data));
-}
-
 /* A long pass (a restored backup, a first start) must not keep the session an agent is writing
- * off the screen: it shows within two seconds while the pass still runs, and so do the pass's
- * own sessions, as they come. */
+ * off the screen: it shows while the pass still runs, and so do the pass's own sessions, as
+ * they come. */
 static void
 session_during_long_import_body (Fixture *fixture)
 {
@@ -859,13 +889,12 @@ session_during_long_import_body (Fixture *fixture)
   g_autofree char *earlier_path = g_build_filename (fixture->project, earlier_name, NULL);
   g_autoptr(GPtrArray) timelines = NULL;
   guint n_timeline_reloads = 0;
-  Pass pass = { window, watcher, 0, 0, FALSE };
+  Pass pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
   g_autofree char *toast = NULL;
   LabelWait toast_wait = { window, NULL };
   g_autoptr(LoomImportStats) later = NULL;
   guint n_listed;
   gulong handler;
-  gint64 latency, since;
 
   assert_row_shows (&earlier);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
@@ -882,10 +911,14 @@ session_during_long_import_body (Fixture *fixture)
 
   write_big_sessions (staging);
   handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_importing_cb), &pass);
-  ticker_restart (&fixture->ticker);
   g_assert_cmpint (g_rename (staging, project), ==, 0);
   g_assert_true (loom_ui_test_wait_until (is_importing, watcher));
   g_assert_true (loom_ui_test_wait_until (shows_progress, window));
+
+  /* The pass's own sessions come in as it commits them, before it ends. */
+  g_assert_true (loom_ui_test_wait_until (lists_more_than_one, sessions));
+  g_assert_false (pass.ended);
+  n_listed = g_list_model_get_n_items (sessions);
 
   /* The agent starts a session while the long pass runs. */
   add_user_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000001", NULL,
@@ -893,39 +926,29 @@ session_during_long_import_body (Fixture *fixture)
   add_assistant_record (records, NEW_ID, "a0000000-0000-4000-8000-000000000002",
                         "a0000000-0000-4000-8000-000000000001", "msg_01",
                         "The list now follows a long import as it goes.");
-  since = g_get_monotonic_time ();
   write_file (path, records);
-  latency = wait_for_row (&created, since);
-  n_listed = g_list_model_get_n_items (sessions);
-  g_test_message ("latency: a session written during a long pass is listed after %"
-                  G_GINT64_FORMAT " ms, %s; %u sessions listed then", latency / 1000,
-                  pass.ended == 0 ? "before the pass ended" : "after the pass ended", n_listed);
-  /* Shown while the pass runs. How soon is reported, not asserted: it is the wait for the
-   * pass's batch to end and be indexed, which another test running beside this one, or the
-   * sanitizers, make longer. */
-  g_assert_cmpint (pass.ended, ==, 0);
-  /* The pass's own sessions come in as it commits them. */
-  g_assert_cmpuint (n_listed, >, 2);
-  g_assert_cmpuint (n_listed, <, N_BIG_SESSIONS + 2);
+  assert_row_shows (&created);
+  g_test_message ("a session written during a long pass is listed, %u sessions listed then",
+                  g_list_model_get_n_items (sessions));
+  /* Shown while the pass runs: the UI thread served the list meanwhile. How soon is measured
+   * by the benchmark, not here. */
+  g_assert_false (pass.ended);
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), >, n_listed);
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), <, N_BIG_SESSIONS + 2);
   g_assert_cmpuint (n_timeline_reloads, ==, 0);
   loom_ui_test_save_screenshot (window, "watch-during-long-import");
 
-  /* The session being read grows: its timeline follows. How soon is only reported: with
-   * another UI test beside this one, it once took 2.13 s. */
+  /* The session being read grows: its timeline follows. */
   g_string_truncate (records, 0);
   add_user_record (records, EARLIER_ID, "b0000000-0000-4000-8000-000000000003",
                    "b0000000-0000-4000-8000-000000000002", "Add the import problems to them");
-  since = g_get_monotonic_time ();
   append_file (earlier_path, records);
-  latency = wait_for_row (&earlier_grown, since);
+  assert_row_shows (&earlier_grown);
   g_assert_true (loom_ui_test_wait_until (is_positive, &n_timeline_reloads));
-  g_test_message ("latency: the session being read showed its new prompt after %" G_GINT64_FORMAT
-                  " ms, %s", (g_get_monotonic_time () - since) / 1000,
-                  pass.ended == 0 ? "before the pass ended" : "after the pass ended");
 
   g_assert_true (loom_ui_test_wait_until (pass_ended, &pass));
   g_signal_handler_disconnect (watcher, handler);
-  ticker_check (&fixture->ticker, "long import, the list following it");
+  assert_ui_served (&pass);
   /* One toast tells how the pass ended, its problem included (the session written meanwhile
    * was new to it too). */
   toast = g_strdup_printf ("Imported %u new sessions, with 1 problem", N_BIG_SESSIONS + 1);
@@ -940,8 +963,6 @@ session_during_long_import_body (Fixture *fixture)
   toast = g_strdup_printf ("Imported %u new sessions, with 2 problems", N_BIG_SESSIONS + 1);
   toast_wait.text = toast;
   g_assert_true (loom_ui_test_wait_until (shows_label, &toast_wait));
-  g_test_message ("the long pass took %" G_GINT64_FORMAT " ms (%u sessions)",
-                  (pass.ended - pass.started) / 1000, N_BIG_SESSIONS);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, N_BIG_SESSIONS + 2);
@@ -952,15 +973,20 @@ test_watch_session_during_long_import (Fixture       *fixture,
                                        gconstpointer  user_data)
 {
   write_earlier_session (fixture);
+  loom_window_set_progress_at_once (TRUE);
   fixture_run (fixture, session_during_long_import_body);
 }
 
-/* A first start with a long history: the welcome page shows the import going. */
+/* A first start with a long history: the window shows the import going from the start, on the
+ * welcome page, or on the list when the pass committed sessions before the window read the store
+ * (which one depends on the machine). */
 typedef struct
 {
   Fixture *fixture;
   Pass     pass;
   gulong   handler;
+  gboolean welcome_shown;
+  gboolean progress_on_screen;
 } FirstStart;
 
 static void
@@ -972,9 +998,36 @@ on_startup_cb (GApplication *application,
   /* The application starts its first pass in startup: follow it from there. */
   g_assert_true (loom_source_watcher_get_importing (watcher));
   first->pass.watcher = watcher;
-  first->pass.started = g_get_monotonic_time ();
+  first->pass.started = TRUE;
+  first->pass.ticks_at_start = first->pass.ticker->n_ticks;
   first->handler = g_signal_connect (watcher, "notify::importing",
                                      G_CALLBACK (on_importing_cb), &first->pass);
+}
+
+/* The window is built, in the same turn of the main loop as the startup: the first pass cannot
+ * have ended yet, whatever the machine, and the page the window shows has its progress bar on. */
+static void
+on_activate_cb (GApplication *application,
+                FirstStart   *first)
+{
+  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (application)));
+  LoomWindow *self = LOOM_WINDOW (window);
+  const char *page;
+  GtkWidget *welcome;
+
+  g_assert_nonnull (window);
+  g_assert_false (first->pass.ended);
+  welcome = find_status_page (window, "No Sessions Yet");
+  first->welcome_shown = welcome != NULL && is_on_screen_page (welcome);
+  pass_watch_progress (&first->pass, window);
+
+  /* The page's own bar (loom-window-private.h): the welcome page's, or the list's. */
+  page = gtk_stack_get_visible_child_name (self->stack);
+  g_assert_true (g_strcmp0 (page, "empty") == 0 || g_strcmp0 (page, "sessions") == 0);
+  g_assert_true (first->welcome_shown == (g_strcmp0 (page, "empty") == 0));
+  first->progress_on_screen =
+    gtk_widget_get_visible (GTK_WIDGET (g_str_equal (page, "empty") ? self->empty_progress
+                                                                     : self->list_progress));
 }
 
 static FirstStart *first_start;
@@ -985,13 +1038,15 @@ first_import_body (Fixture *fixture)
   GtkWidget *window = GTK_WIDGET (fixture->window);
   Pass *pass = &first_start->pass;
 
-  pass->window = window;
-  ticker_restart (&fixture->ticker);
-  if (pass->ended == 0)
-    g_assert_nonnull (loom_ui_test_find_visible_label (window, "No Sessions Yet"));
-
+  /* The UI thread's pulse is not asked for here: the pass runs while that thread builds the
+   * window, which on a slow display takes as long as the pass, or longer. */
+  g_test_message ("the window came up on %s", first_start->welcome_shown ? "the welcome page"
+                                                                       : "the session list");
+  g_assert_true (first_start->progress_on_screen);
+  g_assert_true (pass->window == window);
   follow_long_pass (fixture, pass, "watch-first-import");
   g_signal_handler_disconnect (pass->watcher, first_start->handler);
+  pass_clear (pass);
 
   g_assert_true (loom_ui_test_wait_until (is_not_importing, pass->watcher));
   loom_ui_test_wait_for_frames (window, 2);
@@ -1005,12 +1060,15 @@ static void
 test_watch_first_import (Fixture       *fixture,
                          gconstpointer  user_data)
 {
-  FirstStart first = { fixture, { NULL, NULL, 0, 0, FALSE }, 0 };
+  FirstStart first = { fixture, { NULL, NULL, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL },
+                       0, FALSE, FALSE };
 
   write_long_sessions (fixture->project, N_LONG_SESSIONS);
+  loom_window_set_progress_at_once (TRUE);
   first_start = &first;
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   g_signal_connect_after (fixture->app, "startup", G_CALLBACK (on_startup_cb), &first);
+  g_signal_connect_after (fixture->app, "activate", G_CALLBACK (on_activate_cb), &first);
   fixture_run (fixture, first_import_body);
   first_start = NULL;
 }
@@ -1026,9 +1084,14 @@ setting_body (Fixture *fixture)
   g_autofree char *path = g_build_filename (fixture->project, name, NULL);
   g_autoptr(GString) records = g_string_new (NULL);
   RowWait created = { window, NEW_ID, 2, FALSE };
-  gint64 until;
+  guint n_changed = 0, n_importing = 0;
+  gulong changed_handler, importing_handler;
 
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
+  changed_handler = g_signal_connect (watcher, "changed", G_CALLBACK (on_changed_count_cb),
+                                      &n_changed);
+  importing_handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_count_cb),
+                                        &n_importing);
   g_settings_set_boolean (settings, "watch-sources", FALSE);
   g_assert_false (loom_source_watcher_get_watching (watcher));
   g_assert_cmpuint (loom_source_watcher_get_n_monitors (watcher), ==, 0);
@@ -1039,17 +1102,21 @@ setting_body (Fixture *fixture)
                         "a0000000-0000-4000-8000-000000000001", "msg_01", "Understood.");
   write_file (path, records);
 
-  /* Well past the time a change takes to show while watching. */
-  until = g_get_monotonic_time () + 1500 * 1000;
-  while (g_get_monotonic_time () < until)
-    g_main_context_iteration (NULL, TRUE);
+  /* Nothing hears of it: no monitor is left to report it (above), and in the frames that follow
+   * no change is reported and no pass starts. */
+  loom_ui_test_wait_for_frames (window, 30);
+  g_assert_cmpuint (n_changed, ==, 0);
+  g_assert_cmpuint (n_importing, ==, 0);
   g_assert_null (find_row (window, NEW_ID));
-  g_assert_false (loom_source_watcher_get_importing (watcher));
 
+  /* On again: the catch-up pass brings it. */
   g_settings_set_boolean (settings, "watch-sources", TRUE);
   g_assert_true (loom_source_watcher_get_watching (watcher));
-  wait_for_row (&created, g_get_monotonic_time ());
+  g_assert_cmpuint (n_importing, ==, 1);
+  assert_row_shows (&created);
   g_assert_cmpuint (loom_source_watcher_get_n_monitors (watcher), >, 0);
+  g_signal_handler_disconnect (watcher, changed_handler);
+  g_signal_handler_disconnect (watcher, importing_handler);
 }
 
 static void

@@ -1,7 +1,11 @@
 /* test-source-watcher.c — the watcher on real folders: bursts of changes make one pass, a steady
- * stream still makes passes every second, new and deleted folders gain and lose their monitors,
+ * stream still makes passes before it ends, new and deleted folders gain and lose their monitors,
  * roots that appear later are picked up, and stopping leaves nothing behind. In an agent's own
  * folder a pass reads just the session files that changed, unless a whole pass is needed.
+ *
+ * What is checked is what happened, and in what order: several writes make one pass, a stream
+ * of them brings passes before it stops. How soon is the benchmark's business
+ * (bench/loom-bench-window --watch); the limits of the waits here only guard against a hang.
  *
  * Everything happens in a temporary folder that also serves as HOME, so the agents' default
  * roots point into it (and do not exist, but Claude Code's in the tests of targeted passes)
@@ -15,9 +19,10 @@
 #include "loom-importer.h"
 #include "loom-source-watcher.h"
 #include "loom-store.h"
+#include "loom-test-timeout.h"
 #include "loom-test-utils.h"
 
-#define WAIT_TIMEOUT_USEC (10 * G_USEC_PER_SEC)
+#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 
 typedef struct
 {
@@ -30,7 +35,6 @@ typedef struct
   guint              n_imported;
   guint              n_changes_imported;   /* during passes */
   guint              n_failed;
-  gint64             last_changed;   /* monotonic µs */
   guint              sessions_new;
   guint              sessions_touched;
   guint              sessions_missing;
@@ -100,7 +104,6 @@ on_changed_cb (LoomSourceWatcher *watcher,
                Fixture           *fixture)
 {
   fixture->n_changed++;
-  fixture->last_changed = g_get_monotonic_time ();
 }
 
 static void
@@ -268,17 +271,16 @@ reset_counts (Fixture *fixture)
   fixture->files_failed = 0;
 }
 
-/* A burst of writes to many files is one change, acted on shortly after it ends. */
+/* A burst of writes to many files is one change, and one pass. The writes are made without
+ * turning the main loop, where the monitors' reports and the watcher's timer are: however long
+ * the writing takes, the watcher hears of them all together. */
 static void
 test_burst (Fixture       *fixture,
             gconstpointer  user_data)
 {
-  gint64 started, ended;
-
   fixture_start (fixture, NULL);
   g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, fixture->root));
 
-  started = g_get_monotonic_time ();
   for (guint i = 0; i < 30; i++)
     {
       g_autofree char *name = g_strdup_printf ("session-%02u.jsonl", i % 10);
@@ -286,17 +288,12 @@ test_burst (Fixture       *fixture,
 
       append_file (path, "{\"type\":\"summary\"}\n");
     }
-  ended = g_get_monotonic_time ();
-  g_assert_cmpint (ended - started, <, 200 * 1000);
+  g_assert_cmpuint (fixture->n_changed, ==, 0);
 
   g_assert_true (wait_until (fixture, has_changed_and_imported, WAIT_TIMEOUT_USEC));
-  g_test_message ("burst acted on %" G_GINT64_FORMAT " ms after its last write",
-                  (fixture->last_changed - ended) / 1000);
-  g_assert_cmpint (fixture->last_changed - ended, >=, 200 * 1000);
-  g_assert_cmpint (fixture->last_changed - ended, <, 1000 * 1000);
 
   /* Nothing else follows. */
-  spin (600);
+  wait_until_settled (fixture);
   g_assert_cmpuint (fixture->n_changed, ==, 1);
   g_assert_cmpuint (fixture->n_imported, ==, 1);
 
@@ -320,31 +317,30 @@ test_burst (Fixture       *fixture,
   g_assert_cmpuint (fixture->n_changed, ==, 1);
 }
 
-/* A file that never stops growing still gets passes, at least one a second. */
+/* A file that never stops growing still gets passes: the watcher waits for a quiet moment, but
+ * not for ever. The stream goes on until two passes came: a watcher that waited for the stream
+ * to end would bring none, and the guard would end the test. (That several writes make one
+ * pass is the burst's test: here, how many make one depends on how fast they come.) */
 static void
 test_steady_stream (Fixture       *fixture,
                     gconstpointer  user_data)
 {
   g_autofree char *path = g_build_filename (fixture->root, "growing.jsonl", NULL);
-  gint64 started, first = 0;
+  gint64 deadline;
+  guint n_appends = 0;
 
   fixture_start (fixture, NULL);
 
-  started = g_get_monotonic_time ();
-  while (g_get_monotonic_time () - started < 2600 * 1000)
+  deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  while (fixture->n_imported < 2 && g_get_monotonic_time () < deadline)
     {
       append_file (path, "{\"type\":\"summary\"}\n");
-      spin (100);
-      if (first == 0 && fixture->n_changed > 0)
-        first = fixture->last_changed;
+      n_appends++;
+      spin (50);
     }
 
-  g_assert_cmpint (first, >, 0);
-  g_test_message ("first pass %" G_GINT64_FORMAT " ms into the stream, %u changes in 2.6 s",
-                  (first - started) / 1000, fixture->n_changed);
-  g_assert_cmpint (first - started, <=, 1300 * 1000);
-  g_assert_cmpuint (fixture->n_changed, >=, 2);
-  g_assert_cmpuint (fixture->n_changed, <=, 6);
+  g_test_message ("%u passes during a stream of %u appends", fixture->n_imported, n_appends);
+  g_assert_cmpuint (fixture->n_imported, >=, 2);
 }
 
 static gboolean
@@ -396,11 +392,12 @@ test_folders (Fixture       *fixture,
   write_file (file, "{}\n");
   g_assert_true (wait_until (fixture, has_changed, WAIT_TIMEOUT_USEC));
 
-  /* Renamed: the monitors follow the new names. */
-  g_assert_true (wait_until (fixture, is_idle, WAIT_TIMEOUT_USEC));
+  /* Renamed: the monitors follow the new names, once a pass saw the change. */
+  wait_until_settled (fixture);
+  reset_counts (fixture);
   g_assert_cmpint (g_rename (a, renamed), ==, 0);
+  g_assert_true (wait_until (fixture, has_changed_and_imported, WAIT_TIMEOUT_USEC));
   expected_monitors = before + 3;
-  spin (400);
   g_assert_true (wait_until (fixture, has_expected_monitors, WAIT_TIMEOUT_USEC));
   g_assert_false (loom_source_watcher_is_monitored (fixture->watcher, a));
   g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, renamed));
@@ -492,8 +489,8 @@ test_one_pass_at_a_time (Fixture       *fixture,
   g_assert_cmpuint (fixture->n_imported, ==, 2);
 }
 
-/* A real pass, when the Claude Code importer is there: a new file becomes a session, a
- * deleted one stays, marked. */
+/* A real pass: a new Claude Code file in an extra folder becomes a session of the agent's own
+ * id, told from its content; a deleted one stays, marked. */
 static void
 test_imports (Fixture       *fixture,
               gconstpointer  user_data)
@@ -508,12 +505,7 @@ test_imports (Fixture       *fixture,
   g_autofree char *name = g_strconcat (session_id, ".jsonl", NULL);
   g_autofree char *records = NULL;
 
-  if (loom_importer_claude ()->import_file == NULL)
-    {
-      g_test_skip ("The Claude Code importer is not there yet");
-      return;
-    }
-
+  g_assert_nonnull (loom_importer_claude ()->import_file);
   g_assert_cmpint (g_mkdir (project, 0700), ==, 0);
   fixture_start (fixture, NULL);
   path = g_build_filename (project, name, NULL);
@@ -544,6 +536,9 @@ test_imports (Fixture       *fixture,
   g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, 1);
   session = g_list_model_get_item (sessions, 0);
   g_assert_cmpint (loom_session_get_message_count (session), ==, 2);
+  g_assert_cmpstr (loom_session_get_record (session)->source, ==, "claude-code");
+  g_assert_cmpstr (loom_session_get_record (session)->source_session_id, ==, session_id);
+  g_assert_cmpstr (loom_session_get_record (session)->source_path, ==, path);
   g_assert_false (loom_session_get_record (session)->source_missing);
   g_clear_object (&session);
   g_clear_object (&sessions);
@@ -904,19 +899,18 @@ test_failed_pass_retried (Fixture       *fixture,
   g_assert_cmpint (loom_session_get_message_count (session), ==, 1);
 }
 
-/* The session the next condition waits for, and when the store was last asked. */
+/* The session the next condition waits for, and how often it was looked at. */
 static const char *awaited_session;
-static gint64 last_asked;
+static guint n_looks;
 
 static gboolean
 has_awaited_session (Fixture *fixture)
 {
   g_autoptr(LoomSession) session = NULL;
 
-  /* A connection per question: not every 10 ms. */
-  if (g_get_monotonic_time () - last_asked < 100 * 1000)
+  /* A connection per question: not at every wake-up. */
+  if (n_looks++ % 10 != 0)
     return FALSE;
-  last_asked = g_get_monotonic_time ();
   session = find_session (fixture, awaited_session);
   return session != NULL;
 }
@@ -945,7 +939,6 @@ test_change_during_long_pass (Fixture       *fixture,
   g_autoptr(GString) filler = g_string_new (NULL);
   g_autofree char *history = g_build_filename (fixture->dir, "history", NULL);
   g_autofree char *moved_in = g_build_filename (fixture->claude_root, "projects-moved", NULL);
-  gint64 written;
 
   fixture_start (fixture, NULL);
 
@@ -974,15 +967,11 @@ test_change_during_long_pass (Fixture       *fixture,
   g_assert_cmpint (g_rename (history, moved_in), ==, 0);
   g_assert_true (wait_until (fixture, is_importing, WAIT_TIMEOUT_USEC));
   spin (300);
-  g_assert_true (is_importing (fixture));
 
   write_file (path, record);
-  written = g_get_monotonic_time ();
   awaited_session = session_id;
-  last_asked = 0;
-  g_assert_true (wait_until (fixture, has_awaited_session, 3 * WAIT_TIMEOUT_USEC));
-  g_test_message ("the session came in %.2f s after it was written",
-                  (g_get_monotonic_time () - written) / (double)G_USEC_PER_SEC);
+  n_looks = 0;
+  g_assert_true (wait_until (fixture, has_awaited_session, WAIT_TIMEOUT_USEC));
   /* In the store while the long pass still runs: its end has not been signalled. How soon
    * depends on the build (a batch, and its indexing, come first); bench/ measures it. */
   g_assert_cmpuint (fixture->n_imported, ==, 0);
@@ -991,7 +980,7 @@ test_change_during_long_pass (Fixture       *fixture,
   g_assert_cmpuint (fixture->n_imported, ==, 0);
 
   /* The long pass ends in its own time: most of a minute under the sanitizers. */
-  g_assert_true (wait_until (fixture, is_idle, 9 * WAIT_TIMEOUT_USEC));
+  g_assert_true (wait_until (fixture, is_idle, 3 * WAIT_TIMEOUT_USEC));
   wait_until_settled (fixture);
   g_assert_cmpuint (fixture->n_failed, ==, 0);
   g_assert_cmpuint (count_sessions (fixture), ==, 151);

@@ -490,8 +490,9 @@ test_reopen_keeps_data (Fixture       *f,
   g_assert_cmpint (loom_session_get_message_count (session), ==, 2);
 }
 
-/* A store of the current version opens at once while another writer holds it (an import in
- * the app, the CLI's): opening takes no write lock, and reads go on beside the writer. */
+/* A store of the current version opens while another writer holds it (an import in the app,
+ * the CLI's): opening takes no write lock, and reads go on beside the writer. The writer keeps
+ * its lock all along: an open that wrote would wait for it until its busy timeout and fail. */
 static void
 test_open_beside_writer (Fixture       *f,
                          gconstpointer  data)
@@ -502,19 +503,15 @@ test_open_beside_writer (Fixture       *f,
   g_autoptr(LoomSession) session = NULL;
   g_autoptr(GError) error = NULL;
   sqlite3 *writer = NULL;
-  gint64 started;
 
   g_assert_cmpint (sqlite3_open (f->path, &writer), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (writer, "BEGIN IMMEDIATE", NULL, NULL, NULL), ==, SQLITE_OK);
 
-  started = g_get_monotonic_time ();
   again = loom_store_open (f->path, &error);
   g_assert_no_error (error);
   session = loom_store_get_session (again, uuid, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (loom_session_get_title (session), ==, "Beside - 2026-11-01");
-  /* The busy timeout is 5 s: waiting for the writer would take all of it. */
-  g_assert_cmpint (g_get_monotonic_time () - started, <, G_USEC_PER_SEC);
 
   g_assert_cmpint (sqlite3_exec (writer, "ROLLBACK", NULL, NULL, NULL), ==, SQLITE_OK);
   sqlite3_close (writer);

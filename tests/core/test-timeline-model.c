@@ -12,10 +12,6 @@
 #include "loom-test-utils.h"
 #include "loom-timeline-model.h"
 
-/* The issue's target for showing a 20,000-item session is 150 ms in all; opening the model is
- * only a part of it. */
-#define OPEN_BUDGET_USEC (150 * 1000)
-
 typedef struct
 {
   char      *dir;
@@ -353,7 +349,10 @@ test_reload (Fixture       *fixture,
   g_assert_cmpstr (data_at (model, 10)->text, ==, "All green now.");
 }
 
-/* 20,000 shown items: open fast, read only what is asked for, and keep memory bounded. */
+/* 20,000 shown items: opening reads one page, reading reads only what is asked for, and a
+ * scroll through all of them keeps a bounded number of pages. How long opening takes is the
+ * benchmark's (bench/loom-bench-window: "long session, core model + 50 items"), against the
+ * target of 150 ms for showing the session. */
 static void
 test_long_session (Fixture       *fixture,
                    gconstpointer  user_data)
@@ -363,33 +362,26 @@ test_long_session (Fixture       *fixture,
   g_autofree char *uuid = NULL;
   g_autoptr(LoomSession) session = NULL;
   g_autoptr(GError) error = NULL;
-  gint64 best = G_MAXINT64;
-  gint64 started;
 
-  started = g_get_monotonic_time ();
   uuid = loom_test_import_long_session (fixture->store, agent_dir, n_turns);
-  g_test_message ("imported %u turns in %.0f ms", n_turns,
-                  (g_get_monotonic_time () - started) / 1000.0);
   session = loom_store_get_session (fixture->store, uuid, &error);
   g_assert_no_error (error);
 
-  /* The best of a few runs: the first one also warms the page cache. */
-  for (guint run = 0; run < 5; run++)
+  /* Opened twice: the second time from a warm page cache, the same pages read. */
+  for (guint run = 0; run < 2; run++)
     {
       g_autoptr(LoomTimelineModel) model = NULL;
       g_autoptr(LoomTimelineItem) first = NULL;
       g_autoptr(LoomTimelineItem) last = NULL;
       guint n_items;
-      gint64 elapsed;
 
-      started = g_get_monotonic_time ();
       model = loom_timeline_model_new (fixture->store, loom_session_get_id (session), &error);
       g_assert_no_error (error);
+      /* Opening reads no page at all: the count comes from the keys alone. */
+      g_assert_cmpuint (loom_timeline_model_get_n_loaded_pages (model), ==, 0);
       n_items = g_list_model_get_n_items (G_LIST_MODEL (model));
       /* What a first frame needs: the first page. */
       first = g_list_model_get_item (G_LIST_MODEL (model), 0);
-      elapsed = g_get_monotonic_time () - started;
-      best = MIN (best, elapsed);
 
       g_assert_cmpuint (n_items, ==, n_turns * LOOM_TEST_LONG_ITEMS_PER_TURN);
       g_assert_cmpuint (loom_timeline_model_get_n_loaded_pages (model), ==, 1);
@@ -403,7 +395,6 @@ test_long_session (Fixture       *fixture,
       /* Scrolling through the whole session keeps only a bounded number of pages. */
       if (run == 0)
         {
-          started = g_get_monotonic_time ();
           for (guint i = 0; i < n_items; i++)
             {
               g_autoptr(LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), i);
@@ -427,15 +418,9 @@ test_long_session (Fixture       *fixture,
                   break;
                 }
             }
-          g_test_message ("read all %u items in %.0f ms", n_items,
-                          (g_get_monotonic_time () - started) / 1000.0);
           g_assert_cmpuint (loom_timeline_model_get_n_loaded_pages (model), <=, 32);
         }
     }
-
-  g_test_message ("opened a %u-item session and read its first page in %.1f ms",
-                  n_turns * LOOM_TEST_LONG_ITEMS_PER_TURN, best / 1000.0);
-  g_assert_cmpint (best, <, OPEN_BUDGET_USEC);
 }
 
 int
