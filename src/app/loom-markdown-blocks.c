@@ -22,6 +22,10 @@
   (MD_FLAG_NOHTML | MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_TASKLISTS | \
    MD_FLAG_PERMISSIVEURLAUTOLINKS | MD_FLAG_PERMISSIVEEMAILAUTOLINKS)
 
+/* md4c 0.4.8 counts a table's columns in 16 bits: a row of more cells than that loses the
+ * ones past the count. Such a "table" is read as the text it is. */
+#define MAX_TABLE_PIPES 65000
+
 /* Inline code stands out by a faint grey that reads on light and dark backgrounds alike. */
 #define CODE_SPAN_OPEN "<span font_family=\"monospace\" background=\"#808080\" bgalpha=\"18%\">"
 #define CODE_SPAN_CLOSE "</span>"
@@ -454,6 +458,15 @@ leave_cell (Builder *b)
   if (b->table_head)
     g_string_append (b->inline_markup, "</b>");
 
+  /* A row wider than the bound goes on as a line of its own. */
+  if (b->row != NULL && b->table_cells >= LOOM_MARKDOWN_MAX_TABLE_CELLS)
+    {
+      b->row = NULL;
+      if (table_lines (b)->len > 0)
+        g_string_append_c (table_lines (b), '\n');
+      b->table_column = 0;
+    }
+
   if (b->row != NULL)
     {
       LoomMarkdownBlock *cell = add_block (b, b->row, LOOM_MARKDOWN_TABLE_CELL);
@@ -678,6 +691,23 @@ text_cb (MD_TEXTTYPE  type,
   return 0;
 }
 
+/* Whether a line of @text has more cell separators than md4c can count. */
+static gboolean
+has_wide_line (const char *text,
+               gsize       size)
+{
+  guint pipes = 0;
+
+  for (gsize i = 0; i < size; i++)
+    {
+      if (text[i] == '\n')
+        pipes = 0;
+      else if (text[i] == '|' && ++pipes > MAX_TABLE_PIPES)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 LoomMarkdownBlock *
 loom_markdown_blocks_parse (const char *text,
                             gssize      length)
@@ -708,6 +738,8 @@ loom_markdown_blocks_parse (const char *text,
   b.spans = g_array_new (FALSE, FALSE, sizeof (const char *));
   b.inline_markup = g_string_new (NULL);
   b.rest = g_string_new (NULL);
+  if (has_wide_line (text, size))
+    parser.flags &= ~MD_FLAG_TABLES;
 
   /* md4c takes a 32-bit size; no one reads past 4 GiB of a message anyway. */
   if (size > 0 && md_parse (text, (MD_SIZE)MIN (size, G_MAXUINT32), &parser, &b) != 0)
