@@ -60,6 +60,17 @@ typedef struct
   guint              heading_level;
   guint              n_blocks;
   GString           *rest;            /* everything past the block bound, a line each */
+  gboolean           in_cell;
+  /* The head: how much text and how many lines the blocks may hold (0: no bound), what they
+   * hold, and how far into the source that is. */
+  const char        *source;
+  gsize              source_size;
+  gsize              max_chars;
+  guint              max_lines;
+  gsize              n_chars;
+  guint              n_lines;
+  gsize              shown_end;
+  gboolean           stopped;
 } Builder;
 
 char *
@@ -248,6 +259,7 @@ flush_inline (Builder *b)
       block->markup = g_strndup (b->inline_markup->str, b->inline_markup->len);
     }
   g_string_truncate (b->inline_markup, 0);
+  b->n_lines++;
 }
 
 /* Opens a quote, list or item: a block inside the current one while the bounds allow, else
@@ -290,6 +302,8 @@ add_code_block (Builder *b)
   while (length > 0 && b->code->str[length - 1] == '\n')
     length--;
   text = g_utf8_make_valid (b->code->str, length);
+  /* Its lines were counted as they came. */
+  b->n_lines++;
 
   if (over_budget (b))
     {
@@ -346,6 +360,79 @@ table_lines (Builder *b)
   return b->table != NULL ? b->table_rest : b->rest;
 }
 
+static void leave_cell  (Builder *b);
+static void leave_table (Builder *b);
+
+/* The head */
+
+static gboolean
+is_full (Builder *b)
+{
+  return (b->max_chars > 0 && b->n_chars >= b->max_chars) ||
+         (b->max_lines > 0 && b->n_lines >= b->max_lines);
+}
+
+/* Non-zero ends md4c's walk. */
+static int
+stop_if_full (Builder *b)
+{
+  if (!is_full (b))
+    return 0;
+  b->stopped = TRUE;
+  return 1;
+}
+
+/* Of @size bytes of text at @text, how many fit in the head: all, or as many whole
+ * characters as there is room for. */
+static gsize
+room_for (Builder    *b,
+          const char *text,
+          gsize       size)
+{
+  gsize room;
+
+  if (b->max_chars == 0)
+    return size;
+  room = b->max_chars > b->n_chars ? b->max_chars - b->n_chars : 0;
+  if (size <= room)
+    return size;
+  while (room > 0 && ((guchar)text[room] & 0xc0) == 0x80)
+    room--;
+  return room;
+}
+
+/* Notes that the blocks show the source up to the end of @size bytes at @text. */
+static void
+shown_up_to (Builder    *b,
+             const char *text,
+             gsize       size)
+{
+  if (text >= b->source && text <= b->source + b->source_size)
+    b->shown_end = MAX (b->shown_end, (gsize)(text - b->source) + size);
+}
+
+/* md4c stopped in the middle of things: what it opened is closed here. */
+static void
+finish_head (Builder *b)
+{
+  for (guint i = b->spans->len; i > 0; i--)
+    {
+      const char *close = g_array_index (b->spans, const char *, i - 1);
+
+      if (close != NULL)
+        g_string_append (b->inline_markup, close);
+    }
+  g_array_set_size (b->spans, 0);
+
+  if (b->code != NULL)
+    add_code_block (b);
+  if (b->in_cell)
+    leave_cell (b);
+  if (b->in_table)
+    leave_table (b);
+  flush_inline (b);
+}
+
 /* md4c callbacks */
 
 static int
@@ -355,6 +442,11 @@ enter_block_cb (MD_BLOCKTYPE  type,
 {
   Builder *b = user_data;
   LoomMarkdownBlock *block;
+
+  /* md4c may still close what it opened after a callback asked it to stop. */
+  if (b->stopped)
+    return 1;
+
 
   /* Text of a tight list item comes without a paragraph: close it before a nested block.
    * Table cells are the exception: their text is the cell's. */
@@ -439,6 +531,7 @@ enter_block_cb (MD_BLOCKTYPE  type,
 
     case MD_BLOCK_TH:
     case MD_BLOCK_TD:
+      b->in_cell = TRUE;
       g_string_truncate (b->inline_markup, 0);
       if (b->table_head)
         g_string_append (b->inline_markup, "<b>");
@@ -484,6 +577,7 @@ leave_cell (Builder *b)
   g_string_truncate (b->inline_markup, 0);
   b->table_column++;
   b->table_cells++;
+  b->in_cell = FALSE;
 }
 
 static void
@@ -509,6 +603,11 @@ leave_block_cb (MD_BLOCKTYPE  type,
                 void         *user_data)
 {
   Builder *b = user_data;
+
+  /* md4c may still close what it opened after a callback asked it to stop. */
+  if (b->stopped)
+    return 1;
+
 
   switch (type)
     {
@@ -552,6 +651,7 @@ leave_block_cb (MD_BLOCKTYPE  type,
 
     case MD_BLOCK_TR:
       b->row = NULL;
+      b->n_lines++;
       break;
 
     case MD_BLOCK_TABLE:
@@ -568,7 +668,7 @@ leave_block_cb (MD_BLOCKTYPE  type,
     default:
       break;
     }
-  return 0;
+  return stop_if_full (b);
 }
 
 static int
@@ -580,6 +680,11 @@ enter_span_cb (MD_SPANTYPE  type,
   const char *open = NULL;
   const char *close = NULL;
   g_autofree char *href = NULL;
+
+  /* md4c may still close what it opened after a callback asked it to stop. */
+  if (b->stopped)
+    return 1;
+
 
   switch (type)
     {
@@ -641,6 +746,11 @@ leave_span_cb (MD_SPANTYPE  type,
   Builder *b = user_data;
   const char *close;
 
+  /* md4c may still close what it opened after a callback asked it to stop. */
+  if (b->stopped)
+    return 1;
+
+
   if (b->spans->len == 0)
     return 0;
   close = g_array_index (b->spans, const char *, b->spans->len - 1);
@@ -657,11 +767,27 @@ text_cb (MD_TEXTTYPE  type,
          void        *user_data)
 {
   Builder *b = user_data;
+  gsize kept = size;
+
+  /* md4c may still close what it opened after a callback asked it to stop. */
+  if (b->stopped)
+    return 1;
+
+
+  if (type != MD_TEXT_BR && type != MD_TEXT_SOFTBR && type != MD_TEXT_NULLCHAR)
+    kept = room_for (b, text, size);
+  if (kept < size)
+    b->stopped = TRUE;
+  b->n_chars += kept;
+  shown_up_to (b, text, kept);
 
   if (b->code != NULL)
     {
-      g_string_append_len (b->code, text, size);
-      return 0;
+      for (const char *p = text; p < text + kept && (p = memchr (p, '\n', text + kept - p));
+           p++)
+        b->n_lines++;
+      g_string_append_len (b->code, text, kept);
+      return b->stopped ? 1 : stop_if_full (b);
     }
 
   switch (type)
@@ -674,10 +800,13 @@ text_cb (MD_TEXTTYPE  type,
     case MD_TEXT_SOFTBR:
       /* People and agents break lines on purpose in chat text: keep them. */
       g_string_append_c (b->inline_markup, '\n');
+      b->n_lines++;
       break;
 
     case MD_TEXT_ENTITY:
-      append_entity (b->inline_markup, text, size);
+      /* An entity is whole or not at all. */
+      if (kept == size)
+        append_entity (b->inline_markup, text, size);
       break;
 
     case MD_TEXT_NORMAL:
@@ -685,10 +814,10 @@ text_cb (MD_TEXTTYPE  type,
     case MD_TEXT_HTML:
     case MD_TEXT_LATEXMATH:
     default:
-      append_escaped (b->inline_markup, text, size);
+      append_escaped (b->inline_markup, text, kept);
       break;
     }
-  return 0;
+  return b->stopped ? 1 : stop_if_full (b);
 }
 
 /* Whether a line of @text has more cell separators than md4c can count. */
@@ -709,8 +838,11 @@ has_wide_line (const char *text,
 }
 
 LoomMarkdownBlock *
-loom_markdown_blocks_parse (const char *text,
-                            gssize      length)
+loom_markdown_blocks_parse_head (const char *text,
+                                 gssize      length,
+                                 gsize       max_chars,
+                                 guint       max_lines,
+                                 gsize      *n_shown)
 {
   MD_PARSER parser = {
     .abi_version = 0,
@@ -728,6 +860,8 @@ loom_markdown_blocks_parse (const char *text,
     size = 0;
   else
     size = length < 0 ? strlen (text) : (gsize)length;
+  /* md4c takes a 32-bit size; no one reads past 4 GiB of a message anyway. */
+  size = MIN (size, G_MAXUINT32);
 
   b.root = g_new0 (LoomMarkdownBlock, 1);
   b.root->kind = LOOM_MARKDOWN_DOCUMENT;
@@ -738,23 +872,33 @@ loom_markdown_blocks_parse (const char *text,
   b.spans = g_array_new (FALSE, FALSE, sizeof (const char *));
   b.inline_markup = g_string_new (NULL);
   b.rest = g_string_new (NULL);
+  b.source = text;
+  b.source_size = size;
+  b.max_chars = max_chars;
+  b.max_lines = max_lines;
   if (has_wide_line (text, size))
     parser.flags &= ~MD_FLAG_TABLES;
 
-  /* md4c takes a 32-bit size; no one reads past 4 GiB of a message anyway. */
-  if (size > 0 && md_parse (text, (MD_SIZE)MIN (size, G_MAXUINT32), &parser, &b) != 0)
+  if (size > 0 && md_parse (text, (MD_SIZE)size, &parser, &b) != 0)
     {
-      /* md4c only fails when out of memory: show the text as it is rather than nothing. */
-      g_clear_pointer (&b.root->children, g_ptr_array_unref);
-      g_string_truncate (b.rest, 0);
-      g_string_truncate (b.inline_markup, 0);
-      g_clear_pointer (&b.pending_marker, g_free);
-      append_escaped (b.inline_markup, text, size);
-      g_ptr_array_set_size (b.open, 1);
-      b.n_blocks = 0;
-      b.heading_level = 0;
-      flush_inline (&b);
+      if (b.stopped)
+        finish_head (&b);
+      else
+        {
+          /* md4c only fails when out of memory: show the text as it is rather than nothing. */
+          g_clear_pointer (&b.root->children, g_ptr_array_unref);
+          g_string_truncate (b.rest, 0);
+          g_string_truncate (b.inline_markup, 0);
+          g_clear_pointer (&b.pending_marker, g_free);
+          append_escaped (b.inline_markup, text, size);
+          g_ptr_array_set_size (b.open, 1);
+          b.n_blocks = 0;
+          b.heading_level = 0;
+          flush_inline (&b);
+        }
     }
+  if (n_shown != NULL)
+    *n_shown = b.stopped ? b.shown_end : size;
 
   if (b.rest->len > 0)
     {
@@ -779,6 +923,13 @@ loom_markdown_blocks_parse (const char *text,
   g_array_unref (b.lists);
   g_array_unref (b.spans);
   return b.root;
+}
+
+LoomMarkdownBlock *
+loom_markdown_blocks_parse (const char *text,
+                            gssize      length)
+{
+  return loom_markdown_blocks_parse_head (text, length, 0, 0, NULL);
 }
 
 /* One string of markup */

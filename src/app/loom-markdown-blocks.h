@@ -66,6 +66,15 @@ struct _LoomMarkdownBlock
  * cannot parse (out of memory) is one paragraph of its text. */
 LoomMarkdownBlock *loom_markdown_blocks_parse  (const char              *text,
                                                 gssize                   length);
+/* The same, but only the head of the document: blocks that hold about @max_chars characters
+ * of its text and @max_lines lines (0: no bound). Sets @n_shown to the number of bytes of
+ * @text that the blocks show: all of them unless it stopped early. md4c still reads all of
+ * @length bytes, so the caller bounds that too. */
+LoomMarkdownBlock *loom_markdown_blocks_parse_head (const char        *text,
+                                                    gssize             length,
+                                                    gsize              max_chars,
+                                                    guint              max_lines,
+                                                    gsize             *n_shown);
 void               loom_markdown_block_free    (LoomMarkdownBlock       *block);
 
 /* The same document as one string of Pango markup (blocks separated by blank lines), for

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "loom-markdown.h"
 
 /* The narrowest a paragraph or a code block wraps to, in characters. GTK 4.8 measures a
@@ -212,6 +214,28 @@ loom_markdown_render (const char *text)
 {
   g_autoptr(LoomMarkdownBlock) document = loom_markdown_blocks_parse (text, -1);
 
+  return block_new (document);
+}
+
+GtkWidget *
+loom_markdown_render_head (const char *text,
+                           gsize       max_source,
+                           gsize       max_chars,
+                           guint       max_lines,
+                           gsize      *n_left_out)
+{
+  g_autoptr(LoomMarkdownBlock) document = NULL;
+  gsize length = text != NULL ? strlen (text) : 0;
+  gsize parsed = length;
+  gsize shown = 0;
+
+  /* md4c reads all it is given before it calls back: what it is given is bounded first. A
+   * character cut in two is made valid with the rest of the text. */
+  if (parsed > max_source)
+    parsed = max_source;
+  document = loom_markdown_blocks_parse_head (text, parsed, max_chars, max_lines, &shown);
+  if (n_left_out != NULL)
+    *n_left_out = length - MIN (shown, length);
   return block_new (document);
 }
 

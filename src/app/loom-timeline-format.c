@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "loom-json-value.h"
@@ -618,6 +619,36 @@ loom_timeline_format_head (const char *text,
         cut = text;
     }
   return g_strndup (text, cut - text);
+}
+
+char *
+loom_timeline_format_left_out (guint64  n_bytes,
+                               gboolean estimate)
+{
+  g_autofree char *size = g_format_size (n_bytes);
+
+  if (estimate)
+    /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
+    return g_strdup_printf (_("… about %s more"), size);
+  /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
+  return g_strdup_printf (_("… %s more"), size);
+}
+
+char *
+loom_timeline_format_bounded (const char *text,
+                              gsize       max_bytes)
+{
+  g_autofree char *note = NULL;
+  const char *cut;
+  gsize length;
+
+  if (text == NULL || (length = strlen (text)) <= max_bytes)
+    return NULL;
+  cut = g_utf8_find_prev_char (text, text + max_bytes + 1);
+  if (cut == NULL)
+    cut = text;
+  note = loom_timeline_format_left_out (length - (gsize)(cut - text), FALSE);
+  return g_strdup_printf ("%.*s %s", (int)(cut - text), text, note);
 }
 
 const char *

@@ -16,6 +16,10 @@
 #include "loom-timeline-notice-row.h"
 
 #define DESCRIPTION_CHARS 160
+/* A notice is a line or a paragraph; an API error's message or a hook's output can be
+ * megabytes, and a label lays out all it is given. Past these, a note says how much more. */
+#define NOTE_BYTES 2000
+#define ERROR_BYTES 8000
 
 typedef enum
 {
@@ -163,6 +167,11 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     {
     case NOTICE_DIVIDER:
       detail = compaction_detail (d->text);
+      if ((owned = loom_timeline_format_bounded (detail, NOTE_BYTES)))
+        {
+          g_free (detail);
+          detail = g_steal_pointer (&owned);
+        }
       gtk_label_set_text (self->divider_detail, detail);
       gtk_widget_set_visible (GTK_WIDGET (self->divider_detail), *detail != '\0');
       loom_timeline_set_tooltip (GTK_WIDGET (self->divider_detail), detail);
@@ -172,7 +181,10 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_ERROR:
       if (!(owned = loom_timeline_format_strip_controls (d->text)))
         owned = g_strdup (d->text != NULL ? d->text : "");
-      gtk_label_set_text (self->error_label, owned);
+      if ((detail = loom_timeline_format_bounded (owned, ERROR_BYTES)))
+        gtk_label_set_text (self->error_label, detail);
+      else
+        gtk_label_set_text (self->error_label, owned);
       gtk_label_set_text (self->error_time, time);
       loom_timeline_set_tooltip (GTK_WIDGET (self->error_time), date_time);
       gtk_stack_set_visible_child_name (self->stack, "error");
@@ -181,6 +193,8 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_NOTE:
     default:
       text = note_text (d, &owned);
+      if ((detail = loom_timeline_format_bounded (text, NOTE_BYTES)))
+        text = detail;
       gtk_image_set_from_icon_name (self->note_icon,
                                     g_strcmp0 (d->kind, "raw") == 0
                                       ? "text-x-generic-symbolic"

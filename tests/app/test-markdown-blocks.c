@@ -291,6 +291,66 @@ test_escaping (void)
   walk_clear (&w);
 }
 
+/* The head of a document: whole characters, closed spans, and how far into the source. */
+static void
+test_head (void)
+{
+  g_autofree char *quotes = repeat ("> ", HOSTILE_DEPTH);
+  g_autofree char *long_words = repeat ("word\u00e9 ", 5000);
+  g_autofree char *lines = repeat ("line\n", 5000);
+  g_autofree char *deep = g_strconcat (quotes, "deep text\n\nafter", NULL);
+  g_autofree char *spans = g_strconcat ("**bold *and em ", long_words, "* end**\n\n| a |\n|---|\n| ",
+                                        long_words, " |\n", NULL);
+  g_autofree char *code = g_strconcat ("```\n", lines, "```\n\nlast", NULL);
+  LoomMarkdownBlock *root;
+  gsize shown = 0;
+  Walk w;
+
+  /* The nesting is markup, not text: the head reaches the words after it. */
+  root = loom_markdown_blocks_parse_head (deep, -1, 12000, 200, &shown);
+  walk (root, &w);
+  assert_words_in_order (w.text->str, "deep text after");
+  g_assert_cmpuint (shown, ==, strlen (deep));
+  walk_clear (&w);
+  loom_markdown_block_free (root);
+
+  /* Cut in the middle of emphasis: still valid markup (the walk parses it), and short. */
+  root = loom_markdown_blocks_parse_head (spans, -1, 1000, 200, &shown);
+  walk (root, &w);
+  g_assert_cmpuint (w.text->len, <=, 1000 + 10);
+  g_assert_cmpuint (w.text->len, >=, 900);
+  assert_words_in_order (w.text->str, "bold and em word\u00e9");
+  g_assert_null (strstr (w.text->str, " end"));
+  g_assert_cmpuint (shown, >, 900);
+  g_assert_cmpuint (shown, <, 1100);
+  walk_clear (&w);
+  loom_markdown_block_free (root);
+
+  /* Cut in a table cell, and by lines in a code block. */
+  root = loom_markdown_blocks_parse_head (spans, -1, 40000, 0, &shown);
+  walk (root, &w);
+  assert_words_in_order (w.text->str, "end a word\u00e9");
+  g_assert_cmpuint (shown, <, strlen (spans));
+  walk_clear (&w);
+  loom_markdown_block_free (root);
+
+  root = loom_markdown_blocks_parse_head (code, -1, 0, 100, &shown);
+  walk (root, &w);
+  g_assert_cmpuint (w.text->len, <=, 101 * strlen ("line\n"));
+  g_assert_null (strstr (w.text->str, "last"));
+  g_assert_cmpuint (shown, <, strlen (code));
+  walk_clear (&w);
+  loom_markdown_block_free (root);
+
+  /* Room for all of it: all of it, and said so. */
+  root = loom_markdown_blocks_parse_head (code, -1, 0, 0, &shown);
+  walk (root, &w);
+  assert_words_in_order (w.text->str, "line line last");
+  g_assert_cmpuint (shown, ==, strlen (code));
+  walk_clear (&w);
+  loom_markdown_block_free (root);
+}
+
 static void
 test_empty (void)
 {
@@ -321,6 +381,7 @@ main (int   argc,
   g_test_add_func ("/markdown-blocks/big-tables", test_big_tables);
   g_test_add_func ("/markdown-blocks/deep-spans", test_deep_spans);
   g_test_add_func ("/markdown-blocks/escaping", test_escaping);
+  g_test_add_func ("/markdown-blocks/head", test_head);
   g_test_add_func ("/markdown-blocks/empty", test_empty);
 
   return g_test_run ();
