@@ -17,6 +17,8 @@
  * set: one line per character (code) or per word, which for a long message costs more than
  * everything else its row does. No one reads a column narrower than this anyway. */
 #define MIN_WRAP_CHARS 12
+/* Longer words make word wrapping slow (see loom_markdown_label_set_wrap_for()). */
+#define MAX_WORD_BYTES 1000
 
 void
 loom_markdown_label_set_literal_wrap (GtkLabel *label)
@@ -30,14 +32,33 @@ loom_markdown_label_set_literal_wrap (GtkLabel *label)
   pango_attr_list_unref (attributes);
 }
 
+void
+loom_markdown_label_set_wrap_for (GtkLabel   *label,
+                                  const char *text)
+{
+  gsize run = 0;
+  gboolean long_word = FALSE;
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  for (const char *p = text != NULL ? text : ""; *p != '\0' && !long_word; p++)
+    {
+      if (g_ascii_isspace (*p))
+        run = 0;
+      else if (++run > MAX_WORD_BYTES)
+        long_word = TRUE;
+    }
+  gtk_label_set_wrap (label, TRUE);
+  gtk_label_set_wrap_mode (label, long_word ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR);
+}
+
 static GtkWidget *
 text_label (const char *markup)
 {
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_markup (GTK_LABEL (label), markup);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  loom_markdown_label_set_wrap_for (GTK_LABEL (label), markup);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   return label;

@@ -29,6 +29,11 @@ GtkWidget *loom_markdown_render_head   (const char *text,
 /* The same document as one string of Pango markup (blocks separated by blank lines), for
  * places that show a single label. */
 char      *loom_markdown_to_markup     (const char *text);
+/* Wraps @label at words, or at any character when @text (its text or markup) has a word too
+ * long for that: Pango 1.50 lays out a 40,000-character word in seconds when it may break only
+ * at words, in a fraction of that when it may break anywhere. */
+void       loom_markdown_label_set_wrap_for (GtkLabel   *label,
+                                             const char *text);
 /* Keeps Pango from breaking paths, ids and code with hyphens it adds: "a.j-" "sonl". */
 void       loom_markdown_label_set_literal_wrap (GtkLabel *label);
 

@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "loom-markdown.h"
 #include "loom-timeline-format.h"
 #include "loom-timeline-notice-row.h"
 
@@ -182,9 +183,12 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
       if (!(owned = loom_timeline_format_strip_controls (d->text)))
         owned = g_strdup (d->text != NULL ? d->text : "");
       if ((detail = loom_timeline_format_bounded (owned, ERROR_BYTES)))
-        gtk_label_set_text (self->error_label, detail);
-      else
-        gtk_label_set_text (self->error_label, owned);
+        {
+          g_free (owned);
+          owned = g_steal_pointer (&detail);
+        }
+      gtk_label_set_text (self->error_label, owned);
+      loom_markdown_label_set_wrap_for (self->error_label, owned);
       gtk_label_set_text (self->error_time, time);
       loom_timeline_set_tooltip (GTK_WIDGET (self->error_time), date_time);
       gtk_stack_set_visible_child_name (self->stack, "error");

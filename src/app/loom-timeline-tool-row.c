@@ -184,8 +184,7 @@ code_box (const char *text,
   /* set_text: tool output is never markup. */
   gtk_label_set_text (GTK_LABEL (label), clean != NULL ? clean : text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  loom_markdown_label_set_wrap_for (GTK_LABEL (label), clean != NULL ? clean : text);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   loom_markdown_label_set_literal_wrap (GTK_LABEL (label));
   gtk_widget_add_css_class (label, "monospace");
