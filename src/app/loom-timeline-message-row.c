@@ -20,7 +20,7 @@
 #define HEAD_CHARS 12000
 /* Asked for the rest, still no more than a label lays out quickly; Copy takes all of it. */
 #define ALL_LINES 2000
-#define ALL_CHARS 100000
+#define ALL_CHARS 32768
 /* What md4c reads for each: it reads all it is given before the first block comes out.
  * Nesting is markup, not text, so the folded head reads well past its characters: the
  * words after 100,000 nested quotes are still in it. */

@@ -24,9 +24,10 @@
 #define DIFF_HEAD_LINES 60
 #define DIFF_HEAD_CHARS 12000
 /* Unfolded, a label still lays out only so much at once: GtkLabel takes seconds on 10,000
- * lines. The rest is one "Copy All" away. */
+ * lines, and Pango half a second on 100,000 characters each of the times GTK measures it.
+ * The rest is one "Copy All" away. */
 #define ALL_LINES 1000
-#define ALL_CHARS 100000
+#define ALL_CHARS 32768
 /* What md4c reads of a sub-agent's task or report (see loom-timeline-message-row.c). */
 #define HEAD_SOURCE (256 * 1024)
 #define ALL_SOURCE (4 * 1024 * 1024)
@@ -280,7 +281,9 @@ note_label (const char *text)
   gtk_widget_add_css_class (note, "caption");
   gtk_widget_add_css_class (note, "dim-label");
   gtk_widget_add_css_class (note, "loom-left-out");
-  gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+  /* Beside the buttons, in the room they leave: wrapped, GTK would give it its narrowest. */
+  gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (note, TRUE);
   gtk_label_set_xalign (GTK_LABEL (note), 0);
   loom_search_marker_skip (note);
   return note;

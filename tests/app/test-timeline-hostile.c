@@ -21,6 +21,7 @@
 #include "loom-search.h"
 #include "loom-session-list.h"
 #include "loom-store.h"
+#include "loom-timeline-format.h"
 #include "loom-timeline-item.h"
 #include "loom-timeline-message-row.h"
 #include "loom-timeline-model.h"
@@ -271,6 +272,12 @@ hostile_set_up (Fixture       *fixture,
   g_assert_no_error (error);
   g_assert_cmpuint (stats->files_failed, ==, 0);
   g_assert_cmpuint (stats->sessions_new, ==, 4);
+  /* The record nested past the JSON parser's depth is a warning naming its line; the rest of
+   * its file is imported. */
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("Import warning: %s", (const char *)stats->warnings->pdata[i]);
+  g_assert_cmpuint (stats->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (stats->warnings->pdata[0], JSON_ID ".jsonl:4:"));
 
   loom_ui_test_prepare_settings (1280, 860);
 }
@@ -532,7 +539,7 @@ huge_output_body (Fixture *fixture)
   GtkWidget *window = GTK_WIDGET (fixture->window);
   LoomStore *store = loom_window_get_store (fixture->window);
   g_autofree char *uuid = uuid_of_session_saying (store, "outputsession");
-  g_autofree char *shown = g_format_size (100000);
+  g_autofree char *shown = g_format_size (32768);
   g_autofree char *whole = g_format_size (BIG_OUTPUT_BYTES + strlen ("bigoutputstart  "
                                                                      "bigoutputend"));
   g_autofree char *note = g_strdup_printf ("Showing the first %s of %s", shown, whole);
@@ -559,13 +566,14 @@ huge_output_body (Fixture *fixture)
   button = find_button_labelled (content, "Show More");
   g_assert_nonnull (button);
   loom_ui_test_save_screenshot (window, "hostile-output-folded-light");
+  loom_ui_test_save_screenshot (content, "hostile-output-folded-row-light");
 
   /* Shown whole: still only a head laid out, said so, and all of it one copy away. */
   gtk_widget_activate (GTK_WIDGET (button));
   g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
   loom_ui_test_wait_for_frames (window, 4);
   label = wait_for_label (content, "bigoutputstart");
-  g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 100000);
+  g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 32768);
   wait_for_label (content, note);
   button = find_button_labelled (content, "Copy All");
   g_assert_nonnull (button);
@@ -573,6 +581,8 @@ huge_output_body (Fixture *fixture)
   g_assert_cmpuint (strlen (copied), ==, BIG_OUTPUT_BYTES + strlen ("bigoutputstart  bigoutputend"));
   g_assert_true (g_str_has_suffix (copied, " bigoutputend"));
   loom_ui_test_save_screenshots (fixture->app, window, "hostile-output");
+  /* The row whole, its note included, below the window's edge. */
+  loom_ui_test_save_screenshot (content, "hostile-output-row-light");
 
   scroll_through (fixture);
   search_in_session (fixture, "bigoutputstart");
@@ -616,6 +626,37 @@ deep_json_body (Fixture *fixture)
   search_everything (fixture, "jsondone", uuid);
 }
 
+/* What the timeline makes of payloads nested 100,000 deep, had they come in: the text as it
+ * is, never a recursion; nested within the parser's limit, JSON indented no deeper than it
+ * reads. */
+static void
+test_format_deep_json (void)
+{
+  g_autofree char *open = repeat ("[", DEPTH);
+  g_autofree char *close = repeat ("]", DEPTH);
+  g_autofree char *deep = g_strconcat ("{\"command\":", open, close, "}", NULL);
+  g_autofree char *open_500 = repeat ("{\"a\":", 500);
+  g_autofree char *close_500 = repeat ("}", 500);
+  g_autofree char *nested = g_strconcat (open_500, "1", close_500, NULL);
+  g_autofree char *input = loom_timeline_format_input (deep);
+  g_autofree char *output = loom_timeline_format_result_output (deep);
+  g_autofree char *prompt = loom_timeline_format_subagent_prompt (deep);
+  g_autofree char *diff = loom_timeline_format_diff (deep, deep);
+  g_autofree char *indented = loom_timeline_format_input (nested);
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_cmpstr (input, ==, deep);
+  g_assert_null (output);
+  g_assert_cmpstr (prompt, ==, deep);
+  g_assert_null (diff);
+
+  lines = g_strsplit (indented, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1001);
+  g_assert_cmpstr (lines[1], ==, "  \"a\" : {");
+  for (guint i = 0; lines[i] != NULL; i++)
+    g_assert_cmpuint (strspn (lines[i], " "), <=, 2 * 32);
+}
+
 static void
 test_deep_markdown (Fixture       *fixture,
                     gconstpointer  user_data)
@@ -643,6 +684,7 @@ main (int   argc,
 {
   search_ui_test_init (&argc, &argv);
 
+  g_test_add_func ("/timeline-hostile/format-deep-json", test_format_deep_json);
   g_test_add ("/timeline-hostile/deep-markdown", Fixture, NULL,
               hostile_set_up, test_deep_markdown, fixture_tear_down);
   g_test_add ("/timeline-hostile/huge-output", Fixture, NULL,
