@@ -396,6 +396,12 @@ room_for (Builder    *b,
   room = b->max_chars > b->n_chars ? b->max_chars - b->n_chars : 0;
   if (size <= room)
     return size;
+  /* At the end of a word when there is one near, else between two characters. */
+  for (gsize back = room; back > 0 && room - back < 64; back--)
+    {
+      if (g_ascii_isspace (text[back - 1]))
+        return back;
+    }
   while (room > 0 && ((guchar)text[room] & 0xc0) == 0x80)
     room--;
   return room;

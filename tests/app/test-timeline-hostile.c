@@ -221,6 +221,15 @@ write_transcripts (const char *folder)
   add_tool_result (records, OUTPUT_ID, 2, "toolu_cat", output);
   g_clear_pointer (&output, g_free);
   add_reply (records, OUTPUT_ID, 3, "outputdone The file is one long line.");
+  /* A message is stored whole, however long: 2 MB of words. */
+  add_prompt (records, OUTPUT_ID, 4, "And paste it");
+  {
+    g_autofree char *words = repeat ("word ", 400000);
+
+    g_clear_pointer (&reply, g_free);
+    reply = g_strconcat ("longmessagestart ", words, "longmessageend", NULL);
+  }
+  add_reply (records, OUTPUT_ID, 5, reply);
   write_transcript (folder, OUTPUT_ID, records);
 
   /* Tool inputs nested 400 deep (the core's parser reads it; shown indented) and 100,000
@@ -584,9 +593,32 @@ huge_output_body (Fixture *fixture)
   /* The row whole, its note included, below the window's edge. */
   loom_ui_test_save_screenshot (content, "hostile-output-row-light");
 
+  /* The 2 MB message: a screenful, how much more there is, and on asking, still a bounded
+   * part of it, said so. */
+  loom_timeline_view_scroll_to_end (fixture->view);
+  loom_ui_test_wait_for_frames (window, 6);
+  row = find_row (fixture, "longmessagestart");
+  g_assert_nonnull (row);
+  content = loom_timeline_row_get_content (row);
+  label = wait_for_label (content, "longmessagestart");
+  g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 12000);
+  label = wait_for_label (content, "MB more");
+  g_test_message ("Message folded: “%s”", gtk_label_get_text (label));
+  button = find_button_labelled (content, "Show Full Message");
+  g_assert_nonnull (button);
+  gtk_widget_activate (GTK_WIDGET (button));
+  label = wait_for_label (content, "not shown. Copy takes the whole message.");
+  g_test_message ("Message shown: “%s”", gtk_label_get_text (label));
+  label = wait_for_label (content, "longmessagestart");
+  g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 32768);
+  g_assert_null (find_label (content, "longmessageend"));
+  g_assert_null (find_button_labelled (content, "Show Full Message"));
+  loom_ui_test_save_screenshot (content, "hostile-long-message-row-light");
+
   scroll_through (fixture);
   search_in_session (fixture, "bigoutputstart");
   search_everything (fixture, "bigoutputstart", uuid);
+  search_everything (fixture, "longmessagestart", uuid);
 }
 
 static void
