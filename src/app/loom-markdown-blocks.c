@@ -223,12 +223,29 @@ append_line (GString    *out,
   g_string_append (out, markup);
 }
 
+/* Closes the spans still open, innermost first. md4c 0.4.8 can leave one open: a `~` in a
+ * link's destination ends the strikethrough around the link without a leave_span. Markup
+ * that does not close would be refused by Pango (and the label left empty). */
+static void
+close_spans (Builder *b)
+{
+  for (guint i = b->spans->len; i > 0; i--)
+    {
+      const char *close = g_array_index (b->spans, const char *, i - 1);
+
+      if (close != NULL)
+        g_string_append (b->inline_markup, close);
+    }
+  g_array_set_size (b->spans, 0);
+}
+
 /* Ends the open run of inline text as a paragraph or heading. Empty runs leave nothing. */
 static void
 flush_inline (Builder *b)
 {
   LoomMarkdownBlock *block;
 
+  close_spans (b);
   if (b->inline_markup->len == 0)
     return;
 
@@ -421,15 +438,7 @@ shown_up_to (Builder    *b,
 static void
 finish_head (Builder *b)
 {
-  for (guint i = b->spans->len; i > 0; i--)
-    {
-      const char *close = g_array_index (b->spans, const char *, i - 1);
-
-      if (close != NULL)
-        g_string_append (b->inline_markup, close);
-    }
-  g_array_set_size (b->spans, 0);
-
+  close_spans (b);
   if (b->code != NULL)
     add_code_block (b);
   if (b->in_cell)
@@ -554,6 +563,7 @@ enter_block_cb (MD_BLOCKTYPE  type,
 static void
 leave_cell (Builder *b)
 {
+  close_spans (b);
   if (b->table_head)
     g_string_append (b->inline_markup, "</b>");
 

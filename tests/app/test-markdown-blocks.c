@@ -351,6 +351,34 @@ test_head (void)
   loom_markdown_block_free (root);
 }
 
+/* Found by tests/fuzz/fuzz-markdown.c: md4c opens a strikethrough here and never closes it. */
+static void
+test_unbalanced_spans (void)
+{
+  static const char * const documents[] = {
+    "~x [y](z~.)",
+    "| ~x [y](c~.) |\n|---|\n| d |\n",
+    "- ~x [y](z~.)\n  - nested\n",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (documents); i++)
+    {
+      g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (documents[i], -1);
+      g_autofree char *markup = loom_markdown_blocks_to_markup (root);
+      Walk w;
+
+      /* The walk parses each block's markup, and this the whole document's. */
+      walk (root, &w);
+      assert_words_in_order (w.text->str, "x y");
+      walk_clear (&w);
+      {
+        g_autoptr(GString) text = g_string_new (NULL);
+
+        append_markup_text (text, markup);
+      }
+    }
+}
+
 static void
 test_empty (void)
 {
@@ -382,6 +410,7 @@ main (int   argc,
   g_test_add_func ("/markdown-blocks/deep-spans", test_deep_spans);
   g_test_add_func ("/markdown-blocks/escaping", test_escaping);
   g_test_add_func ("/markdown-blocks/head", test_head);
+  g_test_add_func ("/markdown-blocks/unbalanced-spans", test_unbalanced_spans);
   g_test_add_func ("/markdown-blocks/empty", test_empty);
 
   return g_test_run ();
