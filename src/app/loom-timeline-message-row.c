@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "loom-importer.h"
 #include "loom-markdown.h"
@@ -204,10 +205,14 @@ update_body (LoomTimelineMessageRow *self)
   MessageKind kind = message_kind (d);
   gboolean collapsible = kind == KIND_FLAGGED || kind == KIND_REASONING;
   gboolean expanded = is_expanded (self);
+  g_autofree char *prefix = NULL;
   g_autofree char *clean = NULL;
   g_autofree char *untagged = NULL;
   const char *text = d->text;
-  gboolean show_more;
+  gboolean show_more = loom_timeline_context_get_state (self->context, self->item,
+                                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  gsize length = d->text != NULL ? strlen (d->text) : 0;
+  gsize bound = show_more ? ALL_SOURCE : HEAD_SOURCE;
   gsize left_out = 0;
 
   clear_body (self);
@@ -222,7 +227,11 @@ update_body (LoomTimelineMessageRow *self)
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->expand_button),
                                GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
 
-  clean = loom_timeline_format_strip_controls (d->text);
+  /* Nothing past what md4c will read is looked at: a row of a 50 MB message binds as fast
+   * as any other. */
+  if (length > bound)
+    text = prefix = g_strndup (d->text, bound);
+  clean = loom_timeline_format_strip_controls (text);
   if (clean != NULL)
     text = clean;
   /* Slash commands are stored as the XML the harness wrapped them in; people typed "/cost". */
@@ -241,8 +250,6 @@ update_body (LoomTimelineMessageRow *self)
       return;
     }
 
-  show_more = loom_timeline_context_get_state (self->context, self->item,
-                                               LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->preview_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->body_box), TRUE);
   if (show_more)
@@ -252,6 +259,8 @@ update_body (LoomTimelineMessageRow *self)
     gtk_box_append (self->body_box,
                     loom_markdown_render_head (text, HEAD_SOURCE, HEAD_CHARS, HEAD_LINES,
                                                &left_out));
+  if (prefix != NULL)
+    left_out += length - bound;
   gtk_widget_set_visible (GTK_WIDGET (self->more_button), !show_more && left_out > 0);
 
   /* Said in so many words: a message cut short must not pass for the whole of it. */

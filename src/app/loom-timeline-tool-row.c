@@ -491,7 +491,7 @@ add_file_change_details (LoomTimelineToolRow    *self,
 
       gtk_box_append (self->details_box, section_heading (_("Input")));
       add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE, 0,
-              FALSE);
+                  FALSE);
     }
 
   /* "The file was updated" says nothing the diff does not; a failure does. */
