@@ -299,8 +299,12 @@ enter_container (Builder          *b,
 static void
 leave_container (Builder *b)
 {
-  gboolean built = g_array_index (b->built, gboolean, b->built->len - 1);
+  gboolean built;
 
+  /* md4c balances its blocks; should it not, nothing is left that was not entered. */
+  if (b->built->len == 0)
+    return;
+  built = g_array_index (b->built, gboolean, b->built->len - 1);
   g_array_set_size (b->built, b->built->len - 1);
   if (built)
     {
@@ -346,7 +350,9 @@ static void
 enter_list_item (Builder            *b,
                  MD_BLOCK_LI_DETAIL *detail)
 {
-  ListState *list = &g_array_index (b->lists, ListState, b->lists->len - 1);
+  ListState none = { FALSE, 1 };
+  ListState *list = b->lists->len > 0 ? &g_array_index (b->lists, ListState, b->lists->len - 1)
+                                      : &none;
   LoomMarkdownBlock *block;
   char *marker;
 
@@ -644,7 +650,8 @@ leave_block_cb (MD_BLOCKTYPE  type,
     case MD_BLOCK_UL:
     case MD_BLOCK_OL:
       flush_inline (b);
-      g_array_set_size (b->lists, b->lists->len - 1);
+      if (b->lists->len > 0)
+        g_array_set_size (b->lists, b->lists->len - 1);
       leave_container (b);
       break;
 
