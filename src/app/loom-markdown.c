@@ -50,6 +50,9 @@ loom_markdown_label_set_wrap_for (GtkLabel   *label,
     }
   gtk_label_set_wrap (label, TRUE);
   gtk_label_set_wrap_mode (label, long_word ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR);
+  /* A word that long is code or data: a hyphen at each line's end would read as part of it. */
+  if (long_word)
+    loom_markdown_label_set_literal_wrap (label);
 }
 
 static GtkWidget *

@@ -636,18 +636,22 @@ loom_timeline_format_left_out (guint64  n_bytes,
 
 char *
 loom_timeline_format_bounded (const char *text,
-                              gsize       max_bytes)
+                              gsize       max_bytes,
+                              guint64     whole_size)
 {
   g_autofree char *note = NULL;
   const char *cut;
   gsize length;
+  gboolean estimate;
 
   if (text == NULL || (length = strlen (text)) <= max_bytes)
     return NULL;
   cut = g_utf8_find_prev_char (text, text + max_bytes + 1);
   if (cut == NULL)
     cut = text;
-  note = loom_timeline_format_left_out (length - (gsize)(cut - text), FALSE);
+  estimate = whole_size > length;
+  note = loom_timeline_format_left_out ((estimate ? whole_size : length) - (gsize)(cut - text),
+                                        estimate);
   return g_strdup_printf ("%.*s %s", (int)(cut - text), text, note);
 }
 

@@ -21,6 +21,8 @@
  * megabytes, and a label lays out all it is given. Past these, a note says how much more. */
 #define NOTE_BYTES 2000
 #define ERROR_BYTES 8000
+/* The importer keeps an event's text to 64 KiB; its payload says about how long it was. */
+#define STORED_TEXT_BOUND (65536 - 4)
 
 typedef enum
 {
@@ -138,6 +140,15 @@ loom_timeline_notice_row_describe (LoomTimelineContext *context,
     }
 }
 
+/* How long the whole of an event's text was, when the store kept only part of it; else 0. */
+static guint64
+whole_size (const LoomTimelineData *d)
+{
+  if (d->is_message || d->text == NULL || strlen (d->text) < STORED_TEXT_BOUND)
+    return 0;
+  return d->payload_size > 0 ? (guint64)d->payload_size : 0;
+}
+
 void
 loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
                                    LoomTimelineItem      *item)
@@ -168,7 +179,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     {
     case NOTICE_DIVIDER:
       detail = compaction_detail (d->text);
-      if ((owned = loom_timeline_format_bounded (detail, NOTE_BYTES)))
+      if ((owned = loom_timeline_format_bounded (detail, NOTE_BYTES, whole_size (d))))
         {
           g_free (detail);
           detail = g_steal_pointer (&owned);
@@ -182,7 +193,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_ERROR:
       if (!(owned = loom_timeline_format_strip_controls (d->text)))
         owned = g_strdup (d->text != NULL ? d->text : "");
-      if ((detail = loom_timeline_format_bounded (owned, ERROR_BYTES)))
+      if ((detail = loom_timeline_format_bounded (owned, ERROR_BYTES, whole_size (d))))
         {
           g_free (owned);
           owned = g_steal_pointer (&detail);
@@ -197,7 +208,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_NOTE:
     default:
       text = note_text (d, &owned);
-      if ((detail = loom_timeline_format_bounded (text, NOTE_BYTES)))
+      if ((detail = loom_timeline_format_bounded (text, NOTE_BYTES, whole_size (d))))
         text = detail;
       gtk_image_set_from_icon_name (self->note_icon,
                                     g_strcmp0 (d->kind, "raw") == 0

@@ -75,13 +75,15 @@ json_string (const char *text)
   return g_string_free (out, FALSE);
 }
 
-/* One record: @type "user" or "assistant", @message its message object as JSON. */
+/* One record: @type "user" or "assistant", @message its message object as JSON, @extra
+ * more members ("\"a\":1,") or "". */
 static void
-add_record (GString    *out,
-            const char *session_id,
-            guint       n,
-            const char *type,
-            const char *message)
+add_record_with (GString    *out,
+                 const char *session_id,
+                 guint       n,
+                 const char *type,
+                 const char *message,
+                 const char *extra)
 {
   g_autofree char *parent = n > 0 ? g_strdup_printf ("\"%.24s%012x\"", session_id, n - 1)
                                   : g_strdup ("null");
@@ -89,9 +91,19 @@ add_record (GString    *out,
   g_string_append_printf (out,
                           "{\"parentUuid\":%s,\"isSidechain\":false,\"userType\":\"external\","
                           "\"cwd\":\"/tmp/hostile\",\"sessionId\":\"%s\",\"version\":\"2.1.81\","
-                          "\"gitBranch\":\"main\",\"type\":\"%s\",\"message\":%s,"
+                          "\"gitBranch\":\"main\",\"type\":\"%s\",\"message\":%s,%s"
                           "\"uuid\":\"%.24s%012x\",\"timestamp\":\"2026-03-05T12:%02u:00.000Z\"}\n",
-                          parent, session_id, type, message, session_id, n, n);
+                          parent, session_id, type, message, extra, session_id, n, n);
+}
+
+static void
+add_record (GString    *out,
+            const char *session_id,
+            guint       n,
+            const char *type,
+            const char *message)
+{
+  add_record_with (out, session_id, n, type, message, "");
 }
 
 static void
@@ -230,6 +242,17 @@ write_transcripts (const char *folder)
     reply = g_strconcat ("longmessagestart ", words, "longmessageend", NULL);
   }
   add_reply (records, OUTPUT_ID, 5, reply);
+  /* An API error whose message is a megabyte on one line: the notice row's label. */
+  {
+    g_autofree char *filler = repeat ("e", 1000000);
+    g_autofree char *message = g_strdup_printf (
+      "{\"model\":\"<synthetic>\",\"id\":\"msg_error\",\"type\":\"message\","
+      "\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
+      "\"text\":\"apierrorstart %s\"}]}", filler);
+
+    add_record_with (records, OUTPUT_ID, 6, "assistant", message,
+                     "\"isApiErrorMessage\":true,\"error\":\"unknown\",");
+  }
   write_transcript (folder, OUTPUT_ID, records);
 
   /* Tool inputs nested 400 deep (the core's parser reads it; shown indented) and 100,000
@@ -361,7 +384,7 @@ wait_for_label (GtkWidget  *root,
   return find_label (root, text);
 }
 
-/* The row on screen whose item is a message saying @word, or a tool call of @word. */
+/* The row on screen whose item says @word, or is a tool call of @word. */
 static LoomTimelineRow *
 find_row (Fixture    *fixture,
           const char *word)
@@ -376,7 +399,7 @@ find_row (Fixture    *fixture,
 
       if (d == NULL)
         continue;
-      if ((d->is_message && d->text != NULL && strstr (d->text, word) != NULL) ||
+      if ((d->text != NULL && strstr (d->text, word) != NULL) ||
           (!d->is_message && g_strcmp0 (d->tool_name, word) == 0))
         return rows->pdata[i];
     }
@@ -614,6 +637,18 @@ huge_output_body (Fixture *fixture)
   g_assert_null (find_label (content, "longmessageend"));
   g_assert_null (find_button_labelled (content, "Show Full Message"));
   loom_ui_test_save_screenshot (content, "hostile-long-message-row-light");
+
+  /* The megabyte API error: its head, and how much more. */
+  loom_timeline_view_scroll_to_end (fixture->view);
+  loom_ui_test_wait_for_frames (window, 6);
+  row = find_row (fixture, "apierrorstart");
+  g_assert_nonnull (row);
+  content = loom_timeline_row_get_content (row);
+  label = wait_for_label (content, "apierrorstart");
+  g_assert_cmpuint (strlen (gtk_label_get_text (label)), <, 8100);
+  g_test_message ("API error: “…%s”", gtk_label_get_text (label) + strlen (gtk_label_get_text (label)) - 40);
+  g_assert_true (g_str_has_suffix (gtk_label_get_text (label), " more"));
+  loom_ui_test_save_screenshot (window, "hostile-api-error-light");
 
   scroll_through (fixture);
   search_in_session (fixture, "bigoutputstart");
