@@ -877,6 +877,7 @@ loom_markdown_blocks_parse_head (const char *text,
     .text = text_cb,
   };
   Builder b = { 0 };
+  g_autofree char *copy = NULL;
   gsize size;
 
   if (text == NULL)
@@ -884,7 +885,21 @@ loom_markdown_blocks_parse_head (const char *text,
   else
     size = length < 0 ? strlen (text) : (gsize)length;
   /* md4c takes a 32-bit size; no one reads past 4 GiB of a message anyway. */
-  size = MIN (size, G_MAXUINT32);
+  if (size > G_MAXUINT32)
+    {
+      size = G_MAXUINT32;
+      length = (gssize)size;
+    }
+  /* md4c 0.4.8 reads the byte after the end it is given (valgrind, on what the fuzzer found),
+   * and past a buffer's end it once read a size of gigabytes there. It gets a copy that ends
+   * in NUL, unless @text is a C string read to its end. */
+  if (length >= 0 && size > 0)
+    {
+      copy = g_malloc (size + 1);
+      memcpy (copy, text, size);
+      copy[size] = '\0';
+      text = copy;
+    }
 
   b.root = g_new0 (LoomMarkdownBlock, 1);
   b.root->kind = LOOM_MARKDOWN_DOCUMENT;
