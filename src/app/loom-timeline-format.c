@@ -4,44 +4,21 @@
  */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
+#include <glib/gi18n.h>
 #include <string.h>
 
+#include "loom-json-value.h"
 #include "loom-timeline-format.h"
 
-/* json-glib follows any nesting; agents' payloads are shallow, hostile ones need not be. */
-#define MAX_JSON_DEPTH 64
 /* Past this, a payload is shown as text: parsing megabytes on the UI thread is a stall. */
 #define MAX_JSON_SIZE (1024 * 1024)
 /* A person asked for the whole output: a longer stall is what they asked for. */
-#define MAX_RESULT_JSON_SIZE (16 * 1024 * 1024)
+#define MAX_RESULT_JSON_SIZE (256 * 1024 * 1024)
 #define SUMMARY_CHARS 200
 #define CONTEXT_LINES 3
-
-static gboolean
-json_depth_ok (const char *text)
-{
-  gboolean in_string = FALSE;
-  guint depth = 0;
-
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (in_string)
-        {
-          if (*p == '\\' && p[1] != '\0')
-            p++;
-          else if (*p == '"')
-            in_string = FALSE;
-        }
-      else if (*p == '"')
-        in_string = TRUE;
-      else if ((*p == '{' || *p == '[') && ++depth > MAX_JSON_DEPTH)
-        return FALSE;
-      else if ((*p == '}' || *p == ']') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
+/* Indented JSON stops indenting here: a payload nested 500 deep would otherwise be mostly
+ * spaces. The parser itself stops at LOOM_JSON_MAX_DEPTH. */
+#define MAX_INDENT_DEPTH 32
 
 static gboolean
 looks_like_json (const char *payload)
@@ -55,68 +32,113 @@ looks_like_json (const char *payload)
   return *p == '{' || *p == '[';
 }
 
-/* The payload's JSON root, or NULL when it is not JSON (a Codex patch is plain text). */
-static JsonNode *
-parse_json_limited (const char *payload,
-                    gsize       max_size)
+/* The payload's JSON root, living in @doc, or NULL when it is not JSON (a Codex patch is
+ * plain text). The core's own parser: one parser for untrusted text, and it stops at
+ * LOOM_JSON_MAX_DEPTH instead of following any nesting. */
+static const LoomJson *
+parse_json_limited (LoomJsonDoc *doc,
+                    const char  *payload,
+                    gsize        max_size)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  const char *p = payload;
+  gsize length;
 
   if (!looks_like_json (payload))
     return NULL;
-  while (g_ascii_isspace (*p))
-    p++;
-  if (strlen (p) > max_size || !json_depth_ok (p))
+  length = strlen (payload);
+  if (length > max_size)
     return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, p, -1, NULL))
-    return NULL;
-  return json_parser_steal_root (parser);
+  return loom_json_doc_parse (doc, payload, length, NULL);
 }
 
-static JsonNode *
-parse_json (const char *payload)
+static const LoomJson *
+parse_json (LoomJsonDoc *doc,
+            const char  *payload)
 {
-  return parse_json_limited (payload, MAX_JSON_SIZE);
+  return parse_json_limited (doc, payload, MAX_JSON_SIZE);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
+/* JSON as json-glib's generator indents it, without its recursion past what was parsed. */
+static void
+append_json_string (GString    *out,
+                    const char *text)
 {
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)))
-    return NULL;
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        default:
+          if ((guchar)*p < 0x20)
+            g_string_append_printf (out, "\\u%04x", (guint)(guchar)*p);
+          else
+            g_string_append_c (out, *p);
+        }
+    }
+  g_string_append_c (out, '"');
 }
 
-static JsonObject *
-member_object (JsonObject *object,
-               const char *name)
+static void
+append_indent (GString *out,
+               guint    depth)
 {
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, name)) ||
-      !JSON_NODE_HOLDS_OBJECT (node))
-    return NULL;
-  return json_node_get_object (node);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < MIN (depth, MAX_INDENT_DEPTH); i++)
+    g_string_append (out, "  ");
 }
 
-static JsonArray *
-member_array (JsonObject *object,
-              const char *name)
+/* Recursion is bounded by the parser's LOOM_JSON_MAX_DEPTH. */
+static void
+append_pretty (GString        *out,
+               const LoomJson *value,
+               guint           depth)
 {
-  JsonNode *node;
+  gboolean object = loom_json_is_object (value);
+  gsize n = loom_json_length (value);
 
-  if (object == NULL || !(node = json_object_get_member (object, name)) ||
-      !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-  return json_node_get_array (node);
+  if (!object && !loom_json_is_array (value))
+    {
+      g_autofree char *scalar = NULL;
+
+      if (loom_json_is_string (value))
+        append_json_string (out, loom_json_string (value));
+      else if ((scalar = loom_json_value_to_string (value)))
+        g_string_append (out, scalar);
+      return;
+    }
+
+  g_string_append_c (out, object ? '{' : '[');
+  for (gsize i = 0; i < n; i++)
+    {
+      const LoomJson *element = loom_json_element (value, i);
+
+      append_indent (out, depth + 1);
+      if (object)
+        {
+          append_json_string (out, loom_json_name (element));
+          g_string_append (out, " : ");
+        }
+      append_pretty (out, element, depth + 1);
+      if (i + 1 < n)
+        g_string_append_c (out, ',');
+    }
+  if (n > 0)
+    append_indent (out, depth);
+  g_string_append_c (out, object ? '}' : ']');
 }
 
 static char *
@@ -263,33 +285,32 @@ loom_timeline_format_summary (const char *text)
 char *
 loom_timeline_format_input (const char *payload)
 {
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object = NULL;
-  JsonArray *command;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  const LoomJson *root;
+  const LoomJson *command;
   const char *text;
+  GString *out;
 
   if (payload == NULL)
     return g_strdup ("");
-  if (!(root = parse_json (payload)))
+  if (!(root = parse_json (doc, payload)))
     return g_utf8_make_valid (payload, -1);
 
-  if (JSON_NODE_HOLDS_OBJECT (root))
-    object = json_node_get_object (root);
-
   /* Shells: what a person would have typed. */
-  if ((text = member_string (object, "command")) || (text = member_string (object, "cmd")))
+  if ((text = loom_json_member_string (root, "command")) ||
+      (text = loom_json_member_string (root, "cmd")))
     return g_strdup (text);
-  if ((command = member_array (object, "command")))
+  if ((command = loom_json_member_array (root, "command")))
     {
       g_autoptr(GPtrArray) words = g_ptr_array_new ();
-      guint n = json_array_get_length (command);
+      gsize n = loom_json_length (command);
 
-      for (guint i = 0; i < n; i++)
+      for (gsize i = 0; i < n; i++)
         {
-          JsonNode *node = json_array_get_element (command, i);
+          const char *word = loom_json_string (loom_json_element (command, i));
 
-          if (json_node_get_value_type (node) == G_TYPE_STRING)
-            g_ptr_array_add (words, (gpointer)json_node_get_string (node));
+          if (word != NULL)
+            g_ptr_array_add (words, (gpointer)word);
         }
       /* ["bash", "-lc", "script"] is the script. */
       if (words->len == 3 && g_str_has_suffix (words->pdata[0], "sh") &&
@@ -299,25 +320,24 @@ loom_timeline_format_input (const char *payload)
       return g_strjoinv (" ", (char **)words->pdata);
     }
 
-  return json_to_string (root, TRUE);
+  out = g_string_new (NULL);
+  append_pretty (out, root, 0);
+  return g_string_free (out, FALSE);
 }
 
 /* Text blocks ([{"type":"text","text":…}, …]) joined by newlines. */
 static char *
-join_text_blocks (JsonArray *blocks)
+join_text_blocks (const LoomJson *blocks)
 {
   g_autoptr(GString) out = g_string_new (NULL);
-  guint n = json_array_get_length (blocks);
+  gsize n = loom_json_length (blocks);
 
-  for (guint i = 0; i < n; i++)
+  for (gsize i = 0; i < n; i++)
     {
-      JsonNode *node = json_array_get_element (blocks, i);
-      const char *text = NULL;
+      const LoomJson *block = loom_json_element (blocks, i);
+      const char *text = loom_json_is_string (block) ? loom_json_string (block)
+                                                     : loom_json_member_string (block, "text");
 
-      if (JSON_NODE_HOLDS_OBJECT (node))
-        text = member_string (json_node_get_object (node), "text");
-      else if (json_node_get_value_type (node) == G_TYPE_STRING)
-        text = json_node_get_string (node);
       if (text == NULL)
         continue;
       if (out->len > 0)
@@ -330,38 +350,38 @@ join_text_blocks (JsonArray *blocks)
 char *
 loom_timeline_format_result_output (const char *payload)
 {
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object = NULL;
-  JsonArray *blocks;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  const LoomJson *root;
+  const LoomJson *blocks;
   const char *text;
 
   if (payload == NULL)
     return NULL;
   if (!looks_like_json (payload))
     return g_utf8_make_valid (payload, -1);
-  if (!(root = parse_json_limited (payload, MAX_RESULT_JSON_SIZE)))
+  if (!(root = parse_json_limited (doc, payload, MAX_RESULT_JSON_SIZE)))
     return NULL;
 
   /* Gemini: [{"functionResponse": {"response": {"output" or "error": …}}}] */
-  if (JSON_NODE_HOLDS_ARRAY (root) && json_array_get_length (json_node_get_array (root)) > 0)
+  if (loom_json_is_array (root) && loom_json_length (root) > 0)
     {
-      JsonNode *first = json_array_get_element (json_node_get_array (root), 0);
-      JsonObject *response;
+      const LoomJson *first = loom_json_element (root, 0);
+      const LoomJson *response;
 
-      if (!JSON_NODE_HOLDS_OBJECT (first))
-        return join_text_blocks (json_node_get_array (root));
-      response = member_object (member_object (json_node_get_object (first), "functionResponse"),
-                                "response");
-      if ((text = member_string (response, "output")) || (text = member_string (response, "error")))
+      if (!loom_json_is_object (first))
+        return join_text_blocks (root);
+      response = loom_json_member_object (loom_json_member_object (first, "functionResponse"),
+                                          "response");
+      if ((text = loom_json_member_string (response, "output")) ||
+          (text = loom_json_member_string (response, "error")))
         return g_strdup (text);
-      return join_text_blocks (json_node_get_array (root));
+      return join_text_blocks (root);
     }
 
-  if (JSON_NODE_HOLDS_OBJECT (root))
-    object = json_node_get_object (root);
-  if ((text = member_string (object, "content")) || (text = member_string (object, "output")))
+  if ((text = loom_json_member_string (root, "content")) ||
+      (text = loom_json_member_string (root, "output")))
     return g_strdup (text);
-  if ((blocks = member_array (object, "content")))
+  if ((blocks = loom_json_member_array (root, "content")))
     return join_text_blocks (blocks);
   return NULL;
 }
@@ -369,13 +389,12 @@ loom_timeline_format_result_output (const char *payload)
 char *
 loom_timeline_format_subagent_prompt (const char *payload)
 {
-  g_autoptr(JsonNode) root = parse_json (payload);
-  JsonObject *object = NULL;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  const LoomJson *root = parse_json (doc, payload);
   const char *text;
 
-  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    object = json_node_get_object (root);
-  if ((text = member_string (object, "prompt")) || (text = member_string (object, "message")))
+  if ((text = loom_json_member_string (root, "prompt")) ||
+      (text = loom_json_member_string (root, "message")))
     return g_strdup (text);
   return loom_timeline_format_input (payload);
 }
@@ -459,38 +478,35 @@ append_patch (GString    *out,
 
 /* Claude Code's toolUseResult.structuredPatch: hunks with their own line prefixes. */
 static gboolean
-append_structured_patch (GString    *out,
-                         JsonObject *result)
+append_structured_patch (GString        *out,
+                         const LoomJson *result)
 {
-  JsonObject *tool_result = member_object (result, "toolUseResult");
-  JsonArray *hunks = member_array (tool_result, "structuredPatch");
-  guint n_hunks = hunks != NULL ? json_array_get_length (hunks) : 0;
+  const LoomJson *tool_result = loom_json_member_object (result, "toolUseResult");
+  const LoomJson *hunks = loom_json_member_array (tool_result, "structuredPatch");
+  gsize n_hunks = loom_json_length (hunks);
 
-  for (guint h = 0; h < n_hunks; h++)
+  for (gsize h = 0; h < n_hunks; h++)
     {
-      JsonNode *node = json_array_get_element (hunks, h);
-      JsonObject *hunk = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonArray *lines = member_array (hunk, "lines");
-      guint n_lines = lines != NULL ? json_array_get_length (lines) : 0;
+      const LoomJson *hunk = loom_json_element (hunks, h);
+      const LoomJson *lines = loom_json_member_array (hunk, "lines");
+      gsize n_lines = loom_json_length (lines);
 
-      if (hunk == NULL)
+      if (!loom_json_is_object (hunk))
         continue;
       if (out->len > 0)
         g_string_append_c (out, '\n');
       g_string_append_printf (out, "@@ -%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
                               " +%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT " @@",
-                              json_object_get_int_member_with_default (hunk, "oldStart", 0),
-                              json_object_get_int_member_with_default (hunk, "oldLines", 0),
-                              json_object_get_int_member_with_default (hunk, "newStart", 0),
-                              json_object_get_int_member_with_default (hunk, "newLines", 0));
-      for (guint i = 0; i < n_lines; i++)
+                              loom_json_member_int (hunk, "oldStart", 0),
+                              loom_json_member_int (hunk, "oldLines", 0),
+                              loom_json_member_int (hunk, "newStart", 0),
+                              loom_json_member_int (hunk, "newLines", 0));
+      for (gsize i = 0; i < n_lines; i++)
         {
-          JsonNode *line = json_array_get_element (lines, i);
-          const char *text;
+          const char *text = loom_json_string (loom_json_element (lines, i));
 
-          if (json_node_get_value_type (line) != G_TYPE_STRING)
+          if (text == NULL)
             continue;
-          text = json_node_get_string (line);
           if (text[0] == '+' || text[0] == '-' || text[0] == ' ')
             append_prefixed (out, text[0], text + 1);
           else
@@ -505,17 +521,14 @@ loom_timeline_format_diff (const char *payload,
                            const char *result_payload)
 {
   g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(JsonNode) root = parse_json (payload);
-  g_autoptr(JsonNode) result_root = NULL;
-  JsonObject *object = NULL;
-  JsonArray *edits;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr(LoomJsonDoc) result_doc = NULL;
+  const LoomJson *object = parse_json (doc, payload);
+  const LoomJson *edits;
   const char *text;
 
-  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-    object = json_node_get_object (root);
-
   /* Not JSON: a Codex patch, or nothing we know. */
-  if (root == NULL)
+  if (object == NULL)
     {
       if (payload == NULL || !(strstr (payload, "\n+") || strstr (payload, "\n-") ||
                                g_str_has_prefix (payload, "*** ")))
@@ -524,44 +537,45 @@ loom_timeline_format_diff (const char *payload,
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
-  if ((text = member_string (object, "fileDiff")) || (text = member_string (object, "patch")) ||
-      (text = member_string (object, "diff")))
+  if ((text = loom_json_member_string (object, "fileDiff")) ||
+      (text = loom_json_member_string (object, "patch")) ||
+      (text = loom_json_member_string (object, "diff")))
     {
       append_patch (out, text);
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
   /* The result's patch has line numbers and real context: better than old and new. */
-  result_root = parse_json (result_payload);
-  if (result_root != NULL && JSON_NODE_HOLDS_OBJECT (result_root) &&
-      append_structured_patch (out, json_node_get_object (result_root)))
+  result_doc = loom_json_doc_new ();
+  if (append_structured_patch (out, parse_json (result_doc, result_payload)))
     return g_string_free (g_steal_pointer (&out), FALSE);
 
-  if ((edits = member_array (object, "edits")))
+  if ((edits = loom_json_member_array (object, "edits")))
     {
-      guint n = json_array_get_length (edits);
+      gsize n = loom_json_length (edits);
 
-      for (guint i = 0; i < n; i++)
+      for (gsize i = 0; i < n; i++)
         {
-          JsonNode *node = json_array_get_element (edits, i);
-          JsonObject *edit = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+          const LoomJson *edit = loom_json_element (edits, i);
 
           if (i > 0)
             append_prefixed (out, '@', "@ …");
-          append_replacement (out, member_string (edit, "old_string"),
-                              member_string (edit, "new_string"));
+          append_replacement (out, loom_json_member_string (edit, "old_string"),
+                              loom_json_member_string (edit, "new_string"));
         }
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
-  if (member_string (object, "old_string") || member_string (object, "new_string"))
+  if (loom_json_member_string (object, "old_string") ||
+      loom_json_member_string (object, "new_string"))
     {
-      append_replacement (out, member_string (object, "old_string"),
-                          member_string (object, "new_string"));
+      append_replacement (out, loom_json_member_string (object, "old_string"),
+                          loom_json_member_string (object, "new_string"));
       return g_string_free (g_steal_pointer (&out), FALSE);
     }
 
-  if ((text = member_string (object, "content")) || (text = member_string (object, "newContent")))
+  if ((text = loom_json_member_string (object, "content")) ||
+      (text = loom_json_member_string (object, "newContent")))
     {
       append_replacement (out, "", text);
       return g_string_free (g_steal_pointer (&out), FALSE);
@@ -605,6 +619,40 @@ loom_timeline_format_head (const char *text,
         cut = text;
     }
   return g_strndup (text, cut - text);
+}
+
+char *
+loom_timeline_format_left_out (guint64  n_bytes,
+                               gboolean estimate)
+{
+  g_autofree char *size = g_format_size (n_bytes);
+
+  if (estimate)
+    /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
+    return g_strdup_printf (_("… about %s more"), size);
+  /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
+  return g_strdup_printf (_("… %s more"), size);
+}
+
+char *
+loom_timeline_format_bounded (const char *text,
+                              gsize       max_bytes,
+                              guint64     whole_size)
+{
+  g_autofree char *note = NULL;
+  const char *cut;
+  gsize length;
+  gboolean estimate;
+
+  if (text == NULL || (length = strlen (text)) <= max_bytes)
+    return NULL;
+  cut = g_utf8_find_prev_char (text, text + max_bytes + 1);
+  if (cut == NULL)
+    cut = text;
+  estimate = whole_size > length;
+  note = loom_timeline_format_left_out ((estimate ? whole_size : length) - (gsize)(cut - text),
+                                        estimate);
+  return g_strdup_printf ("%.*s %s", (int)(cut - text), text, note);
 }
 
 const char *

@@ -50,6 +50,20 @@ char       *loom_timeline_format_head       (const char *text,
                                              gsize       max_chars,
                                              guint      *n_lines);
 
+/* How much of a text is not shown, for a note under its head: "… 49.9 MB more", or with
+ * @estimate (the size is the payload's, not the text's) "… about 49.9 MB more". */
+char       *loom_timeline_format_left_out   (guint64     n_bytes,
+                                             gboolean    estimate);
+
+/* At most about @max_bytes of @text, cut on a character boundary, followed by a
+ * loom_timeline_format_left_out() note; NULL when the text fits as it is. For labels that
+ * show a text whole: Pango lays out all it is given, and megabytes hang the window.
+ * @whole_size, when not 0, is about how long the whole text is (an event's text is only the
+ * stored part of it: its payload's size). */
+char       *loom_timeline_format_bounded    (const char *text,
+                                             gsize       max_bytes,
+                                             guint64     whole_size);
+
 /* The symbolic icon for a tool, by its name and the event's kind. */
 const char *loom_timeline_format_tool_icon  (const char *tool_name,
                                              const char *kind,

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "loom-importer.h"
 #include "loom-markdown.h"
@@ -18,6 +19,14 @@
 /* A pasted log can be megabytes: show a screenful of it until asked for the rest. */
 #define HEAD_LINES 200
 #define HEAD_CHARS 12000
+/* Asked for the rest, still no more than a label lays out quickly; Copy takes all of it. */
+#define ALL_LINES 2000
+#define ALL_CHARS 32768
+/* What md4c reads for each: it reads all it is given before the first block comes out.
+ * Nesting is markup, not text, so the folded head reads well past its characters: the
+ * words after 100,000 nested quotes are still in it. */
+#define HEAD_SOURCE (256 * 1024)
+#define ALL_SOURCE (4 * 1024 * 1024)
 #define DESCRIPTION_CHARS 160
 
 typedef enum
@@ -196,10 +205,15 @@ update_body (LoomTimelineMessageRow *self)
   MessageKind kind = message_kind (d);
   gboolean collapsible = kind == KIND_FLAGGED || kind == KIND_REASONING;
   gboolean expanded = is_expanded (self);
-  g_autofree char *head = NULL;
+  g_autofree char *prefix = NULL;
   g_autofree char *clean = NULL;
   g_autofree char *untagged = NULL;
   const char *text = d->text;
+  gboolean show_more = loom_timeline_context_get_state (self->context, self->item,
+                                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  gsize length = d->text != NULL ? strlen (d->text) : 0;
+  gsize bound = show_more ? ALL_SOURCE : HEAD_SOURCE;
+  gsize left_out = 0;
 
   clear_body (self);
   gtk_widget_set_visible (GTK_WIDGET (self->expand_button), collapsible);
@@ -213,7 +227,11 @@ update_body (LoomTimelineMessageRow *self)
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->expand_button),
                                GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
 
-  clean = loom_timeline_format_strip_controls (d->text);
+  /* Nothing past what md4c will read is looked at: a row of a 50 MB message binds as fast
+   * as any other. */
+  if (length > bound)
+    text = prefix = g_strndup (d->text, bound);
+  clean = loom_timeline_format_strip_controls (text);
   if (clean != NULL)
     text = clean;
   /* Slash commands are stored as the XML the harness wrapped them in; people typed "/cost". */
@@ -232,14 +250,38 @@ update_body (LoomTimelineMessageRow *self)
       return;
     }
 
-  if (!loom_timeline_context_get_state (self->context, self->item,
-                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE))
-    head = loom_timeline_format_head (text, HEAD_LINES, HEAD_CHARS, NULL);
-
   gtk_widget_set_visible (GTK_WIDGET (self->preview_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->body_box), TRUE);
-  gtk_box_append (self->body_box, loom_markdown_render (head != NULL ? head : text));
-  gtk_widget_set_visible (GTK_WIDGET (self->more_button), head != NULL);
+  if (show_more)
+    gtk_box_append (self->body_box,
+                    loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
+  else
+    gtk_box_append (self->body_box,
+                    loom_markdown_render_head (text, HEAD_SOURCE, HEAD_CHARS, HEAD_LINES,
+                                               &left_out));
+  if (prefix != NULL)
+    left_out += length - bound;
+  gtk_widget_set_visible (GTK_WIDGET (self->more_button), !show_more && left_out > 0);
+
+  /* Said in so many words: a message cut short must not pass for the whole of it. */
+  if (left_out > 0)
+    {
+      g_autofree char *more = loom_timeline_format_left_out (left_out, FALSE);
+      g_autofree char *note = NULL;
+      GtkWidget *label;
+
+      if (show_more)
+        /* Translators: under the shown part of a very long message; %s is "… 49.9 MB more". */
+        note = g_strdup_printf (_("%s, not shown. Copy takes the whole message."), more);
+      label = gtk_label_new (note != NULL ? note : more);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "loom-left-out");
+      loom_search_marker_skip (label);
+      gtk_box_append (self->body_box, label);
+    }
 }
 
 static void

@@ -12,10 +12,17 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "loom-markdown.h"
 #include "loom-timeline-format.h"
 #include "loom-timeline-notice-row.h"
 
 #define DESCRIPTION_CHARS 160
+/* A notice is a line or a paragraph; an API error's message or a hook's output can be
+ * megabytes, and a label lays out all it is given. Past these, a note says how much more. */
+#define NOTE_BYTES 2000
+#define ERROR_BYTES 8000
+/* The importer keeps an event's text to 64 KiB; its payload says about how long it was. */
+#define STORED_TEXT_BOUND (65536 - 4)
 
 typedef enum
 {
@@ -133,6 +140,15 @@ loom_timeline_notice_row_describe (LoomTimelineContext *context,
     }
 }
 
+/* How long the whole of an event's text was, when the store kept only part of it; else 0. */
+static guint64
+whole_size (const LoomTimelineData *d)
+{
+  if (d->is_message || d->text == NULL || strlen (d->text) < STORED_TEXT_BOUND)
+    return 0;
+  return d->payload_size > 0 ? (guint64)d->payload_size : 0;
+}
+
 void
 loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
                                    LoomTimelineItem      *item)
@@ -163,6 +179,11 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     {
     case NOTICE_DIVIDER:
       detail = compaction_detail (d->text);
+      if ((owned = loom_timeline_format_bounded (detail, NOTE_BYTES, whole_size (d))))
+        {
+          g_free (detail);
+          detail = g_steal_pointer (&owned);
+        }
       gtk_label_set_text (self->divider_detail, detail);
       gtk_widget_set_visible (GTK_WIDGET (self->divider_detail), *detail != '\0');
       loom_timeline_set_tooltip (GTK_WIDGET (self->divider_detail), detail);
@@ -172,7 +193,13 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_ERROR:
       if (!(owned = loom_timeline_format_strip_controls (d->text)))
         owned = g_strdup (d->text != NULL ? d->text : "");
+      if ((detail = loom_timeline_format_bounded (owned, ERROR_BYTES, whole_size (d))))
+        {
+          g_free (owned);
+          owned = g_steal_pointer (&detail);
+        }
       gtk_label_set_text (self->error_label, owned);
+      loom_markdown_label_set_wrap_for (self->error_label, owned);
       gtk_label_set_text (self->error_time, time);
       loom_timeline_set_tooltip (GTK_WIDGET (self->error_time), date_time);
       gtk_stack_set_visible_child_name (self->stack, "error");
@@ -181,6 +208,8 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
     case NOTICE_NOTE:
     default:
       text = note_text (d, &owned);
+      if ((detail = loom_timeline_format_bounded (text, NOTE_BYTES, whole_size (d))))
+        text = detail;
       gtk_image_set_from_icon_name (self->note_icon,
                                     g_strcmp0 (d->kind, "raw") == 0
                                       ? "text-x-generic-symbolic"

@@ -24,9 +24,13 @@
 #define DIFF_HEAD_LINES 60
 #define DIFF_HEAD_CHARS 12000
 /* Unfolded, a label still lays out only so much at once: GtkLabel takes seconds on 10,000
- * lines. The rest is one "Copy All" away. */
+ * lines, and Pango half a second on 100,000 characters each of the times GTK measures it.
+ * The rest is one "Copy All" away. */
 #define ALL_LINES 1000
-#define ALL_CHARS 100000
+#define ALL_CHARS 32768
+/* What md4c reads of a sub-agent's task or report (see loom-timeline-message-row.c). */
+#define HEAD_SOURCE (256 * 1024)
+#define ALL_SOURCE (4 * 1024 * 1024)
 #define DESCRIPTION_CHARS 120
 /* The importer keeps an event's text to 64 KiB (cut on a character boundary). */
 #define STORED_TEXT_BOUND (65536 - 4)
@@ -181,8 +185,7 @@ code_box (const char *text,
   /* set_text: tool output is never markup. */
   gtk_label_set_text (GTK_LABEL (label), clean != NULL ? clean : text);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  loom_markdown_label_set_wrap_for (GTK_LABEL (label), clean != NULL ? clean : text);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   loom_markdown_label_set_literal_wrap (GTK_LABEL (label));
   gtk_widget_add_css_class (label, "monospace");
@@ -270,25 +273,53 @@ on_copy_all_clicked_cb (GtkButton *button)
                           g_object_get_data (G_OBJECT (button), "loom-text"));
 }
 
-/* Under folded text: "Show All 40 Lines" (or "Show More" for a huge text); once unfolded,
- * "Show Less", and for a text too long to lay out at once, how much shows and "Copy All". */
+static GtkWidget *
+note_label (const char *text)
+{
+  GtkWidget *note = gtk_label_new (text);
+
+  gtk_widget_add_css_class (note, "caption");
+  gtk_widget_add_css_class (note, "dim-label");
+  gtk_widget_add_css_class (note, "loom-left-out");
+  /* Beside the buttons, in the room they leave: wrapped, GTK would give it its narrowest. */
+  gtk_label_set_ellipsize (GTK_LABEL (note), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (note, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (note), 0);
+  loom_search_marker_skip (note);
+  return note;
+}
+
+/* How much of a text shows, and how long it is: what the buttons under it say. */
+typedef struct
+{
+  guint    n_lines;        /* in the whole text (as far as it is known) */
+  guint    n_shown_lines;
+  guint64  size;           /* of the whole text, in bytes */
+  guint64  shown_size;
+  gboolean estimate;       /* the whole text could not be read: @size is its payload's */
+} FoldState;
+
+/* Under folded text: "Show All 40 Lines" (or "Show More" for a huge text, with how much is
+ * left); once unfolded, "Show Less", and for a text too long to lay out at once, how much
+ * shows and "Copy All". */
 static void
 add_fold_buttons (LoomTimelineToolRow *self,
                   gboolean             showing_all,
-                  guint                n_lines,
-                  guint                n_shown_lines,
+                  const FoldState     *fold,
                   const char          *whole_text)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *button;
   g_autofree char *label = NULL;
+  g_autofree char *note = NULL;
+  gboolean huge = fold->n_lines > ALL_LINES || fold->size > ALL_CHARS;
 
   if (showing_all)
     label = g_strdup (_("Show Less"));
-  else if (n_lines <= ALL_LINES)
+  else if (!huge)
     /* Translators: under a folded tool output; %'u is its number of lines, grouped (1,234). */
     label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show All %'u Line",
-                                          "Show All %'u Lines", n_lines), n_lines);
+                                          "Show All %'u Lines", fold->n_lines), fold->n_lines);
   else
     label = g_strdup (_("Show More"));
 
@@ -299,28 +330,39 @@ add_fold_buttons (LoomTimelineToolRow *self,
 
   if (showing_all && whole_text != NULL)
     {
-      g_autofree char *shown = NULL;
-      GtkWidget *note;
-
       button = gtk_button_new_with_label (_("Copy All"));
       gtk_widget_add_css_class (button, "flat");
       g_object_set_data_full (G_OBJECT (button), "loom-text", g_strdup (whole_text), g_free);
       g_signal_connect (button, "clicked", G_CALLBACK (on_copy_all_clicked_cb), NULL);
       gtk_box_append (GTK_BOX (box), button);
+    }
 
-      /* Translators: under a very long tool output shown in part. */
-      shown = g_strdup_printf (_("Showing the first %'u of %'u lines"), n_shown_lines, n_lines);
-      note = gtk_label_new (shown);
-      gtk_widget_add_css_class (note, "caption");
-      gtk_widget_add_css_class (note, "dim-label");
-      loom_search_marker_skip (note);
-      gtk_box_append (GTK_BOX (box), note);
+  if (fold->shown_size < fold->size && (showing_all || huge))
+    {
+      if (showing_all && fold->n_shown_lines < fold->n_lines && !fold->estimate)
+        /* Translators: under a very long tool output shown in part. */
+        note = g_strdup_printf (_("Showing the first %'u of %'u lines"), fold->n_shown_lines,
+                                fold->n_lines);
+      else if (showing_all && !fold->estimate)
+        {
+          g_autofree char *shown = g_format_size (fold->shown_size);
+          g_autofree char *size = g_format_size (fold->size);
+
+          /* Translators: under a very long tool output shown in part: "Showing the first
+           * 100.0 kB of 50.0 MB". */
+          note = g_strdup_printf (_("Showing the first %s of %s"), shown, size);
+        }
+      else
+        note = loom_timeline_format_left_out (fold->size - fold->shown_size, fold->estimate);
+      gtk_box_append (GTK_BOX (box), note_label (note));
     }
   gtk_box_append (self->details_box, box);
 }
 
 /* Adds @text, folded to its head unless the row shows everything, and even then no more than
- * a label lays out quickly. Returns whether it added fold buttons. */
+ * a label lays out quickly. @size is the whole text's, when @text is only the stored part of
+ * it (then @estimate: it is the payload's size), else 0. Returns whether it added fold
+ * buttons. */
 static gboolean
 add_folded (LoomTimelineToolRow *self,
             const char          *text,
@@ -328,17 +370,18 @@ add_folded (LoomTimelineToolRow *self,
             gsize                max_chars,
             const char          *css_class,
             gboolean             error,
-            gboolean             is_diff)
+            gboolean             is_diff,
+            guint64              size,
+            gboolean             estimate)
 {
   gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
                                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
   g_autofree char *head = NULL;
   g_autofree char *most = NULL;
   const char *shown;
-  guint n_lines = 0;
-  guint n_shown_lines = 0;
+  FoldState fold = { 0 };
 
-  head = loom_timeline_format_head (text, max_lines, max_chars, &n_lines);
+  head = loom_timeline_format_head (text, max_lines, max_chars, &fold.n_lines);
   if (head == NULL)
     shown = text;
   else if (!show_all)
@@ -352,10 +395,14 @@ add_folded (LoomTimelineToolRow *self,
                   is_diff ? loom_timeline_diff_view_new (shown)
                           : code_box (shown, css_class, error));
 
-  if (most != NULL)
-    loom_timeline_format_head (most, G_MAXUINT, G_MAXSIZE, &n_shown_lines);
-  if (head != NULL)
-    add_fold_buttons (self, show_all, n_lines, n_shown_lines, most != NULL ? text : NULL);
+  fold.shown_size = strlen (shown);
+  fold.size = MAX (size, strlen (text));
+  fold.estimate = estimate && fold.size > strlen (text);
+  fold.n_shown_lines = fold.n_lines;
+  if (shown != text)
+    loom_timeline_format_head (shown, G_MAXUINT, G_MAXSIZE, &fold.n_shown_lines);
+  if (head != NULL || fold.shown_size < fold.size)
+    add_fold_buttons (self, show_all, &fold, most != NULL ? text : NULL);
   return head != NULL;
 }
 
@@ -367,11 +414,13 @@ add_result (LoomTimelineToolRow *self,
   const LoomTimelineData *r = loom_timeline_item_get_data (result);
   const char *text = r->text != NULL && *r->text != '\0' ? r->text : _("(no output)");
   g_autofree char *whole = NULL;
+  gboolean cut = strlen (text) >= STORED_TEXT_BOUND;
+  guint64 size = 0;
 
-  /* The stored text stops at its bound; asked for all of it, read the payload. */
-  if (strlen (text) >= STORED_TEXT_BOUND &&
-      loom_timeline_context_get_state (self->context, self->item,
-                                       LOOM_TIMELINE_STATE_SHOW_MORE, FALSE))
+  /* The stored text stops at its bound; asked for all of it, read the payload. Until then
+   * (or when the payload says nothing more), its size tells about how much is left. */
+  if (cut && loom_timeline_context_get_state (self->context, self->item,
+                                              LOOM_TIMELINE_STATE_SHOW_MORE, FALSE))
     {
       const char *payload = loom_timeline_context_get_payload (self->context, r->id);
 
@@ -379,10 +428,13 @@ add_result (LoomTimelineToolRow *self,
       if (whole != NULL && strlen (whole) > strlen (text))
         text = whole;
     }
+  if (cut && text != whole && r->payload_size > 0)
+    size = (guint64)r->payload_size;
 
   gtk_box_append (self->details_box,
                   section_heading (r->is_error ? _("Error") : title));
-  add_folded (self, text, OUTPUT_HEAD_LINES, OUTPUT_HEAD_CHARS, "output", r->is_error, FALSE);
+  add_folded (self, text, OUTPUT_HEAD_LINES, OUTPUT_HEAD_CHARS, "output", r->is_error, FALSE,
+              size, TRUE);
 }
 
 static void
@@ -394,7 +446,8 @@ add_call_details (LoomTimelineToolRow    *self,
   g_autofree char *input = loom_timeline_format_input (payload != NULL ? payload : d->text);
 
   gtk_box_append (self->details_box, section_heading (_("Input")));
-  add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE);
+  add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE, 0,
+              FALSE);
 
   if (result != NULL)
     add_result (self, result, _("Output"));
@@ -431,13 +484,14 @@ add_file_change_details (LoomTimelineToolRow    *self,
     }
 
   if (diff != NULL && *diff != '\0')
-    add_folded (self, diff, DIFF_HEAD_LINES, DIFF_HEAD_CHARS, NULL, FALSE, TRUE);
+    add_folded (self, diff, DIFF_HEAD_LINES, DIFF_HEAD_CHARS, NULL, FALSE, TRUE, 0, FALSE);
   else
     {
       g_autofree char *input = loom_timeline_format_input (payload != NULL ? payload : d->text);
 
       gtk_box_append (self->details_box, section_heading (_("Input")));
-      add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE);
+      add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE, 0,
+                  FALSE);
     }
 
   /* "The file was updated" says nothing the diff does not; a failure does. */
@@ -450,18 +504,31 @@ add_markdown (LoomTimelineToolRow *self,
               const char          *text)
 {
   g_autofree char *clean = loom_timeline_format_strip_controls (text);
-  g_autofree char *head = NULL;
-  guint n_lines = 0;
+  g_autofree char *folded = NULL;
+  gsize left_out = 0;
   gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
                                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  FoldState fold = { 0 };
 
   if (clean != NULL)
     text = clean;
-  head = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &n_lines);
-  gtk_box_append (self->details_box,
-                  loom_markdown_render (show_all || head == NULL ? text : head));
-  if (head != NULL)
-    add_fold_buttons (self, show_all, n_lines, 0, NULL);
+  if (show_all)
+    gtk_box_append (self->details_box,
+                    loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
+  else
+    gtk_box_append (self->details_box,
+                    loom_markdown_render_head (text, HEAD_SOURCE, INPUT_HEAD_CHARS,
+                                               INPUT_HEAD_LINES, &left_out));
+
+  /* Buttons when some of it is left out, or when it is unfolded from a fold. */
+  folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
+  if (left_out > 0 || (show_all && folded != NULL))
+    {
+      fold.n_shown_lines = fold.n_lines;
+      fold.size = text != NULL ? strlen (text) : 0;
+      fold.shown_size = fold.size - left_out;
+      add_fold_buttons (self, show_all, &fold, show_all && left_out > 0 ? text : NULL);
+    }
 }
 
 static void

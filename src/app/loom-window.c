@@ -98,7 +98,7 @@ loom_window_show_session (LoomWindow  *self,
     {
       g_autofree char *title = NULL;
 
-      title = g_strdup_printf (ngettext ("%u Session Selected", "%u Sessions Selected",
+      title = g_strdup_printf (ngettext ("%'u Session Selected", "%'u Sessions Selected",
                                          n_selected),
                                n_selected);
       adw_status_page_set_title (self->several_page, title);
