@@ -1053,7 +1053,11 @@ title_from_prompt (const char *text)
         g_string_truncate (title, (gsize)(last_space - title->str));
       g_string_append (title, "…");
     }
-  return g_string_free (g_steal_pointer (&title), title->len == 0);
+  /* Not in one call: the order in which a call's arguments are read is the compiler's, and
+   * clang stole the pointer before reading the length through it. */
+  if (title->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&title), FALSE);
 }
 
 static gboolean
