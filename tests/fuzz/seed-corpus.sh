@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# seed-corpus.sh — fills a fuzz target's starting corpus from the tests' fixtures, and writes its
+# dictionary: JSON's tokens and the member names the seeds use.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: tests/fuzz/seed-corpus.sh TARGET CORPUS-DIR DICT-FILE
+#
+#   TARGET      a target's name without "fuzz-": json, import-claude, …
+#   CORPUS-DIR  created if need be; each seed is copied in under a name of its own
+#   DICT-FILE   written for libFuzzer's -dict=, or emptied when the target has none
+
+set -euo pipefail
+
+readonly prog=${0##*/}
+die ()
+{
+  printf '%s: error: %s\n' "$prog" "$*" >&2
+  exit 1
+}
+
+(($# == 3)) || die "usage: $prog TARGET CORPUS-DIR DICT-FILE"
+readonly target=$1 corpus=$2 dict=$3
+readonly source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+readonly fixtures=$source_dir/tests/import/fixtures
+
+# The seeds of each target, as find(1) arguments below the import fixtures, or a file of
+# tests/fuzz/seeds/ holding one seed a line (queries, Markdown texts).
+json_fixtures=(-type f '(' -name '*.json' -o -name '*.jsonl' -o -name '*.before' ')')
+case $target in
+  json|salvage|jsonl)
+    find_args=("${json_fixtures[@]}") seed_lines= ;;
+  import-claude)
+    find_args=(-path '*/claude*/*' -type f -name '*.jsonl') seed_lines= ;;
+  import-codex)
+    find_args=(-path '*/codex*/*' -type f '(' -name '*.jsonl' -o -name '*.json' ')') seed_lines= ;;
+  import-gemini)
+    find_args=(-path '*/gemini*/*' -type f '(' -name 'session-*' -o -path '*/chats/*/*' ')')
+    seed_lines= ;;
+  search-query)
+    find_args=() seed_lines=$source_dir/tests/fuzz/seeds/search-query.txt ;;
+  *)
+    die "no seeds for the target “$target”" ;;
+esac
+
+mkdir -p "$corpus"
+
+if ((${#find_args[@]})); then
+  n=0
+  while IFS= read -r -d '' file; do
+    # Flattened: the fixture's path is its name, so two fixtures never share one.
+    name=${file#"$fixtures"/}
+    cp -- "$file" "$corpus/${name//\//_}"
+    n=$((n + 1))
+  done < <(find "$fixtures" "${find_args[@]}" -print0)
+  # A JSON Lines target starts from single records too: mutations of a short input are
+  # quicker, and each record kind is a seed of its own.
+  if [[ $target == json || $target == jsonl ]]; then
+    while IFS= read -r -d '' file; do
+      name=${file#"$fixtures"/}
+      split -l 1 -a 4 -d -- "$file" "$corpus/${name//\//_}.line-"
+    done < <(find "$fixtures" -type f -name '*.jsonl' -print0)
+  fi
+fi
+
+if [[ -n $seed_lines ]]; then
+  i=0
+  while IFS= read -r line; do
+    printf '%s' "$line" >"$corpus/seed-$i"
+    i=$((i + 1))
+  done <"$seed_lines"
+fi
+
+# JSON's tokens, then every member name of the seeds: what turns a record of one kind into
+# another is mostly its "type".
+{
+  if [[ $target == search-query ]]; then
+    printf '%s\n' '"OR"' '"-"' '"\""' '"*"' '":"' \
+      '"agent:"' '"project:"' '"folder:"' '"tool:"' '"role:"' '"model:"' '"after:"' \
+      '"before:"' '"in:"' '"has:"' '"claude-code"' '"codex"' '"gemini"' '"2026-10-01"' \
+      '"user"' '"assistant"' '"prompt"' '"reply"' '"error"' '"errors"' '"trash"' '"pinned"' \
+      '"archived"' '"tool_call"' '"tool_result"' '"file_change"' '"reasoning"'
+  else
+    printf '%s\n' '"{"' '"}"' '"["' '"]"' '":"' '","' '"\""' '"\\"' '"\\u"' '"\\ud800"' \
+      '"\\udc00"' '"true"' '"false"' '"null"' '"-0.0e+1"' '"\\n"'
+    if [[ $target != json && $target != salvage ]]; then
+      cat "$corpus"/* 2>/dev/null | grep -ao '"[A-Za-z_][A-Za-z0-9_]\{1,40\}"' | sort -u \
+        | sed 's/"/\\"/g; s/.*/"&"/' | head -n 2000
+    fi
+  fi
+} >"$dict"
