@@ -41,6 +41,8 @@ readonly packages=(
   libmd4c-dev
   libmd4c-html0-dev
   libsodium-dev
+  # clang and its fuzzer runtime: the fuzz targets of tests/fuzz (.ci/run)
+  clang
   libclang-rt-14-dev
   gettext
   git

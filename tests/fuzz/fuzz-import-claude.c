@@ -18,7 +18,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   loom_fuzz_import ("claude-code",
-                    ".claude/projects/-home-ada-src-loom/5f0c9a52-1b7e-4c55-9d0e-3a8b2f6d1c01.jsonl",
+                    ".claude/projects/-home-ada-src-loom/"
+                    "5f0c9a52-1b7e-4c55-9d0e-3a8b2f6d1c01.jsonl",
                     data, size);
   return 0;
 }

@@ -6,7 +6,8 @@
  */
 #include "loom-fuzz.h"
 
-#define ROLLOUT ".codex/sessions/2026/03/02/rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"
+#define ROLLOUT \
+  ".codex/sessions/2026/03/02/rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"
 
 int
 LLVMFuzzerInitialize (int    *argc,

@@ -6,7 +6,9 @@
  */
 #include "loom-fuzz.h"
 
-#define SESSION ".gemini/tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/chats/session-2025-09-14T10-02-3f2a9c1e"
+#define SESSION \
+  ".gemini/tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/chats/" \
+  "session-2025-09-14T10-02-3f2a9c1e"
 
 int
 LLVMFuzzerInitialize (int    *argc,
