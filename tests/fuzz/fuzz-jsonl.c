@@ -133,5 +133,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   g_assert_cmpuint (bad_again, ==, 0);
   g_assert_cmpuint (offset_again, ==, offset);
   g_assert_cmpuint (line_again, ==, line);
+
+  /* The same under a limit most lines here are over: skipped lines are consumed like any. */
+  g_setenv ("LOOM_MAX_RECORD_BYTES", "40", TRUE);
+  bad = 0;
+  read_all (path, 0, 0, size, &offset, &line, &bad);
+  bad_again = 0;
+  g_assert_cmpuint (read_all (path, offset, line, size, &offset_again, &line_again, &bad_again),
+                    ==, 0);
+  g_unsetenv ("LOOM_MAX_RECORD_BYTES");
+  g_assert_cmpuint (bad_again, ==, 0);
+  g_assert_cmpuint (offset_again, ==, offset);
+  g_assert_cmpuint (line_again, ==, line);
   return 0;
 }

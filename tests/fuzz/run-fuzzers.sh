@@ -69,6 +69,10 @@ mkdir -p "$build_dir/meson-logs"
 readonly results=$build_dir/meson-logs/fuzzlog.json
 : >"$results"
 failed=0
+tmp_parent=${TMPDIR:-/tmp}
+if [[ -d /dev/shm && -w /dev/shm ]]; then
+  tmp_parent=/dev/shm
+fi
 
 for name in "${targets[@]}"; do
   work=$build_dir/fuzz-runs/$name
@@ -83,12 +87,17 @@ for name in "${targets[@]}"; do
   dict_args=()
   [[ -s $work/dict ]] && dict_args=(-dict="$work/dict")
 
+  # The targets write a file and a store per input: in memory where there is a /dev/shm. A
+  # target that crashed leaves its files behind, removed here.
+  tmp=$(mktemp -d "$tmp_parent/loom-fuzz-$name.XXXXXX")
+
   printf '==> fuzz-%s for %d s (%d seeds)\n' "$name" "$seconds" "$(ls "$work/seeds" | wc -l)"
   # -timeout: one input that takes this long is a hang; -rss_limit_mb: a leak or a blow-up.
   # The seeds are read from their own folder and new inputs go to corpus/ only.
-  nice "$exe" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 -malloc_limit_mb=2048 \
-    -print_final_stats=1 -detect_leaks=1 -artifact_prefix="$work/" "${dict_args[@]}" \
-    "$work/corpus" "$work/seeds" >"$work/log" 2>&1 || status=$?
+  TMPDIR=$tmp nice "$exe" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+    -malloc_limit_mb=2048 -print_final_stats=1 -detect_leaks=1 -artifact_prefix="$work/" \
+    "${dict_args[@]}" "$work/corpus" "$work/seeds" >"$work/log" 2>&1 || status=$?
+  rm -rf "$tmp"
 
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)
   executions=${executions:-0}
