@@ -24,24 +24,24 @@ readonly target=$1 corpus=$2 dict=$3
 readonly source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 readonly fixtures=$source_dir/tests/import/fixtures
 
-# The seeds of each target, as find(1) arguments below the import fixtures, or a file of
-# tests/fuzz/seeds/ holding one seed a line (queries, Markdown texts).
+# The seeds of each target, as find(1) arguments below the import fixtures; and for any target,
+# the files of tests/fuzz/seeds/TARGET/ and the lines of tests/fuzz/seeds/TARGET.txt, one seed
+# each. A target with none of them starts from nothing.
 json_fixtures=(-type f '(' -name '*.json' -o -name '*.jsonl' -o -name '*.before' ')')
 case $target in
   json|salvage|jsonl)
-    find_args=("${json_fixtures[@]}") seed_lines= ;;
+    find_args=("${json_fixtures[@]}") ;;
   import-claude)
-    find_args=(-path '*/claude*/*' -type f -name '*.jsonl') seed_lines= ;;
+    find_args=(-path '*/claude*/*' -type f -name '*.jsonl') ;;
   import-codex)
-    find_args=(-path '*/codex*/*' -type f '(' -name '*.jsonl' -o -name '*.json' ')') seed_lines= ;;
+    find_args=(-path '*/codex*/*' -type f '(' -name '*.jsonl' -o -name '*.json' ')') ;;
   import-gemini)
-    find_args=(-path '*/gemini*/*' -type f '(' -name 'session-*' -o -path '*/chats/*/*' ')')
-    seed_lines= ;;
-  search-query)
-    find_args=() seed_lines=$source_dir/tests/fuzz/seeds/search-query.txt ;;
+    find_args=(-path '*/gemini*/*' -type f '(' -name 'session-*' -o -path '*/chats/*/*' ')') ;;
   *)
-    die "no seeds for the target “$target”" ;;
+    find_args=() ;;
 esac
+readonly seed_dir=$source_dir/tests/fuzz/seeds/$target
+readonly seed_lines=$source_dir/tests/fuzz/seeds/$target.txt
 
 mkdir -p "$corpus"
 
@@ -63,7 +63,10 @@ if ((${#find_args[@]})); then
   fi
 fi
 
-if [[ -n $seed_lines ]]; then
+if [[ -d $seed_dir ]]; then
+  find "$seed_dir" -maxdepth 1 -type f -exec cp -t "$corpus" -- {} +
+fi
+if [[ -f $seed_lines ]]; then
   i=0
   while IFS= read -r line; do
     printf '%s' "$line" >"$corpus/seed-$i"
@@ -72,20 +75,25 @@ if [[ -n $seed_lines ]]; then
 fi
 
 # JSON's tokens, then every member name of the seeds: what turns a record of one kind into
-# another is mostly its "type".
+# another is mostly its "type". Other targets bring a dictionary of their own in seeds/, or none.
 {
-  if [[ $target == search-query ]]; then
-    printf '%s\n' '"OR"' '"-"' '"\""' '"*"' '":"' \
-      '"agent:"' '"project:"' '"folder:"' '"tool:"' '"role:"' '"model:"' '"after:"' \
-      '"before:"' '"in:"' '"has:"' '"claude-code"' '"codex"' '"gemini"' '"2026-10-01"' \
-      '"user"' '"assistant"' '"prompt"' '"reply"' '"error"' '"errors"' '"trash"' '"pinned"' \
-      '"archived"' '"tool_call"' '"tool_result"' '"file_change"' '"reasoning"'
-  else
-    printf '%s\n' '"{"' '"}"' '"["' '"]"' '":"' '","' '"\""' '"\\"' '"\\u"' '"\\ud800"' \
-      '"\\udc00"' '"true"' '"false"' '"null"' '"-0.0e+1"' '"\\n"'
-    if [[ $target != json && $target != salvage ]]; then
-      cat "$corpus"/* 2>/dev/null | grep -ao '"[A-Za-z_][A-Za-z0-9_]\{1,40\}"' | sort -u \
-        | sed 's/"/\\"/g; s/.*/"&"/' | head -n 2000
-    fi
-  fi
+  case $target in
+    search-query)
+      printf '%s\n' '"OR"' '"-"' '"\""' '"*"' '":"' \
+        '"agent:"' '"project:"' '"folder:"' '"tool:"' '"role:"' '"model:"' '"after:"' \
+        '"before:"' '"in:"' '"has:"' '"claude-code"' '"codex"' '"gemini"' '"2026-10-01"' \
+        '"user"' '"assistant"' '"prompt"' '"reply"' '"error"' '"errors"' '"trash"' '"pinned"' \
+        '"archived"' '"tool_call"' '"tool_result"' '"file_change"' '"reasoning"' ;;
+    json|salvage|jsonl|import-*)
+      printf '%s\n' '"{"' '"}"' '"["' '"]"' '":"' '","' '"\""' '"\\"' '"\\u"' '"\\ud800"' \
+        '"\\udc00"' '"true"' '"false"' '"null"' '"-0.0e+1"' '"\\n"'
+      if [[ $target != json && $target != salvage ]]; then
+        cat "$corpus"/* 2>/dev/null | grep -ao '"[A-Za-z_][A-Za-z0-9_]\{1,40\}"' | sort -u \
+          | sed 's/"/\\"/g; s/.*/"&"/' | head -n 2000
+      fi ;;
+    *)
+      if [[ -f $source_dir/tests/fuzz/seeds/$target.dict ]]; then
+        cat "$source_dir/tests/fuzz/seeds/$target.dict"
+      fi ;;
+  esac
 } >"$dict"
