@@ -44,7 +44,7 @@ struct _LoomJsonlReader
   guint64         line_no;        /* of the current line */
   guint64         lines_consumed;
   guint64         offset;         /* after the last consumed line */
-  guint64         position;       /* of fp, counted: ftello () takes the stream's lock each time */
+  guint64         position;       /* of the next byte not taken from the chunk, counted */
   guint64         records;
   gboolean        pending_tail;
 };
