@@ -45,6 +45,8 @@ readonly packages=(
   # then the icon theme skips every SVG: the app's own icons (SVG only, unlike Adwaita's, which
   # come with PNG renderings) are drawn as "image missing". tests/app/test-icons.c checks it.
   librsvg2-common
+  # clang and its fuzzer runtime: the fuzz targets of tests/fuzz (.ci/run)
+  clang
   libclang-rt-14-dev
   gettext
   git

@@ -351,6 +351,18 @@ loom_import_file_read_document (LoomImportFile  *file,
       return loom_json_doc_parse (file->document, "{}", 2, error);
     }
 
+  /* Mapped, the file costs no memory yet; its copy below would cost all of it, and its parse
+   * as much again. Like an empty one, it takes nothing away. */
+  if (length > loom_max_record_bytes ())
+    {
+      g_autofree char *message = loom_record_too_large_message ("document", length);
+
+      warn_at_line (file, 1, message);
+      if (file->document == NULL)
+        file->document = loom_json_doc_new ();
+      return loom_json_doc_parse (file->document, "{}", 2, error);
+    }
+
   /* No depth check of its own: the parser stops at LOOM_JSON_MAX_DEPTH without recursing, and
    * salvage leaves out only the record that nests too deep. */
   if (!g_utf8_validate_len (contents, length, &invalid))
@@ -1210,7 +1222,11 @@ title_from_prompt (const char *text)
         g_string_truncate (title, (gsize)(last_space - title->str));
       g_string_append (title, "…");
     }
-  return g_string_free (g_steal_pointer (&title), title->len == 0);
+  /* Not in one call: the order in which a call's arguments are read is the compiler's, and
+   * clang stole the pointer before reading the length through it. */
+  if (title->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&title), FALSE);
 }
 
 static gboolean

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "loom-json-private.h"
@@ -45,6 +46,14 @@ loom_json_int (const LoomJson *value,
     case LOOM_JSON_INT:
       return value->v.integer;
     case LOOM_JSON_DOUBLE:
+      /* A hostile count of 1e300 tokens: converting a double gint64 cannot hold is undefined
+       * behaviour, so it stops at the edge of the range, and NaN is no number at all. */
+      if (isnan (value->v.number))
+        return fallback;
+      if (value->v.number >= 0x1p63)
+        return G_MAXINT64;
+      if (value->v.number < -0x1p63)
+        return G_MININT64;
       return (gint64)value->v.number;
     case LOOM_JSON_BOOLEAN:
       return value->v.boolean ? 1 : 0;

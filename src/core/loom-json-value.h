@@ -59,7 +59,8 @@ gboolean        loom_json_is_string            (const LoomJson  *value);
 /* The string, NUL-terminated; NULL unless @value is a string. A \u0000 escape is U+FFFD in it,
  * so that the C string holds all of the text. */
 const char     *loom_json_string               (const LoomJson  *value);
-/* An integer; a double truncated; a boolean as 0 or 1; else @fallback. */
+/* An integer; a double truncated (clamped to gint64's range); a boolean as 0 or 1; else
+ * @fallback. */
 gint64          loom_json_int                  (const LoomJson  *value,
                                                 gint64           fallback);
 /* TRUE only for the boolean true. */

@@ -14,6 +14,10 @@
  * reported as too deep rather than as invalid JSON. */
 G_STATIC_ASSERT (LOOM_JSONL_MAX_DEPTH <= LOOM_JSON_MAX_DEPTH);
 
+/* Lines are read this much at a time, and a line is gathered from the chunks only up to the
+ * record limit: getline () would have held a line of any size whole. */
+#define READ_CHUNK (64 * 1024)
+
 struct _LoomJsonlReader
 {
   FILE           *fp;
@@ -22,8 +26,14 @@ struct _LoomJsonlReader
   const LoomJson *current;
 
   char           *line;           /* the current physical line, without its newline */
-  size_t          capacity;
+  gsize           capacity;
   gsize           len;
+  guint64         line_size;      /* of the whole line, when it was too large to hold */
+  guint64         max_record;     /* loom_max_record_bytes () */
+
+  char           *chunk;          /* read from fp, READ_CHUNK bytes at a time */
+  gsize           chunk_start;    /* the next byte of it not yet taken */
+  gsize           chunk_end;
   char           *valid;          /* a repaired copy when the line was not valid UTF-8 */
   const char     *text;           /* line or valid */
 
@@ -34,7 +44,7 @@ struct _LoomJsonlReader
   guint64         line_no;        /* of the current line */
   guint64         lines_consumed;
   guint64         offset;         /* after the last consumed line */
-  guint64         position;       /* of fp, counted: ftello () takes the stream's lock each time */
+  guint64         position;       /* of the next byte not taken from the chunk, counted */
   guint64         records;
   gboolean        pending_tail;
 };
@@ -56,6 +66,8 @@ loom_jsonl_reader_new (const char  *path,
   self->lines_consumed = line;
   self->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
   self->doc = loom_json_doc_new ();
+  self->chunk = g_malloc (READ_CHUNK);
+  self->max_record = loom_max_record_bytes ();
 
   /* Read-only, always: the agents' files are never ours to change. */
   self->fp = fopen (path, "rbe");
@@ -86,6 +98,7 @@ loom_jsonl_reader_free (LoomJsonlReader *self)
   g_clear_pointer (&self->doc, loom_json_doc_free);
   g_clear_pointer (&self->ends, g_array_unref);
   g_free (self->line);
+  g_free (self->chunk);
   g_free (self->valid);
   g_free (self->path);
   g_free (self);
@@ -264,36 +277,151 @@ loom_jsonl_fix_surrogates_full (char  *text,
   return fixed;
 }
 
-/* Reads the next physical line. Returns FALSE at the end of the file or on error. */
+guint64
+loom_max_record_bytes (void)
+{
+  const char *value = g_getenv ("LOOM_MAX_RECORD_BYTES");
+  guint64 bytes;
+
+  if (value != NULL && g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT64, &bytes, NULL))
+    return MIN (bytes, LOOM_MAX_RECORD_BYTES_DEFAULT);
+  return LOOM_MAX_RECORD_BYTES_DEFAULT;
+}
+
+/* Sizes as people read them: whole megabytes, or a tenth of one below ten. */
+static char *
+format_megabytes (guint64 bytes)
+{
+  const guint64 mb = 1024 * 1024;
+
+  if (bytes < mb / 10)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " bytes", bytes);
+  if (bytes % mb == 0 || bytes >= 10 * mb)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " MB", (bytes + mb / 2) / mb);
+  return g_strdup_printf ("%.1f MB", (double)bytes / (double)mb);
+}
+
+char *
+loom_record_too_large_message (const char *what,
+                               guint64     size)
+{
+  g_autofree char *size_text = format_megabytes (size);
+  g_autofree char *limit_text = format_megabytes (loom_max_record_bytes ());
+
+  return g_strdup_printf ("a %s of %s is over the %s limit; skipped", what, size_text,
+                          limit_text);
+}
+
+/* Appends @n bytes to the line, unless the line is already over the limit: then they are only
+ * counted. */
+static void
+take_bytes (LoomJsonlReader *self,
+            const char      *bytes,
+            gsize            n)
+{
+  self->line_size += n;
+  if (self->line_size > self->max_record + 2)  /* with room for its "\r\n" */
+    {
+      /* Nothing of it is kept, or the largest line would stay allocated to the end. */
+      if (self->capacity > READ_CHUNK)
+        {
+          g_clear_pointer (&self->line, g_free);
+          self->capacity = 0;
+        }
+      self->len = 0;
+      return;
+    }
+  if (self->len + n + 1 > self->capacity)
+    {
+      self->capacity = MAX (self->capacity * 2, self->len + n + 1);
+      self->line = g_realloc (self->line, self->capacity);
+    }
+  memcpy (self->line + self->len, bytes, n);
+  self->len += n;
+}
+
+/* Reads the next physical line. Returns FALSE at the end of the file or on error. A line over
+ * the record limit is read to its end and *@too_large set, with only its start kept. */
 static gboolean
 read_line (LoomJsonlReader  *self,
            gboolean         *has_newline,
+           gboolean         *too_large,
            GError          **error)
 {
-  ssize_t n;
+  gboolean any = FALSE;
 
-  errno = 0;
-  n = getline (&self->line, &self->capacity, self->fp);
-  if (n < 0)
+  self->len = 0;
+  self->line_size = 0;
+  *has_newline = FALSE;
+  for (;;)
     {
-      if (ferror (self->fp))
-        {
-          int saved_errno = errno;
-          g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not read “%s”: %s", self->path,
-                       g_strerror (saved_errno));
-        }
-      return FALSE;
-    }
+      const char *start, *newline;
+      gsize n;
 
-  self->position += (guint64)n;
-  self->len = (gsize)n;
-  *has_newline = self->len > 0 && self->line[self->len - 1] == '\n';
-  if (*has_newline)
+      if (self->chunk_start == self->chunk_end)
+        {
+          gsize got = fread (self->chunk, 1, READ_CHUNK, self->fp);
+
+          if (got == 0)
+            {
+              if (ferror (self->fp))
+                {
+                  int saved_errno = errno;
+                  g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not read “%s”: %s",
+                               self->path, g_strerror (saved_errno));
+                  return FALSE;
+                }
+              break;
+            }
+          self->chunk_start = 0;
+          self->chunk_end = got;
+        }
+
+      any = TRUE;
+      start = self->chunk + self->chunk_start;
+      newline = memchr (start, '\n', self->chunk_end - self->chunk_start);
+      n = newline != NULL ? (gsize)(newline - start) + 1 : self->chunk_end - self->chunk_start;
+      take_bytes (self, start, n);
+      self->chunk_start += n;
+      self->position += n;
+      if (newline != NULL)
+        {
+          *has_newline = TRUE;
+          break;
+        }
+    }
+  if (!any)
+    return FALSE;
+
+  /* Even empty, the line is a string: the repairs below write in it. */
+  if (self->line == NULL)
+    {
+      self->capacity = 1;
+      self->line = g_malloc (self->capacity);
+    }
+  if (*has_newline && self->len > 0 && self->line[self->len - 1] == '\n')
     self->len--;
   if (self->len > 0 && self->line[self->len - 1] == '\r')
     self->len--;
   self->line[self->len] = '\0';
+
+  /* The size of the record, without its line ending. */
+  if (self->line_size <= self->max_record + 2)
+    self->line_size = self->len;
+  else if (*has_newline)
+    self->line_size--;
+  *too_large = self->line_size > self->max_record;
   return TRUE;
+}
+
+/* Goes back to @position, for a line read again later. */
+static void
+seek_back (LoomJsonlReader *self,
+           guint64          position)
+{
+  self->chunk_start = self->chunk_end = 0;
+  if (fseeko (self->fp, (off_t)position, SEEK_SET) == 0)
+    self->position = position;
 }
 
 static gboolean
@@ -470,6 +598,7 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
   for (;;)
     {
       gboolean has_newline = FALSE;
+      gboolean too_large = FALSE;
       guint64 line_start;
 
       while (self->next_value < self->ends->len)
@@ -501,9 +630,26 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
         return LOOM_JSONL_END;
 
       line_start = self->position;
-      if (!read_line (self, &has_newline, error))
+      if (!read_line (self, &has_newline, &too_large, error))
         return error != NULL && *error != NULL ? LOOM_JSONL_ERROR : LOOM_JSONL_END;
       self->line_no++;
+
+      if (too_large && has_newline)
+        {
+          self->offset = self->position;
+          self->lines_consumed = self->line_no;
+          *problem = loom_record_too_large_message ("record", self->line_size);
+          return LOOM_JSONL_BAD;
+        }
+      if (too_large)
+        {
+          /* Still being written, perhaps, as any last line without a newline: it is skipped
+           * once it is whole, and nothing of it is parsed meanwhile. */
+          self->pending_tail = TRUE;
+          self->line_no--;
+          seek_back (self, line_start);
+          return LOOM_JSONL_END;
+        }
 
       if (is_blank (self->line, self->len))
         {
@@ -524,8 +670,7 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
           g_array_set_size (self->ends, 0);
           self->pending_tail = TRUE;
           self->line_no--;
-          if (fseeko (self->fp, (off_t)line_start, SEEK_SET) == 0)
-            self->position = line_start;
+          seek_back (self, line_start);
           return LOOM_JSONL_END;
         }
 

@@ -17,6 +17,18 @@ G_BEGIN_DECLS
  * error. */
 #define LOOM_JSONL_MAX_DEPTH 512
 
+/* A record (a line of JSON Lines, or a whole-document file) larger than this is skipped with a
+ * warning, read past in chunks and never held whole: a transcript must not cost the importer
+ * all its memory. The environment variable LOOM_MAX_RECORD_BYTES (bytes) lowers it, for tests. */
+#define LOOM_MAX_RECORD_BYTES_DEFAULT (G_GUINT64_CONSTANT (256) * 1024 * 1024)
+
+/* The limit in force: the default, or LOOM_MAX_RECORD_BYTES when that is lower. */
+guint64          loom_max_record_bytes          (void);
+/* The warning for a record of @size bytes over the limit, without file and line:
+ * "a record of 300 MB is over the 256 MB limit; skipped" (@what: "record", "document"). */
+char            *loom_record_too_large_message  (const char       *what,
+                                                 guint64           size);
+
 typedef struct _LoomJsonlReader LoomJsonlReader;
 
 typedef enum

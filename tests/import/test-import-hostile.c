@@ -656,6 +656,173 @@ test_documents_being_written (Fixture       *f,
   g_assert_cmpuint (f->stats->waiting->len, ==, 1);
 }
 
+/* ——— Records over the size limit ——— */
+
+#define MiB (1024 * 1024)
+#define S_OVER "10000000-0000-4000-8000-00000000000b"
+#define S_OVER_TAIL "10000000-0000-4000-8000-00000000000c"
+#define CODEX_OVER "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a7b"
+
+/* @line with its "@@PAD@@" grown to make it @total bytes long. */
+static char *
+padded (const char *line,
+        gsize       total)
+{
+  const char *marker = strstr (line, "@@PAD@@");
+  gsize head, tail;
+  char *result;
+
+  g_assert_nonnull (marker);
+  head = (gsize)(marker - line);
+  tail = strlen (marker + strlen ("@@PAD@@"));
+  g_assert_cmpuint (total, >, head + tail);
+  result = g_malloc (total + 1);
+  memcpy (result, line, head);
+  memset (result + head, 'z', total - head - tail);
+  memcpy (result + total - tail, marker + strlen ("@@PAD@@"), tail + 1);
+  return result;
+}
+
+/* The one warning of the pass is @expected, for the file @path. */
+static void
+assert_only_warning (Fixture    *f,
+                     const char *path,
+                     guint       line,
+                     const char *expected)
+{
+  g_autofree char *whole = g_strdup_printf ("%s:%u: %s", path, line, expected);
+
+  g_assert_cmpuint (f->stats->warnings->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->stats->warnings, 0), ==, whole);
+}
+
+/* A JSON Lines record over the limit is a warning naming its line, read past without holding
+ * it; the records after it are imported, and one just at the limit is no problem. */
+static void
+test_record_over_limit_claude (Fixture       *f,
+                               gconstpointer  data)
+{
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autofree char *huge = claude_assistant_line_in (S_OVER, 2, "@@PAD@@");
+  g_autofree char *at_limit = claude_user_line_in (S_OVER, 5, "@@PAD@@");
+  g_autofree char *path = NULL;
+
+  g_setenv ("LOOM_MAX_RECORD_BYTES", "1048576", TRUE);
+  add_line (contents, claude_user_line_in (S_OVER, 1, "show me the log"));
+  add_line (contents, padded (huge, 3 * MiB));
+  add_line (contents, claude_assistant_line_in (S_OVER, 3, "the log is long"));
+  add_line (contents, claude_user_line_in (S_OVER, 4, "thanks"));
+  add_line (contents, padded (at_limit, MiB));
+  path = write_session (f, S_OVER, contents);
+  import (f);
+  g_unsetenv ("LOOM_MAX_RECORD_BYTES");
+
+  assert_only_warning (f, path, 2, "a record of 3 MB is over the 1 MB limit; skipped");
+  g_assert_cmpint (messages_of (f, S_OVER), ==, 4);
+}
+
+/* Over the limit and without its newline, the last line may still be being written: it waits,
+ * as any incomplete last line does, and what came before it is imported. */
+static void
+test_record_over_limit_last_line (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autofree char *huge = claude_assistant_line_in (S_OVER_TAIL, 2, "@@PAD@@");
+  g_autofree char *path = NULL;
+  g_autofree char *huge_line = padded (huge, 3 * MiB);
+
+  add_line (contents, claude_user_line_in (S_OVER_TAIL, 1, "show me the log"));
+  g_string_append (contents, huge_line);
+  g_setenv ("LOOM_MAX_RECORD_BYTES", "1048576", TRUE);
+  path = write_session (f, S_OVER_TAIL, contents);
+  import (f);
+
+  assert_only_warning (f, path, 2, "the last line is incomplete; it is read again when the "
+                                   "file grows");
+  g_assert_true (is_waiting (f, path, "the last line is incomplete"));
+  g_assert_cmpint (messages_of (f, S_OVER_TAIL), ==, 1);
+
+  /* Whole at last: skipped, and the next record imported. */
+  add_line (contents, g_strdup (""));
+  add_line (contents, claude_user_line_in (S_OVER_TAIL, 3, "thanks"));
+  g_free (write_session (f, S_OVER_TAIL, contents));
+  import (f);
+  g_unsetenv ("LOOM_MAX_RECORD_BYTES");
+
+  assert_only_warning (f, path, 2, "a record of 3 MB is over the 1 MB limit; skipped");
+  g_assert_cmpint (messages_of (f, S_OVER_TAIL), ==, 2);
+}
+
+static void
+test_record_over_limit_codex (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autofree char *folder = g_build_filename (f->dir, "sessions", "2026", "03", "02", NULL);
+  g_autofree char *path = g_build_filename (folder, "rollout-2026-03-02T10-15-42-" CODEX_OVER
+                                            ".jsonl", NULL);
+  g_autofree char *huge = NULL;
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+#define CODEX_MESSAGE(time, role, kind, text) \
+  "{\"timestamp\":\"2026-03-02T10:" time ".000Z\",\"type\":\"response_item\",\"payload\":" \
+  "{\"type\":\"message\",\"role\":\"" role "\",\"content\":[{\"type\":\"" kind "\"," \
+  "\"text\":\"" text "\"}]}}"
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_string_append (contents,
+                   "{\"timestamp\":\"2026-03-02T10:15:42.118Z\",\"type\":\"session_meta\","
+                   "\"payload\":{\"id\":\"" CODEX_OVER "\",\"timestamp\":"
+                   "\"2026-03-02T10:15:42.118Z\",\"cwd\":\"/tmp/proj\",\"originator\":"
+                   "\"codex-tui\",\"cli_version\":\"0.142.0\",\"source\":\"cli\"}}\n");
+  g_string_append (contents, CODEX_MESSAGE ("16:00", "user", "input_text", "show me the log")
+                             "\n");
+  huge = padded (CODEX_MESSAGE ("16:10", "assistant", "output_text", "@@PAD@@"), 3 * MiB);
+  g_string_append_printf (contents, "%s\n", huge);
+  g_string_append (contents, CODEX_MESSAGE ("16:20", "assistant", "output_text",
+                                            "the log is long") "\n");
+  g_string_append (contents, CODEX_MESSAGE ("16:30", "user", "input_text", "thanks") "\n");
+#undef CODEX_MESSAGE
+  g_file_set_contents (path, contents->str, (gssize)contents->len, &error);
+  g_assert_no_error (error);
+
+  g_setenv ("LOOM_MAX_RECORD_BYTES", "1048576", TRUE);
+  import_as (f, "codex");
+  g_unsetenv ("LOOM_MAX_RECORD_BYTES");
+
+  assert_only_warning (f, path, 3, "a record of 3 MB is over the 1 MB limit; skipped");
+  g_assert_cmpint (messages_of (f, CODEX_OVER), ==, 3);
+}
+
+/* A whole-document session over the limit is never copied or parsed: a warning at its first
+ * line, and the sessions beside it are imported. */
+static void
+test_document_over_limit_gemini (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const char document[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000004",
+                                                  "\"@@PAD@@\"");
+  static const char other[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000005",
+                                               "\"user\"");
+  g_autofree char *huge = padded (document, 3 * MiB);
+  g_autofree char *huge_path = NULL;
+  g_autofree char *expected = NULL;
+
+  huge_path = write_legacy (f, "session-2025-09-14T10-02-c0000004.json", huge, -1);
+  g_free (write_legacy (f, "session-2025-09-14T10-02-c0000005.json", other, -1));
+  g_setenv ("LOOM_MAX_RECORD_BYTES", "1048576", TRUE);
+  import_as (f, "gemini");
+  g_unsetenv ("LOOM_MAX_RECORD_BYTES");
+
+  expected = g_strdup_printf ("%s:1: a document of 3 MB is over the 1 MB limit; skipped",
+                              huge_path);
+  g_assert_cmpstr (g_ptr_array_index (f->stats->warnings, 0), ==, expected);
+  g_assert_cmpint (messages_of (f, "c0000000-0000-4000-8000-000000000004"), ==, -1);
+  g_assert_cmpint (messages_of (f, "c0000000-0000-4000-8000-000000000005"), ==, 2);
+  g_assert_cmpuint (f->stats->files_failed, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -672,6 +839,10 @@ main (int    argc,
   ADD ("/hostile/hundred-megabyte-line", test_hundred_megabyte_line);
   ADD ("/hostile/large-import-settles-index", test_large_import_settles_index);
   ADD ("/hostile/change-during-index-merge", test_change_during_index_merge);
+  ADD ("/hostile/record-over-limit-claude", test_record_over_limit_claude);
+  ADD ("/hostile/record-over-limit-last-line", test_record_over_limit_last_line);
+  ADD ("/hostile/record-over-limit-codex", test_record_over_limit_codex);
+  ADD ("/hostile/document-over-limit-gemini", test_document_over_limit_gemini);
 #undef ADD
 
   return g_test_run ();

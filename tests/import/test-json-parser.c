@@ -1275,6 +1275,39 @@ test_random_text (void)
   g_assert_cmpuint (accepted, >, 5000);
 }
 
+/* Found by tests/fuzz/fuzz-json: a count of 1e300 tokens was converted to gint64 as it was,
+ * which is undefined behaviour; it stops at the edge of the range. */
+static void
+test_int_of_huge_numbers (void)
+{
+  static const struct
+  {
+    const char *text;
+    gint64      expected;
+  } cases[] = {
+    { "1.77246e+129", G_MAXINT64 },
+    { "-1e300", G_MININT64 },
+    { "1e400", G_MAXINT64 },
+    { "-1e400", G_MININT64 },
+    { "9223372036854775808", G_MAXINT64 },
+    { "-9223372036854775809", G_MININT64 },
+    { "-9223372036854775808", G_MININT64 },
+    { "12.9", 12 },
+    { "-12.9", -12 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+      g_autoptr(GError) error = NULL;
+      const LoomJson *value;
+
+      value = loom_json_doc_parse (doc, cases[i].text, strlen (cases[i].text), &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (loom_json_int (value, -1), ==, cases[i].expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1296,6 +1329,7 @@ main (int    argc,
   g_test_add_func ("/json-parser/reader-passes", test_reader_passes);
   g_test_add_func ("/json-parser/reader-records", test_reader_records);
   g_test_add_func ("/json-parser/random-text", test_random_text);
+  g_test_add_func ("/json-parser/int-of-huge-numbers", test_int_of_huge_numbers);
 
   return g_test_run ();
 }
