@@ -37,6 +37,10 @@ case $target in
     find_args=(-path '*/codex*/*' -type f '(' -name '*.jsonl' -o -name '*.json' ')') ;;
   import-gemini)
     find_args=(-path '*/gemini*/*' -type f '(' -name 'session-*' -o -path '*/chats/*/*' ')') ;;
+  markdown)
+    # The fixtures' prompts and replies are inside JSON: the seeds are the fixtures' own
+    # Markdown notes, and tests/fuzz/seeds/markdown/.
+    find_args=(-type f -name '*.md') ;;
   *)
     find_args=() ;;
 esac
