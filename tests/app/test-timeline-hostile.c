@@ -23,6 +23,7 @@
 #include "loom-store.h"
 #include "loom-timeline-format.h"
 #include "loom-timeline-item.h"
+#include "loom-timeline-loader.h"
 #include "loom-timeline-message-row.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-row.h"
@@ -516,6 +517,65 @@ search_everything (Fixture    *fixture,
   loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
 }
 
+/* The ticks of a timeout: the UI thread kept serving. */
+#define MIN_TICKS 5
+
+typedef struct
+{
+  guint n;
+  guint source;
+} TickCount;
+
+static gboolean
+count_tick_cb (gpointer data)
+{
+  ((TickCount *)data)->n++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+ticked_enough (gpointer data)
+{
+  return ((TickCount *)data)->n >= MIN_TICKS;
+}
+
+typedef struct
+{
+  gboolean  done;
+  char     *text;
+} ClipboardRead;
+
+static void
+on_clipboard_read_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      data)
+{
+  ClipboardRead *read = data;
+  g_autoptr(GError) error = NULL;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+  g_assert_no_error (error);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_read_done (gpointer data)
+{
+  return ((ClipboardRead *)data)->done;
+}
+
+/* What the clipboard holds, read as another application would, through its text. */
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  ClipboardRead read = { 0 };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_read_cb,
+                                 &read);
+  g_assert_true (loom_ui_test_wait_until (clipboard_read_done, &read));
+  return read.text;
+}
+
 /* ——— Tests ——— */
 
 static void
@@ -577,15 +637,21 @@ huge_output_body (Fixture *fixture)
   g_autofree char *note = g_strdup_printf ("Showing the first %s of %s", shown, whole);
   LoomTimelineRow *row;
   GtkWidget *content;
+  g_autoptr(LoomTimelineContext) context = NULL;
+  LoomTimelineLoader *loader;
   GtkButton *button;
   GtkLabel *label;
-  const char *copied;
+  char *copied;
+  TickCount ticks = { 0 };
+  guint n_loaded;
 
   open_session (fixture, uuid);
   wait_for_label (GTK_WIDGET (fixture->view), "outputdone");
   row = find_row (fixture, "Bash");
   g_assert_nonnull (row);
   content = loom_timeline_row_get_content (row);
+  g_object_get (content, "context", &context, NULL);
+  loader = loom_timeline_context_get_loader (context);
 
   /* Opened: the output's first lines, and how much more there is. */
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
@@ -600,18 +666,57 @@ huge_output_body (Fixture *fixture)
   loom_ui_test_save_screenshot (window, "hostile-output-folded-light");
   loom_ui_test_save_screenshot (content, "hostile-output-folded-row-light");
 
-  /* Shown whole: still only a head laid out, said so, and all of it one copy away. */
-  gtk_widget_activate (GTK_WIDGET (button));
+  /* Shown whole: the 50 MB payload is read and parsed in a worker. The loads are held in
+   * their worker until the UI thread has served a few ticks of a 10 ms timeout, counted
+   * from the click: a read on the UI thread would have ended before the first. Meanwhile
+   * the row says it is loading and its button waits. */
+  n_loaded = loom_timeline_loader_get_n_loaded (loader);
+  loom_timeline_loader_hold_for_testing (TRUE);
+  ticks.source = g_timeout_add (10, count_tick_cb, &ticks);
+  /* Clicked now: gtk_widget_activate() clicks after a quarter second's animation. */
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (ticks.n, ==, 0);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  wait_for_label (content, "Loading…");
+  button = find_button_labelled (content, "Show More");
+  g_assert_nonnull (button);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_true (loom_ui_test_wait_until (ticked_enough, &ticks));
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_ui_test_save_screenshot (content, "hostile-output-loading-row-light");
+  loom_timeline_loader_hold_for_testing (FALSE);
   g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
+  g_source_remove (ticks.source);
+  g_test_message ("%u ticks of a 10 ms timeout between Show More and the whole output",
+                  ticks.n);
+  g_assert_cmpuint (ticks.n, >=, MIN_TICKS);
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_null (find_label (content, "Loading…"));
+
+  /* Still only a head laid out, said so, and all of it one copy away. */
   loom_ui_test_wait_for_frames (window, 4);
   label = wait_for_label (content, "bigoutputstart");
   g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 32768);
   wait_for_label (content, note);
   button = find_button_labelled (content, "Copy All");
   g_assert_nonnull (button);
-  copied = g_object_get_data (G_OBJECT (button), "loom-text");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_signal_emit_by_name (button, "clicked");
+  copied = read_clipboard (window);
+  g_assert_nonnull (copied);
   g_assert_cmpuint (strlen (copied), ==, BIG_OUTPUT_BYTES + strlen ("bigoutputstart  bigoutputend"));
+  g_assert_true (g_str_has_prefix (copied, "bigoutputstart "));
   g_assert_true (g_str_has_suffix (copied, " bigoutputend"));
+  g_clear_pointer (&copied, g_free);
+
+  /* Folded and opened again, shown whole at once: the text was kept, nothing read again. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  loom_ui_test_wait_for_frames (window, 2);
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_nonnull (find_button_labelled (content, "Show Less"));
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
   loom_ui_test_save_screenshots (fixture->app, window, "hostile-output");
   /* The row whole, its note included, below the window's edge. */
   loom_ui_test_save_screenshot (content, "hostile-output-row-light");
