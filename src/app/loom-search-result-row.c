@@ -64,7 +64,9 @@ static void
 show_session (LoomSearchResultRow *self,
               LoomSession         *session)
 {
-  const char *project = loom_session_get_project_name (session);
+  g_autofree char *project = loom_session_row_display_text (
+    loom_session_get_project_name (session));
+  g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
   const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
   const char *agent_class = agent_style_class (loom_session_get_source (session));
   g_autofree char *time = NULL;
@@ -75,7 +77,7 @@ show_session (LoomSearchResultRow *self,
     updated_at = loom_session_get_created_at (session);
   time = loom_session_row_format_time (updated_at, g_get_real_time () / 1000);
 
-  gtk_label_set_label (self->title_label, loom_session_get_title (session));
+  gtk_label_set_label (self->title_label, title != NULL ? title : "");
   gtk_label_set_label (self->session_time_label, time);
   gtk_label_set_label (self->agent_label, agent);
   gtk_label_set_label (self->project_label, project != NULL ? project : "");
@@ -98,10 +100,10 @@ show_session (LoomSearchResultRow *self,
                         /* Translators: what a screen reader says of a session in the search
                          * results: its title, agent, project and last activity. */
                         ? g_strdup_printf (_("Session %s, %s, %s, %s"),
-                                           loom_session_get_title (session), agent, project,
+                                           title != NULL ? title : "", agent, project,
                                            time)
                         : g_strdup_printf (_("Session %s, %s, %s"),
-                                           loom_session_get_title (session), agent, time));
+                                           title != NULL ? title : "", agent, time));
 }
 
 static void

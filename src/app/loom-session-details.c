@@ -18,12 +18,16 @@
 #include <json-glib/json-glib.h>
 
 #include "loom-markdown.h"
+#include "loom-naming.h"
 #include "loom-session-details.h"
 #include "loom-session-row.h"
 #include "loom-store-timeline-pages.h"
 
 /* A long list of sub-agents is rare; the timeline links to each of them anyway. */
 #define MAX_CHILDREN 50
+/* The most of a value the pane lays out, in bytes and in lines. */
+#define VALUE_BYTES 4096
+#define VALUE_LINES 8
 
 typedef enum
 {
@@ -190,6 +194,9 @@ property_row_new (LoomSessionDetails *self,
   gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (value), TRUE);
   loom_markdown_label_set_literal_wrap (GTK_LABEL (value));
+  /* A path or a task can be long: a few lines of it, ellipsized, keep the pane readable. */
+  gtk_label_set_lines (GTK_LABEL (value), VALUE_LINES);
+  gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
   if (fields[field].flags & FLAG_MONO)
     gtk_widget_add_css_class (value, "monospace");
 
@@ -248,7 +255,14 @@ set_field (LoomSessionDetails *self,
            Field               field,
            const char         *value)
 {
-  gboolean shown = value != NULL && *value != '\0';
+  /* What a transcript gave is bounded by the importer, but not in a store an earlier version
+   * wrote: a label lays out all it is given. No real path or id comes near the bound. */
+  g_autofree char *bounded = loom_naming_bound_path (value, VALUE_BYTES);
+  gboolean shown;
+
+  if (bounded != NULL)
+    value = bounded;
+  shown = value != NULL && *value != '\0';
 
   gtk_label_set_text (self->values[field], shown ? value : "");
   gtk_widget_set_visible (self->rows[field], shown);
@@ -385,7 +399,11 @@ related_session (LoomStore  *store,
   if (uuid == NULL)
     return NULL;
   if (store != NULL && (session = loom_store_get_session (store, uuid, NULL)))
-    return g_strdup_printf ("%s (%.8s)", loom_session_get_title (session), uuid);
+    {
+      g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
+
+      return g_strdup_printf ("%s (%.8s)", title != NULL ? title : "", uuid);
+    }
   return g_strdup (uuid);
 }
 
@@ -534,8 +552,9 @@ fill_children (LoomSessionDetails *self,
       g_autoptr(LoomSession) child = g_list_model_get_item (children, i);
       GtkWidget *row = child_row_at (self, i);
       g_autofree char *created = format_date (loom_session_get_created_at (child));
+      g_autofree char *title = loom_session_row_display_text (loom_session_get_title (child));
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), loom_session_get_title (child));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : "");
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), created != NULL ? created : "");
       gtk_actionable_set_action_target (g_object_get_data (G_OBJECT (row), "loom-open-button"),
                                         "s", loom_session_get_uuid (child));
@@ -565,7 +584,7 @@ fill (LoomSessionDetails *self)
 
   r = loom_session_get_record (session);
 
-  set_field (self, FIELD_TITLE, r->title);
+  set_field_take (self, FIELD_TITLE, loom_session_row_display_text (r->title));
   set_field (self, FIELD_ID, r->uuid);
   set_field (self, FIELD_AGENT, loom_session_row_agent_name (r->source));
   set_field (self, FIELD_SELECTED_AGENT, r->selected_agent_id);

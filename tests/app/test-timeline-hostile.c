@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "loom-import.h"
+#include "loom-naming.h"
 #include "loom-search.h"
+#include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-store.h"
 #include "loom-timeline-format.h"
@@ -42,6 +44,8 @@
 #define LIST_ID   "0badc0de-0000-4000-8000-000000000002"
 #define OUTPUT_ID "0badc0de-0000-4000-8000-000000000003"
 #define JSON_ID   "0badc0de-0000-4000-8000-000000000004"
+#define TITLE_ID  "0badc0de-0000-4000-8000-000000000005"
+#define MEGABYTE (1024 * 1024)
 
 /* ——— Transcripts, as Claude Code writes them ——— */
 
@@ -271,6 +275,23 @@ write_transcripts (const char *folder)
   add_tool_result (records, JSON_ID, 4, "toolu_deep", "\"No matches found either\"");
   add_reply (records, JSON_ID, 5, "jsondone Nothing matched.");
   write_transcript (folder, JSON_ID, records);
+
+  /* A title of a megabyte, lines and control characters in it, from Claude Code's
+   * custom-title record, and a first prompt that is one word of a megabyte. */
+  g_string_truncate (records, 0);
+  {
+    g_autofree char *word = repeat ("w", MEGABYTE);
+    g_autoptr(GString) title = g_string_new ("titlesession");
+
+    memcpy (word, "hugeprompt", 10);
+    add_prompt (records, TITLE_ID, 0, word);
+    while (title->len < MEGABYTE)
+      g_string_append (title, " a line\\nof\\u0007 a title\\t");
+    add_reply (records, TITLE_ID, 1, "titledone The title is long.");
+    g_string_append_printf (records, "{\"type\":\"custom-title\",\"customTitle\":\"%s\","
+                            "\"sessionId\":\"%s\"}\n", title->str, TITLE_ID);
+  }
+  write_transcript (folder, TITLE_ID, records);
 }
 
 /* ——— Fixture: the transcripts imported, and the application ——— */
@@ -304,7 +325,7 @@ hostile_set_up (Fixture       *fixture,
   g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats->files_failed, ==, 0);
-  g_assert_cmpuint (stats->sessions_new, ==, 4);
+  g_assert_cmpuint (stats->sessions_new, ==, 5);
   /* The record nested past the JSON parser's depth is a warning naming its line; the rest of
    * its file is imported. */
   for (guint i = 0; i < stats->warnings->len; i++)
@@ -829,6 +850,65 @@ test_format_deep_json (void)
     g_assert_cmpuint (strspn (lines[i], " "), <=, 2 * 32);
 }
 
+/* The session of the megabyte title opens, its details pane shown: every title on screen is
+ * a line of a title's length. */
+static void
+huge_title_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autofree char *uuid = uuid_of_session_saying (store, "titlesession");
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *details;
+  guint n_titles = 0;
+
+  session = loom_store_get_session (store, uuid, &error);
+  g_assert_no_error (error);
+  g_test_message ("Title: %s", loom_session_get_title (session));
+  g_assert_cmpint (g_utf8_strlen (loom_session_get_title (session), -1), <=,
+                   LOOM_NAMING_TITLE_LIMIT + 13);
+  g_assert_null (strchr (loom_session_get_title (session), '\n'));
+
+  open_session (fixture, uuid);
+  wait_for_label (GTK_WIDGET (fixture->view), "hugeprompt");
+  loom_timeline_view_scroll_to_end (fixture->view);
+  loom_ui_test_wait_for_frames (window, 6);
+  wait_for_label (GTK_WIDGET (fixture->view), "titledone");
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
+  details = loom_ui_test_find_any (window, LOOM_TYPE_SESSION_DETAILS);
+  wait_for_label (details, "titlesession");
+  loom_ui_test_save_screenshot (window, "hostile-title-details-light");
+
+  /* No label anywhere lays out more than a bounded part of the megabyte. */
+  labels = loom_ui_test_find_visible (window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      if (strstr (text, "titlesession") != NULL)
+        n_titles++;
+      g_assert_cmpuint (strlen (text), <=, 32768);
+    }
+  g_test_message ("%u labels show the title", n_titles);
+  g_assert_cmpuint (n_titles, >=, 2);
+
+  scroll_through (fixture);
+  search_everything (fixture, "titledone", uuid);
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
+  loom_ui_test_wait_for_frames (window, 3);
+}
+
+static void
+test_huge_title (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  fixture_run (fixture, huge_title_body);
+}
+
 static void
 test_deep_markdown (Fixture       *fixture,
                     gconstpointer  user_data)
@@ -863,6 +943,8 @@ main (int   argc,
               hostile_set_up, test_huge_output, fixture_tear_down);
   g_test_add ("/timeline-hostile/deep-json", Fixture, NULL,
               hostile_set_up, test_deep_json, fixture_tear_down);
+  g_test_add ("/timeline-hostile/huge-title", Fixture, NULL,
+              hostile_set_up, test_huge_title, fixture_tear_down);
 
   return g_test_run ();
 }
