@@ -144,6 +144,7 @@ struct _LoomTimelineLoader
 
   Connection *connection;   /* NULL without a store */
   GHashTable *texts;        /* (event id << 2 | kind) → LoomTimelineText */
+  GHashTable *markdowns;    /* message id → LoomTimelineMarkdown */
   guint       serial;       /* counts store changes: a load of an older one is not kept */
   guint       n_loaded;
 };
@@ -180,6 +181,7 @@ loom_timeline_loader_finalize (GObject *object)
 
   g_clear_pointer (&self->connection, connection_unref);
   g_clear_pointer (&self->texts, g_hash_table_unref);
+  g_clear_pointer (&self->markdowns, g_hash_table_unref);
 
   G_OBJECT_CLASS (loom_timeline_loader_parent_class)->finalize (object);
 }
@@ -195,6 +197,8 @@ loom_timeline_loader_init (LoomTimelineLoader *self)
 {
   self->texts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                        (GDestroyNotify)loom_timeline_text_unref);
+  self->markdowns = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                           (GDestroyNotify)loom_timeline_markdown_unref);
 }
 
 LoomTimelineLoader *
@@ -211,6 +215,7 @@ loom_timeline_loader_set_store_path (LoomTimelineLoader *self,
 
   self->serial++;
   g_hash_table_remove_all (self->texts);
+  g_hash_table_remove_all (self->markdowns);
   if (self->connection != NULL && g_strcmp0 (self->connection->path, path) == 0)
     return;
   g_clear_pointer (&self->connection, connection_unref);
@@ -379,6 +384,159 @@ loom_timeline_loader_load_finish (LoomTimelineLoader  *self,
         loom_timeline_loader_insert (self, request->kind, request->event_id, text);
     }
   return text;
+}
+
+/* Markdown */
+
+static void
+markdown_clear (LoomTimelineMarkdown *markdown)
+{
+  g_clear_pointer (&markdown->document, loom_markdown_block_free);
+}
+
+LoomTimelineMarkdown *
+loom_timeline_markdown_ref (LoomTimelineMarkdown *markdown)
+{
+  return g_atomic_rc_box_acquire (markdown);
+}
+
+void
+loom_timeline_markdown_unref (LoomTimelineMarkdown *markdown)
+{
+  g_atomic_rc_box_release_full (markdown, (GDestroyNotify)markdown_clear);
+}
+
+LoomTimelineMarkdown *
+loom_timeline_loader_lookup_markdown (LoomTimelineLoader *self,
+                                      gint64              message_id)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_LOADER (self), NULL);
+
+  return g_hash_table_lookup (self->markdowns, &message_id);
+}
+
+typedef struct
+{
+  gint64    message_id;
+  GObject  *owner;
+  const char *text;    /* owned by @owner */
+  gboolean  strip_tags;
+  gsize     max_source;
+  gsize     max_chars;
+  guint     max_lines;
+  guint     serial;
+} ParseRequest;
+
+static void
+parse_request_free (ParseRequest *request)
+{
+  g_object_unref (request->owner);
+  g_free (request);
+}
+
+static void
+parse_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  ParseRequest *request = task_data;
+  g_autofree char *prefix = NULL;
+  g_autofree char *clean = NULL;
+  g_autofree char *untagged = NULL;
+  const char *text = request->text != NULL ? request->text : "";
+  gsize length = strlen (text);
+  gsize parsed, shown = 0;
+  LoomTimelineMarkdown *markdown;
+
+  wait_while_held (cancellable);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  /* As the message row does on the UI thread for a head (loom-timeline-message-row.c). */
+  if (length > request->max_source)
+    text = prefix = g_strndup (text, request->max_source);
+  if ((clean = loom_timeline_format_strip_controls (text)))
+    text = clean;
+  if (request->strip_tags && (untagged = loom_timeline_format_strip_tags (text)))
+    text = untagged;
+
+  markdown = g_atomic_rc_box_new0 (LoomTimelineMarkdown);
+  parsed = MIN (strlen (text), request->max_source);
+  markdown->document = loom_markdown_blocks_parse_head (text, parsed, request->max_chars,
+                                                        request->max_lines, &shown);
+  markdown->n_left_out = strlen (text) - MIN (shown, strlen (text));
+  if (prefix != NULL)
+    markdown->n_left_out += length - request->max_source;
+
+  if (g_task_return_error_if_cancelled (task))
+    {
+      loom_timeline_markdown_unref (markdown);
+      return;
+    }
+  g_task_return_pointer (task, markdown, (GDestroyNotify)loom_timeline_markdown_unref);
+}
+
+void
+loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
+                                           gint64               message_id,
+                                           GObject             *owner,
+                                           const char          *text,
+                                           gboolean             strip_tags,
+                                           gsize                max_source,
+                                           gsize                max_chars,
+                                           guint                max_lines,
+                                           GCancellable        *cancellable,
+                                           GAsyncReadyCallback  callback,
+                                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  ParseRequest *request;
+
+  g_return_if_fail (LOOM_IS_TIMELINE_LOADER (self));
+  g_return_if_fail (G_IS_OBJECT (owner));
+
+  request = g_new0 (ParseRequest, 1);
+  request->message_id = message_id;
+  request->owner = g_object_ref (owner);
+  request->text = text;
+  request->strip_tags = strip_tags;
+  request->max_source = max_source;
+  request->max_chars = max_chars;
+  request->max_lines = max_lines;
+  request->serial = self->serial;
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, loom_timeline_loader_parse_markdown_async);
+  g_task_set_task_data (task, request, (GDestroyNotify)parse_request_free);
+  g_task_run_in_thread (task, parse_thread);
+}
+
+LoomTimelineMarkdown *
+loom_timeline_loader_parse_markdown_finish (LoomTimelineLoader  *self,
+                                            GAsyncResult        *result,
+                                            GError             **error)
+{
+  LoomTimelineMarkdown *markdown;
+  ParseRequest *request;
+
+  g_return_val_if_fail (LOOM_IS_TIMELINE_LOADER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
+                        loom_timeline_loader_parse_markdown_async, NULL);
+
+  if (!(markdown = g_task_propagate_pointer (G_TASK (result), error)))
+    return NULL;
+  request = g_task_get_task_data (G_TASK (result));
+  self->n_loaded++;
+  if (request->serial == self->serial)
+    {
+      gint64 *key = g_new (gint64, 1);
+
+      *key = request->message_id;
+      g_hash_table_replace (self->markdowns, key, loom_timeline_markdown_ref (markdown));
+    }
+  return markdown;
 }
 
 guint

@@ -12,6 +12,8 @@
 
 #include <gio/gio.h>
 
+#include "loom-markdown-blocks.h"
+
 G_BEGIN_DECLS
 
 /* What a row makes of an event's payload. */
@@ -98,6 +100,40 @@ void                loom_timeline_loader_load_async (LoomTimelineLoader   *self,
 LoomTimelineText   *loom_timeline_loader_load_finish (LoomTimelineLoader  *self,
                                                       GAsyncResult        *result,
                                                       GError             **error);
+/* A message's Markdown, parsed to blocks in a worker: md4c reads all it is given before the
+ * first block comes out, and a message shown whole gives it megabytes. */
+typedef struct
+{
+  LoomMarkdownBlock *document;
+  gsize              n_left_out;   /* bytes of the message the blocks do not show */
+} LoomTimelineMarkdown;
+
+LoomTimelineMarkdown *loom_timeline_markdown_ref   (LoomTimelineMarkdown *markdown);
+void                  loom_timeline_markdown_unref (LoomTimelineMarkdown *markdown);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomTimelineMarkdown, loom_timeline_markdown_unref)
+
+/* The blocks of message @message_id parsed before, or NULL. */
+LoomTimelineMarkdown *loom_timeline_loader_lookup_markdown (LoomTimelineLoader *self,
+                                                            gint64              message_id);
+/* Parses the head of @text (which @owner keeps alive; a reference is taken) in a worker, as
+ * loom_markdown_render_head() would: at most @max_source bytes of it, control characters
+ * stripped and, with @strip_tags, the harness's tags; blocks of about @max_chars characters
+ * and @max_lines lines. Kept as message @message_id's. */
+void                  loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
+                                                                 gint64               message_id,
+                                                                 GObject             *owner,
+                                                                 const char          *text,
+                                                                 gboolean             strip_tags,
+                                                                 gsize                max_source,
+                                                                 gsize                max_chars,
+                                                                 guint                max_lines,
+                                                                 GCancellable        *cancellable,
+                                                                 GAsyncReadyCallback  callback,
+                                                                 gpointer             user_data);
+LoomTimelineMarkdown *loom_timeline_loader_parse_markdown_finish (LoomTimelineLoader  *self,
+                                                                  GAsyncResult        *result,
+                                                                  GError             **error);
+
 /* For tests: while held, loads wait in their worker before they read, so that a test sees
  * what the UI thread does meanwhile. */
 void                loom_timeline_loader_hold_for_testing (gboolean held);
