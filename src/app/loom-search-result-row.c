@@ -13,6 +13,9 @@
 #include "loom-search-result-row.h"
 #include "loom-session-row.h"
 
+/* Three lines of the results pane hold fewer. */
+#define SNIPPET_CHARS 400
+
 struct _LoomSearchResultRow
 {
   GtkWidget   parent_instance;
@@ -106,14 +109,37 @@ show_session (LoomSearchResultRow *self,
                                            title != NULL ? title : "", agent, time));
 }
 
+/* The core's snippet is some words around the match, but a word of a transcript can be 64 KiB
+ * long (the index keeps that much of a text), and the label lays out all it is given before
+ * it ellipsizes three lines of it. At most @max_chars characters of it, then, its marks not
+ * counted (a mark left open is closed by the formatting), "…" when it is cut. */
+static char *
+bound_snippet (const char *snippet,
+               glong       max_chars)
+{
+  glong n = 0;
+
+  if (snippet == NULL)
+    return NULL;
+  for (const char *p = snippet; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (*p == LOOM_SEARCH_MARK_START[0] || *p == LOOM_SEARCH_MARK_END[0])
+        continue;
+      if (++n > max_chars)
+        return g_strdup_printf ("%.*s…", (int)(p - snippet), snippet);
+    }
+  return g_strdup (snippet);
+}
+
 static void
 show_hit (LoomSearchResultRow *self,
           LoomSearchHit       *hit)
 {
   const LoomSearchHitData *data = loom_search_hit_get_data (hit);
   g_autofree char *kind = loom_search_format_kind (data);
-  g_autofree char *markup = loom_search_format_snippet_markup (data->snippet);
-  g_autofree char *text = loom_search_format_snippet_text (data->snippet);
+  g_autofree char *snippet = bound_snippet (data->snippet, SNIPPET_CHARS);
+  g_autofree char *markup = loom_search_format_snippet_markup (snippet);
+  g_autofree char *text = loom_search_format_snippet_text (snippet);
   g_autofree char *time = loom_session_row_format_time (data->created_at,
                                                         g_get_real_time () / 1000);
 

@@ -20,6 +20,7 @@
 #include "loom-import.h"
 #include "loom-naming.h"
 #include "loom-search.h"
+#include "loom-search-result-row.h"
 #include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-store.h"
@@ -509,6 +510,25 @@ search_everything (Fixture    *fixture,
   gint64 seq = 0;
 
   search_for (fixture, word);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
+  /* Every result on screen shows a bounded snippet, however long the words it matched. */
+  {
+    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->results),
+                                                           LOOM_TYPE_SEARCH_RESULT_ROW);
+    guint n_snippets = 0;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        GtkLabel *label = loom_search_result_row_get_snippet_label (rows->pdata[i]);
+        const char *text = gtk_label_get_text (label);
+
+        if (!gtk_widget_get_visible (GTK_WIDGET (label)) || *text == '\0')
+          continue;
+        n_snippets++;
+        g_assert_cmpint (g_utf8_strlen (text, -1), <=, 401);
+      }
+    g_test_message ("%u snippets shown for “%s”", n_snippets, word);
+  }
   model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
   for (guint i = 0; i < g_list_model_get_n_items (model) && position < 0; i++)
     {
