@@ -25,6 +25,9 @@
 
 /* A long list of sub-agents is rare; the timeline links to each of them anyway. */
 #define MAX_CHILDREN 50
+/* A transcript names its tools: a hostile one, thousands of them. The most called show, the
+ * rest are counted in one row. */
+#define MAX_TOOLS 50
 /* The most of a value the pane lays out, in bytes and in lines. */
 #define VALUE_BYTES 4096
 #define VALUE_LINES 8
@@ -493,8 +496,10 @@ fill_tools (LoomSessionDetails *self,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (ToolCount));
   GList *members = NULL;
+  g_autofree char *others_name = NULL;
   JsonObject *object;
   JsonNode *root;
+  guint n_shown;
 
   if (tools_json != NULL && json_parser_load_from_data (parser, tools_json, -1, NULL) &&
       (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
@@ -510,6 +515,22 @@ fill_tools (LoomSessionDetails *self,
         }
       g_array_sort (counts, compare_tool_counts);
     }
+  n_shown = counts->len;
+  if (counts->len > MAX_TOOLS + 1)
+    {
+      ToolCount others = { NULL, 0 };
+
+      for (guint i = MAX_TOOLS; i < counts->len; i++)
+        others.count += MAX (g_array_index (counts, ToolCount, i).count, 0);
+      g_array_set_size (counts, MAX_TOOLS);
+      /* Translators: the last row of a session's tools, counting the calls of the tools not
+       * listed; %'u is how many tools those are. */
+      others_name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool",
+                                                  "%'u Other Tools", n_shown - MAX_TOOLS),
+                                     n_shown - MAX_TOOLS);
+      others.name = others_name;
+      g_array_append_val (counts, others);
+    }
 
   for (guint i = 0; i < counts->len; i++)
     {
@@ -517,12 +538,13 @@ fill_tools (LoomSessionDetails *self,
       GtkWidget *row = tool_row_at (self, i);
       g_autofree char *number = format_count (count->count);
       g_autofree char *calls = NULL;
+      g_autofree char *name = loom_session_row_display_text (count->name);
 
       /* Translators: how many times a session called a tool. */
       calls = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls",
                                             (gulong)MIN (count->count, G_MAXULONG)),
                                number);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), count->name);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name != NULL ? name : "");
       gtk_label_set_text (g_object_get_data (G_OBJECT (row), "loom-count-label"), calls);
       gtk_widget_set_visible (row, TRUE);
     }

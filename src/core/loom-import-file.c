@@ -1074,10 +1074,10 @@ loom_import_file_add_event (LoomImportFile        *file,
   if (e->message_id > 0)
     sqlite3_bind_int64 (stmt, 4, e->message_id);
   bind_text (stmt, 5, e->call_id);
-  bind_text (stmt, 6, e->tool_name);
+  bind_line (stmt, 6, e->tool_name, METADATA_WORD_LIMIT);
   sqlite3_bind_int (stmt, 7, !!e->is_error);
-  bind_text (stmt, 8, e->path);
-  bind_text (stmt, 9, e->change_kind);
+  bind_path (stmt, 8, e->path);
+  bind_line (stmt, 9, e->change_kind, METADATA_WORD_LIMIT);
   bind_text (stmt, 10, e->source_id);
   sqlite3_bind_int64 (stmt, 11, e->created_at);
   bind_text (stmt, 12, bounded_text (e->text, EVENT_TEXT_LIMIT, &owned));

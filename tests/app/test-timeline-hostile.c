@@ -47,6 +47,7 @@
 #define JSON_ID   "0badc0de-0000-4000-8000-000000000004"
 #define TITLE_ID  "0badc0de-0000-4000-8000-000000000005"
 #define MEGABYTE (1024 * 1024)
+#define N_TOOLS 55
 
 /* ——— Transcripts, as Claude Code writes them ——— */
 
@@ -288,7 +289,21 @@ write_transcripts (const char *folder)
     add_prompt (records, TITLE_ID, 0, word);
     while (title->len < MEGABYTE)
       g_string_append (title, " a line\\nof\\u0007 a title\\t");
-    add_reply (records, TITLE_ID, 1, "titledone The title is long.");
+    /* 55 tools, one of them named with a megabyte: the details pane lists the most called. */
+    for (guint i = 1; i <= N_TOOLS; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("tool%u", i);
+        g_autofree char *id = g_strdup_printf ("toolu_%u", i);
+
+        if (i == 1)
+          {
+            g_free (name);
+            name = repeat ("n", MEGABYTE);
+            memcpy (name, "hugetool", 8);
+          }
+        add_tool_use (records, TITLE_ID, i, id, name, "{}");
+      }
+    add_reply (records, TITLE_ID, N_TOOLS + 1, "titledone The title is long.");
     g_string_append_printf (records, "{\"type\":\"custom-title\",\"customTitle\":\"%s\","
                             "\"sessionId\":\"%s\"}\n", title->str, TITLE_ID);
   }
@@ -950,6 +965,29 @@ huge_title_body (Fixture *fixture)
     }
   g_test_message ("%u labels show the title", n_titles);
   g_assert_cmpuint (n_titles, >=, 2);
+
+  /* The tools: the 50 most called, the rest counted in one row, each name a bounded line. */
+  {
+    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (details, ADW_TYPE_ACTION_ROW);
+    guint n_tool_rows = 0;
+    gboolean others = FALSE;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        const char *title = adw_preferences_row_get_title (rows->pdata[i]);
+
+        if (g_str_has_prefix (title, "tool") || g_str_has_prefix (title, "hugetool"))
+          {
+            n_tool_rows++;
+            g_assert_cmpint (g_utf8_strlen (title, -1), <=, 200);
+          }
+        if (g_str_equal (title, "5 Other Tools"))
+          others = TRUE;
+      }
+    g_test_message ("%u tool rows", n_tool_rows);
+    g_assert_cmpuint (n_tool_rows, ==, 50);
+    g_assert_true (others);
+  }
 
   scroll_through (fixture);
   search_everything (fixture, "titledone", uuid);
