@@ -417,9 +417,10 @@ loom_timeline_loader_lookup_markdown (LoomTimelineLoader *self,
 
 typedef struct
 {
-  gint64    message_id;
-  GObject  *owner;
-  const char *text;    /* owned by @owner */
+  gint64          message_id;
+  gpointer        owner;
+  GDestroyNotify  owner_free;
+  const char     *text;    /* owned by @owner */
   gboolean  strip_tags;
   gsize     max_source;
   gsize     max_chars;
@@ -430,7 +431,8 @@ typedef struct
 static void
 parse_request_free (ParseRequest *request)
 {
-  g_object_unref (request->owner);
+  if (request->owner_free != NULL)
+    request->owner_free (request->owner);
   g_free (request);
 }
 
@@ -480,7 +482,8 @@ parse_thread (GTask        *task,
 void
 loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
                                            gint64               message_id,
-                                           GObject             *owner,
+                                           gpointer             owner,
+                                           GDestroyNotify       owner_free,
                                            const char          *text,
                                            gboolean             strip_tags,
                                            gsize                max_source,
@@ -494,11 +497,11 @@ loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
   ParseRequest *request;
 
   g_return_if_fail (LOOM_IS_TIMELINE_LOADER (self));
-  g_return_if_fail (G_IS_OBJECT (owner));
 
   request = g_new0 (ParseRequest, 1);
   request->message_id = message_id;
-  request->owner = g_object_ref (owner);
+  request->owner = owner;
+  request->owner_free = owner_free;
   request->text = text;
   request->strip_tags = strip_tags;
   request->max_source = max_source;

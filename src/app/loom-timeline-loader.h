@@ -115,13 +115,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomTimelineMarkdown, loom_timeline_markdown_unre
 /* The blocks of message @message_id parsed before, or NULL. */
 LoomTimelineMarkdown *loom_timeline_loader_lookup_markdown (LoomTimelineLoader *self,
                                                             gint64              message_id);
-/* Parses the head of @text (which @owner keeps alive; a reference is taken) in a worker, as
+/* Parses the head of @text (which @owner keeps alive: it is given, and let go of with
+ * @owner_free once done) in a worker, as
  * loom_markdown_render_head() would: at most @max_source bytes of it, control characters
  * stripped and, with @strip_tags, the harness's tags; blocks of about @max_chars characters
  * and @max_lines lines. Kept as message @message_id's. */
 void                  loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
                                                                  gint64               message_id,
-                                                                 GObject             *owner,
+                                                                 gpointer             owner,
+                                                                 GDestroyNotify       owner_free,
                                                                  const char          *text,
                                                                  gboolean             strip_tags,
                                                                  gsize                max_source,

@@ -248,7 +248,7 @@ update_body (LoomTimelineMessageRow *self)
             {
               self->parse_cancellable = g_cancellable_new ();
               loom_timeline_loader_parse_markdown_async (
-                loader, key, G_OBJECT (self->item), d->text,
+                loader, key, g_object_ref (self->item), g_object_unref, d->text,
                 d->is_message && (d->flags & LOOM_MESSAGE_COMMAND), ALL_SOURCE, ALL_CHARS,
                 ALL_LINES, self->parse_cancellable, on_markdown_parsed_cb, self);
             }

@@ -596,37 +596,94 @@ add_file_change_details (LoomTimelineToolRow    *self,
     add_result (self, result, _("Output"));
 }
 
+static void on_markdown_parsed_cb (GObject      *source,
+                                   GAsyncResult *result,
+                                   gpointer      user_data);
+
+/* A sub-agent's task or report, as Markdown. Its head is parsed here, within a frame; shown
+ * whole, a long one is parsed in a worker, its head and a spinner shown meanwhile. @key
+ * names it for the loader; @owner keeps @text alive (a LoomTimelineText, or NULL when
+ * @item does). */
 static void
 add_markdown (LoomTimelineToolRow *self,
-              const char          *text)
+              gint64               key,
+              const char          *text,
+              LoomTimelineText    *owner,
+              LoomTimelineItem    *item)
 {
-  g_autofree char *clean = loom_timeline_format_strip_controls (text);
+  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  LoomTimelineMarkdown *markdown = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree char *clean = NULL;
   g_autofree char *folded = NULL;
+  gsize length = text != NULL ? strlen (text) : 0;
   gsize left_out = 0;
   gboolean show_all = get_show_all (self);
+  gboolean loading = FALSE;
+  const char *head = text;
   FoldState fold = { 0 };
 
-  if (clean != NULL)
-    text = clean;
-  if (show_all)
-    gtk_box_append (self->details_box,
-                    loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
-  else
-    gtk_box_append (self->details_box,
-                    loom_markdown_render_head (text, HEAD_SOURCE, INPUT_HEAD_CHARS,
-                                               INPUT_HEAD_LINES, &left_out));
+  if (show_all && length > HEAD_SOURCE &&
+      !(markdown = loom_timeline_loader_lookup_markdown (loader, key)))
+    {
+      loading = TRUE;
+      show_all = FALSE;
+      if (self->load_cancellable == NULL)
+        {
+          self->load_cancellable = g_cancellable_new ();
+          if (owner != NULL)
+            loom_timeline_loader_parse_markdown_async (
+              loader, key, loom_timeline_text_ref (owner),
+              (GDestroyNotify)loom_timeline_text_unref, text, FALSE, ALL_SOURCE, ALL_CHARS,
+              ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+          else
+            loom_timeline_loader_parse_markdown_async (
+              loader, key, g_object_ref (item), g_object_unref, text, FALSE, ALL_SOURCE,
+              ALL_CHARS, ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+        }
+    }
 
-  /* Buttons when some of it is left out, or when it is unfolded from a fold. */
-  folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
-  if (left_out > 0 || (show_all && folded != NULL))
+  if (markdown != NULL)
+    {
+      gtk_box_append (self->details_box, loom_markdown_render_blocks (markdown->document));
+      left_out = markdown->n_left_out;
+    }
+  else
+    {
+      /* Nothing past what md4c reads of a head is copied or cleaned here. */
+      if (length > HEAD_SOURCE)
+        head = prefix = g_strndup (text, HEAD_SOURCE);
+      if ((clean = loom_timeline_format_strip_controls (head)))
+        head = clean;
+      if (show_all)
+        gtk_box_append (self->details_box,
+                        loom_markdown_render_head (head, ALL_SOURCE, ALL_CHARS, ALL_LINES,
+                                                   &left_out));
+      else
+        gtk_box_append (self->details_box,
+                        loom_markdown_render_head (head, HEAD_SOURCE, INPUT_HEAD_CHARS,
+                                                   INPUT_HEAD_LINES, &left_out));
+      if (prefix != NULL)
+        left_out += length - HEAD_SOURCE;
+    }
+
+  /* Buttons when some of it is left out, or when it is unfolded from a fold. Past what a
+   * label shows unfolded, the number of lines says nothing the size does not. */
+  if (length <= ALL_CHARS)
+    folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
+  if (left_out > 0 || loading || ((show_all || markdown != NULL) &&
+                                  (folded != NULL || length > ALL_CHARS)))
     {
       g_autoptr(LoomTimelineText) whole = NULL;
 
+      show_all = show_all || markdown != NULL;
       fold.n_shown_lines = fold.n_lines;
-      fold.size = text != NULL ? strlen (text) : 0;
-      fold.shown_size = fold.size - left_out;
+      fold.size = length;
+      fold.shown_size = fold.size - MIN (left_out, fold.size);
+      fold.loading = loading;
       if (show_all && left_out > 0)
-        whole = loom_timeline_text_new_whole (g_strdup (text));
+        whole = owner != NULL ? loom_timeline_text_ref (owner)
+                              : loom_timeline_text_new_whole (g_strdup (text));
       add_fold_buttons (self, show_all, &fold, whole);
     }
 }
@@ -639,8 +696,9 @@ add_subagent_details (LoomTimelineToolRow    *self,
   LoomTimelineText *prompt = need_text (self, LOOM_TIMELINE_TEXT_TASK, d, NULL);
 
   gtk_box_append (self->details_box, section_heading (_("Task")));
+  /* Keyed apart from a message's Markdown: an event's id, shifted as the message row's. */
   if (prompt != NULL)
-    add_markdown (self, prompt->text != NULL ? prompt->text : "");
+    add_markdown (self, d->id << 1, prompt->text != NULL ? prompt->text : "", prompt, NULL);
   else
     gtk_box_append (self->details_box, loading_box ());
   if (result != NULL)
@@ -649,7 +707,7 @@ add_subagent_details (LoomTimelineToolRow    *self,
 
       gtk_box_append (self->details_box,
                       section_heading (r->is_error ? _("Error") : _("Report")));
-      add_markdown (self, r->text);
+      add_markdown (self, r->id << 1, r->text, NULL, result);
     }
 }
 
@@ -710,6 +768,34 @@ on_text_loaded_cb (GObject      *source,
     }
   /* The text is kept by the loader: the rebuild finds it (and starts the next load, if a
    * section needs one). */
+  if (self->item != NULL && loom_timeline_tool_row_get_expanded (self))
+    {
+      build_details (self);
+      loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
+    }
+}
+
+static void
+on_markdown_parsed_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(LoomTimelineMarkdown) markdown = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomTimelineToolRow *self;
+
+  markdown = loom_timeline_loader_parse_markdown_finish (LOOM_TIMELINE_LOADER (source), result,
+                                                         &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = LOOM_TIMELINE_TOOL_ROW (user_data);
+  g_clear_object (&self->load_cancellable);
+  if (markdown == NULL)
+    {
+      g_warning ("Could not parse a sub-agent's text: %s", error->message);
+      return;
+    }
   if (self->item != NULL && loom_timeline_tool_row_get_expanded (self))
     {
       build_details (self);
