@@ -773,6 +773,25 @@ huge_output_body (Fixture *fixture)
   g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
   g_assert_nonnull (find_button_labelled (content, "Show Less"));
   g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+
+  /* A load the row no longer wants is dropped: the texts forgotten (as when the session
+   * changes), the row opened, loading, and folded before the load ends. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  loom_timeline_loader_set_store_path (loader, loom_store_get_path (store));
+  loom_timeline_loader_hold_for_testing (TRUE);
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_timeline_loader_hold_for_testing (FALSE);
+  loom_ui_test_wait_for_frames (window, 10);
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+  /* Opened again, it loads again, and shows it. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 2);
+  wait_for_label (content, note);
   loom_ui_test_save_screenshots (fixture->app, window, "hostile-output");
   /* The row whole, its note included, below the window's edge. */
   loom_ui_test_save_screenshot (content, "hostile-output-row-light");
