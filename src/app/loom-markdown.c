@@ -263,6 +263,14 @@ loom_markdown_render_head (const char *text,
   return block_new (document);
 }
 
+GtkWidget *
+loom_markdown_render_blocks (const LoomMarkdownBlock *document)
+{
+  g_return_val_if_fail (document != NULL, NULL);
+
+  return block_new (document);
+}
+
 char *
 loom_markdown_to_markup (const char *text)
 {

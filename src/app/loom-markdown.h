@@ -26,6 +26,8 @@ GtkWidget *loom_markdown_render_head   (const char *text,
                                         gsize       max_chars,
                                         guint       max_lines,
                                         gsize      *n_left_out);
+/* The widgets of blocks loom_markdown_blocks_parse_head() made (in any thread). */
+GtkWidget *loom_markdown_render_blocks (const LoomMarkdownBlock *document);
 /* The same document as one string of Pango markup (blocks separated by blank lines), for
  * places that show a single label. */
 char      *loom_markdown_to_markup     (const char *text);

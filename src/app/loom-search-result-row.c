@@ -13,6 +13,9 @@
 #include "loom-search-result-row.h"
 #include "loom-session-row.h"
 
+/* Three lines of the results pane hold fewer. */
+#define SNIPPET_CHARS 400
+
 struct _LoomSearchResultRow
 {
   GtkWidget   parent_instance;
@@ -64,7 +67,9 @@ static void
 show_session (LoomSearchResultRow *self,
               LoomSession         *session)
 {
-  const char *project = loom_session_get_project_name (session);
+  g_autofree char *project = loom_session_row_display_text (
+    loom_session_get_project_name (session));
+  g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
   const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
   const char *agent_class = agent_style_class (loom_session_get_source (session));
   g_autofree char *time = NULL;
@@ -75,7 +80,7 @@ show_session (LoomSearchResultRow *self,
     updated_at = loom_session_get_created_at (session);
   time = loom_session_row_format_time (updated_at, g_get_real_time () / 1000);
 
-  gtk_label_set_label (self->title_label, loom_session_get_title (session));
+  gtk_label_set_label (self->title_label, title != NULL ? title : "");
   gtk_label_set_label (self->session_time_label, time);
   gtk_label_set_label (self->agent_label, agent);
   gtk_label_set_label (self->project_label, project != NULL ? project : "");
@@ -98,10 +103,32 @@ show_session (LoomSearchResultRow *self,
                         /* Translators: what a screen reader says of a session in the search
                          * results: its title, agent, project and last activity. */
                         ? g_strdup_printf (_("Session %s, %s, %s, %s"),
-                                           loom_session_get_title (session), agent, project,
+                                           title != NULL ? title : "", agent, project,
                                            time)
                         : g_strdup_printf (_("Session %s, %s, %s"),
-                                           loom_session_get_title (session), agent, time));
+                                           title != NULL ? title : "", agent, time));
+}
+
+/* The core's snippet is some words around the match, but a word of a transcript can be 64 KiB
+ * long (the index keeps that much of a text), and the label lays out all it is given before
+ * it ellipsizes three lines of it. At most @max_chars characters of it, then, its marks not
+ * counted (a mark left open is closed by the formatting), "…" when it is cut. */
+static char *
+bound_snippet (const char *snippet,
+               glong       max_chars)
+{
+  glong n = 0;
+
+  if (snippet == NULL)
+    return NULL;
+  for (const char *p = snippet; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (*p == LOOM_SEARCH_MARK_START[0] || *p == LOOM_SEARCH_MARK_END[0])
+        continue;
+      if (++n > max_chars)
+        return g_strdup_printf ("%.*s…", (int)(p - snippet), snippet);
+    }
+  return g_strdup (snippet);
 }
 
 static void
@@ -110,8 +137,9 @@ show_hit (LoomSearchResultRow *self,
 {
   const LoomSearchHitData *data = loom_search_hit_get_data (hit);
   g_autofree char *kind = loom_search_format_kind (data);
-  g_autofree char *markup = loom_search_format_snippet_markup (data->snippet);
-  g_autofree char *text = loom_search_format_snippet_text (data->snippet);
+  g_autofree char *snippet = bound_snippet (data->snippet, SNIPPET_CHARS);
+  g_autofree char *markup = loom_search_format_snippet_markup (snippet);
+  g_autofree char *text = loom_search_format_snippet_text (snippet);
   g_autofree char *time = loom_session_row_format_time (data->created_at,
                                                         g_get_real_time () / 1000);
 

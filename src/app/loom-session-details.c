@@ -18,12 +18,19 @@
 #include <json-glib/json-glib.h>
 
 #include "loom-markdown.h"
+#include "loom-naming.h"
 #include "loom-session-details.h"
 #include "loom-session-row.h"
 #include "loom-store-timeline-pages.h"
 
 /* A long list of sub-agents is rare; the timeline links to each of them anyway. */
 #define MAX_CHILDREN 50
+/* A transcript names its tools: a hostile one, thousands of them. The most called show, the
+ * rest are counted in one row. */
+#define MAX_TOOLS 50
+/* The most of a value the pane lays out, in bytes and in lines. */
+#define VALUE_BYTES 4096
+#define VALUE_LINES 8
 
 typedef enum
 {
@@ -190,6 +197,9 @@ property_row_new (LoomSessionDetails *self,
   gtk_label_set_wrap_mode (GTK_LABEL (value), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (value), TRUE);
   loom_markdown_label_set_literal_wrap (GTK_LABEL (value));
+  /* A path or a task can be long: a few lines of it, ellipsized, keep the pane readable. */
+  gtk_label_set_lines (GTK_LABEL (value), VALUE_LINES);
+  gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
   if (fields[field].flags & FLAG_MONO)
     gtk_widget_add_css_class (value, "monospace");
 
@@ -248,7 +258,14 @@ set_field (LoomSessionDetails *self,
            Field               field,
            const char         *value)
 {
-  gboolean shown = value != NULL && *value != '\0';
+  /* What a transcript gave is bounded by the importer, but not in a store an earlier version
+   * wrote: a label lays out all it is given. No real path or id comes near the bound. */
+  g_autofree char *bounded = loom_naming_bound_path (value, VALUE_BYTES);
+  gboolean shown;
+
+  if (bounded != NULL)
+    value = bounded;
+  shown = value != NULL && *value != '\0';
 
   gtk_label_set_text (self->values[field], shown ? value : "");
   gtk_widget_set_visible (self->rows[field], shown);
@@ -385,7 +402,11 @@ related_session (LoomStore  *store,
   if (uuid == NULL)
     return NULL;
   if (store != NULL && (session = loom_store_get_session (store, uuid, NULL)))
-    return g_strdup_printf ("%s (%.8s)", loom_session_get_title (session), uuid);
+    {
+      g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
+
+      return g_strdup_printf ("%s (%.8s)", title != NULL ? title : "", uuid);
+    }
   return g_strdup (uuid);
 }
 
@@ -475,8 +496,10 @@ fill_tools (LoomSessionDetails *self,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (ToolCount));
   GList *members = NULL;
+  g_autofree char *others_name = NULL;
   JsonObject *object;
   JsonNode *root;
+  guint n_shown;
 
   if (tools_json != NULL && json_parser_load_from_data (parser, tools_json, -1, NULL) &&
       (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
@@ -492,6 +515,22 @@ fill_tools (LoomSessionDetails *self,
         }
       g_array_sort (counts, compare_tool_counts);
     }
+  n_shown = counts->len;
+  if (counts->len > MAX_TOOLS + 1)
+    {
+      ToolCount others = { NULL, 0 };
+
+      for (guint i = MAX_TOOLS; i < counts->len; i++)
+        others.count += MAX (g_array_index (counts, ToolCount, i).count, 0);
+      g_array_set_size (counts, MAX_TOOLS);
+      /* Translators: the last row of a session's tools, counting the calls of the tools not
+       * listed; %'u is how many tools those are. */
+      others_name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool",
+                                                  "%'u Other Tools", n_shown - MAX_TOOLS),
+                                     n_shown - MAX_TOOLS);
+      others.name = others_name;
+      g_array_append_val (counts, others);
+    }
 
   for (guint i = 0; i < counts->len; i++)
     {
@@ -499,12 +538,13 @@ fill_tools (LoomSessionDetails *self,
       GtkWidget *row = tool_row_at (self, i);
       g_autofree char *number = format_count (count->count);
       g_autofree char *calls = NULL;
+      g_autofree char *name = loom_session_row_display_text (count->name);
 
       /* Translators: how many times a session called a tool. */
       calls = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls",
                                             (gulong)MIN (count->count, G_MAXULONG)),
                                number);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), count->name);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name != NULL ? name : "");
       gtk_label_set_text (g_object_get_data (G_OBJECT (row), "loom-count-label"), calls);
       gtk_widget_set_visible (row, TRUE);
     }
@@ -534,8 +574,9 @@ fill_children (LoomSessionDetails *self,
       g_autoptr(LoomSession) child = g_list_model_get_item (children, i);
       GtkWidget *row = child_row_at (self, i);
       g_autofree char *created = format_date (loom_session_get_created_at (child));
+      g_autofree char *title = loom_session_row_display_text (loom_session_get_title (child));
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), loom_session_get_title (child));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : "");
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), created != NULL ? created : "");
       gtk_actionable_set_action_target (g_object_get_data (G_OBJECT (row), "loom-open-button"),
                                         "s", loom_session_get_uuid (child));
@@ -565,7 +606,7 @@ fill (LoomSessionDetails *self)
 
   r = loom_session_get_record (session);
 
-  set_field (self, FIELD_TITLE, r->title);
+  set_field_take (self, FIELD_TITLE, loom_session_row_display_text (r->title));
   set_field (self, FIELD_ID, r->uuid);
   set_field (self, FIELD_AGENT, loom_session_row_agent_name (r->source));
   set_field (self, FIELD_SELECTED_AGENT, r->selected_agent_id);

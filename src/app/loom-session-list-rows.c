@@ -63,7 +63,7 @@ on_drag_begin_cb (GtkDragSource *source,
   if (n > 1)
     text = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n), n);
   else if (session != NULL)
-    text = g_strdup (loom_session_get_title (session));
+    text = loom_session_row_display_text (loom_session_get_title (session));
 
   /* What is being moved, where the pointer is: a title, or how many. */
   label = gtk_label_new (text);

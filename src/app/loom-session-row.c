@@ -19,6 +19,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-importer.h"
+#include "loom-naming.h"
 #include "loom-session-row.h"
 #include "loom-style.h"
 
@@ -69,6 +70,12 @@ loom_session_row_agent_name (const char *source)
   /* A source added to the core before it gets a name there is still better shown than hidden. */
   importer = loom_importer_find (source);
   return importer != NULL ? importer->title : source;
+}
+
+char *
+loom_session_row_display_text (const char *text)
+{
+  return loom_naming_bound_line (text, LOOM_NAMING_TITLE_LIMIT);
 }
 
 /* The style class that colours an agent's badge; loom-agent-badge.css defines them. */
@@ -132,9 +139,9 @@ loom_session_row_update (LoomSessionRow *self)
   g_autofree char *size = NULL;
   g_autofree char *messages = NULL;
   g_autofree char *time = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *project = NULL;
   const LoomSessionRecord *record;
-  const char *title;
-  const char *project;
   const char *agent;
   const char *agent_class;
   gint64 updated_at;
@@ -147,10 +154,10 @@ loom_session_row_update (LoomSessionRow *self)
     return;
 
   record = loom_session_get_record (self->session);
-  title = loom_session_get_title (self->session);
-  if (title == NULL || *title == '\0')
-    title = _("Untitled Session");
-  project = loom_session_get_project_name (self->session);
+  title = loom_session_row_display_text (loom_session_get_title (self->session));
+  if (title == NULL)
+    title = g_strdup (_("Untitled Session"));
+  project = loom_session_row_display_text (loom_session_get_project_name (self->session));
   agent = loom_session_row_agent_name (loom_session_get_source (self->session));
 
   n_messages = (guint)CLAMP (loom_session_get_message_count (self->session), 0, G_MAXUINT);

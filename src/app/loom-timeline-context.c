@@ -10,6 +10,7 @@
 #include "loom-session-row.h"
 #include "loom-store-timeline-pages.h"
 #include "loom-timeline-context.h"
+#include "loom-timeline-loader.h"
 
 struct _LoomTimelineContext
 {
@@ -19,6 +20,7 @@ struct _LoomTimelineContext
   LoomSession      *session;
   GHashTable       *states;          /* item key → two bits per LoomTimelineState */
   GHashTable       *payloads;        /* event id → payload, or NULL */
+  LoomTimelineLoader *loader;
   GHashTable       *deferred;        /* rows waiting to be built */
   LoomSearchMarker *marker;
   guint             marker_serial;
@@ -45,6 +47,7 @@ loom_timeline_context_finalize (GObject *object)
   g_clear_object (&self->marker);
   g_clear_pointer (&self->states, g_hash_table_unref);
   g_clear_pointer (&self->payloads, g_hash_table_unref);
+  g_clear_object (&self->loader);
   g_clear_pointer (&self->deferred, g_hash_table_unref);
 
   G_OBJECT_CLASS (loom_timeline_context_parent_class)->finalize (object);
@@ -71,6 +74,7 @@ loom_timeline_context_init (LoomTimelineContext *self)
   self->states = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->payloads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->deferred = g_hash_table_new (NULL, NULL);
+  self->loader = loom_timeline_loader_new ();
   self->highlight = -1;
 }
 
@@ -91,7 +95,16 @@ loom_timeline_context_set_session (LoomTimelineContext *self,
   g_set_object (&self->session, session);
   g_hash_table_remove_all (self->states);
   g_hash_table_remove_all (self->payloads);
+  loom_timeline_loader_set_store_path (self->loader, store != NULL ? loom_store_get_path (store)
+                                                                   : NULL);
   self->highlight = -1;
+}
+
+LoomTimelineLoader *
+loom_timeline_context_get_loader (LoomTimelineContext *self)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
+  return self->loader;
 }
 
 void

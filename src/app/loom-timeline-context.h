@@ -12,6 +12,7 @@
 
 #include "loom-search-marker.h"
 #include "loom-store.h"
+#include "loom-timeline-loader.h"
 #include "loom-timeline-item.h"
 
 G_BEGIN_DECLS
@@ -72,6 +73,9 @@ void                 loom_timeline_context_mark           (LoomTimelineContext  
  * the session is shown, so that a recycled row never reads it again. NULL when it has none. */
 const char          *loom_timeline_context_get_payload    (LoomTimelineContext    *self,
                                                            gint64                  event_id);
+
+/* What rows make of whole payloads, made in a worker and kept while the session is shown. */
+LoomTimelineLoader  *loom_timeline_context_get_loader     (LoomTimelineContext    *self);
 
 /* Rows that were mapped before the list placed them wait here until it has: a row the list
  * then keeps off screen is never built. The view builds the rest after each layout. */

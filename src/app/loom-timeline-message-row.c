@@ -14,6 +14,7 @@
 #include "loom-importer.h"
 #include "loom-markdown.h"
 #include "loom-timeline-format.h"
+#include "loom-timeline-loader.h"
 #include "loom-timeline-message-row.h"
 
 /* A pasted log can be megabytes: show a screenful of it until asked for the rest. */
@@ -54,6 +55,8 @@ struct _LoomTimelineMessageRow
   GtkButton           *more_button;
   GtkLabel            *preview_label;
   GtkLabel            *time_label;
+
+  GCancellable        *parse_cancellable;   /* the whole message being parsed in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineMessageRow, loom_timeline_message_row, GTK_TYPE_WIDGET)
@@ -197,7 +200,20 @@ clear_body (LoomTimelineMessageRow *self)
     gtk_box_remove (self->body_box, child);
 }
 
-/* Builds what the state asks for: the preview line, or the rendered text (whole or its head). */
+static void on_markdown_parsed_cb (GObject      *source,
+                                   GAsyncResult *result,
+                                   gpointer      user_data);
+
+static void
+cancel_parse (LoomTimelineMessageRow *self)
+{
+  g_cancellable_cancel (self->parse_cancellable);
+  g_clear_object (&self->parse_cancellable);
+}
+
+/* Builds what the state asks for: the preview line, or the rendered text (whole or its head).
+ * A head is parsed here, within a frame; a long message shown whole is parsed in a worker
+ * (loom-timeline-loader.h), its head shown meanwhile, the button waiting beside a spinner. */
 static void
 update_body (LoomTimelineMessageRow *self)
 {
@@ -214,6 +230,32 @@ update_body (LoomTimelineMessageRow *self)
   gsize length = d->text != NULL ? strlen (d->text) : 0;
   gsize bound = show_more ? ALL_SOURCE : HEAD_SOURCE;
   gsize left_out = 0;
+  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  LoomTimelineMarkdown *markdown = NULL;
+  gboolean loading = FALSE;
+  gboolean whole = FALSE;
+
+  /* Past a head's source, the whole is the worker's to parse. */
+  if (show_more && expanded && length > HEAD_SOURCE)
+    {
+      /* Messages and events are numbered apart. */
+      gint64 key = (d->id << 1) | (d->is_message ? 1 : 0);
+
+      if (!(markdown = loom_timeline_loader_lookup_markdown (loader, key)))
+        {
+          loading = TRUE;
+          if (self->parse_cancellable == NULL)
+            {
+              self->parse_cancellable = g_cancellable_new ();
+              loom_timeline_loader_parse_markdown_async (
+                loader, key, g_object_ref (self->item), g_object_unref, d->text,
+                d->is_message && (d->flags & LOOM_MESSAGE_COMMAND), ALL_SOURCE, ALL_CHARS,
+                ALL_LINES, self->parse_cancellable, on_markdown_parsed_cb, self);
+            }
+        }
+      show_more = FALSE;
+      bound = HEAD_SOURCE;
+    }
 
   clear_body (self);
   gtk_widget_set_visible (GTK_WIDGET (self->expand_button), collapsible);
@@ -229,7 +271,9 @@ update_body (LoomTimelineMessageRow *self)
 
   /* Nothing past what md4c will read is looked at: a row of a 50 MB message binds as fast
    * as any other. */
-  if (length > bound)
+  if (markdown != NULL)
+    ;
+  else if (length > bound)
     text = prefix = g_strndup (d->text, bound);
   clean = loom_timeline_format_strip_controls (text);
   if (clean != NULL)
@@ -252,7 +296,13 @@ update_body (LoomTimelineMessageRow *self)
 
   gtk_widget_set_visible (GTK_WIDGET (self->preview_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->body_box), TRUE);
-  if (show_more)
+  whole = show_more || markdown != NULL;
+  if (markdown != NULL)
+    {
+      gtk_box_append (self->body_box, loom_markdown_render_blocks (markdown->document));
+      left_out = markdown->n_left_out;
+    }
+  else if (show_more)
     gtk_box_append (self->body_box,
                     loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
   else
@@ -261,16 +311,31 @@ update_body (LoomTimelineMessageRow *self)
                                                &left_out));
   if (prefix != NULL)
     left_out += length - bound;
-  gtk_widget_set_visible (GTK_WIDGET (self->more_button), !show_more && left_out > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->more_button), !whole && left_out > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->more_button), !loading);
 
   /* Said in so many words: a message cut short must not pass for the whole of it. */
-  if (left_out > 0)
+  if (loading)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *spinner = gtk_spinner_new ();
+      GtkWidget *label = gtk_label_new (_("Loading…"));
+
+      gtk_spinner_start (GTK_SPINNER (spinner));
+      gtk_box_append (GTK_BOX (box), spinner);
+      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, "dim-label");
+      loom_search_marker_skip (label);
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (self->body_box, box);
+    }
+  else if (left_out > 0)
     {
       g_autofree char *more = loom_timeline_format_left_out (left_out, FALSE);
       g_autofree char *note = NULL;
       GtkWidget *label;
 
-      if (show_more)
+      if (whole)
         /* Translators: under the shown part of a very long message; %s is "… 49.9 MB more". */
         note = g_strdup_printf (_("%s, not shown. Copy takes the whole message."), more);
       label = gtk_label_new (note != NULL ? note : more);
@@ -282,6 +347,43 @@ update_body (LoomTimelineMessageRow *self)
       loom_search_marker_skip (label);
       gtk_box_append (self->body_box, label);
     }
+}
+
+static void
+on_markdown_parsed_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(LoomTimelineMarkdown) markdown = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomTimelineMessageRow *self;
+
+  markdown = loom_timeline_loader_parse_markdown_finish (LOOM_TIMELINE_LOADER (source), result,
+                                                         &error);
+  /* Cancelled: the row was recycled or disposed, and may be gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = LOOM_TIMELINE_MESSAGE_ROW (user_data);
+  g_clear_object (&self->parse_cancellable);
+  if (markdown == NULL)
+    {
+      g_warning ("Could not parse a message: %s", error->message);
+      return;
+    }
+  if (self->item != NULL)
+    {
+      update_body (self);
+      loom_timeline_context_mark (self->context, GTK_WIDGET (self));
+    }
+}
+
+gboolean
+loom_timeline_message_row_get_loading (LoomTimelineMessageRow *self)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_MESSAGE_ROW (self), FALSE);
+
+  return self->parse_cancellable != NULL;
 }
 
 static void
@@ -319,12 +421,22 @@ on_more_clicked_cb (LoomTimelineMessageRow *self)
 static void
 on_copy_clicked_cb (LoomTimelineMessageRow *self)
 {
+  g_autoptr(GdkContentProvider) provider = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  const char *text;
+
   g_assert (LOOM_IS_TIMELINE_MESSAGE_ROW (self));
 
   if (self->item == NULL)
     return;
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)),
-                          loom_timeline_item_get_data (self->item)->text);
+  text = loom_timeline_item_get_data (self->item)->text;
+  if (text == NULL)
+    return;
+  /* The message's own bytes, kept by the item: no copy of megabytes on the UI thread. */
+  bytes = g_bytes_new_with_free_func (text, strlen (text), g_object_unref,
+                                      g_object_ref (self->item));
+  provider = gdk_content_provider_new_for_bytes ("text/plain;charset=utf-8", bytes);
+  gdk_clipboard_set_content (gtk_widget_get_clipboard (GTK_WIDGET (self)), provider);
 }
 
 void
@@ -345,6 +457,7 @@ loom_timeline_message_row_set_item (LoomTimelineMessageRow *self,
 
   if (!g_set_object (&self->item, item))
     return;
+  cancel_parse (self);
 
   for (guint i = 0; i < G_N_ELEMENTS (kind_classes); i++)
     gtk_widget_remove_css_class (GTK_WIDGET (self->bubble), kind_classes[i]);
@@ -379,6 +492,7 @@ loom_timeline_message_row_dispose (GObject *object)
 {
   LoomTimelineMessageRow *self = (LoomTimelineMessageRow *)object;
 
+  cancel_parse (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_TIMELINE_MESSAGE_ROW);
   g_clear_object (&self->item);
   g_clear_object (&self->context);

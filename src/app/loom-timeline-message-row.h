@@ -19,6 +19,8 @@ GtkWidget *loom_timeline_message_row_new      (LoomTimelineContext    *context);
 /* @item: a message, or a reasoning event; NULL unbinds. */
 void       loom_timeline_message_row_set_item (LoomTimelineMessageRow *self,
                                                LoomTimelineItem       *item);
+/* Whether the whole message is being parsed in a worker (the row says "Loading…"). */
+gboolean   loom_timeline_message_row_get_loading (LoomTimelineMessageRow *self);
 /* What a screen reader says for the row ("You said …"). */
 char      *loom_timeline_message_row_describe (LoomTimelineContext    *context,
                                                LoomTimelineItem       *item);

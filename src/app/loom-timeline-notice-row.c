@@ -158,6 +158,7 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
   g_autofree char *date_time = NULL;
   g_autofree char *owned = NULL;
   g_autofree char *detail = NULL;
+  g_autofree char *line = NULL;
   const char *text;
 
   g_return_if_fail (LOOM_IS_TIMELINE_NOTICE_ROW (self));
@@ -210,6 +211,8 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
       text = note_text (d, &owned);
       if ((detail = loom_timeline_format_bounded (text, NOTE_BYTES, whole_size (d))))
         text = detail;
+      /* The note is one line: a line break in a title shows as a glyph there. */
+      text = line = g_strdelimit (g_strdup (text), "\n\r\t", ' ');
       gtk_image_set_from_icon_name (self->note_icon,
                                     g_strcmp0 (d->kind, "raw") == 0
                                       ? "text-x-generic-symbolic"

@@ -13,21 +13,16 @@
 
 #include "loom-markdown.h"
 #include "loom-timeline-format.h"
+#include "loom-timeline-loader.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-tool-row.h"
 
-/* Long outputs fold to their first lines; "Show More" brings the rest. */
-#define OUTPUT_HEAD_LINES 12
-#define OUTPUT_HEAD_CHARS 2400
-#define INPUT_HEAD_LINES 40
-#define INPUT_HEAD_CHARS 6000
-#define DIFF_HEAD_LINES 60
-#define DIFF_HEAD_CHARS 12000
-/* Unfolded, a label still lays out only so much at once: GtkLabel takes seconds on 10,000
- * lines, and Pango half a second on 100,000 characters each of the times GTK measures it.
- * The rest is one "Copy All" away. */
-#define ALL_LINES 1000
-#define ALL_CHARS 32768
+/* Long outputs fold to their first lines; "Show More" brings the rest (the heads: see
+ * loom-timeline-loader.h). */
+#define INPUT_HEAD_LINES LOOM_TIMELINE_INPUT_HEAD_LINES
+#define INPUT_HEAD_CHARS LOOM_TIMELINE_INPUT_HEAD_CHARS
+#define ALL_LINES LOOM_TIMELINE_ALL_LINES
+#define ALL_CHARS LOOM_TIMELINE_ALL_CHARS
 /* What md4c reads of a sub-agent's task or report (see loom-timeline-message-row.c). */
 #define HEAD_SOURCE (256 * 1024)
 #define ALL_SOURCE (4 * 1024 * 1024)
@@ -52,6 +47,8 @@ struct _LoomTimelineToolRow
   GtkImage            *status_image;
   GtkLabel            *summary_label;
   GtkButton           *toggle_button;
+
+  GCancellable        *load_cancellable;   /* a payload being made in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineToolRow, loom_timeline_tool_row, GTK_TYPE_WIDGET)
@@ -266,11 +263,29 @@ static void
 on_show_more_clicked_cb (GtkButton           *button,
                          LoomTimelineToolRow *self);
 
+#define WHOLE_TEXT_KEY "loom-whole-text"
+
+/* The whole text goes to the clipboard as the bytes the row already holds: no copy of 50 MB
+ * on the UI thread, and none read there (the row loaded it in a worker to show its head). */
 static void
 on_copy_all_clicked_cb (GtkButton *button)
 {
-  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)),
-                          g_object_get_data (G_OBJECT (button), "loom-text"));
+  LoomTimelineText *whole = g_object_get_data (G_OBJECT (button), WHOLE_TEXT_KEY);
+  g_autoptr(GBytes) bytes = whole != NULL ? loom_timeline_text_get_bytes (whole) : NULL;
+  g_autoptr(GdkContentProvider) provider = NULL;
+
+  if (bytes == NULL)
+    return;
+  provider = gdk_content_provider_new_for_bytes ("text/plain;charset=utf-8", bytes);
+  gdk_clipboard_set_content (gtk_widget_get_clipboard (GTK_WIDGET (button)), provider);
+}
+
+LoomTimelineText *
+loom_timeline_tool_row_get_copy_text (GtkButton *button)
+{
+  g_return_val_if_fail (GTK_IS_BUTTON (button), NULL);
+
+  return g_object_get_data (G_OBJECT (button), WHOLE_TEXT_KEY);
 }
 
 static GtkWidget *
@@ -289,6 +304,20 @@ note_label (const char *text)
   return note;
 }
 
+/* A spinner and "Loading…": a payload is being read and made in a worker. */
+static GtkWidget *
+loading_box (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *spinner = gtk_spinner_new ();
+
+  gtk_spinner_start (GTK_SPINNER (spinner));
+  gtk_box_append (GTK_BOX (box), spinner);
+  gtk_box_append (GTK_BOX (box), note_label (_("Loading…")));
+  gtk_widget_add_css_class (box, "loom-loading");
+  return box;
+}
+
 /* How much of a text shows, and how long it is: what the buttons under it say. */
 typedef struct
 {
@@ -297,16 +326,18 @@ typedef struct
   guint64  size;           /* of the whole text, in bytes */
   guint64  shown_size;
   gboolean estimate;       /* the whole text could not be read: @size is its payload's */
+  gboolean loading;        /* the whole text is being read: the button waits */
 } FoldState;
 
 /* Under folded text: "Show All 40 Lines" (or "Show More" for a huge text, with how much is
  * left); once unfolded, "Show Less", and for a text too long to lay out at once, how much
- * shows and "Copy All". */
+ * shows and "Copy All" (of @whole). While the whole text loads, "Show More" is insensitive
+ * beside a spinner. */
 static void
 add_fold_buttons (LoomTimelineToolRow *self,
                   gboolean             showing_all,
                   const FoldState     *fold,
-                  const char          *whole_text)
+                  LoomTimelineText    *whole)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *button;
@@ -326,13 +357,22 @@ add_fold_buttons (LoomTimelineToolRow *self,
   button = gtk_button_new_with_label (label);
   gtk_widget_add_css_class (button, "flat");
   g_signal_connect (button, "clicked", G_CALLBACK (on_show_more_clicked_cb), self);
+  gtk_widget_set_sensitive (button, !fold->loading);
   gtk_box_append (GTK_BOX (box), button);
 
-  if (showing_all && whole_text != NULL)
+  if (fold->loading)
+    {
+      gtk_box_append (GTK_BOX (box), loading_box ());
+      gtk_box_append (self->details_box, box);
+      return;
+    }
+
+  if (showing_all && whole != NULL && whole->text != NULL)
     {
       button = gtk_button_new_with_label (_("Copy All"));
       gtk_widget_add_css_class (button, "flat");
-      g_object_set_data_full (G_OBJECT (button), "loom-text", g_strdup (whole_text), g_free);
+      g_object_set_data_full (G_OBJECT (button), WHOLE_TEXT_KEY, loom_timeline_text_ref (whole),
+                              (GDestroyNotify)loom_timeline_text_unref);
       g_signal_connect (button, "clicked", G_CALLBACK (on_copy_all_clicked_cb), NULL);
       gtk_box_append (GTK_BOX (box), button);
     }
@@ -359,51 +399,95 @@ add_fold_buttons (LoomTimelineToolRow *self,
   gtk_box_append (self->details_box, box);
 }
 
-/* Adds @text, folded to its head unless the row shows everything, and even then no more than
- * a label lays out quickly. @size is the whole text's, when @text is only the stored part of
- * it (then @estimate: it is the payload's size), else 0. Returns whether it added fold
- * buttons. */
-static gboolean
+/* Adds @text, folded to its head unless @show_all, and even then no more than a label lays
+ * out quickly; every head was found before (in a worker, for a payload). @size is the whole
+ * text's, when @text is only the stored part of it (then @estimate: it is the payload's
+ * size), else 0. @loading: the whole of it is being read. */
+static void
 add_folded (LoomTimelineToolRow *self,
-            const char          *text,
-            guint                max_lines,
-            gsize                max_chars,
+            LoomTimelineText    *text,
             const char          *css_class,
             gboolean             error,
             gboolean             is_diff,
             guint64              size,
-            gboolean             estimate)
+            gboolean             estimate,
+            gboolean             show_all,
+            gboolean             loading)
 {
-  gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
-                                                       LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
-  g_autofree char *head = NULL;
-  g_autofree char *most = NULL;
+  const char *whole = text->text != NULL ? text->text : "";
   const char *shown;
   FoldState fold = { 0 };
 
-  head = loom_timeline_format_head (text, max_lines, max_chars, &fold.n_lines);
-  if (head == NULL)
-    shown = text;
+  fold.n_lines = text->n_lines;
+  fold.n_shown_lines = text->n_lines;
+  if (text->head == NULL)
+    shown = whole;
   else if (!show_all)
-    shown = head;
-  else if ((most = loom_timeline_format_head (text, ALL_LINES, ALL_CHARS, NULL)))
-    shown = most;
+    {
+      shown = text->head;
+      fold.n_shown_lines = 0;  /* said only when all is shown */
+    }
+  else if (text->most != NULL)
+    {
+      shown = text->most;
+      fold.n_shown_lines = text->n_most_lines;
+    }
   else
-    shown = text;
+    shown = whole;
 
   gtk_box_append (self->details_box,
                   is_diff ? loom_timeline_diff_view_new (shown)
                           : code_box (shown, css_class, error));
 
-  fold.shown_size = strlen (shown);
-  fold.size = MAX (size, strlen (text));
-  fold.estimate = estimate && fold.size > strlen (text);
-  fold.n_shown_lines = fold.n_lines;
-  if (shown != text)
-    loom_timeline_format_head (shown, G_MAXUINT, G_MAXSIZE, &fold.n_shown_lines);
-  if (head != NULL || fold.shown_size < fold.size)
-    add_fold_buttons (self, show_all, &fold, most != NULL ? text : NULL);
-  return head != NULL;
+  fold.shown_size = shown == whole ? text->length : strlen (shown);
+  fold.size = MAX (size, text->length);
+  fold.estimate = estimate && fold.size > text->length;
+  fold.loading = loading;
+  if (text->head != NULL || fold.shown_size < fold.size)
+    add_fold_buttons (self, show_all, &fold, text->most != NULL ? text : NULL);
+}
+
+static void on_text_loaded_cb (GObject      *source,
+                               GAsyncResult *result,
+                               gpointer      user_data);
+
+/* The text @kind of event @d (with its result @r for a diff) when it is at hand: made
+ * before, or of a payload small enough to read and make on the UI thread within a frame.
+ * Else NULL, and the row has a worker read and make it (one at a time), to build its
+ * details again once it is in. */
+static LoomTimelineText *
+need_text (LoomTimelineToolRow    *self,
+           LoomTimelineTextKind    kind,
+           const LoomTimelineData *d,
+           const LoomTimelineData *r)
+{
+  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  LoomTimelineText *text = loom_timeline_loader_lookup (loader, kind, d->id);
+  gint64 bytes = d->payload_size + (kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL
+                                    ? r->payload_size : 0);
+
+  if (text != NULL)
+    return text;
+  if (bytes <= LOOM_TIMELINE_SYNC_PAYLOAD_BYTES)
+    {
+      const char *payload = loom_timeline_context_get_payload (self->context, d->id);
+      const char *result_payload = NULL;
+      g_autoptr(LoomTimelineText) made = NULL;
+
+      if (kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL)
+        result_payload = loom_timeline_context_get_payload (self->context, r->id);
+      made = loom_timeline_text_prepare (kind, payload, result_payload);
+      return loom_timeline_loader_insert (loader, kind, d->id, made);
+    }
+
+  if (self->load_cancellable == NULL)
+    {
+      self->load_cancellable = g_cancellable_new ();
+      loom_timeline_loader_load_async (loader, kind, d->id,
+                                       kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL ? r->id : 0,
+                                       self->load_cancellable, on_text_loaded_cb, self);
+    }
+  return NULL;
 }
 
 static void
@@ -412,29 +496,57 @@ add_result (LoomTimelineToolRow *self,
             const char          *title)
 {
   const LoomTimelineData *r = loom_timeline_item_get_data (result);
-  const char *text = r->text != NULL && *r->text != '\0' ? r->text : _("(no output)");
-  g_autofree char *whole = NULL;
-  gboolean cut = strlen (text) >= STORED_TEXT_BOUND;
+  const char *stored = r->text != NULL && *r->text != '\0' ? r->text : _("(no output)");
+  g_autoptr(LoomTimelineText) text = NULL;
+  LoomTimelineText *whole = NULL;
+  gboolean cut = strlen (stored) >= STORED_TEXT_BOUND;
+  gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
+                                                       LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  gboolean loading = FALSE;
   guint64 size = 0;
 
   /* The stored text stops at its bound; asked for all of it, read the payload. Until then
    * (or when the payload says nothing more), its size tells about how much is left. */
-  if (cut && loom_timeline_context_get_state (self->context, self->item,
-                                              LOOM_TIMELINE_STATE_SHOW_MORE, FALSE))
+  if (cut && show_all)
     {
-      const char *payload = loom_timeline_context_get_payload (self->context, r->id);
-
-      whole = loom_timeline_format_result_output (payload);
-      if (whole != NULL && strlen (whole) > strlen (text))
-        text = whole;
+      whole = need_text (self, LOOM_TIMELINE_TEXT_OUTPUT, r, NULL);
+      loading = whole == NULL;
+      if (whole != NULL && (whole->text == NULL || whole->length <= strlen (stored)))
+        whole = NULL;
     }
-  if (cut && text != whole && r->payload_size > 0)
+  if (whole != NULL)
+    text = loom_timeline_text_ref (whole);
+  else
+    text = loom_timeline_text_new (g_strdup (stored), LOOM_TIMELINE_OUTPUT_HEAD_LINES,
+                                   LOOM_TIMELINE_OUTPUT_HEAD_CHARS);
+  if (cut && whole == NULL && r->payload_size > 0)
     size = (guint64)r->payload_size;
 
   gtk_box_append (self->details_box,
                   section_heading (r->is_error ? _("Error") : title));
-  add_folded (self, text, OUTPUT_HEAD_LINES, OUTPUT_HEAD_CHARS, "output", r->is_error, FALSE,
-              size, TRUE);
+  /* Until the whole is in, the stored head shows as folded. */
+  add_folded (self, text, "output", r->is_error, FALSE, size, TRUE, show_all && !loading,
+              loading);
+}
+
+static gboolean
+get_show_all (LoomTimelineToolRow *self)
+{
+  return loom_timeline_context_get_state (self->context, self->item,
+                                          LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+}
+
+static void
+add_input (LoomTimelineToolRow    *self,
+           const LoomTimelineData *d)
+{
+  LoomTimelineText *input;
+
+  gtk_box_append (self->details_box, section_heading (_("Input")));
+  if ((input = need_text (self, LOOM_TIMELINE_TEXT_INPUT, d, NULL)))
+    add_folded (self, input, "input", FALSE, FALSE, 0, FALSE, get_show_all (self), FALSE);
+  else
+    gtk_box_append (self->details_box, loading_box ());
 }
 
 static void
@@ -442,12 +554,7 @@ add_call_details (LoomTimelineToolRow    *self,
                   const LoomTimelineData *d,
                   LoomTimelineItem       *result)
 {
-  const char *payload = loom_timeline_context_get_payload (self->context, d->id);
-  g_autofree char *input = loom_timeline_format_input (payload != NULL ? payload : d->text);
-
-  gtk_box_append (self->details_box, section_heading (_("Input")));
-  add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE, 0,
-              FALSE);
+  add_input (self, d);
 
   if (result != NULL)
     add_result (self, result, _("Output"));
@@ -460,14 +567,8 @@ add_file_change_details (LoomTimelineToolRow    *self,
                          const LoomTimelineData *d,
                          LoomTimelineItem       *result)
 {
-  const char *payload = loom_timeline_context_get_payload (self->context, d->id);
-  const char *result_payload = NULL;
-  g_autofree char *diff = NULL;
-
-  if (result != NULL)
-    result_payload = loom_timeline_context_get_payload (self->context,
-                                                        loom_timeline_item_get_data (result)->id);
-  diff = loom_timeline_format_diff (payload, result_payload);
+  const LoomTimelineData *r = result != NULL ? loom_timeline_item_get_data (result) : NULL;
+  LoomTimelineText *diff = need_text (self, LOOM_TIMELINE_TEXT_DIFF, d, r);
 
   if (d->path != NULL)
     {
@@ -483,51 +584,107 @@ add_file_change_details (LoomTimelineToolRow    *self,
       gtk_box_append (self->details_box, path);
     }
 
-  if (diff != NULL && *diff != '\0')
-    add_folded (self, diff, DIFF_HEAD_LINES, DIFF_HEAD_CHARS, NULL, FALSE, TRUE, 0, FALSE);
+  if (diff == NULL)
+    gtk_box_append (self->details_box, loading_box ());
+  else if (diff->text != NULL && *diff->text != '\0')
+    add_folded (self, diff, NULL, FALSE, TRUE, 0, FALSE, get_show_all (self), FALSE);
   else
-    {
-      g_autofree char *input = loom_timeline_format_input (payload != NULL ? payload : d->text);
-
-      gtk_box_append (self->details_box, section_heading (_("Input")));
-      add_folded (self, input, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, "input", FALSE, FALSE, 0,
-                  FALSE);
-    }
+    add_input (self, d);
 
   /* "The file was updated" says nothing the diff does not; a failure does. */
-  if (result != NULL && loom_timeline_item_get_data (result)->is_error)
+  if (result != NULL && r->is_error)
     add_result (self, result, _("Output"));
 }
 
+static void on_markdown_parsed_cb (GObject      *source,
+                                   GAsyncResult *result,
+                                   gpointer      user_data);
+
+/* A sub-agent's task or report, as Markdown. Its head is parsed here, within a frame; shown
+ * whole, a long one is parsed in a worker, its head and a spinner shown meanwhile. @key
+ * names it for the loader; @owner keeps @text alive (a LoomTimelineText, or NULL when
+ * @item does). */
 static void
 add_markdown (LoomTimelineToolRow *self,
-              const char          *text)
+              gint64               key,
+              const char          *text,
+              LoomTimelineText    *owner,
+              LoomTimelineItem    *item)
 {
-  g_autofree char *clean = loom_timeline_format_strip_controls (text);
+  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  LoomTimelineMarkdown *markdown = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree char *clean = NULL;
   g_autofree char *folded = NULL;
+  gsize length = text != NULL ? strlen (text) : 0;
   gsize left_out = 0;
-  gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
-                                                       LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  gboolean show_all = get_show_all (self);
+  gboolean loading = FALSE;
+  const char *head = text;
   FoldState fold = { 0 };
 
-  if (clean != NULL)
-    text = clean;
-  if (show_all)
-    gtk_box_append (self->details_box,
-                    loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
-  else
-    gtk_box_append (self->details_box,
-                    loom_markdown_render_head (text, HEAD_SOURCE, INPUT_HEAD_CHARS,
-                                               INPUT_HEAD_LINES, &left_out));
-
-  /* Buttons when some of it is left out, or when it is unfolded from a fold. */
-  folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
-  if (left_out > 0 || (show_all && folded != NULL))
+  if (show_all && length > HEAD_SOURCE &&
+      !(markdown = loom_timeline_loader_lookup_markdown (loader, key)))
     {
+      loading = TRUE;
+      show_all = FALSE;
+      if (self->load_cancellable == NULL)
+        {
+          self->load_cancellable = g_cancellable_new ();
+          if (owner != NULL)
+            loom_timeline_loader_parse_markdown_async (
+              loader, key, loom_timeline_text_ref (owner),
+              (GDestroyNotify)loom_timeline_text_unref, text, FALSE, ALL_SOURCE, ALL_CHARS,
+              ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+          else
+            loom_timeline_loader_parse_markdown_async (
+              loader, key, g_object_ref (item), g_object_unref, text, FALSE, ALL_SOURCE,
+              ALL_CHARS, ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+        }
+    }
+
+  if (markdown != NULL)
+    {
+      gtk_box_append (self->details_box, loom_markdown_render_blocks (markdown->document));
+      left_out = markdown->n_left_out;
+    }
+  else
+    {
+      /* Nothing past what md4c reads of a head is copied or cleaned here. */
+      if (length > HEAD_SOURCE)
+        head = prefix = g_strndup (text, HEAD_SOURCE);
+      if ((clean = loom_timeline_format_strip_controls (head)))
+        head = clean;
+      if (show_all)
+        gtk_box_append (self->details_box,
+                        loom_markdown_render_head (head, ALL_SOURCE, ALL_CHARS, ALL_LINES,
+                                                   &left_out));
+      else
+        gtk_box_append (self->details_box,
+                        loom_markdown_render_head (head, HEAD_SOURCE, INPUT_HEAD_CHARS,
+                                                   INPUT_HEAD_LINES, &left_out));
+      if (prefix != NULL)
+        left_out += length - HEAD_SOURCE;
+    }
+
+  /* Buttons when some of it is left out, or when it is unfolded from a fold. Past what a
+   * label shows unfolded, the number of lines says nothing the size does not. */
+  if (length <= ALL_CHARS)
+    folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
+  if (left_out > 0 || loading || ((show_all || markdown != NULL) &&
+                                  (folded != NULL || length > ALL_CHARS)))
+    {
+      g_autoptr(LoomTimelineText) whole = NULL;
+
+      show_all = show_all || markdown != NULL;
       fold.n_shown_lines = fold.n_lines;
-      fold.size = text != NULL ? strlen (text) : 0;
-      fold.shown_size = fold.size - left_out;
-      add_fold_buttons (self, show_all, &fold, show_all && left_out > 0 ? text : NULL);
+      fold.size = length;
+      fold.shown_size = fold.size - MIN (left_out, fold.size);
+      fold.loading = loading;
+      if (show_all && left_out > 0)
+        whole = owner != NULL ? loom_timeline_text_ref (owner)
+                              : loom_timeline_text_new_whole (g_strdup (text));
+      add_fold_buttons (self, show_all, &fold, whole);
     }
 }
 
@@ -536,18 +693,21 @@ add_subagent_details (LoomTimelineToolRow    *self,
                       const LoomTimelineData *d,
                       LoomTimelineItem       *result)
 {
-  const char *payload = loom_timeline_context_get_payload (self->context, d->id);
-  g_autofree char *prompt = loom_timeline_format_subagent_prompt (payload);
+  LoomTimelineText *prompt = need_text (self, LOOM_TIMELINE_TEXT_TASK, d, NULL);
 
   gtk_box_append (self->details_box, section_heading (_("Task")));
-  add_markdown (self, prompt);
+  /* Keyed apart from a message's Markdown: an event's id, shifted as the message row's. */
+  if (prompt != NULL)
+    add_markdown (self, d->id << 1, prompt->text != NULL ? prompt->text : "", prompt, NULL);
+  else
+    gtk_box_append (self->details_box, loading_box ());
   if (result != NULL)
     {
       const LoomTimelineData *r = loom_timeline_item_get_data (result);
 
       gtk_box_append (self->details_box,
                       section_heading (r->is_error ? _("Error") : _("Report")));
-      add_markdown (self, r->text);
+      add_markdown (self, r->id << 1, r->text, NULL, result);
     }
 }
 
@@ -558,6 +718,14 @@ clear_details (LoomTimelineToolRow *self)
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->details_box))))
     gtk_box_remove (self->details_box, child);
+}
+
+/* A load under way is for the item shown: a row recycled or folded drops it. */
+static void
+cancel_load (LoomTimelineToolRow *self)
+{
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
 }
 
 static void
@@ -578,6 +746,64 @@ build_details (LoomTimelineToolRow *self)
 }
 
 static void
+on_text_loaded_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  LoomTimelineToolRow *self;
+  g_autoptr(LoomTimelineText) text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  text = loom_timeline_loader_load_finish (LOOM_TIMELINE_LOADER (source), result, &error);
+  /* Cancelled: the row was recycled, folded or disposed, and may be gone. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = LOOM_TIMELINE_TOOL_ROW (user_data);
+  g_clear_object (&self->load_cancellable);
+  if (text == NULL)
+    {
+      g_warning ("Could not load a tool call's details: %s", error->message);
+      return;
+    }
+  /* The text is kept by the loader: the rebuild finds it (and starts the next load, if a
+   * section needs one). */
+  if (self->item != NULL && loom_timeline_tool_row_get_expanded (self))
+    {
+      build_details (self);
+      loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
+    }
+}
+
+static void
+on_markdown_parsed_cb (GObject      *source,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(LoomTimelineMarkdown) markdown = NULL;
+  g_autoptr(GError) error = NULL;
+  LoomTimelineToolRow *self;
+
+  markdown = loom_timeline_loader_parse_markdown_finish (LOOM_TIMELINE_LOADER (source), result,
+                                                         &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  self = LOOM_TIMELINE_TOOL_ROW (user_data);
+  g_clear_object (&self->load_cancellable);
+  if (markdown == NULL)
+    {
+      g_warning ("Could not parse a sub-agent's text: %s", error->message);
+      return;
+    }
+  if (self->item != NULL && loom_timeline_tool_row_get_expanded (self))
+    {
+      build_details (self);
+      loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
+    }
+}
+
+static void
 on_show_more_clicked_cb (GtkButton           *button,
                          LoomTimelineToolRow *self)
 {
@@ -585,8 +811,7 @@ on_show_more_clicked_cb (GtkButton           *button,
 
   if (self->item == NULL)
     return;
-  show_all = loom_timeline_context_get_state (self->context, self->item,
-                                              LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  show_all = get_show_all (self);
   loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_SHOW_MORE,
                                    !show_all);
   /* The button is among what is rebuilt: finish its signal first. */
@@ -594,6 +819,14 @@ on_show_more_clicked_cb (GtkButton           *button,
   build_details (self);
   loom_timeline_context_mark (self->context, GTK_WIDGET (self->details_box));
   g_object_unref (button);
+}
+
+gboolean
+loom_timeline_tool_row_get_loading (LoomTimelineToolRow *self)
+{
+  g_return_val_if_fail (LOOM_IS_TIMELINE_TOOL_ROW (self), FALSE);
+
+  return self->load_cancellable != NULL;
 }
 
 /* Expanding */
@@ -633,6 +866,8 @@ sync_expanded (LoomTimelineToolRow *self,
   /* Folded, nothing of the details is kept: recycled rows stay light. */
   if (!expanded && !animate)
     clear_details (self);
+  if (!expanded)
+    cancel_load (self);
 
   gtk_accessible_update_state (GTK_ACCESSIBLE (self->toggle_button),
                                GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
@@ -688,6 +923,7 @@ loom_timeline_tool_row_set_item (LoomTimelineToolRow *self,
 
   if (!g_set_object (&self->item, item))
     return;
+  cancel_load (self);
 
   if (item == NULL)
     {
@@ -743,6 +979,7 @@ loom_timeline_tool_row_dispose (GObject *object)
 {
   LoomTimelineToolRow *self = (LoomTimelineToolRow *)object;
 
+  cancel_load (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_TIMELINE_TOOL_ROW);
   g_clear_object (&self->item);
   g_clear_object (&self->context);

@@ -26,6 +26,12 @@ void       loom_timeline_tool_row_set_expanded (LoomTimelineToolRow *self,
 char      *loom_timeline_tool_row_describe     (LoomTimelineContext *context,
                                                 LoomTimelineItem    *item);
 
+/* Whether a payload is being read and made in a worker for the details shown; the row
+ * shows a spinner and "Loading…" meanwhile. */
+gboolean   loom_timeline_tool_row_get_loading  (LoomTimelineToolRow *self);
+/* The text a "Copy All" button under the details puts on the clipboard, for tests. */
+LoomTimelineText *loom_timeline_tool_row_get_copy_text (GtkButton   *button);
+
 /* A coloured diff of unified diff lines (see loom_timeline_format_diff()). */
 GtkWidget *loom_timeline_diff_view_new         (const char          *diff);
 

@@ -83,14 +83,16 @@ loom_window_show_session (LoomWindow  *self,
 
   if (session != NULL)
     {
-      const char *project = loom_session_get_project_name (session);
+      g_autofree char *project = loom_session_row_display_text (
+        loom_session_get_project_name (session));
+      g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
       const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
       g_autofree char *subtitle = NULL;
 
       /* Translators: the subtitle of a session's timeline: a project, then an agent. */
       subtitle = project != NULL ? g_strdup_printf (_("%s · %s"), project, agent)
                                  : g_strdup (agent);
-      adw_window_title_set_title (self->content_title, loom_session_get_title (session));
+      adw_window_title_set_title (self->content_title, title);
       adw_window_title_set_subtitle (self->content_title, subtitle);
       gtk_stack_set_visible_child_name (self->content_stack, "timeline");
     }
@@ -157,7 +159,12 @@ loom_window_refresh_shown_session (LoomWindow *self,
   loom_session_update (self->shown_session, now);
   loom_session_record_free (self->shown_record);
   self->shown_record = loom_session_record_copy (now);
-  adw_window_title_set_title (self->content_title, loom_session_get_title (self->shown_session));
+  {
+    g_autofree char *title = loom_session_row_display_text (
+      loom_session_get_title (self->shown_session));
+
+    adw_window_title_set_title (self->content_title, title);
+  }
   /* The details show the folder, the pin, the archive: read them again. Given the session it
    * already shows, the timeline reloads in place: the reader keeps their place and sees what
    * an import added. */

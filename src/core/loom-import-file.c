@@ -10,11 +10,16 @@
 #include "loom-error.h"
 #include "loom-import-private.h"
 #include "loom-json-salvage.h"
+#include "loom-naming.h"
 #include "loom-time.h"
 
 /* What is shown and searched of an event; the payload keeps everything. */
 #define EVENT_TEXT_LIMIT 65536
 #define TITLE_PROMPT_LIMIT 60
+/* A model's name, a version, a mode, a commit: a word or a few. */
+#define METADATA_WORD_LIMIT 200
+/* What a task set out to do: a paragraph, shown on a few lines. */
+#define TASK_OBJECTIVE_LIMIT 2000
 
 LoomImportFile *
 loom_import_file_new (LoomStore          *store,
@@ -424,6 +429,37 @@ bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_null (stmt, index);
 }
 
+/* Metadata is shown on one line (a title, a model, a branch), and the transcript bounds none
+ * of it: the store keeps a line of a sane length, valid UTF-8, without control characters
+ * (loom_naming_bound_line()). */
+static void
+bind_line (sqlite3_stmt *stmt,
+           int           index,
+           const char   *text,
+           glong         max_chars)
+{
+  char *line = loom_naming_bound_line (text, max_chars);
+
+  if (line != NULL)
+    sqlite3_bind_text (stmt, index, line, -1, g_free);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
+/* A path is kept as it is, but valid and no longer than any real one. */
+static void
+bind_path (sqlite3_stmt *stmt,
+           int           index,
+           const char   *path)
+{
+  char *bounded = loom_naming_bound_path (path, LOOM_NAMING_PATH_LIMIT);
+
+  if (bounded != NULL)
+    sqlite3_bind_text (stmt, index, bounded, -1, g_free);
+  else
+    sqlite3_bind_null (stmt, index);
+}
+
 static void
 bind_count (sqlite3_stmt *stmt,
             int           index,
@@ -770,7 +806,9 @@ loom_import_file_session (LoomImportFile           *file,
     "  parent_session_id = coalesce (?12, parent_session_id)"
     " WHERE id = ?1";
   const char *source = meta->source ? meta->source : file->importer->name;
-  const char *project_path = meta->project_path ? meta->project_path : meta->cwd;
+  g_autofree char *project_path =
+    loom_naming_bound_path (meta->project_path ? meta->project_path : meta->cwd,
+                            LOOM_NAMING_PATH_LIMIT);
   sqlite3_stmt *stmt;
   gint64 id, project_id, parent_id;
   gint64 linked_project = 0, linked_parent = 0;
@@ -811,18 +849,18 @@ loom_import_file_session (LoomImportFile           *file,
 
   sqlite3_bind_int64 (stmt, 1, id);
   bind_text (stmt, 2, meta->source_path ? meta->source_path : file->path);
-  bind_text (stmt, 3, meta->title);
+  bind_line (stmt, 3, meta->title, LOOM_NAMING_TITLE_LIMIT);
   bind_row (stmt, 4, project_id);
-  bind_text (stmt, 5, meta->cwd);
-  bind_text (stmt, 6, meta->git_branch);
-  bind_text (stmt, 7, meta->git_commit);
-  bind_text (stmt, 8, meta->agent_version);
-  bind_text (stmt, 9, meta->agent_mode);
-  bind_text (stmt, 10, meta->selected_agent_id);
-  bind_text (stmt, 11, meta->session_type);
+  bind_path (stmt, 5, meta->cwd);
+  bind_line (stmt, 6, meta->git_branch, LOOM_NAMING_TITLE_LIMIT);
+  bind_line (stmt, 7, meta->git_commit, METADATA_WORD_LIMIT);
+  bind_line (stmt, 8, meta->agent_version, METADATA_WORD_LIMIT);
+  bind_line (stmt, 9, meta->agent_mode, METADATA_WORD_LIMIT);
+  bind_line (stmt, 10, meta->selected_agent_id, METADATA_WORD_LIMIT);
+  bind_line (stmt, 11, meta->session_type, METADATA_WORD_LIMIT);
   bind_row (stmt, 12, parent_id);
-  bind_text (stmt, 13, meta->task_objective);
-  bind_text (stmt, 14, meta->task_status);
+  bind_line (stmt, 13, meta->task_objective, TASK_OBJECTIVE_LIMIT);
+  bind_line (stmt, 14, meta->task_status, METADATA_WORD_LIMIT);
   sqlite3_bind_int64 (stmt, 15, meta->created_at);
   sqlite3_bind_int64 (stmt, 16, meta->updated_at);
   if (loom_import_step (file->store, stmt, "update the session", error) < 0)
@@ -925,7 +963,7 @@ update_message (LoomImportFile          *file,
   sqlite3_bind_int64 (stmt, 1, id);
   bind_text (stmt, 2, m->text ? m->text : "");
   sqlite3_bind_int (stmt, 3, (int)m->flags);
-  bind_text (stmt, 4, m->model);
+  bind_line (stmt, 4, m->model, METADATA_WORD_LIMIT);
   bind_count (stmt, 5, m->input_tokens);
   bind_count (stmt, 6, m->output_tokens);
   bind_count (stmt, 7, m->cache_read_tokens);
@@ -961,7 +999,7 @@ loom_import_file_add_message (LoomImportFile          *file,
   bind_text (stmt, 3, m->role);
   sqlite3_bind_int (stmt, 4, (int)m->flags);
   bind_text (stmt, 5, m->source_id);
-  bind_text (stmt, 6, m->model);
+  bind_line (stmt, 6, m->model, METADATA_WORD_LIMIT);
   sqlite3_bind_int64 (stmt, 7, m->created_at);
   bind_text (stmt, 8, m->text ? m->text : "");
   bind_count (stmt, 9, m->input_tokens);
@@ -1048,10 +1086,10 @@ loom_import_file_add_event (LoomImportFile        *file,
   if (e->message_id > 0)
     sqlite3_bind_int64 (stmt, 4, e->message_id);
   bind_text (stmt, 5, e->call_id);
-  bind_text (stmt, 6, e->tool_name);
+  bind_line (stmt, 6, e->tool_name, METADATA_WORD_LIMIT);
   sqlite3_bind_int (stmt, 7, !!e->is_error);
-  bind_text (stmt, 8, e->path);
-  bind_text (stmt, 9, e->change_kind);
+  bind_path (stmt, 8, e->path);
+  bind_line (stmt, 9, e->change_kind, METADATA_WORD_LIMIT);
   bind_text (stmt, 10, e->source_id);
   sqlite3_bind_int64 (stmt, 11, e->created_at);
   bind_text (stmt, 12, bounded_text (e->text, EVENT_TEXT_LIMIT, &owned));
@@ -1092,8 +1130,15 @@ loom_import_file_set_models (LoomImportFile     *file,
 {
   g_return_if_fail (models != NULL);
 
+  GPtrArray *bounded = g_ptr_array_new ();
+  char *model;
+
+  for (guint i = 0; models[i] != NULL; i++)
+    if ((model = loom_naming_bound_line (models[i], METADATA_WORD_LIMIT)))
+      g_ptr_array_add (bounded, model);
+  g_ptr_array_add (bounded, NULL);
   g_hash_table_insert (file->models, g_memdup2 (&session_id, sizeof session_id),
-                       g_strdupv ((char **)models));
+                       g_ptr_array_free (bounded, FALSE));
 }
 
 /* ——— After the file ——— */

@@ -20,6 +20,8 @@
  * commands that can come before it, and a session without any prompt is not read to its end. */
 #define PROMPT_PAGE 64
 #define PROMPT_SEARCH_LIMIT 1024
+/* How much of a prompt a suggested name is looked for in. */
+#define SUGGEST_SOURCE_BYTES 8192
 
 /* Openings that ask rather than name. Matched case-insensitively at the start, repeatedly, so
  * that "Hi! Could you please fix…" comes down to "fix…". Longer openings first. */
@@ -89,6 +91,95 @@ collapse_space (const char *text)
     }
 
   return g_string_free (out, FALSE);
+}
+
+char *
+loom_naming_bound_line (const char *text,
+                        glong       max_chars)
+{
+  g_autoptr(GString) out = NULL;
+  gboolean space = FALSE;
+  gboolean cut = FALSE;
+  gsize cut_at = 0;  /* the length of @out at max_chars - 1 characters */
+  glong n = 0;
+
+  g_return_val_if_fail (max_chars >= 2, NULL);
+
+  if (text == NULL)
+    return NULL;
+  out = g_string_new (NULL);
+  for (const char *p = text; *p != '\0' && !cut;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      /* A byte that starts no character stands for one, as g_utf8_make_valid() has it. */
+      if (c == (gunichar)-1 || c == (gunichar)-2)
+        {
+          c = 0xFFFD;
+          p++;
+        }
+      else
+        p = g_utf8_next_char (p);
+
+      if (g_unichar_isspace (c) || g_unichar_iscntrl (c) || c == 0x2028 || c == 0x2029)
+        {
+          space = out->len > 0;
+          continue;
+        }
+      for (guint i = space ? 0 : 1; i < 2; i++)
+        {
+          if (n == max_chars)
+            {
+              cut = TRUE;
+              break;
+            }
+          if (i == 0)
+            g_string_append_c (out, ' ');
+          else
+            g_string_append_unichar (out, c);
+          if (++n == max_chars - 1)
+            cut_at = out->len;
+        }
+      space = FALSE;
+    }
+
+  if (cut)
+    {
+      g_string_truncate (out, cut_at);
+      if (out->len > 0 && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append (out, "…");
+    }
+  if (out->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+loom_naming_bound_path (const char *text,
+                        gsize       max_bytes)
+{
+  g_autofree char *valid = NULL;
+  const char *end;
+  gsize length;
+
+  g_return_val_if_fail (max_bytes >= 8, NULL);
+
+  if (text == NULL)
+    return NULL;
+  length = strnlen (text, max_bytes + 1);
+  if (length <= max_bytes && g_utf8_validate_len (text, length, NULL))
+    return g_strndup (text, length);
+
+  /* Made valid from a prefix only: a bad byte never costs more than the rest of the cut. */
+  valid = g_utf8_make_valid (text, MIN (length, max_bytes));
+  if (length <= max_bytes)
+    return g_steal_pointer (&valid);
+  /* Cut at a character boundary with room for "…" (3 bytes). */
+  end = valid + MIN (strlen (valid), max_bytes - 3);
+  while (end > valid && (*end & 0xC0) == 0x80)
+    end--;
+  return g_strdup_printf ("%.*s…", (int)(end - valid), valid);
 }
 
 /* The length of the separator that ends just before @end: " - ", or the en or em dash that text
@@ -227,14 +318,25 @@ first_prose_line (const char *text)
   return NULL;
 }
 
+/* In one pass: erasing each match in turn is quadratic on a line of a million backticks. */
 static void
 remove_all (GString    *string,
             const char *needle)
 {
-  char *found;
+  gsize needle_len = strlen (needle);
+  char *to = string->str;
 
-  while ((found = strstr (string->str, needle)) != NULL)
-    g_string_erase (string, found - string->str, strlen (needle));
+  for (const char *from = string->str; *from != '\0';)
+    {
+      if (strncmp (from, needle, needle_len) == 0)
+        {
+          from += needle_len;
+          continue;
+        }
+      *to++ = *from++;
+    }
+  *to = '\0';
+  string->len = to - string->str;
 }
 
 static void
@@ -271,13 +373,26 @@ trim_end (GString *name)
 char *
 loom_naming_suggest_name (const char *text)
 {
+  g_autofree char *source = NULL;
   g_autofree char *line = NULL;
   g_autofree char *collapsed = NULL;
   g_autoptr(GString) name = NULL;
   const char *start;
   gunichar first;
 
-  if (text == NULL || !g_utf8_validate (text, -1, NULL))
+  if (text == NULL)
+    return NULL;
+  /* A name is in the first lines: a prompt of megabytes is not split, searched and copied
+   * whole for them. A character cut in two at the end does not count against it. */
+  if (strnlen (text, SUGGEST_SOURCE_BYTES + 1) > SUGGEST_SOURCE_BYTES)
+    {
+      const char *end = text + SUGGEST_SOURCE_BYTES;
+
+      while (end > text && (*end & 0xC0) == 0x80)
+        end--;
+      text = source = g_strndup (text, end - text);
+    }
+  if (!g_utf8_validate (text, -1, NULL))
     return NULL;
   if ((line = first_prose_line (text)) == NULL)
     return NULL;
@@ -379,8 +494,13 @@ loom_naming_build_title (const char *name,
   g_autofree char *clean = NULL;
   gsize len;
 
-  /* The name alone: a date typed at its end would otherwise appear twice. */
-  loom_naming_split_title (name, &clean, NULL);
+  g_autofree char *whole = NULL;
+
+  /* The name alone: a date typed at its end would otherwise appear twice. A title is one
+   * line of a sane length, whatever was typed or pasted. */
+  loom_naming_split_title (name, &whole, NULL);
+  if (!(clean = loom_naming_bound_line (whole, LOOM_NAMING_TITLE_LIMIT)))
+    return NULL;
   len = strlen (clean);
   while (len > 0 && (clean[len - 1] == '-' || clean[len - 1] == ' '))
     clean[--len] = '\0';

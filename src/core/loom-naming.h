@@ -18,6 +18,23 @@ G_BEGIN_DECLS
 /* Longest name loom_naming_suggest_name() proposes, in characters. */
 #define LOOM_NAMING_SUGGESTION_LIMIT 50
 
+/* Longest title, agent's title or other line of a session's metadata the store keeps, in
+ * characters: transcripts are not bounded, and a label lays out all it is given. */
+#define LOOM_NAMING_TITLE_LIMIT 500
+/* Longest path (a working folder) the store keeps, in bytes. */
+#define LOOM_NAMING_PATH_LIMIT 4096
+
+/* @text as one line a label can show: valid UTF-8 (a bad byte becomes U+FFFD), runs of white
+ * space, newlines and control characters one space, the ends trimmed, and at most @max_chars
+ * characters, the last of them "…" when it was cut. NULL for NULL or when nothing is left. */
+char     *loom_naming_bound_line           (const char  *text,
+                                            glong        max_chars);
+/* @text as valid UTF-8 (bad bytes become U+FFFD), at most @max_bytes bytes, cut at a
+ * character boundary and ended with "…" when it was longer. Nothing else changes: a path's
+ * spaces are its own. NULL for NULL. */
+char     *loom_naming_bound_path           (const char  *text,
+                                            gsize        max_bytes);
+
 /* TRUE when @text is exactly a valid calendar date written YYYY-MM-DD. */
 gboolean  loom_naming_is_date              (const char  *text);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loom-error.h"
+#include "loom-naming.h"
 #include "loom-store-private.h"
 #include "loom-time.h"
 
@@ -472,8 +473,10 @@ loom_store_rename_session (LoomStore   *self,
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (title != NULL, FALSE);
 
-  trimmed = g_strstrip (g_strdup (title));
-  if (*trimmed == '\0' || !g_utf8_validate (trimmed, -1, NULL))
+  /* One line of a sane length, whatever was pasted (loom_naming_bound_line()). */
+  if (g_utf8_validate (title, -1, NULL))
+    trimmed = loom_naming_bound_line (title, LOOM_NAMING_TITLE_LIMIT);
+  if (trimmed == NULL)
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
                            "A session title cannot be empty");

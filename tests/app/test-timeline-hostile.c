@@ -18,11 +18,15 @@
 #include <string.h>
 
 #include "loom-import.h"
+#include "loom-naming.h"
 #include "loom-search.h"
+#include "loom-search-result-row.h"
+#include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-store.h"
 #include "loom-timeline-format.h"
 #include "loom-timeline-item.h"
+#include "loom-timeline-loader.h"
 #include "loom-timeline-message-row.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-row.h"
@@ -41,6 +45,9 @@
 #define LIST_ID   "0badc0de-0000-4000-8000-000000000002"
 #define OUTPUT_ID "0badc0de-0000-4000-8000-000000000003"
 #define JSON_ID   "0badc0de-0000-4000-8000-000000000004"
+#define TITLE_ID  "0badc0de-0000-4000-8000-000000000005"
+#define MEGABYTE (1024 * 1024)
+#define N_TOOLS 55
 
 /* ——— Transcripts, as Claude Code writes them ——— */
 
@@ -270,6 +277,37 @@ write_transcripts (const char *folder)
   add_tool_result (records, JSON_ID, 4, "toolu_deep", "\"No matches found either\"");
   add_reply (records, JSON_ID, 5, "jsondone Nothing matched.");
   write_transcript (folder, JSON_ID, records);
+
+  /* A title of a megabyte, lines and control characters in it, from Claude Code's
+   * custom-title record, and a first prompt that is one word of a megabyte. */
+  g_string_truncate (records, 0);
+  {
+    g_autofree char *word = repeat ("w", MEGABYTE);
+    g_autoptr(GString) title = g_string_new ("titlesession");
+
+    memcpy (word, "hugeprompt", 10);
+    add_prompt (records, TITLE_ID, 0, word);
+    while (title->len < MEGABYTE)
+      g_string_append (title, " a line\\nof\\u0007 a title\\t");
+    /* 55 tools, one of them named with a megabyte: the details pane lists the most called. */
+    for (guint i = 1; i <= N_TOOLS; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("tool%u", i);
+        g_autofree char *id = g_strdup_printf ("toolu_%u", i);
+
+        if (i == 1)
+          {
+            g_free (name);
+            name = repeat ("n", MEGABYTE);
+            memcpy (name, "hugetool", 8);
+          }
+        add_tool_use (records, TITLE_ID, i, id, name, "{}");
+      }
+    add_reply (records, TITLE_ID, N_TOOLS + 1, "titledone The title is long.");
+    g_string_append_printf (records, "{\"type\":\"custom-title\",\"customTitle\":\"%s\","
+                            "\"sessionId\":\"%s\"}\n", title->str, TITLE_ID);
+  }
+  write_transcript (folder, TITLE_ID, records);
 }
 
 /* ——— Fixture: the transcripts imported, and the application ——— */
@@ -303,7 +341,7 @@ hostile_set_up (Fixture       *fixture,
   g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats->files_failed, ==, 0);
-  g_assert_cmpuint (stats->sessions_new, ==, 4);
+  g_assert_cmpuint (stats->sessions_new, ==, 5);
   /* The record nested past the JSON parser's depth is a warning naming its line; the rest of
    * its file is imported. */
   for (guint i = 0; i < stats->warnings->len; i++)
@@ -487,6 +525,25 @@ search_everything (Fixture    *fixture,
   gint64 seq = 0;
 
   search_for (fixture, word);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
+  /* Every result on screen shows a bounded snippet, however long the words it matched. */
+  {
+    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->results),
+                                                           LOOM_TYPE_SEARCH_RESULT_ROW);
+    guint n_snippets = 0;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        GtkLabel *label = loom_search_result_row_get_snippet_label (rows->pdata[i]);
+        const char *text = gtk_label_get_text (label);
+
+        if (!gtk_widget_get_visible (GTK_WIDGET (label)) || *text == '\0')
+          continue;
+        n_snippets++;
+        g_assert_cmpint (g_utf8_strlen (text, -1), <=, 401);
+      }
+    g_test_message ("%u snippets shown for “%s”", n_snippets, word);
+  }
   model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
   for (guint i = 0; i < g_list_model_get_n_items (model) && position < 0; i++)
     {
@@ -514,6 +571,65 @@ search_everything (Fixture    *fixture,
   if (loom_timeline_search_bar_get_open (fixture->bar))
     g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "stop-search");
   loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
+}
+
+/* The ticks of a timeout: the UI thread kept serving. */
+#define MIN_TICKS 5
+
+typedef struct
+{
+  guint n;
+  guint source;
+} TickCount;
+
+static gboolean
+count_tick_cb (gpointer data)
+{
+  ((TickCount *)data)->n++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+ticked_enough (gpointer data)
+{
+  return ((TickCount *)data)->n >= MIN_TICKS;
+}
+
+typedef struct
+{
+  gboolean  done;
+  char     *text;
+} ClipboardRead;
+
+static void
+on_clipboard_read_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      data)
+{
+  ClipboardRead *read = data;
+  g_autoptr(GError) error = NULL;
+
+  read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+  g_assert_no_error (error);
+  read->done = TRUE;
+}
+
+static gboolean
+clipboard_read_done (gpointer data)
+{
+  return ((ClipboardRead *)data)->done;
+}
+
+/* What the clipboard holds, read as another application would, through its text. */
+static char *
+read_clipboard (GtkWidget *widget)
+{
+  ClipboardRead read = { 0 };
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_read_cb,
+                                 &read);
+  g_assert_true (loom_ui_test_wait_until (clipboard_read_done, &read));
+  return read.text;
 }
 
 /* ——— Tests ——— */
@@ -577,15 +693,21 @@ huge_output_body (Fixture *fixture)
   g_autofree char *note = g_strdup_printf ("Showing the first %s of %s", shown, whole);
   LoomTimelineRow *row;
   GtkWidget *content;
+  g_autoptr(LoomTimelineContext) context = NULL;
+  LoomTimelineLoader *loader;
   GtkButton *button;
   GtkLabel *label;
-  const char *copied;
+  char *copied;
+  TickCount ticks = { 0 };
+  guint n_loaded;
 
   open_session (fixture, uuid);
   wait_for_label (GTK_WIDGET (fixture->view), "outputdone");
   row = find_row (fixture, "Bash");
   g_assert_nonnull (row);
   content = loom_timeline_row_get_content (row);
+  g_object_get (content, "context", &context, NULL);
+  loader = loom_timeline_context_get_loader (context);
 
   /* Opened: the output's first lines, and how much more there is. */
   loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
@@ -600,18 +722,76 @@ huge_output_body (Fixture *fixture)
   loom_ui_test_save_screenshot (window, "hostile-output-folded-light");
   loom_ui_test_save_screenshot (content, "hostile-output-folded-row-light");
 
-  /* Shown whole: still only a head laid out, said so, and all of it one copy away. */
-  gtk_widget_activate (GTK_WIDGET (button));
+  /* Shown whole: the 50 MB payload is read and parsed in a worker. The loads are held in
+   * their worker until the UI thread has served a few ticks of a 10 ms timeout, counted
+   * from the click: a read on the UI thread would have ended before the first. Meanwhile
+   * the row says it is loading and its button waits. */
+  n_loaded = loom_timeline_loader_get_n_loaded (loader);
+  loom_timeline_loader_hold_for_testing (TRUE);
+  ticks.source = g_timeout_add (10, count_tick_cb, &ticks);
+  /* Clicked now: gtk_widget_activate() clicks after a quarter second's animation. */
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_cmpuint (ticks.n, ==, 0);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  wait_for_label (content, "Loading…");
+  button = find_button_labelled (content, "Show More");
+  g_assert_nonnull (button);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_true (loom_ui_test_wait_until (ticked_enough, &ticks));
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_ui_test_save_screenshot (content, "hostile-output-loading-row-light");
+  loom_timeline_loader_hold_for_testing (FALSE);
   g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
+  g_source_remove (ticks.source);
+  g_test_message ("%u ticks of a 10 ms timeout between Show More and the whole output",
+                  ticks.n);
+  g_assert_cmpuint (ticks.n, >=, MIN_TICKS);
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_null (find_label (content, "Loading…"));
+
+  /* Still only a head laid out, said so, and all of it one copy away. */
   loom_ui_test_wait_for_frames (window, 4);
   label = wait_for_label (content, "bigoutputstart");
   g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 32768);
   wait_for_label (content, note);
   button = find_button_labelled (content, "Copy All");
   g_assert_nonnull (button);
-  copied = g_object_get_data (G_OBJECT (button), "loom-text");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_signal_emit_by_name (button, "clicked");
+  copied = read_clipboard (window);
+  g_assert_nonnull (copied);
   g_assert_cmpuint (strlen (copied), ==, BIG_OUTPUT_BYTES + strlen ("bigoutputstart  bigoutputend"));
+  g_assert_true (g_str_has_prefix (copied, "bigoutputstart "));
   g_assert_true (g_str_has_suffix (copied, " bigoutputend"));
+  g_clear_pointer (&copied, g_free);
+
+  /* Folded and opened again, shown whole at once: the text was kept, nothing read again. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  loom_ui_test_wait_for_frames (window, 2);
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_nonnull (find_button_labelled (content, "Show Less"));
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+
+  /* A load the row no longer wants is dropped: the texts forgotten (as when the session
+   * changes), the row opened, loading, and folded before the load ends. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  loom_timeline_loader_set_store_path (loader, loom_store_get_path (store));
+  loom_timeline_loader_hold_for_testing (TRUE);
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), FALSE);
+  g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  loom_timeline_loader_hold_for_testing (FALSE);
+  loom_ui_test_wait_for_frames (window, 10);
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+  /* Opened again, it loads again, and shows it. */
+  loom_timeline_tool_row_set_expanded (LOOM_TIMELINE_TOOL_ROW (content), TRUE);
+  g_assert_true (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
+  g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 2);
+  wait_for_label (content, note);
   loom_ui_test_save_screenshots (fixture->app, window, "hostile-output");
   /* The row whole, its note included, below the window's edge. */
   loom_ui_test_save_screenshot (content, "hostile-output-row-light");
@@ -629,14 +809,49 @@ huge_output_body (Fixture *fixture)
   g_test_message ("Message folded: “%s”", gtk_label_get_text (label));
   button = find_button_labelled (content, "Show Full Message");
   g_assert_nonnull (button);
-  gtk_widget_activate (GTK_WIDGET (button));
+  /* Parsed whole in a worker, held there while the UI thread serves a few ticks. */
+  n_loaded = loom_timeline_loader_get_n_loaded (loader);
+  loom_timeline_loader_hold_for_testing (TRUE);
+  ticks.n = 0;
+  ticks.source = g_timeout_add (10, count_tick_cb, &ticks);
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (loom_timeline_message_row_get_loading (LOOM_TIMELINE_MESSAGE_ROW (content)));
+  wait_for_label (content, "Loading…");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_true (loom_ui_test_wait_until (ticked_enough, &ticks));
+  g_assert_true (loom_timeline_message_row_get_loading (LOOM_TIMELINE_MESSAGE_ROW (content)));
+  loom_timeline_loader_hold_for_testing (FALSE);
   label = wait_for_label (content, "not shown. Copy takes the whole message.");
+  g_source_remove (ticks.source);
+  g_test_message ("%u ticks of a 10 ms timeout between Show Full Message and the message",
+                  ticks.n);
+  g_assert_cmpuint (ticks.n, >=, MIN_TICKS);
+  g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
+  g_assert_false (loom_timeline_message_row_get_loading (LOOM_TIMELINE_MESSAGE_ROW (content)));
   g_test_message ("Message shown: “%s”", gtk_label_get_text (label));
   label = wait_for_label (content, "longmessagestart");
   g_assert_cmpuint (strlen (gtk_label_get_text (label)), <=, 32768);
   g_assert_null (find_label (content, "longmessageend"));
   g_assert_null (find_button_labelled (content, "Show Full Message"));
+  g_assert_null (find_label (content, "Loading…"));
   loom_ui_test_save_screenshot (content, "hostile-long-message-row-light");
+  /* Copy takes the whole message. */
+  {
+    g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
+    GtkWidget *copy = NULL;
+
+    for (guint i = 0; i < buttons->len && copy == NULL; i++)
+      if (g_strcmp0 (gtk_button_get_icon_name (buttons->pdata[i]), "edit-copy-symbolic") == 0)
+        copy = buttons->pdata[i];
+    g_assert_nonnull (copy);
+    g_signal_emit_by_name (copy, "clicked");
+    copied = read_clipboard (window);
+    g_assert_true (g_str_has_prefix (copied, "longmessagestart "));
+    g_assert_true (g_str_has_suffix (copied, "longmessageend"));
+    g_assert_cmpuint (strlen (copied), ==, strlen ("longmessagestart longmessageend") +
+                                           400000 * strlen ("word "));
+    g_clear_pointer (&copied, g_free);
+  }
 
   /* The megabyte API error: its head, and how much more. */
   loom_timeline_view_scroll_to_end (fixture->view);
@@ -724,6 +939,88 @@ test_format_deep_json (void)
     g_assert_cmpuint (strspn (lines[i], " "), <=, 2 * 32);
 }
 
+/* The session of the megabyte title opens, its details pane shown: every title on screen is
+ * a line of a title's length. */
+static void
+huge_title_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  LoomStore *store = loom_window_get_store (fixture->window);
+  g_autofree char *uuid = uuid_of_session_saying (store, "titlesession");
+  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkWidget *details;
+  guint n_titles = 0;
+
+  session = loom_store_get_session (store, uuid, &error);
+  g_assert_no_error (error);
+  g_test_message ("Title: %s", loom_session_get_title (session));
+  g_assert_cmpint (g_utf8_strlen (loom_session_get_title (session), -1), <=,
+                   LOOM_NAMING_TITLE_LIMIT + 13);
+  g_assert_null (strchr (loom_session_get_title (session), '\n'));
+
+  open_session (fixture, uuid);
+  wait_for_label (GTK_WIDGET (fixture->view), "hugeprompt");
+  loom_timeline_view_scroll_to_end (fixture->view);
+  loom_ui_test_wait_for_frames (window, 6);
+  wait_for_label (GTK_WIDGET (fixture->view), "titledone");
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
+  loom_ui_test_wait_for_frames (window, 3);
+  g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SESSION_DETAILS), ==, 1);
+  details = loom_ui_test_find_any (window, LOOM_TYPE_SESSION_DETAILS);
+  wait_for_label (details, "titlesession");
+  loom_ui_test_save_screenshot (window, "hostile-title-details-light");
+
+  /* No label anywhere lays out more than a bounded part of the megabyte. */
+  labels = loom_ui_test_find_visible (window, GTK_TYPE_LABEL);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      if (strstr (text, "titlesession") != NULL)
+        n_titles++;
+      g_assert_cmpuint (strlen (text), <=, 32768);
+    }
+  g_test_message ("%u labels show the title", n_titles);
+  g_assert_cmpuint (n_titles, >=, 2);
+
+  /* The tools: the 50 most called, the rest counted in one row, each name a bounded line. */
+  {
+    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (details, ADW_TYPE_ACTION_ROW);
+    guint n_tool_rows = 0;
+    gboolean others = FALSE;
+
+    for (guint i = 0; i < rows->len; i++)
+      {
+        const char *title = adw_preferences_row_get_title (rows->pdata[i]);
+
+        if (g_str_has_prefix (title, "tool") || g_str_has_prefix (title, "hugetool"))
+          {
+            n_tool_rows++;
+            g_assert_cmpint (g_utf8_strlen (title, -1), <=, 200);
+          }
+        if (g_str_equal (title, "5 Other Tools"))
+          others = TRUE;
+      }
+    g_test_message ("%u tool rows", n_tool_rows);
+    g_assert_cmpuint (n_tool_rows, ==, 50);
+    g_assert_true (others);
+  }
+
+  scroll_through (fixture);
+  search_everything (fixture, "titledone", uuid);
+  g_assert_true (loom_ui_test_press_key (window, GDK_KEY_F9, 0));
+  loom_ui_test_wait_for_frames (window, 3);
+}
+
+static void
+test_huge_title (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  fixture_run (fixture, huge_title_body);
+}
+
 static void
 test_deep_markdown (Fixture       *fixture,
                     gconstpointer  user_data)
@@ -758,6 +1055,8 @@ main (int   argc,
               hostile_set_up, test_huge_output, fixture_tear_down);
   g_test_add ("/timeline-hostile/deep-json", Fixture, NULL,
               hostile_set_up, test_deep_json, fixture_tear_down);
+  g_test_add ("/timeline-hostile/huge-title", Fixture, NULL,
+              hostile_set_up, test_huge_title, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -899,7 +899,8 @@ test_long_output (Fixture       *fixture,
   g_assert_nonnull (find_label (content, "Showing the first 1000 of 12000 lines"));
   more = find_button_with_label (content, "Copy All");
   g_assert_nonnull (more);
-  g_assert_nonnull (strstr (g_object_get_data (G_OBJECT (more), "loom-text"),
+  g_assert_nonnull (loom_timeline_tool_row_get_copy_text (more));
+  g_assert_nonnull (strstr (loom_timeline_tool_row_get_copy_text (more)->text,
                             "line 11999 of the build log"));
   gtk_widget_activate (GTK_WIDGET (more));
 }

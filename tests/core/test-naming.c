@@ -282,6 +282,109 @@ test_find_first_prompt (void)
   loom_test_remove_tree (dir);
 }
 
+/* A line of metadata as the store keeps it: valid, one line, of a sane length. */
+static void
+test_bound_line (void)
+{
+  g_autofree char *word = g_strnfill (1024 * 1024, 'w');
+  g_autofree char *spaces = g_strnfill (1024 * 1024, ' ');
+  g_autofree char *cut = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *exact = g_strnfill (10, 'x');
+  g_autofree char *trailing = g_strconcat ("abc", spaces, NULL);
+  g_autofree char *all_spaces = NULL;
+
+  g_assert_null (loom_naming_bound_line (NULL, 10));
+  g_assert_null (loom_naming_bound_line (" \n\t ", 10));
+  line = loom_naming_bound_line ("  Fix\nthe\x07 login\r\n test  ", 100);
+  g_assert_cmpstr (line, ==, "Fix the login test");
+  g_clear_pointer (&line, g_free);
+
+  /* A bad byte is a replacement character, not the end of the line. */
+  line = loom_naming_bound_line ("caf\xe9 au lait", 100);
+  g_assert_cmpstr (line, ==, "caf\xef\xbf\xbd au lait");
+  g_clear_pointer (&line, g_free);
+
+  /* A megabyte-long word: the first characters and "…", LOOM_NAMING_TITLE_LIMIT in all. */
+  cut = loom_naming_bound_line (word, LOOM_NAMING_TITLE_LIMIT);
+  g_assert_cmpint (g_utf8_strlen (cut, -1), ==, LOOM_NAMING_TITLE_LIMIT);
+  g_assert_true (g_str_has_suffix (cut, "…"));
+  g_assert_true (g_str_has_prefix (cut, "www"));
+  g_clear_pointer (&cut, g_free);
+
+  /* Cut at a character, never inside one. */
+  {
+    g_autoptr(GString) wide = g_string_new (NULL);
+
+    for (guint i = 0; i < 1000; i++)
+      g_string_append (wide, "\xc3\xa9");
+    cut = loom_naming_bound_line (wide->str, 7);
+    g_assert_cmpstr (cut, ==, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9…");
+    g_clear_pointer (&cut, g_free);
+  }
+
+  /* Exactly the limit is not cut; white space after it is no cut either. */
+  line = loom_naming_bound_line (exact, 10);
+  g_assert_cmpstr (line, ==, exact);
+  g_clear_pointer (&line, g_free);
+  line = loom_naming_bound_line (trailing, 3);
+  g_assert_cmpstr (line, ==, "abc");
+  g_clear_pointer (&line, g_free);
+  /* Cut after a space: no space before the "…". */
+  line = loom_naming_bound_line ("ab cd ef", 4);
+  g_assert_cmpstr (line, ==, "ab…");
+  g_clear_pointer (&line, g_free);
+  all_spaces = loom_naming_bound_line (spaces, 10);
+  g_assert_null (all_spaces);
+}
+
+static void
+test_bound_path (void)
+{
+  g_autofree char *long_path = g_strnfill (64 * 1024, 'd');
+  g_autofree char *path = NULL;
+
+  g_assert_null (loom_naming_bound_path (NULL, 100));
+  /* A path's own spaces stay. */
+  path = loom_naming_bound_path ("/home/me/My  Project", 100);
+  g_assert_cmpstr (path, ==, "/home/me/My  Project");
+  g_clear_pointer (&path, g_free);
+  path = loom_naming_bound_path ("/tmp/caf\xe9", 100);
+  g_assert_true (g_utf8_validate (path, -1, NULL));
+  g_assert_true (g_str_has_prefix (path, "/tmp/caf"));
+  g_clear_pointer (&path, g_free);
+
+  path = loom_naming_bound_path (long_path, LOOM_NAMING_PATH_LIMIT);
+  g_assert_cmpuint (strlen (path), <=, LOOM_NAMING_PATH_LIMIT);
+  g_assert_true (g_str_has_suffix (path, "…"));
+  g_assert_true (g_utf8_validate (path, -1, NULL));
+}
+
+/* A prompt of megabytes suggests a name as quickly as any: only its start is read, and
+ * nothing in it is quadratic (a line of backticks once was, a million erases). */
+static void
+test_suggest_name_huge (void)
+{
+  g_autofree char *ticks = g_strnfill (4 * 1024 * 1024, '`');
+  g_autofree char *word = g_strnfill (1024 * 1024, 'w');
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  g_assert_null (loom_naming_suggest_name (ticks));
+  memcpy (ticks + 4 * 1024 * 1024 - 10, "late words", 10);
+  g_assert_null (loom_naming_suggest_name (ticks));
+
+  name = loom_naming_suggest_name (word);
+  g_assert_nonnull (name);
+  g_assert_cmpint (g_utf8_strlen (name, -1), <=, LOOM_NAMING_SUGGESTION_LIMIT);
+  g_assert_true (g_str_has_prefix (name, "Www"));
+
+  /* A title built from a pasted megabyte is a line of a title's length. */
+  title = loom_naming_build_title (word, "2026-11-20");
+  g_assert_cmpint (g_utf8_strlen (title, -1), ==, LOOM_NAMING_TITLE_LIMIT + 13);
+  g_assert_true (g_str_has_suffix (title, "… - 2026-11-20"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -295,6 +398,9 @@ main (int   argc,
   g_test_add_func ("/naming/build-title", test_build_title);
   g_test_add_func ("/naming/session-title", test_session_title);
   g_test_add_func ("/naming/find-first-prompt", test_find_first_prompt);
+  g_test_add_func ("/naming/bound-line", test_bound_line);
+  g_test_add_func ("/naming/bound-path", test_bound_path);
+  g_test_add_func ("/naming/suggest-name-huge", test_suggest_name_huge);
 
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 
 #include "loom-claude-lines.h"
 #include "loom-import.h"
+#include "loom-naming.h"
 #include "loom-test-utils.h"
 #include "loom-timeline-item.h"
 
@@ -823,6 +824,149 @@ test_document_over_limit_gemini (Fixture       *f,
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
 }
 
+#define S_HUGE_TITLE "10000000-0000-4000-8000-0000000000f1"
+#define MEGABYTE (1024 * 1024)
+
+/* Runs `loom --db … @args…` on the fixture's store; returns what it printed. */
+static char *
+run_loom (Fixture     *f,
+          const char  *first,
+          ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int wait_status = 0;
+  va_list args;
+
+  g_ptr_array_add (argv, (char *)g_getenv ("LOOM_CLI"));
+  g_ptr_array_add (argv, (char *)"--db");
+  g_ptr_array_add (argv, f->db);
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *)arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_nonnull (argv->pdata[0]);
+  g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  if (!g_spawn_check_wait_status (wait_status, NULL))
+    g_error ("loom failed: %s", err);
+  return out;
+}
+
+/* A member of @object: a string no longer than @max_chars characters, valid UTF-8, one line
+ * without control characters. */
+static const char *
+assert_bounded_member (JsonObject *object,
+                       const char *name,
+                       glong       max_chars)
+{
+  const char *value = json_object_get_string_member (object, name);
+
+  g_assert_nonnull (value);
+  g_assert_true (g_utf8_validate (value, -1, NULL));
+  g_test_message ("%s: %ld characters", name, g_utf8_strlen (value, -1));
+  g_assert_cmpint (g_utf8_strlen (value, -1), <=, max_chars);
+  for (const char *p = value; *p != '\0'; p = g_utf8_next_char (p))
+    g_assert_false (g_unichar_iscntrl (g_utf8_get_char (p)));
+  return value;
+}
+
+/* An agent's title of a megabyte with newlines and control characters in it, a first prompt
+ * of one megabyte-long word, a branch and a model as long, a working folder of 64 KiB: the
+ * store keeps each bounded, and `loom sessions show --json` says so. */
+static void
+test_huge_metadata (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GString) title = g_string_new ("Hugetitle");
+  g_autofree char *word = NULL;
+  g_autofree char *branch = NULL;
+  g_autofree char *model = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LoomSession) session = NULL;
+  JsonObject *object;
+  const char *value;
+
+  while (title->len < MEGABYTE)
+    g_string_append (title, " line\\n\\u0007 of a title\\t");
+  word = g_strnfill (MEGABYTE, 'w');
+  memcpy (word, "Hugeprompt", 10);
+  branch = g_strnfill (MEGABYTE, 'b');
+  model = g_strnfill (MEGABYTE, 'm');
+  cwd = g_strnfill (64 * 1024, 'd');
+  cwd[0] = '/';
+
+  add_line (contents, g_strdup_printf (
+    "{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-000000000001\","
+    "\"parentUuid\":null,\"sessionId\":\"%s\",\"timestamp\":\"2026-11-20T10:00:00.000Z\","
+    "\"cwd\":\"%s\",\"gitBranch\":\"%s\",\"version\":\"2.1.81\",\"isSidechain\":false,"
+    "\"userType\":\"external\",\"message\":{\"role\":\"user\",\"content\":\"%s\"}}",
+    S_HUGE_TITLE, cwd, branch, word));
+  add_line (contents, g_strdup_printf (
+    "{\"type\":\"assistant\",\"uuid\":\"00000000-0000-4000-9000-000000000002\","
+    "\"parentUuid\":\"00000000-0000-4000-8000-000000000001\",\"sessionId\":\"%s\","
+    "\"timestamp\":\"2026-11-20T10:00:30.000Z\",\"cwd\":\"%s\",\"version\":\"2.1.81\","
+    "\"isSidechain\":false,\"userType\":\"external\",\"requestId\":\"req_1\","
+    "\"message\":{\"model\":\"%s\",\"id\":\"msg_1\",\"type\":\"message\","
+    "\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}],"
+    "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}}",
+    S_HUGE_TITLE, cwd, model));
+  add_line (contents, g_strdup_printf ("{\"type\":\"custom-title\",\"customTitle\":\"%s\","
+                                       "\"sessionId\":\"%s\"}", title->str, S_HUGE_TITLE));
+  path = write_session (f, S_HUGE_TITLE, contents);
+  import (f);
+  g_assert_cmpuint (f->stats->sessions_touched, >=, 1);
+
+  session = loom_store_get_session (f->store, S_HUGE_TITLE, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+
+  out = run_loom (f, "sessions", "show", loom_session_get_uuid (session), "--json", NULL);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  object = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_has_member (object, "session"))
+    object = json_object_get_object_member (object, "session");
+
+  /* The title: the agent's, cut; one line, its date kept apart. */
+  value = assert_bounded_member (object, "title", LOOM_NAMING_TITLE_LIMIT + 13);
+  g_test_message ("title: %s", value);
+  g_assert_true (g_str_has_prefix (value, "Hugetitle line"));
+  g_assert_true (g_str_has_suffix (value, " - 2026-11-20"));
+  value = assert_bounded_member (object, "git_branch", LOOM_NAMING_TITLE_LIMIT);
+  g_assert_true (g_str_has_suffix (value, "…"));
+  value = assert_bounded_member (object, "model", 200);
+  g_assert_true (g_str_has_prefix (value, "mmm"));
+  value = assert_bounded_member (object, "cwd", LOOM_NAMING_PATH_LIMIT);
+  g_assert_cmpuint (strlen (value), <=, LOOM_NAMING_PATH_LIMIT);
+  g_assert_true (g_str_has_prefix (value, "/ddd"));
+
+  /* The first prompt is all there, as the person wrote it. */
+  g_assert_cmpint (messages_of (f, loom_session_get_uuid (session)), ==, 2);
+  {
+    g_autofree char *prompt = loom_naming_find_first_prompt (f->store,
+                                                             loom_session_get_uuid (session),
+                                                             &error);
+    g_autofree char *suggestion = loom_naming_suggest_name (prompt);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (strlen (prompt), ==, MEGABYTE);
+    /* A name suggested from it is a name's length. */
+    g_assert_nonnull (suggestion);
+    g_assert_cmpint (g_utf8_strlen (suggestion, -1), <=, LOOM_NAMING_SUGGESTION_LIMIT);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -843,6 +987,7 @@ main (int    argc,
   ADD ("/hostile/record-over-limit-last-line", test_record_over_limit_last_line);
   ADD ("/hostile/record-over-limit-codex", test_record_over_limit_codex);
   ADD ("/hostile/document-over-limit-gemini", test_document_over_limit_gemini);
+  ADD ("/hostile/huge-metadata", test_huge_metadata);
 #undef ADD
 
   return g_test_run ();
