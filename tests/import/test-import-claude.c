@@ -1127,19 +1127,63 @@ test_legacy_cursor (Fixture       *f,
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
 }
 
+/* One item of a session's timeline as a test expects it. */
+typedef struct
+{
+  const char *role_or_kind;
+  const char *tool_name;
+  gboolean    is_error;
+  guint       flags;
+  const char *text;   /* NULL: not checked */
+} ExpectedItem;
+
+/* Imports @relative below @root and fails unless the timeline of the session the agent calls
+ * @session_id is @items, item by item; @check_errors: whether is_error is compared too. */
+static void
+assert_timeline_items (Fixture            *f,
+                       const FixtureRoot  *root,
+                       const char         *relative,
+                       const char         *session_id,
+                       const ExpectedItem *items,
+                       guint               n_items,
+                       gboolean            check_errors)
+{
+  g_autofree char *path = root_path (root, relative);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+
+  import_path (f, "claude-code", path);
+  session = find_session (f, session_id);
+  g_assert_nonnull (session);
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, n_items);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      g_test_message ("item %u", i);
+      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
+      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
+      if (check_errors)
+        g_assert_cmpint (d->is_error, ==, items[i].is_error);
+      g_assert_cmpuint (d->flags, ==, items[i].flags);
+      if (items[i].text != NULL)
+        g_assert_cmpstr (d->text, ==, items[i].text);
+      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
+        g_assert_nonnull (d->call_id);
+    }
+}
+
 /* The three records of one streamed message are one message, its blocks events in order. */
 static void
 test_streamed_timeline (Fixture       *f,
                         gconstpointer  data)
 {
-  static const struct
-  {
-    const char *role_or_kind;
-    const char *tool_name;
-    gboolean    is_error;
-    guint       flags;
-    const char *text;   /* NULL: not checked */
-  } items[] = {
+  static const ExpectedItem items[] = {
     { "user", NULL, FALSE, 0, "Run the test suite and fix what fails" },
     { "assistant", NULL, FALSE, 0, "Running the suite." },
     { "reasoning", NULL, FALSE, 0, "The suite runs with meson test; start with the error logs." },
@@ -1158,33 +1202,9 @@ test_streamed_timeline (Fixture       *f,
     { "tool_result", "Bash", FALSE, 0, "ninja: no work to do.\n 7/12 import-claude  OK  0.39s" },
     { "assistant", NULL, FALSE, 0, "All green now." },
   };
-  g_autofree char *path = fixture_path (STREAMED);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
 
-  import_path (f, "claude-code", path);
-  session = find_session (f, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47");
-  g_assert_nonnull (session);
-  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
-
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
-      const LoomTimelineData *d = loom_timeline_item_get_data (item);
-
-      g_test_message ("item %u", i);
-      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
-      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
-      g_assert_cmpint (d->is_error, ==, items[i].is_error);
-      g_assert_cmpuint (d->flags, ==, items[i].flags);
-      if (items[i].text != NULL)
-        g_assert_cmpstr (d->text, ==, items[i].text);
-      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
-        g_assert_nonnull (d->call_id);
-    }
+  assert_timeline_items (f, &claude_root, STREAMED, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
+                         items, G_N_ELEMENTS (items), TRUE);
 }
 
 /* What a person typed while a tool ran comes in the record of the tool's result: it is their
@@ -1194,51 +1214,24 @@ static void
 test_typed_beside_result (Fixture       *f,
                           gconstpointer  data)
 {
-  static const struct
-  {
-    const char *role_or_kind;
-    const char *tool_name;
-    guint       flags;
-    const char *text;   /* NULL: not checked */
-  } items[] = {
-    { "user", NULL, 0, "Run the store tests" },
-    { "assistant", NULL, 0, "Running them." },
-    { "tool_call", "Bash", 0, NULL },
-    { "tool_result", "Bash", 0, "24/24 subtests passed" },
-    { "user", NULL, 0, "While that ran: also run the import-cli test, please." },
-    { "assistant", NULL, 0, "" },
-    { "tool_call", "Bash", 0, NULL },
-    { "tool_result", "Bash", 0, "12/12 subtests passed" },
-    { "user", NULL, LOOM_MESSAGE_INJECTED, "PostToolUse:Bash hook feedback:\nthe build took 41 s" },
-    { "user", NULL, 0, "Thanks. Now sum up both runs." },
-    { "assistant", NULL, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
+  /* is_error is not compared here. */
+  static const ExpectedItem items[] = {
+    { "user", NULL, FALSE, 0, "Run the store tests" },
+    { "assistant", NULL, FALSE, 0, "Running them." },
+    { "tool_call", "Bash", FALSE, 0, NULL },
+    { "tool_result", "Bash", FALSE, 0, "24/24 subtests passed" },
+    { "user", NULL, FALSE, 0, "While that ran: also run the import-cli test, please." },
+    { "assistant", NULL, FALSE, 0, "" },
+    { "tool_call", "Bash", FALSE, 0, NULL },
+    { "tool_result", "Bash", FALSE, 0, "12/12 subtests passed" },
+    { "user", NULL, FALSE, LOOM_MESSAGE_INJECTED,
+      "PostToolUse:Bash hook feedback:\nthe build took 41 s" },
+    { "user", NULL, FALSE, 0, "Thanks. Now sum up both runs." },
+    { "assistant", NULL, FALSE, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
   };
-  g_autofree char *path = root_path (&variants_root, TYPED_BESIDE_RESULT);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
 
-  import_path (f, "claude-code", path);
-  session = find_session (f, TYPED_ID);
-  g_assert_nonnull (session);
-  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
-
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
-      const LoomTimelineData *d = loom_timeline_item_get_data (item);
-
-      g_test_message ("item %u", i);
-      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
-      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
-      g_assert_cmpuint (d->flags, ==, items[i].flags);
-      if (items[i].text != NULL)
-        g_assert_cmpstr (d->text, ==, items[i].text);
-      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
-        g_assert_nonnull (d->call_id);
-    }
+  assert_timeline_items (f, &variants_root, TYPED_BESIDE_RESULT, TYPED_ID,
+                         items, G_N_ELEMENTS (items), FALSE);
 }
 
 /* claims () says of each file what discover () says, on a tree with every name and place the
