@@ -194,3 +194,16 @@ loom_fuzz_looks_like_jsonl (const uint8_t *data,
   return loom_json_doc_parse (doc, (const char *)data,
                               newline != NULL ? (gsize)(newline - data) : size, NULL) != NULL;
 }
+
+void
+loom_fuzz_import_json_or_jsonl (const char    *source,
+                                const char    *relative_stem,
+                                const uint8_t *data,
+                                size_t         size)
+{
+  g_autofree char *relative_path = g_strconcat (relative_stem,
+                                                loom_fuzz_looks_like_jsonl (data, size)
+                                                ? ".jsonl" : ".json", NULL);
+
+  loom_fuzz_import (source, relative_path, data, size);
+}
