@@ -42,6 +42,55 @@ loom_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+LoomStore *
+loom_test_new_store (char **dir,
+                     char **db_path)
+{
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  *dir = loom_test_make_tmpdir ();
+  *db_path = g_build_filename (*dir, "history.db", NULL);
+  store = loom_store_open (*db_path, &error);
+  g_assert_no_error (error);
+  return store;
+}
+
+char *
+loom_test_fixture_path (const char *first,
+                        ...)
+{
+  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  const char *part;
+  va_list args;
+
+  g_assert_nonnull (root);
+  g_ptr_array_add (parts, (gpointer)root);
+  va_start (args, first);
+  for (part = first; part != NULL; part = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer)part);
+  va_end (args);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **)parts->pdata);
+}
+
+LoomImportStats *
+loom_test_import_paths (LoomStore          *store,
+                        const char         *source,
+                        const char * const *paths)
+{
+  LoomImportOptions options = { source, paths };
+  LoomImportStats *stats = loom_import_stats_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
+  return stats;
+}
+
 char *
 loom_test_add_session (LoomStore  *store,
                        const char *title,

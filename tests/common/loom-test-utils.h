@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-store.h"
 
@@ -12,6 +13,23 @@ G_BEGIN_DECLS
 /* A fresh temporary folder, removed with its contents by loom_test_remove_tree(). */
 char        *loom_test_make_tmpdir       (void);
 void         loom_test_remove_tree       (const char  *path);
+
+/* A fresh store: a new temporary folder in *@dir (for loom_test_remove_tree()) and the store
+ * opened as history.db in it, whose path goes in *@db_path. */
+LoomStore   *loom_test_new_store         (char       **dir,
+                                          char       **db_path);
+
+/* The path of @first and the elements after it (NULL-terminated) below LOOM_TEST_FIXTURES,
+ * which must be set; LOOM_TEST_FIXTURES itself when @first is NULL. */
+char        *loom_test_fixture_path      (const char  *first,
+                                          ...) G_GNUC_NULL_TERMINATED;
+
+/* Imports @paths as `loom import` does (as @source, or detected when NULL; the formats' default
+ * roots when @paths is NULL) into @store, failing on an error, and logs each warning with
+ * g_test_message (). Returns the pass's statistics. */
+LoomImportStats *loom_test_import_paths  (LoomStore          *store,
+                                          const char         *source,
+                                          const char * const *paths);
 
 /* Adds a session with @n_messages messages (alternating user/assistant, the text containing
  * @word) and @n_events events; returns its uuid. */

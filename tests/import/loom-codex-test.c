@@ -18,10 +18,7 @@ char *
 fixture_in (const char *folder,
             const char *relative)
 {
-  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (root);
-  return g_build_filename (root, folder, relative, NULL);
+  return loom_test_fixture_path (folder, relative, NULL);
 }
 
 char *
@@ -34,12 +31,7 @@ void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->db = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->db, &error);
-  g_assert_no_error (error);
+  f->store = loom_test_new_store (&f->dir, &f->db);
 }
 
 void
@@ -58,15 +50,8 @@ import_paths (Fixture            *f,
               const char         *source,
               const char * const *paths)
 {
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
   g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+  f->stats = loom_test_import_paths (f->store, source, paths);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
 }
 

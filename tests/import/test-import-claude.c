@@ -430,10 +430,7 @@ static char *
 root_path (const FixtureRoot *root,
            const char        *relative)
 {
-  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (fixtures);
-  return g_build_filename (fixtures, root->name, relative, NULL);
+  return loom_test_fixture_path (root->name, relative, NULL);
 }
 
 static char *
@@ -479,15 +476,8 @@ import_paths (Fixture            *f,
               const char         *source,
               const char * const *paths)
 {
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
   g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+  f->stats = loom_test_import_paths (f->store, source, paths);
 }
 
 static void

@@ -45,12 +45,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->db = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->db, &error);
-  g_assert_no_error (error);
+  f->store = loom_test_new_store (&f->dir, &f->db);
 }
 
 static void
@@ -64,21 +59,12 @@ fixture_tear_down (Fixture       *f,
   g_free (f->db);
 }
 
-static char *
-fixture_path (const char *relative)
-{
-  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (fixtures);
-  return g_build_filename (fixtures, relative, NULL);
-}
-
 /* Copies the fixture file @relative to @to (a file path), making its folders. */
 static char *
 copy_fixture_as (const char *relative,
                  const char *to)
 {
-  g_autofree char *from = fixture_path (relative);
+  g_autofree char *from = loom_test_fixture_path (relative, NULL);
   g_autofree char *dir = g_path_get_dirname (to);
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
@@ -97,15 +83,8 @@ import_paths (Fixture            *f,
               const char         *source,
               const char * const *paths)
 {
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
   g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+  f->stats = loom_test_import_paths (f->store, source, paths);
 }
 
 static void
@@ -215,7 +194,7 @@ static void
 test_claude_id_comes_later (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autofree char *from = fixture_path (STREAMED);
+  g_autofree char *from = loom_test_fixture_path (STREAMED, NULL);
   g_autofree char *path = g_build_filename (f->dir, "proj", "exported-session.jsonl", NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *rest = NULL;
@@ -255,7 +234,7 @@ static void
 test_claude_resumed (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autofree char *folder = fixture_path (RESUMED);
+  g_autofree char *folder = loom_test_fixture_path (RESUMED, NULL);
   g_autofree char *resumed_file = g_build_filename (folder, RESUMED_ID ".jsonl", NULL);
   g_autofree char *target = g_build_filename (f->dir, "copy", "resumed-backup.jsonl", NULL);
   g_autofree char *copy = NULL;
@@ -294,7 +273,7 @@ copy_progress_as (Fixture    *f,
 {
   g_autofree char *project = g_build_filename (f->dir, "renamed", "-home-ada-src-loom", NULL);
   g_autofree char *main_target = g_strdup_printf ("%s/%s.jsonl", project, name);
-  g_autofree char *agents = fixture_path (PROGRESS "/" PROGRESS_ID "/subagents");
+  g_autofree char *agents = loom_test_fixture_path (PROGRESS "/" PROGRESS_ID "/subagents", NULL);
   g_autoptr(GDir) listing = g_dir_open (agents, 0, NULL);
   const char *entry;
 
@@ -358,7 +337,7 @@ static void
 test_claude_subagents_renamed (Fixture       *f,
                                gconstpointer  data)
 {
-  g_autofree char *original = fixture_path (PROGRESS);
+  g_autofree char *original = loom_test_fixture_path (PROGRESS, NULL);
   g_autofree char *expected = NULL;
   g_autofree char *project = NULL;
   g_autofree char *got = NULL;
