@@ -56,6 +56,43 @@ loom_test_new_store (char **dir,
   return store;
 }
 
+void
+loom_test_store_set_up (LoomTestStore *f,
+                        gconstpointer  data)
+{
+  f->store = loom_test_new_store (&f->dir, &f->db);
+}
+
+void
+loom_test_store_tear_down (LoomTestStore *f,
+                           gconstpointer  data)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->db);
+}
+
+void
+loom_test_store_import_paths (LoomTestStore      *f,
+                              const char         *source,
+                              const char * const *paths)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_test_import_paths (f->store, source, paths);
+}
+
+void
+loom_test_store_import_path (LoomTestStore *f,
+                             const char    *source,
+                             const char    *path)
+{
+  const char *paths[] = { path, NULL };
+
+  loom_test_store_import_paths (f, source, paths);
+}
+
 char *
 loom_test_fixture_path (const char *first,
                         ...)

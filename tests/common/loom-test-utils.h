@@ -19,6 +19,33 @@ void         loom_test_remove_tree       (const char  *path);
 LoomStore   *loom_test_new_store         (char       **dir,
                                           char       **db_path);
 
+/* The fixture of the tests that import: a fresh store in a temporary folder, and the
+ * statistics of the last import into it. */
+typedef struct
+{
+  char            *dir;
+  char            *db;
+  LoomStore       *store;
+  LoomImportStats *stats;
+} LoomTestStore;
+
+/* A GTestFixtureFunc pair: a store made with loom_test_new_store (), which the tear-down
+ * finalizes (it fails if anything still holds it) and removes with its folder. */
+void         loom_test_store_set_up      (LoomTestStore *f,
+                                          gconstpointer  data);
+void         loom_test_store_tear_down   (LoomTestStore *f,
+                                          gconstpointer  data);
+
+/* loom_test_import_paths () into @f's store, the statistics kept in @f->stats (those of the
+ * import before freed). */
+void         loom_test_store_import_paths (LoomTestStore      *f,
+                                           const char         *source,
+                                           const char * const *paths);
+/* The same for the one file or folder @path. */
+void         loom_test_store_import_path (LoomTestStore *f,
+                                          const char    *source,
+                                          const char    *path);
+
 /* The path of @first and the elements after it (NULL-terminated) below LOOM_TEST_FIXTURES,
  * which must be set; LOOM_TEST_FIXTURES itself when @first is NULL. */
 char        *loom_test_fixture_path      (const char  *first,
