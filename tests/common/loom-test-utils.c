@@ -42,6 +42,92 @@ loom_test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+LoomStore *
+loom_test_new_store (char **dir,
+                     char **db_path)
+{
+  g_autoptr(GError) error = NULL;
+  LoomStore *store;
+
+  *dir = loom_test_make_tmpdir ();
+  *db_path = g_build_filename (*dir, "history.db", NULL);
+  store = loom_store_open (*db_path, &error);
+  g_assert_no_error (error);
+  return store;
+}
+
+void
+loom_test_store_set_up (LoomTestStore *f,
+                        gconstpointer  data)
+{
+  f->store = loom_test_new_store (&f->dir, &f->db);
+}
+
+void
+loom_test_store_tear_down (LoomTestStore *f,
+                           gconstpointer  data)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  g_assert_finalize_object (f->store);
+  loom_test_remove_tree (f->dir);
+  g_free (f->dir);
+  g_free (f->db);
+}
+
+void
+loom_test_store_import_paths (LoomTestStore      *f,
+                              const char         *source,
+                              const char * const *paths)
+{
+  g_clear_pointer (&f->stats, loom_import_stats_free);
+  f->stats = loom_test_import_paths (f->store, source, paths);
+}
+
+void
+loom_test_store_import_path (LoomTestStore *f,
+                             const char    *source,
+                             const char    *path)
+{
+  const char *paths[] = { path, NULL };
+
+  loom_test_store_import_paths (f, source, paths);
+}
+
+char *
+loom_test_fixture_path (const char *first,
+                        ...)
+{
+  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  const char *part;
+  va_list args;
+
+  g_assert_nonnull (root);
+  g_ptr_array_add (parts, (gpointer)root);
+  va_start (args, first);
+  for (part = first; part != NULL; part = va_arg (args, const char *))
+    g_ptr_array_add (parts, (gpointer)part);
+  va_end (args);
+  g_ptr_array_add (parts, NULL);
+  return g_build_filenamev ((char **)parts->pdata);
+}
+
+LoomImportStats *
+loom_test_import_paths (LoomStore          *store,
+                        const char         *source,
+                        const char * const *paths)
+{
+  LoomImportOptions options = { source, paths };
+  LoomImportStats *stats = loom_import_stats_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < stats->warnings->len; i++)
+    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
+  return stats;
+}
+
 char *
 loom_test_add_session (LoomStore  *store,
                        const char *title,

@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-store.h"
 
@@ -12,6 +13,50 @@ G_BEGIN_DECLS
 /* A fresh temporary folder, removed with its contents by loom_test_remove_tree(). */
 char        *loom_test_make_tmpdir       (void);
 void         loom_test_remove_tree       (const char  *path);
+
+/* A fresh store: a new temporary folder in *@dir (for loom_test_remove_tree()) and the store
+ * opened as history.db in it, whose path goes in *@db_path. */
+LoomStore   *loom_test_new_store         (char       **dir,
+                                          char       **db_path);
+
+/* The fixture of the tests that import: a fresh store in a temporary folder, and the
+ * statistics of the last import into it. */
+typedef struct
+{
+  char            *dir;
+  char            *db;
+  LoomStore       *store;
+  LoomImportStats *stats;
+} LoomTestStore;
+
+/* A GTestFixtureFunc pair: a store made with loom_test_new_store (), which the tear-down
+ * finalizes (it fails if anything still holds it) and removes with its folder. */
+void         loom_test_store_set_up      (LoomTestStore *f,
+                                          gconstpointer  data);
+void         loom_test_store_tear_down   (LoomTestStore *f,
+                                          gconstpointer  data);
+
+/* loom_test_import_paths () into @f's store, the statistics kept in @f->stats (those of the
+ * import before freed). */
+void         loom_test_store_import_paths (LoomTestStore      *f,
+                                           const char         *source,
+                                           const char * const *paths);
+/* The same for the one file or folder @path. */
+void         loom_test_store_import_path (LoomTestStore *f,
+                                          const char    *source,
+                                          const char    *path);
+
+/* The path of @first and the elements after it (NULL-terminated) below LOOM_TEST_FIXTURES,
+ * which must be set; LOOM_TEST_FIXTURES itself when @first is NULL. */
+char        *loom_test_fixture_path      (const char  *first,
+                                          ...) G_GNUC_NULL_TERMINATED;
+
+/* Imports @paths as `loom import` does (as @source, or detected when NULL; the formats' default
+ * roots when @paths is NULL) into @store, failing on an error, and logs each warning with
+ * g_test_message (). Returns the pass's statistics. */
+LoomImportStats *loom_test_import_paths  (LoomStore          *store,
+                                          const char         *source,
+                                          const char * const *paths);
 
 /* Adds a session with @n_messages messages (alternating user/assistant, the text containing
  * @word) and @n_events events; returns its uuid. */

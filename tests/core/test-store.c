@@ -31,12 +31,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->path = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->path, &error);
-  g_assert_no_error (error);
+  f->store = loom_test_new_store (&f->dir, &f->path);
   g_assert_nonnull (f->store);
 }
 

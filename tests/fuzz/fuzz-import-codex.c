@@ -21,9 +21,6 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  if (loom_fuzz_looks_like_jsonl (data, size))
-    loom_fuzz_import ("codex", ROLLOUT ".jsonl", data, size);
-  else
-    loom_fuzz_import ("codex", ROLLOUT ".json", data, size);
+  loom_fuzz_import_json_or_jsonl ("codex", ROLLOUT, data, size);
   return 0;
 }

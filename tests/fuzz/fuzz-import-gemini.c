@@ -22,9 +22,6 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  if (loom_fuzz_looks_like_jsonl (data, size))
-    loom_fuzz_import ("gemini", SESSION ".jsonl", data, size);
-  else
-    loom_fuzz_import ("gemini", SESSION ".json", data, size);
+  loom_fuzz_import_json_or_jsonl ("gemini", SESSION, data, size);
   return 0;
 }

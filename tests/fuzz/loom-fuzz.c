@@ -11,6 +11,7 @@
 #include "loom-json-value.h"
 #include "loom-session.h"
 #include "loom-store.h"
+#include "loom-test-utils.h"
 
 static char *tmpdir;
 
@@ -27,31 +28,10 @@ loom_fuzz_init (void)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK) || !g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_remove (path);
-      return;
-    }
-  dir = g_dir_open (path, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      remove_tree (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 remove_tmpdir (void)
 {
   if (tmpdir != NULL)
-    remove_tree (tmpdir);
+    loom_test_remove_tree (tmpdir);
   g_clear_pointer (&tmpdir, g_free);
 }
 
@@ -193,4 +173,17 @@ loom_fuzz_looks_like_jsonl (const uint8_t *data,
     doc = loom_json_doc_new ();
   return loom_json_doc_parse (doc, (const char *)data,
                               newline != NULL ? (gsize)(newline - data) : size, NULL) != NULL;
+}
+
+void
+loom_fuzz_import_json_or_jsonl (const char    *source,
+                                const char    *relative_stem,
+                                const uint8_t *data,
+                                size_t         size)
+{
+  g_autofree char *relative_path = g_strconcat (relative_stem,
+                                                loom_fuzz_looks_like_jsonl (data, size)
+                                                ? ".jsonl" : ".json", NULL);
+
+  loom_fuzz_import (source, relative_path, data, size);
 }

@@ -38,6 +38,14 @@ void  loom_fuzz_import       (const char     *source,
                               const uint8_t  *data,
                               size_t          size);
 
+/* Imports @data as loom_fuzz_import () does, as the file @relative_stem.jsonl when
+ * loom_fuzz_looks_like_jsonl () says so, else as @relative_stem.json: the formats that have a
+ * JSON Lines file and an older whole-document one. */
+void  loom_fuzz_import_json_or_jsonl (const char    *source,
+                                      const char    *relative_stem,
+                                      const uint8_t *data,
+                                      size_t         size);
+
 /* Whether the first line of @data is a whole JSON value: a JSON Lines file rather than one
  * pretty-printed document, whose first line is a lone "{". */
 gboolean loom_fuzz_looks_like_jsonl (const uint8_t *data,

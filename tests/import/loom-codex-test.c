@@ -18,10 +18,7 @@ char *
 fixture_in (const char *folder,
             const char *relative)
 {
-  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (root);
-  return g_build_filename (root, folder, relative, NULL);
+  return loom_test_fixture_path (folder, relative, NULL);
 }
 
 char *
@@ -31,42 +28,11 @@ expected_path (const Expected *e)
 }
 
 void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->db = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->db, &error);
-  g_assert_no_error (error);
-}
-
-void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
-{
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  g_assert_finalize_object (f->store);
-  loom_test_remove_tree (f->dir);
-  g_free (f->dir);
-  g_free (f->db);
-}
-
-void
 import_paths (Fixture            *f,
               const char         *source,
               const char * const *paths)
 {
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
+  loom_test_store_import_paths (f, source, paths);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
 }
 
@@ -447,7 +413,7 @@ import_in_two_passes (const char *name,
   g_autofree char *path = NULL;
   char *result;
 
-  fixture_set_up (&f, NULL);
+  loom_test_store_set_up (&f, NULL);
   sessions = g_build_filename (f.dir, "sessions", NULL);
   g_assert_cmpint (g_mkdir_with_parents (sessions, 0700), ==, 0);
   path = g_build_filename (sessions, name, NULL);
@@ -461,7 +427,7 @@ import_in_two_passes (const char *name,
   loom_test_assert_index_in_sync (f.db);
   rows[0] = loom_test_count_rows (f.db, "messages");
   rows[1] = loom_test_count_rows (f.db, "events");
-  fixture_tear_down (&f, NULL);
+  loom_test_store_tear_down (&f, NULL);
   return result;
 }
 
@@ -571,7 +537,7 @@ add_fixture_test (const char     *path,
                   gconstpointer   data,
                   void          (*func) (Fixture *, gconstpointer))
 {
-  g_test_add (path, Fixture, data, fixture_set_up, func, fixture_tear_down);
+  g_test_add (path, Fixture, data, loom_test_store_set_up, func, loom_test_store_tear_down);
 }
 
 /* The throwaway home of codex_test_init (), removed by codex_test_run (). */

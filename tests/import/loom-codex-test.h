@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "loom-import.h"
+#include "loom-test-utils.h"
 
 G_BEGIN_DECLS
 
@@ -55,23 +56,13 @@ typedef struct
 } Table;
 
 /* A fresh store in a temporary folder, and the statistics of the last import into it. */
-typedef struct
-{
-  char            *dir;
-  char            *db;
-  LoomStore       *store;
-  LoomImportStats *stats;
-} Fixture;
+typedef LoomTestStore Fixture;
 
 char       *fixture_in            (const char         *folder,
                                    const char         *relative);
 /* The file of @e, below its root. */
 char       *expected_path         (const Expected     *e);
 
-void        fixture_set_up        (Fixture            *f,
-                                   gconstpointer       data);
-void        fixture_tear_down     (Fixture            *f,
-                                   gconstpointer       data);
 /* A test of @func on a fresh Fixture, with @data. */
 void        add_fixture_test      (const char         *path,
                                    gconstpointer       data,

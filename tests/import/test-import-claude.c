@@ -418,22 +418,13 @@ static const FixtureRoot variants_root = {
   variant_folders, G_N_ELEMENTS (variant_folders),
 };
 
-typedef struct
-{
-  char            *dir;
-  char            *db;
-  LoomStore       *store;
-  LoomImportStats *stats;
-} Fixture;
+typedef LoomTestStore Fixture;
 
 static char *
 root_path (const FixtureRoot *root,
            const char        *relative)
 {
-  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (fixtures);
-  return g_build_filename (fixtures, root->name, relative, NULL);
+  return loom_test_fixture_path (root->name, relative, NULL);
 }
 
 static char *
@@ -452,52 +443,6 @@ open_store (Fixture *f)
   g_remove (f->db);
   f->store = loom_store_open (f->db, &error);
   g_assert_no_error (error);
-}
-
-static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  f->dir = loom_test_make_tmpdir ();
-  f->db = g_build_filename (f->dir, "history.db", NULL);
-  open_store (f);
-}
-
-static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
-{
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  g_assert_finalize_object (f->store);
-  loom_test_remove_tree (f->dir);
-  g_free (f->dir);
-  g_free (f->db);
-}
-
-static void
-import_paths (Fixture            *f,
-              const char         *source,
-              const char * const *paths)
-{
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
-}
-
-static void
-import_path (Fixture    *f,
-             const char *source,
-             const char *path)
-{
-  const char *paths[] = { path, NULL };
-
-  import_paths (f, source, paths);
 }
 
 static GListModel *
@@ -796,7 +741,7 @@ test_fixtures (Fixture       *f,
 
       g_test_message ("fixture %s", root->folders[i]);
       open_store (f);
-      import_path (f, "claude-code", path);
+      loom_test_store_import_path (f, "claude-code", path);
       g_assert_cmpuint (f->stats->warnings->len, ==, 0);
       g_assert_cmpuint (f->stats->files_failed, ==, 0);
       assert_fixture_in (f, root, root->folders[i]);
@@ -814,7 +759,7 @@ test_detection (Fixture       *f,
   g_autoptr(GHashTable) before = checksums (root);
   g_autoptr(GHashTable) after = NULL;
 
-  import_path (f, NULL, root);
+  loom_test_store_import_path (f, NULL, root);
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   assert_fixture_in (f, fixtures, NULL);
@@ -833,12 +778,12 @@ test_twice (Fixture       *f,
   g_autofree char *second = NULL;
   gint64 events, messages;
 
-  import_path (f, "claude-code", root);
+  loom_test_store_import_path (f, "claude-code", root);
   first = sessions_json (f);
   messages = loom_test_count_rows (f->db, "messages");
   events = loom_test_count_rows (f->db, "events");
 
-  import_path (f, "claude-code", root);
+  loom_test_store_import_path (f, "claude-code", root);
   g_assert_cmpuint (f->stats->messages, ==, 0);
   g_assert_cmpuint (f->stats->events, ==, 0);
   second = sessions_json (f);
@@ -862,16 +807,16 @@ test_parent_after_child (Fixture       *f,
                                               "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80.jsonl",
                                               NULL);
 
-  import_path (f, "claude-code", child);
+  loom_test_store_import_path (f, "claude-code", child);
   g_assert_cmpint (loom_test_count_matches (f->db, "imported"), ==, 1);
   loom_test_assert_index_in_sync (f->db);
 
-  import_path (f, "claude-code", parent);
+  loom_test_store_import_path (f, "claude-code", parent);
   g_assert_cmpuint (f->stats->sessions_new, ==, 0);
   g_assert_cmpint (loom_test_count_matches (f->db, "imported"), ==, 0);
   loom_test_assert_index_in_sync (f->db);
 
-  import_path (f, "claude-code", folder);
+  loom_test_store_import_path (f, "claude-code", folder);
   assert_fixture (f, "v2.0-agent-files");
 }
 
@@ -908,11 +853,11 @@ test_project_dates (Fixture       *f,
   g_autofree char *earlier = write_prompt_file (f, "1a7d3f2c-earlier",
                                                 "2025-01-05T09:30:00.000Z");
 
-  import_path (f, "claude-code", later);
+  loom_test_store_import_path (f, "claude-code", later);
   g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1741600800000);
-  import_path (f, "claude-code", earlier);
+  loom_test_store_import_path (f, "claude-code", earlier);
   g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1736069400000);
-  import_path (f, "claude-code", later);
+  loom_test_store_import_path (f, "claude-code", later);
   g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1736069400000);
 
   g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM sessions"
@@ -946,7 +891,7 @@ test_default_root (Fixture       *f,
   g_assert_no_error (error);
 
   g_setenv ("CLAUDE_CONFIG_DIR", config, TRUE);
-  import_paths (f, "claude-code", NULL);
+  loom_test_store_import_paths (f, "claude-code", NULL);
   g_unsetenv ("CLAUDE_CONFIG_DIR");
 
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
@@ -992,9 +937,9 @@ import_in_two_passes (Fixture           *f,
 {
   write_prefix (target, contents, cut);
   open_store (f);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   append_rest (target, contents, cut, length);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   assert_fixture_in (f, root, folder);
 }
@@ -1099,7 +1044,7 @@ test_legacy_cursor (Fixture       *f,
   g_assert_nonnull (last_line);
   cut = (gsize)(last_line - contents) + 1;
   write_prefix (target, contents, cut);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
 
   hash = legacy_sample_hash (contents, cut);
   sql = sqlite3_mprintf ("UPDATE import_cursors SET prefix_hash = %Q WHERE source_path = %Q",
@@ -1111,7 +1056,7 @@ test_legacy_cursor (Fixture       *f,
   sqlite3_free (g_steal_pointer (&sql));
 
   append_rest (target, contents, cut, length);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   g_assert_cmpuint (f->stats->records, ==, 1);
   assert_fixture (f, "streamed-tool-error");
 
@@ -1122,9 +1067,60 @@ test_legacy_cursor (Fixture       *f,
   *changed = *changed == 'a' ? 'b' : 'a';
   write_prefix (target, contents, length);
   append_rest (target, "\n", 0, 1);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   g_assert_cmpuint (f->stats->records, >, 1);
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
+}
+
+/* One item of a session's timeline as a test expects it. */
+typedef struct
+{
+  const char *role_or_kind;
+  const char *tool_name;
+  gboolean    is_error;
+  guint       flags;
+  const char *text;   /* NULL: not checked */
+} ExpectedItem;
+
+/* Imports @relative below @root and fails unless the timeline of the session the agent calls
+ * @session_id is @items, item by item; @check_errors: whether is_error is compared too. */
+static void
+assert_timeline_items (Fixture            *f,
+                       const FixtureRoot  *root,
+                       const char         *relative,
+                       const char         *session_id,
+                       const ExpectedItem *items,
+                       guint               n_items,
+                       gboolean            check_errors)
+{
+  g_autofree char *path = root_path (root, relative);
+  g_autoptr(LoomSession) session = NULL;
+  g_autoptr(GListModel) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+
+  loom_test_store_import_path (f, "claude-code", path);
+  session = find_session (f, session_id);
+  g_assert_nonnull (session);
+  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, n_items);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      const LoomTimelineData *d = loom_timeline_item_get_data (item);
+
+      g_test_message ("item %u", i);
+      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
+      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
+      if (check_errors)
+        g_assert_cmpint (d->is_error, ==, items[i].is_error);
+      g_assert_cmpuint (d->flags, ==, items[i].flags);
+      if (items[i].text != NULL)
+        g_assert_cmpstr (d->text, ==, items[i].text);
+      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
+        g_assert_nonnull (d->call_id);
+    }
 }
 
 /* The three records of one streamed message are one message, its blocks events in order. */
@@ -1132,14 +1128,7 @@ static void
 test_streamed_timeline (Fixture       *f,
                         gconstpointer  data)
 {
-  static const struct
-  {
-    const char *role_or_kind;
-    const char *tool_name;
-    gboolean    is_error;
-    guint       flags;
-    const char *text;   /* NULL: not checked */
-  } items[] = {
+  static const ExpectedItem items[] = {
     { "user", NULL, FALSE, 0, "Run the test suite and fix what fails" },
     { "assistant", NULL, FALSE, 0, "Running the suite." },
     { "reasoning", NULL, FALSE, 0, "The suite runs with meson test; start with the error logs." },
@@ -1158,33 +1147,9 @@ test_streamed_timeline (Fixture       *f,
     { "tool_result", "Bash", FALSE, 0, "ninja: no work to do.\n 7/12 import-claude  OK  0.39s" },
     { "assistant", NULL, FALSE, 0, "All green now." },
   };
-  g_autofree char *path = fixture_path (STREAMED);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
 
-  import_path (f, "claude-code", path);
-  session = find_session (f, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47");
-  g_assert_nonnull (session);
-  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
-
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
-      const LoomTimelineData *d = loom_timeline_item_get_data (item);
-
-      g_test_message ("item %u", i);
-      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
-      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
-      g_assert_cmpint (d->is_error, ==, items[i].is_error);
-      g_assert_cmpuint (d->flags, ==, items[i].flags);
-      if (items[i].text != NULL)
-        g_assert_cmpstr (d->text, ==, items[i].text);
-      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
-        g_assert_nonnull (d->call_id);
-    }
+  assert_timeline_items (f, &claude_root, STREAMED, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
+                         items, G_N_ELEMENTS (items), TRUE);
 }
 
 /* What a person typed while a tool ran comes in the record of the tool's result: it is their
@@ -1194,51 +1159,24 @@ static void
 test_typed_beside_result (Fixture       *f,
                           gconstpointer  data)
 {
-  static const struct
-  {
-    const char *role_or_kind;
-    const char *tool_name;
-    guint       flags;
-    const char *text;   /* NULL: not checked */
-  } items[] = {
-    { "user", NULL, 0, "Run the store tests" },
-    { "assistant", NULL, 0, "Running them." },
-    { "tool_call", "Bash", 0, NULL },
-    { "tool_result", "Bash", 0, "24/24 subtests passed" },
-    { "user", NULL, 0, "While that ran: also run the import-cli test, please." },
-    { "assistant", NULL, 0, "" },
-    { "tool_call", "Bash", 0, NULL },
-    { "tool_result", "Bash", 0, "12/12 subtests passed" },
-    { "user", NULL, LOOM_MESSAGE_INJECTED, "PostToolUse:Bash hook feedback:\nthe build took 41 s" },
-    { "user", NULL, 0, "Thanks. Now sum up both runs." },
-    { "assistant", NULL, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
+  /* is_error is not compared here. */
+  static const ExpectedItem items[] = {
+    { "user", NULL, FALSE, 0, "Run the store tests" },
+    { "assistant", NULL, FALSE, 0, "Running them." },
+    { "tool_call", "Bash", FALSE, 0, NULL },
+    { "tool_result", "Bash", FALSE, 0, "24/24 subtests passed" },
+    { "user", NULL, FALSE, 0, "While that ran: also run the import-cli test, please." },
+    { "assistant", NULL, FALSE, 0, "" },
+    { "tool_call", "Bash", FALSE, 0, NULL },
+    { "tool_result", "Bash", FALSE, 0, "12/12 subtests passed" },
+    { "user", NULL, FALSE, LOOM_MESSAGE_INJECTED,
+      "PostToolUse:Bash hook feedback:\nthe build took 41 s" },
+    { "user", NULL, FALSE, 0, "Thanks. Now sum up both runs." },
+    { "assistant", NULL, FALSE, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
   };
-  g_autofree char *path = root_path (&variants_root, TYPED_BESIDE_RESULT);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
 
-  import_path (f, "claude-code", path);
-  session = find_session (f, TYPED_ID);
-  g_assert_nonnull (session);
-  timeline = loom_store_list_timeline (f->store, loom_session_get_uuid (session), 0, 0, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_list_model_get_n_items (timeline), ==, G_N_ELEMENTS (items));
-
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-    {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
-      const LoomTimelineData *d = loom_timeline_item_get_data (item);
-
-      g_test_message ("item %u", i);
-      g_assert_cmpstr (d->is_message ? d->role : d->kind, ==, items[i].role_or_kind);
-      g_assert_cmpstr (d->tool_name, ==, items[i].tool_name);
-      g_assert_cmpuint (d->flags, ==, items[i].flags);
-      if (items[i].text != NULL)
-        g_assert_cmpstr (d->text, ==, items[i].text);
-      if (!d->is_message && g_str_has_prefix (d->kind, "tool_"))
-        g_assert_nonnull (d->call_id);
-    }
+  assert_timeline_items (f, &variants_root, TYPED_BESIDE_RESULT, TYPED_ID,
+                         items, G_N_ELEMENTS (items), FALSE);
 }
 
 /* claims () says of each file what discover () says, on a tree with every name and place the
@@ -1337,7 +1275,7 @@ test_changed (Fixture       *f,
       copy_tree (path, projects);
     }
   g_setenv ("CLAUDE_CONFIG_DIR", config, TRUE);
-  import_paths (f, NULL, NULL);
+  loom_test_store_import_paths (f, NULL, NULL);
   whole_files = f->stats->files_seen;
   g_assert_cmpuint (whole_files, >, 3);
   sessions = loom_test_count_rows (f->db, "sessions");
@@ -1366,7 +1304,7 @@ test_changed (Fixture       *f,
   g_assert_cmpint (loom_test_count_rows (f->db, "sessions"), ==, sessions);
 
   /* A whole pass finds the rest. */
-  import_paths (f, NULL, NULL);
+  loom_test_store_import_paths (f, NULL, NULL);
   g_assert_cmpuint (f->stats->files_seen, ==, whole_files - 2);
   g_assert_cmpuint (f->stats->sessions_missing, ==, count_sessions_of (f, unlisted, FALSE));
 
@@ -1427,7 +1365,7 @@ test_nul_escape (Fixture       *f,
   g_file_set_contents (path, lines, -1, &error);
   g_assert_no_error (error);
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
   session = find_session (f, NUL_SID);
@@ -1507,7 +1445,7 @@ test_summary_of_earlier_record (Fixture       *f,
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_file_set_contents (path, conversation, -1, &error);
   g_assert_no_error (error);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   session = find_session (f, SUM_SID);
   g_assert_cmpstr (loom_session_get_title (session), ==, "Investigate slow startup - 2026-03-05");
   g_clear_object (&session);
@@ -1516,7 +1454,7 @@ test_summary_of_earlier_record (Fixture       *f,
   g_assert_nonnull (out);
   g_assert_cmpint (fputs (summary, out), >=, 0);
   g_assert_cmpint (fclose (out), ==, 0);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_imported, ==, 1);
   session = find_session (f, SUM_SID);
   g_assert_cmpstr (loom_session_get_title (session), ==,
@@ -1536,13 +1474,13 @@ test_summary_of_earlier_record (Fixture       *f,
     g_file_set_contents (path, resumed, -1, &error);
     g_assert_no_error (error);
   }
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   out = fopen (path, "a");
   g_assert_nonnull (out);
   g_assert_cmpint (fputs ("{\"type\": \"summary\", \"summary\": \"Someone else's session\", "
                           "\"leafUuid\": \"c3000000-0000-4000-8000-000000000007\"}\n", out), >=, 0);
   g_assert_cmpint (fclose (out), ==, 0);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   session = find_session (f, SUM_SID);
   g_assert_cmpstr (loom_session_get_title (session), ==, "Investigate slow startup - 2026-03-05");
 #undef SUM_ENVELOPE
@@ -1556,39 +1494,39 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add ("/import/claude/fixtures", Fixture, &claude_root,
-              fixture_set_up, test_fixtures, fixture_tear_down);
+              loom_test_store_set_up, test_fixtures, loom_test_store_tear_down);
   g_test_add ("/import/claude/detection", Fixture, &claude_root,
-              fixture_set_up, test_detection, fixture_tear_down);
+              loom_test_store_set_up, test_detection, loom_test_store_tear_down);
   g_test_add ("/import/claude/twice", Fixture, NULL,
-              fixture_set_up, test_twice, fixture_tear_down);
+              loom_test_store_set_up, test_twice, loom_test_store_tear_down);
   g_test_add ("/import/claude/legacy-cursor", Fixture, NULL,
-              fixture_set_up, test_legacy_cursor, fixture_tear_down);
+              loom_test_store_set_up, test_legacy_cursor, loom_test_store_tear_down);
   g_test_add ("/import/claude/parent-after-child", Fixture, NULL,
-              fixture_set_up, test_parent_after_child, fixture_tear_down);
+              loom_test_store_set_up, test_parent_after_child, loom_test_store_tear_down);
   g_test_add ("/import/claude/project-dates", Fixture, NULL,
-              fixture_set_up, test_project_dates, fixture_tear_down);
+              loom_test_store_set_up, test_project_dates, loom_test_store_tear_down);
   g_test_add ("/import/claude/default-root", Fixture, NULL,
-              fixture_set_up, test_default_root, fixture_tear_down);
+              loom_test_store_set_up, test_default_root, loom_test_store_tear_down);
   g_test_add ("/import/claude/incremental", Fixture, &claude_root,
-              fixture_set_up, test_incremental, fixture_tear_down);
+              loom_test_store_set_up, test_incremental, loom_test_store_tear_down);
   g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
-              fixture_set_up, test_streamed_timeline, fixture_tear_down);
+              loom_test_store_set_up, test_streamed_timeline, loom_test_store_tear_down);
   g_test_add ("/import/claude/typed-beside-result", Fixture, NULL,
-              fixture_set_up, test_typed_beside_result, fixture_tear_down);
+              loom_test_store_set_up, test_typed_beside_result, loom_test_store_tear_down);
   g_test_add ("/import/claude/claims", Fixture, NULL,
-              fixture_set_up, test_claims, fixture_tear_down);
+              loom_test_store_set_up, test_claims, loom_test_store_tear_down);
   g_test_add ("/import/claude/changed", Fixture, NULL,
-              fixture_set_up, test_changed, fixture_tear_down);
+              loom_test_store_set_up, test_changed, loom_test_store_tear_down);
   g_test_add ("/import/claude/nul-escape", Fixture, NULL,
-              fixture_set_up, test_nul_escape, fixture_tear_down);
+              loom_test_store_set_up, test_nul_escape, loom_test_store_tear_down);
   g_test_add ("/import/claude/summary-of-earlier-record", Fixture, NULL,
-              fixture_set_up, test_summary_of_earlier_record, fixture_tear_down);
+              loom_test_store_set_up, test_summary_of_earlier_record, loom_test_store_tear_down);
   g_test_add ("/import/claude/variants/fixtures", Fixture, &variants_root,
-              fixture_set_up, test_fixtures, fixture_tear_down);
+              loom_test_store_set_up, test_fixtures, loom_test_store_tear_down);
   g_test_add ("/import/claude/variants/detection", Fixture, &variants_root,
-              fixture_set_up, test_detection, fixture_tear_down);
+              loom_test_store_set_up, test_detection, loom_test_store_tear_down);
   g_test_add ("/import/claude/variants/incremental", Fixture, &variants_root,
-              fixture_set_up, test_incremental, fixture_tear_down);
+              loom_test_store_set_up, test_incremental, loom_test_store_tear_down);
 
   return g_test_run ();
 }

@@ -195,12 +195,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->db_path = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->db_path, &error);
-  g_assert_no_error (error);
+  f->store = loom_test_new_store (&f->dir, &f->db_path);
 }
 
 static void
@@ -213,40 +208,8 @@ fixture_tear_down (Fixture       *f,
   g_free (f->dir);
 }
 
-static char *
-fixture_path (const char *first,
-              ...)
-{
-  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
-  const char *part;
-  va_list args;
-
-  g_assert_nonnull (root);
-  g_ptr_array_add (parts, (gpointer)root);
-  g_ptr_array_add (parts, (gpointer)"gemini");
-  va_start (args, first);
-  for (part = first; part != NULL; part = va_arg (args, const char *))
-    g_ptr_array_add (parts, (gpointer)part);
-  va_end (args);
-  g_ptr_array_add (parts, NULL);
-  return g_build_filenamev ((char **)parts->pdata);
-}
-
-/* Imports @paths; returns the stats for the caller to inspect. */
-static LoomImportStats *
-import_paths (LoomStore          *store,
-              const char         *source,
-              const char * const *paths)
-{
-  LoomImportStats *stats = loom_import_stats_new ();
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
-  g_assert_no_error (error);
-  return stats;
-}
+/* The path of the elements given (NULL-terminated) below fixtures/gemini. */
+#define fixture_path(...) loom_test_fixture_path ("gemini", __VA_ARGS__)
 
 static LoomImportStats *
 import_path (LoomStore  *store,
@@ -255,14 +218,12 @@ import_path (LoomStore  *store,
 {
   const char *paths[] = { path, NULL };
 
-  return import_paths (store, source, paths);
+  return loom_test_import_paths (store, source, paths);
 }
 
 static void
 assert_no_warnings (LoomImportStats *stats)
 {
-  for (guint i = 0; i < stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
   g_assert_cmpuint (stats->warnings->len, ==, 0);
   g_assert_cmpuint (stats->files_failed, ==, 0);
 }
@@ -271,8 +232,6 @@ static void
 assert_one_warning (LoomImportStats *stats,
                     const char      *expected_start)
 {
-  for (guint i = 0; i < stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (stats->warnings, i));
   g_assert_cmpuint (stats->warnings->len, ==, 1);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (stats->warnings, 0), expected_start));
 }
@@ -636,7 +595,7 @@ test_companions_ignored (Fixture       *f,
   g_autofree char *checkpoint = fixture_path ("legacy", "tmp", LEGACY_HASH,
                                               "checkpoint-tokyo.json", NULL);
   const char *paths[] = { logs, checkpoint, NULL };
-  g_autoptr(LoomImportStats) named = import_paths (f->store, "gemini", paths);
+  g_autoptr(LoomImportStats) named = loom_test_import_paths (f->store, "gemini", paths);
   g_autoptr(JsonArray) sessions = list_sessions (f->store);
 
   assert_no_warnings (named);
@@ -1476,7 +1435,7 @@ test_default_roots (Fixture       *f,
   copy_tree (migrated, gemini_tmp);
 
   g_setenv ("GEMINI_CLI_HOME", home, TRUE);
-  stats = import_paths (f->store, "gemini", NULL);
+  stats = loom_test_import_paths (f->store, "gemini", NULL);
   if (old_home != NULL)
     g_setenv ("GEMINI_CLI_HOME", old_home, TRUE);
   else

@@ -33,52 +33,14 @@
                "chats/session-2025-09-14T10-02-3f2a9c1e.json"
 #define GEMINI_ID "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"
 
-typedef struct
-{
-  char            *dir;
-  char            *db;
-  LoomStore       *store;
-  LoomImportStats *stats;
-} Fixture;
-
-static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
-{
-  g_autoptr(GError) error = NULL;
-
-  f->dir = loom_test_make_tmpdir ();
-  f->db = g_build_filename (f->dir, "history.db", NULL);
-  f->store = loom_store_open (f->db, &error);
-  g_assert_no_error (error);
-}
-
-static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
-{
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  g_assert_finalize_object (f->store);
-  loom_test_remove_tree (f->dir);
-  g_free (f->dir);
-  g_free (f->db);
-}
-
-static char *
-fixture_path (const char *relative)
-{
-  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (fixtures);
-  return g_build_filename (fixtures, relative, NULL);
-}
+typedef LoomTestStore Fixture;
 
 /* Copies the fixture file @relative to @to (a file path), making its folders. */
 static char *
 copy_fixture_as (const char *relative,
                  const char *to)
 {
-  g_autofree char *from = fixture_path (relative);
+  g_autofree char *from = loom_test_fixture_path (relative, NULL);
   g_autofree char *dir = g_path_get_dirname (to);
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
@@ -90,32 +52,6 @@ copy_fixture_as (const char *relative,
   g_file_set_contents (to, contents, (gssize)length, &error);
   g_assert_no_error (error);
   return g_strdup (to);
-}
-
-static void
-import_paths (Fixture            *f,
-              const char         *source,
-              const char * const *paths)
-{
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < f->stats->warnings->len; i++)
-    g_test_message ("warning: %s", (const char *)g_ptr_array_index (f->stats->warnings, i));
-}
-
-static void
-import_path (Fixture    *f,
-             const char *source,
-             const char *path)
-{
-  const char *paths[] = { path, NULL };
-
-  import_paths (f, source, paths);
 }
 
 /* The session the agent calls @id, which must be there. */
@@ -184,7 +120,7 @@ test_claude_renamed (Fixture       *f,
   g_autoptr(LoomSession) by_cli = NULL;
   g_autoptr(GError) error = NULL;
 
-  import_path (f, NULL, path);
+  loom_test_store_import_path (f, NULL, path);
   g_assert_cmpint (count_sessions (f), ==, 1);
   session = session_of (f, STREAMED_ID);
   g_assert_cmpstr (record_of (session)->source_path, ==, path);
@@ -215,7 +151,7 @@ static void
 test_claude_id_comes_later (Fixture       *f,
                             gconstpointer  data)
 {
-  g_autofree char *from = fixture_path (STREAMED);
+  g_autofree char *from = loom_test_fixture_path (STREAMED, NULL);
   g_autofree char *path = g_build_filename (f->dir, "proj", "exported-session.jsonl", NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *rest = NULL;
@@ -231,7 +167,7 @@ test_claude_id_comes_later (Fixture       *f,
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_file_set_contents (path, snapshot, -1, &error);
   g_assert_no_error (error);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   first = session_of (f, "exported-session");
 
   /* Appended in place, as the agent writes: the pass reads on from the snapshot. */
@@ -241,7 +177,7 @@ test_claude_id_comes_later (Fixture       *f,
   g_assert_nonnull (out);
   g_assert_cmpuint (fwrite (rest, 1, strlen (rest), out), ==, strlen (rest));
   fclose (out);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_imported, ==, 1);
   g_assert_cmpint (count_sessions (f), ==, 1);
   then = session_of (f, STREAMED_ID);
@@ -255,7 +191,7 @@ static void
 test_claude_resumed (Fixture       *f,
                      gconstpointer  data)
 {
-  g_autofree char *folder = fixture_path (RESUMED);
+  g_autofree char *folder = loom_test_fixture_path (RESUMED, NULL);
   g_autofree char *resumed_file = g_build_filename (folder, RESUMED_ID ".jsonl", NULL);
   g_autofree char *target = g_build_filename (f->dir, "copy", "resumed-backup.jsonl", NULL);
   g_autofree char *copy = NULL;
@@ -263,7 +199,7 @@ test_claude_resumed (Fixture       *f,
   g_autoptr(LoomSession) resumed = NULL;
   g_autoptr(LoomSession) renamed = NULL;
 
-  import_path (f, "claude-code", folder);
+  loom_test_store_import_path (f, "claude-code", folder);
   g_assert_cmpint (count_sessions (f), ==, 2);
   earlier = session_of (f, EARLIER_ID);
   resumed = session_of (f, RESUMED_ID);
@@ -281,7 +217,7 @@ test_claude_resumed (Fixture       *f,
   f->store = loom_store_open (f->db, NULL);
   g_assert_nonnull (f->store);
   copy = copy_fixture_as (RESUMED "/" RESUMED_ID ".jsonl", target);
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   g_assert_cmpint (count_sessions (f), ==, 1);
   renamed = session_of (f, EARLIER_ID);
   g_assert_cmpint (record_of (renamed)->n_user_messages, ==, 3);
@@ -294,7 +230,7 @@ copy_progress_as (Fixture    *f,
 {
   g_autofree char *project = g_build_filename (f->dir, "renamed", "-home-ada-src-loom", NULL);
   g_autofree char *main_target = g_strdup_printf ("%s/%s.jsonl", project, name);
-  g_autofree char *agents = fixture_path (PROGRESS "/" PROGRESS_ID "/subagents");
+  g_autofree char *agents = loom_test_fixture_path (PROGRESS "/" PROGRESS_ID "/subagents", NULL);
   g_autoptr(GDir) listing = g_dir_open (agents, 0, NULL);
   const char *entry;
 
@@ -358,12 +294,12 @@ static void
 test_claude_subagents_renamed (Fixture       *f,
                                gconstpointer  data)
 {
-  g_autofree char *original = fixture_path (PROGRESS);
+  g_autofree char *original = loom_test_fixture_path (PROGRESS, NULL);
   g_autofree char *expected = NULL;
   g_autofree char *project = NULL;
   g_autofree char *got = NULL;
 
-  import_path (f, "claude-code", original);
+  loom_test_store_import_path (f, "claude-code", original);
   expected = session_ids_only (f);
   g_assert_true (strstr (expected, PROGRESS_ID "/agent-") != NULL);
 
@@ -371,7 +307,7 @@ test_claude_subagents_renamed (Fixture       *f,
   g_remove (f->db);
   f->store = loom_store_open (f->db, NULL);
   project = copy_progress_as (f, "checkpoint-copy");
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   got = session_ids_only (f);
   g_assert_cmpstr (got, ==, expected);
 }
@@ -386,7 +322,7 @@ test_codex_renamed (Fixture       *f,
   g_autofree char *path = copy_fixture_as (CODEX, target);
   g_autoptr(LoomSession) session = NULL;
 
-  import_path (f, "codex", path);
+  loom_test_store_import_path (f, "codex", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
   session = session_of (f, CODEX_ID);
   g_assert_cmpstr (record_of (session)->source_path, ==, path);
@@ -401,7 +337,7 @@ test_gemini_renamed (Fixture       *f,
   g_autofree char *path = copy_fixture_as (GEMINI, target);
   g_autoptr(LoomSession) session = NULL;
 
-  import_path (f, "gemini", path);
+  loom_test_store_import_path (f, "gemini", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
   session = session_of (f, GEMINI_ID);
   g_assert_cmpstr (record_of (session)->source_path, ==, path);
@@ -425,7 +361,7 @@ test_claude_migrated (Fixture       *f,
   g_autofree char *uuid = NULL;
   gint64 messages, events;
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   make_earlier_store (f, STREAMED_ID, "exported-session");
   before = session_of (f, "exported-session");
   uuid = g_strdup (loom_session_get_uuid (before));
@@ -438,7 +374,7 @@ test_claude_migrated (Fixture       *f,
   messages = loom_test_count_rows (f->db, "messages");
   events = loom_test_count_rows (f->db, "events");
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   g_assert_cmpint (count_sessions (f), ==, 1);
   g_assert_null (loom_test_find_session (f->store, "exported-session"));
@@ -451,7 +387,7 @@ test_claude_migrated (Fixture       *f,
   g_assert_cmpint (loom_test_count_rows (f->db, "events"), ==, events);
 
   /* Corrected once: the pass after finds the file unchanged. */
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_unchanged, ==, 1);
 }
 
@@ -469,7 +405,7 @@ test_claude_migrated_tombstone (Fixture       *f,
   g_autoptr(GError) error = NULL;
   const char *ids[2] = { NULL, NULL };
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   make_earlier_store (f, STREAMED_ID, "exported-session");
   session = session_of (f, "exported-session");
   ids[0] = loom_session_get_uuid (session);
@@ -479,10 +415,10 @@ test_claude_migrated_tombstone (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpint (count_sessions (f), ==, 0);
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpint (count_sessions (f), ==, 0);
   loom_test_exec_sql (f->db, "DELETE FROM import_cursors");
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpint (count_sessions (f), ==, 0);
 }
 
@@ -500,20 +436,20 @@ test_claude_migrated_taken (Fixture       *f,
   g_autoptr(LoomSession) kept = NULL;
   g_autoptr(LoomSession) original = NULL;
 
-  import_path (f, "claude-code", copy);
+  loom_test_store_import_path (f, "claude-code", copy);
   make_earlier_store (f, STREAMED_ID, "exported-session");
   own = copy_fixture_as (STREAMED, own_target);
-  import_path (f, "claude-code", own);
+  loom_test_store_import_path (f, "claude-code", own);
   g_assert_cmpint (count_sessions (f), ==, 2);
 
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   g_assert_cmpint (count_sessions (f), ==, 2);
   kept = session_of (f, "exported-session");
   original = session_of (f, STREAMED_ID);
   g_assert_cmpstr (record_of (kept)->source_path, ==, copy);
   g_assert_cmpstr (record_of (original)->source_path, ==, own);
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   g_assert_cmpuint (f->stats->files_unchanged, ==, 2);
 }
 
@@ -550,13 +486,13 @@ test_claude_migrated_placeholder (Fixture       *f,
 
       g_free (copy_fixture_as (relative, target));
     }
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   expected = session_ids (f);
   make_earlier_store (f, AGENTS_ID, "checkpoint-copy");
   loom_test_exec_sql (f->db, placeholder);
   g_assert_cmpint (count_sessions (f), ==, 4);
 
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   g_assert_cmpint (count_sessions (f), ==, 3);
   got = session_ids (f);
@@ -573,12 +509,12 @@ test_claude_subagents_migrated (Fixture       *f,
   g_autofree char *expected = NULL;
   g_autofree char *got = NULL;
 
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   expected = session_ids (f);
   make_earlier_store (f, PROGRESS_ID, "checkpoint-copy");
   g_assert_null (loom_test_find_session (f->store, PROGRESS_ID));
 
-  import_path (f, "claude-code", project);
+  loom_test_store_import_path (f, "claude-code", project);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
   got = session_ids (f);
   g_assert_cmpstr (got, ==, expected);
@@ -595,18 +531,18 @@ test_codex_migrated (Fixture       *f,
   g_autoptr(LoomSession) before = NULL;
   g_autoptr(LoomSession) after = NULL;
 
-  import_path (f, "codex", path);
+  loom_test_store_import_path (f, "codex", path);
   make_earlier_store (f, CODEX_ID, CODEX_OTHER);
   before = session_of (f, CODEX_OTHER);
 
-  import_path (f, "codex", path);
+  loom_test_store_import_path (f, "codex", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
   after = session_of (f, CODEX_ID);
   g_assert_cmpstr (loom_session_get_uuid (after), ==, loom_session_get_uuid (before));
 
   /* Read again from its start, it stays the one session. */
   loom_test_exec_sql (f->db, "DELETE FROM import_cursors");
-  import_path (f, "codex", path);
+  loom_test_store_import_path (f, "codex", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
   g_clear_object (&after);
   after = session_of (f, CODEX_ID);
@@ -653,7 +589,7 @@ test_same_size_rewrite (Fixture       *f,
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   g_file_set_contents (path, first, -1, &error);
   g_assert_no_error (error);
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpint (loom_test_count_matches (f->db, "kestrel"), ==, 1);
 
   /* The same inode, the same size: only the bytes and the time differ. */
@@ -667,7 +603,7 @@ test_same_size_rewrite (Fixture       *f,
   g_assert_cmpuint (after.st_ino, ==, before.st_ino);
   g_assert_cmpint (after.st_size, ==, before.st_size);
 
-  import_path (f, "claude-code", path);
+  loom_test_store_import_path (f, "claude-code", path);
   g_assert_cmpuint (f->stats->files_imported, ==, 1);
   g_assert_cmpint (loom_test_count_matches (f->db, "pelican"), ==, 1);
   g_assert_cmpint (loom_test_count_matches (f->db, "kestrel"), ==, 0);
@@ -689,12 +625,12 @@ test_moved_renamed (Fixture       *f,
   gint64 events;
 
   g_free (copy_fixture_as (CODEX, from));
-  import_path (f, "codex", dir);
+  loom_test_store_import_path (f, "codex", dir);
   before = session_of (f, CODEX_ID);
   events = loom_test_count_rows (f->db, "events");
 
   g_assert_cmpint (g_rename (from, to), ==, 0);
-  import_path (f, "codex", dir);
+  loom_test_store_import_path (f, "codex", dir);
   g_assert_cmpuint (f->stats->files_imported, ==, 0);
   g_assert_cmpuint (f->stats->files_unchanged, ==, 1);
   g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
@@ -727,7 +663,7 @@ test_missing_after_move_repaired (Fixture       *f,
   g_free (copy_fixture_as (CODEX, path));
   g_assert_cmpint (g_mkdir_with_parents (g_path_get_dirname (archived), 0700), ==, 0);
   g_setenv ("CODEX_HOME", home, TRUE);
-  import_paths (f, "codex", NULL);
+  loom_test_store_import_paths (f, "codex", NULL);
   messages = loom_test_count_rows (f->db, "messages");
 
   copy_cursor = g_strdup_printf ("INSERT INTO import_cursors (source_path, source, device, inode,"
@@ -740,7 +676,7 @@ test_missing_after_move_repaired (Fixture       *f,
   loom_test_exec_sql (f->db, copy_cursor);
   loom_test_exec_sql (f->db, point);
 
-  import_paths (f, "codex", NULL);
+  loom_test_store_import_paths (f, "codex", NULL);
   session = session_of (f, CODEX_ID);
   g_assert_false (record_of (session)->source_missing);
   g_assert_cmpstr (record_of (session)->source_path, ==, path);
@@ -766,10 +702,10 @@ test_missing_in_place_repaired (Fixture       *f,
   g_autoptr(LoomSession) session = NULL;
 
   g_free (copy_fixture_as (CODEX, path));
-  import_path (f, "codex", dir);
+  loom_test_store_import_path (f, "codex", dir);
   loom_test_exec_sql (f->db, "UPDATE sessions SET source_missing = 1");
 
-  import_path (f, "codex", dir);
+  loom_test_store_import_path (f, "codex", dir);
   g_assert_cmpuint (f->stats->files_unchanged, ==, 1);
   session = session_of (f, CODEX_ID);
   g_assert_false (record_of (session)->source_missing);
@@ -782,7 +718,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add (path, Fixture, NULL, loom_test_store_set_up, func, loom_test_store_tear_down)
   ADD ("/import-ids/claude/renamed", test_claude_renamed);
   ADD ("/import-ids/claude/resumed", test_claude_resumed);
   ADD ("/import-ids/claude/id-comes-later", test_claude_id_comes_later);

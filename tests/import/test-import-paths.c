@@ -28,10 +28,7 @@ typedef struct
 static char *
 fixture_path (const char *relative)
 {
-  const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-
-  g_assert_nonnull (root);
-  return g_build_filename (root, relative, NULL);
+  return loom_test_fixture_path (relative, NULL);
 }
 
 /* Copies @from into @to, folders and files; returns how many .jsonl files. */
@@ -125,13 +122,8 @@ import_paths (Fixture            *f,
               const char         *source,
               const char * const *paths)
 {
-  LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
-
   g_clear_pointer (&f->stats, loom_import_stats_free);
-  f->stats = loom_import_stats_new ();
-  g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
-  g_assert_no_error (error);
+  f->stats = loom_test_import_paths (f->store, source, paths);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
 }
 
