@@ -641,7 +641,9 @@ static const char schema_v6[] =
  * and Gemini files lose what they matched with, and the next pass reads each such file again
  * from its start, as it reads a rewritten one: it first clears what the file gave, then
  * imports it anew into the same sessions, which keep their ids, folders and names. Claude's
- * files need nothing read again: their reasoning stays NULL. */
+ * files are read again too, though their reasoning stays NULL: this version also counts a
+ * prompt typed beside a tool result as the person's and keeps the largest of a repeated usage,
+ * and only a new reading corrects what an earlier version stored. */
 static const char schema_v7[] =
   "ALTER TABLE sessions ADD COLUMN tokens_reasoning INTEGER;"
   "ALTER TABLE messages ADD COLUMN reasoning_tokens INTEGER;"
@@ -652,7 +654,7 @@ static const char schema_v7[] =
   "  (SELECT ifnull (sum (input_tokens), 0) FROM messages WHERE session_id = sessions.id)"
   " WHERE source = 'gemini' AND EXISTS (SELECT 1 FROM messages WHERE session_id = sessions.id"
   "   AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL));"
-  "UPDATE import_cursors SET mtime = -1, prefix_hash = NULL WHERE source IN ('codex', 'gemini');";
+  "UPDATE import_cursors SET mtime = -1, prefix_hash = NULL;";
 
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"

@@ -259,12 +259,12 @@ test_upgrade_from_v6 (void)
                    20);
   g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM sessions"
                                         " WHERE tokens_reasoning IS NOT NULL", NULL), ==, 0);
-  /* What the cursors matched with is gone, for Codex and Gemini only. */
+  /* What every cursor matched with is gone: each file is read again from its start. */
   g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
-                                        " WHERE prefix_hash IS NULL", NULL), ==, 4);
+                                        " WHERE prefix_hash IS NULL", NULL), ==, 5);
   g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
                                         " WHERE prefix_hash IS NULL AND source = 'claude-code'",
-                                        NULL), ==, 0);
+                                        NULL), ==, 1);
 
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
@@ -281,9 +281,7 @@ test_upgrade_from_v6 (void)
     g_assert_no_error (error);
     g_assert_cmpuint (stats->files_failed, ==, 0);
     g_assert_cmpuint (stats->warnings->len, ==, 0);
-    /* Codex and Gemini are read again from their start; Claude's is read on from its cursor
-     * once, as every file an earlier version imported is, to check the id it is keyed by
-     * (loom-import-file.c): it adds nothing. */
+    /* Every file is read again from its start, as a rewritten one is. */
     g_assert_cmpuint (stats->files_unchanged, ==, 0);
     g_assert_cmpuint (stats->files_imported, ==, 5);
     g_clear_pointer (&stats, loom_import_stats_free);
