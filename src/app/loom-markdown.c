@@ -165,6 +165,19 @@ append_children (GtkWidget               *box,
     }
 }
 
+/* A quote, a list or the document: a vertical box of the block's children. */
+static GtkWidget *
+container_new (const LoomMarkdownBlock *block,
+               int                      spacing,
+               const char              *css_class)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, spacing);
+
+  gtk_widget_add_css_class (box, css_class);
+  append_children (box, block);
+  return box;
+}
+
 static GtkWidget *
 list_item_new (const LoomMarkdownBlock *block)
 {
@@ -188,8 +201,6 @@ list_item_new (const LoomMarkdownBlock *block)
 static GtkWidget *
 block_new (const LoomMarkdownBlock *block)
 {
-  GtkWidget *box;
-
   switch (block->kind)
     {
     case LOOM_MARKDOWN_PARAGRAPH:
@@ -200,16 +211,10 @@ block_new (const LoomMarkdownBlock *block)
       return code_block_new (block);
 
     case LOOM_MARKDOWN_QUOTE:
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-      gtk_widget_add_css_class (box, "md-quote");
-      append_children (box, block);
-      return box;
+      return container_new (block, 8, "md-quote");
 
     case LOOM_MARKDOWN_LIST:
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-      gtk_widget_add_css_class (box, "md-list");
-      append_children (box, block);
-      return box;
+      return container_new (block, 4, "md-list");
 
     case LOOM_MARKDOWN_LIST_ITEM:
       return list_item_new (block);
@@ -221,10 +226,7 @@ block_new (const LoomMarkdownBlock *block)
       return table_new (block);
 
     case LOOM_MARKDOWN_DOCUMENT:
-      box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
-      gtk_widget_add_css_class (box, "markdown");
-      append_children (box, block);
-      return box;
+      return container_new (block, 10, "markdown");
 
     case LOOM_MARKDOWN_TABLE_ROW:
     case LOOM_MARKDOWN_TABLE_CELL:
