@@ -12,26 +12,14 @@
 
 #include <json-glib/json-glib.h>
 
+#include "loom-event-kinds.h"
 #include "loom-json-value.h"
+#include "loom-json.h"
 #include "loom-session-record.h"
 
 G_BEGIN_DECLS
 
 typedef struct _LoomImportFile LoomImportFile;
-
-/* Message flags: kept and shown, but not a person's prompt. */
-typedef enum
-{
-  LOOM_MESSAGE_INJECTED        = 1 << 0,  /* context the harness added: AGENTS.md, environment */
-  LOOM_MESSAGE_META            = 1 << 1,  /* Claude isMeta: caveats, expanded slash commands */
-  LOOM_MESSAGE_COMPACT_SUMMARY = 1 << 2,  /* the summary that continues a compacted session */
-  LOOM_MESSAGE_COMMAND         = 1 << 3,  /* slash-command XML and local command output */
-  LOOM_MESSAGE_API_ERROR       = 1 << 4,  /* a synthetic assistant message reporting an error */
-} LoomMessageFlags;
-
-#define LOOM_MESSAGE_NOT_A_PROMPT \
-  (LOOM_MESSAGE_INJECTED | LOOM_MESSAGE_META | LOOM_MESSAGE_COMPACT_SUMMARY | \
-   LOOM_MESSAGE_COMMAND | LOOM_MESSAGE_API_ERROR)
 
 /* Token counts of -1 mean "not known". */
 typedef struct
@@ -54,17 +42,6 @@ typedef struct
 } LoomMessageDraft;
 
 #define LOOM_MESSAGE_DRAFT_INIT { NULL, NULL, NULL, 0, NULL, 0, -1, -1, -1, -1, -1 }
-
-/* Event kinds, as stored. */
-#define LOOM_EVENT_TOOL_CALL   "tool_call"
-#define LOOM_EVENT_TOOL_RESULT "tool_result"
-#define LOOM_EVENT_REASONING   "reasoning"
-#define LOOM_EVENT_FILE_CHANGE "file_change"
-#define LOOM_EVENT_COMPACTION  "compaction"
-#define LOOM_EVENT_LIFECYCLE   "lifecycle"
-#define LOOM_EVENT_API_ERROR   "api_error"
-#define LOOM_EVENT_SUBAGENT    "subagent"
-#define LOOM_EVENT_RAW         "raw"        /* a record we do not understand, kept whole */
 
 typedef struct
 {
@@ -235,18 +212,5 @@ void        loom_import_file_set_tokens  (LoomImportFile           *file,
 void        loom_import_file_set_models  (LoomImportFile           *file,
                                           gint64                    session_id,
                                           const char * const       *models);
-
-/* Small helpers for the formats' state objects (json-glib, kept between passes). Records are
- * read with the accessors of loom-json-value.h. */
-const char *loom_json_get_string         (JsonObject  *object,
-                                          const char  *member);
-gint64      loom_json_get_int            (JsonObject  *object,
-                                          const char  *member,
-                                          gint64       fallback);
-JsonObject *loom_json_get_object         (JsonObject  *object,
-                                          const char  *member);
-JsonArray  *loom_json_get_array          (JsonObject  *object,
-                                          const char  *member);
-char       *loom_json_to_string          (JsonNode    *node);
 
 G_END_DECLS

@@ -5,8 +5,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "loom-importer.h"
 #include "loom-json-value.h"
+#include "loom-json.h"
 
 static JsonNode *
 member (JsonObject *object,

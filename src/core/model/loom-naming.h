@@ -77,10 +77,4 @@ char     *loom_naming_conventional_title   (const char  *title,
 /* What to paste into the agent to give it the same title: `/rename <title>`. */
 char     *loom_naming_rename_command       (const char  *title);
 
-/* The text of the first prompt the person typed in session @id (not injected context, commands
- * or summaries); NULL without error when there is none. */
-char     *loom_naming_find_first_prompt    (LoomStore   *store,
-                                            const char  *id,
-                                            GError     **error);
-
 G_END_DECLS

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "loom-error.h"
-#include "loom-importer.h"
+#include "loom-event-kinds.h"
 #include "loom-search-index.h"
 #include "loom-search-private.h"
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "loom-error.h"
-#include "loom-importer.h"
 #include "loom-search-index.h"
 #include "loom-search-private.h"
 #include "loom-search-rank.h"

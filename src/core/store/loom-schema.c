@@ -7,7 +7,7 @@
  */
 #include "loom-error.h"
 #include "loom-schema.h"
-#include "loom-importer.h"
+#include "loom-event-kinds.h"
 #include "loom-search-index.h"
 #include "loom-store.h"
 

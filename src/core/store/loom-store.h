@@ -13,6 +13,7 @@
 #include "loom-folder.h"
 #include "loom-session.h"
 #include "loom-session-record.h"
+#include "loom-store-naming.h"
 #include "loom-types.h"
 
 G_BEGIN_DECLS
