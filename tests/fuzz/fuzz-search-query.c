@@ -1,6 +1,7 @@
 /* fuzz-search-query.c — the search box's query language on any text: the parser gives a query
- * or an error that says what to change, and searching a real store with it never fails with
- * an SQL or FTS5 error (loom-search.h).
+ * or an error that says what to change, searching a real store with it never fails with an SQL
+ * or FTS5 error (loom-search.h), and the lexer the filter popover edits the text with reads
+ * every byte and gives back what a filter is set to (loom-search-query-text.h).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +11,7 @@
 #include "loom-fuzz.h"
 #include "loom-import.h"
 #include "loom-search-private.h"
+#include "loom-search-query-text.h"
 #include "loom-session.h"
 #include "loom-store.h"
 
@@ -102,6 +104,55 @@ assert_search_error (GError *error)
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT);
 }
 
+/* The tokens lie in order with only white space between them; a filter set is read back, and
+ * the text rebuilt from the tokens means to the parser what the text did. */
+static void
+check_text (const char *text)
+{
+  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autofree char *edited = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *has = NULL;
+  gboolean unclosed = FALSE;
+  gsize covered = 0;
+
+  for (guint i = 0; i < tokens->len; i++)
+    {
+      const LoomSearchToken *token = &g_array_index (tokens, LoomSearchToken, i);
+
+      g_assert_cmpuint (token->start, >=, covered);
+      g_assert_cmpuint (token->end, >, token->start);
+      for (gsize b = covered; b < token->start; b++)
+        g_assert_true (g_ascii_isspace (text[b]));
+      g_assert_nonnull (token->value);
+      unclosed |= token->unclosed;
+      covered = token->end;
+    }
+  for (gsize b = covered; text[b] != '\0'; b++)
+    g_assert_true (g_ascii_isspace (text[b]));
+
+  /* An open quote swallows what is written after it; the parser refuses that text anyway. */
+  if (unclosed)
+    return;
+  edited = loom_search_query_text_set_filter (text, "folder", "a \"b\" c");
+  value = loom_search_query_text_get_filter (edited, "folder");
+  g_assert_cmpstr (value, ==, "a b c");
+
+  if (!(has = loom_search_query_text_get_filter (text, "has")))
+    {
+      g_autofree char *rebuilt = loom_search_query_text_set_filter (text, "has", NULL);
+      g_autoptr(LoomSearchQuery) query = loom_search_query_parse (text, NULL);
+      g_autoptr(LoomSearchQuery) again = loom_search_query_parse (rebuilt, NULL);
+
+      g_assert_true ((query == NULL) == (again == NULL));
+      if (query != NULL)
+        {
+          g_assert_cmpstr (query->match, ==, again->match);
+          g_assert_cmpstr (query->where->str, ==, again->where->str);
+        }
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -116,6 +167,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   const char * const *words;
   gboolean native = FALSE;
   guint n_words = 0;
+
+  check_text (text);
 
   query = loom_search_query_parse (text, &error);
   if (query == NULL)

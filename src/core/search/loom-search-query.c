@@ -13,6 +13,7 @@
 #include "loom-event-kinds.h"
 #include "loom-search-index.h"
 #include "loom-search-private.h"
+#include "loom-search-query-text.h"
 
 typedef struct
 {
@@ -347,34 +348,6 @@ loom_search_is_filter_key (const char *key)
   return FALSE;
 }
 
-/* Reads a quoted string starting at *p (on the opening quote). */
-static char *
-read_quoted (const char  **p,
-             GError      **error)
-{
-  const char *start = *p + 1;
-  const char *end = strchr (start, '"');
-
-  if (end == NULL)
-    {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                   "A quote is not closed: add a \" after “%s”", start);
-      return NULL;
-    }
-  *p = end + 1;
-  return g_strndup (start, end - start);
-}
-
-static char *
-read_bare (const char **p)
-{
-  const char *start = *p;
-
-  while (**p != '\0' && !g_ascii_isspace (**p))
-    (*p)++;
-  return g_strndup (start, *p - start);
-}
-
 static void
 append_quoted (GString    *fts,
                const char *text)
@@ -556,8 +529,8 @@ loom_search_query_parse (const char  *text,
   g_autoptr(LoomSearchQuery) query = g_new0 (LoomSearchQuery, 1);
   g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (term_free);
   gboolean or_pending = FALSE;
+  g_autoptr(GArray) tokens = NULL;
   gboolean filters = FALSE;
-  const char *p = text;
 
   g_return_val_if_fail (text != NULL, NULL);
 
@@ -575,81 +548,47 @@ loom_search_query_parse (const char  *text,
       return NULL;
     }
 
-  while (*p != '\0')
+  /* The lexer says where each token is (loom-search-query-text.c); what it means is said here,
+   * in the order typed, so that the first mistake is the one reported. */
+  tokens = loom_search_query_text_tokenize (text);
+  for (guint i = 0; i < tokens->len; i++)
     {
-      g_autofree char *word = NULL;
-      gboolean negated = FALSE, quoted = FALSE;
-      const char *colon;
+      const LoomSearchToken *token = &g_array_index (tokens, LoomSearchToken, i);
       Term *term;
 
-      if (g_ascii_isspace (*p))
+      if (token->unclosed)
         {
-          p++;
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                       "A quote is not closed: add a \" after “%s”", token->value);
+          return NULL;
+        }
+
+      if (token->kind == LOOM_SEARCH_TOKEN_FILTER)
+        {
+          if (!add_filter (query, token->key, token->value, error))
+            return NULL;
+          filters = TRUE;
           continue;
         }
-      if (*p == '-' && p[1] != '\0' && !g_ascii_isspace (p[1]))
-        {
-          negated = TRUE;
-          p++;
-        }
 
-      if (*p == '"')
+      if (token->kind == LOOM_SEARCH_TOKEN_OR)
         {
-          if (!(word = read_quoted (&p, error)))
-            return NULL;
-          quoted = TRUE;
-        }
-      else
-        {
-          word = read_bare (&p);
-
-          /* key:value, or key:"quoted value" */
-          colon = strchr (word, ':');
-          if (colon != NULL && !negated)
+          if (terms->len == 0 || or_pending)
             {
-              g_autofree char *key = g_ascii_strdown (word, colon - word);
-
-              if (loom_search_is_filter_key (key))
-                {
-                  g_autofree char *value = NULL;
-
-                  if (colon[1] == '\0' && *p == '"')
-                    value = read_quoted (&p, error);
-                  else if (colon[1] == '"')
-                    {
-                      const char *q = p - strlen (colon + 1);
-
-                      value = read_quoted (&q, error);
-                      p = q;
-                    }
-                  else
-                    value = g_strdup (colon + 1);
-                  if (value == NULL || !add_filter (query, key, value, error))
-                    return NULL;
-                  filters = TRUE;
-                  continue;
-                }
+              g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+                                   "OR needs a word on each side: “migration OR schema”");
+              return NULL;
             }
-
-          if (!negated && g_str_equal (word, "OR"))
-            {
-              if (terms->len == 0 || or_pending)
-                {
-                  g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                                       "OR needs a word on each side: “migration OR schema”");
-                  return NULL;
-                }
-              or_pending = TRUE;
-              continue;
-            }
+          or_pending = TRUE;
+          continue;
         }
 
       term = g_new0 (Term, 1);
-      term->negated = negated;
-      term->prefix = !quoted && g_str_has_suffix (word, "*");
+      term->negated = token->negated;
+      term->text = g_strdup (token->value);
+      term->prefix = token->kind == LOOM_SEARCH_TOKEN_WORD && g_str_has_suffix (term->text, "*");
       if (term->prefix)
-        word[strlen (word) - 1] = '\0';
-      term->text = g_steal_pointer (&word);
+        term->text[strlen (term->text) - 1] = '\0';
       term->or_before = or_pending;
       or_pending = FALSE;
 
