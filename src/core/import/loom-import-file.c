@@ -469,9 +469,17 @@ loom_import_file_add_message (LoomImportFile          *file,
                               GError                 **error)
 {
   const LoomStoreMessage message = {
-    m->source_id, m->role, m->text, m->flags, m->model, m->created_at,
-    m->input_tokens, m->output_tokens, m->cache_read_tokens, m->cache_creation_tokens,
-    m->reasoning_tokens,
+    .source_id = m->source_id,
+    .role = m->role,
+    .text = m->text,
+    .flags = m->flags,
+    .model = m->model,
+    .created_at = m->created_at,
+    .input_tokens = m->input_tokens,
+    .output_tokens = m->output_tokens,
+    .cache_read_tokens = m->cache_read_tokens,
+    .cache_creation_tokens = m->cache_creation_tokens,
+    .reasoning_tokens = m->reasoning_tokens,
   };
   gint64 seq;
 
@@ -490,8 +498,17 @@ loom_import_file_add_event (LoomImportFile        *file,
                             GError               **error)
 {
   const LoomStoreEvent event = {
-    e->kind, e->source_id, e->call_id, e->tool_name, e->is_error, e->path, e->change_kind,
-    e->text, e->payload, e->created_at, e->message_id,
+    .kind = e->kind,
+    .source_id = e->source_id,
+    .call_id = e->call_id,
+    .tool_name = e->tool_name,
+    .is_error = e->is_error,
+    .path = e->path,
+    .change_kind = e->change_kind,
+    .text = e->text,
+    .payload = e->payload,
+    .created_at = e->created_at,
+    .message_id = e->message_id,
   };
   gint64 seq;
 
