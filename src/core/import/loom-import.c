@@ -195,7 +195,7 @@ save_cursor (LoomStoreWriter     *writer,
   g_autofree char *hash = sample_hash (path, offset);
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autofree char *state_text = NULL;
-  LoomStoreCursor cursor = { TRUE, };
+  LoomStoreCursor cursor = { 0, };
 
   json_node_set_object (node, state);
   state_text = loom_json_to_string (node);
