@@ -9,7 +9,7 @@
 #include "loom-importer.h"
 #include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
-#include "loom-store-private.h"
+#include "loom-store-writer.h"
 
 G_BEGIN_DECLS
 
@@ -38,13 +38,6 @@ gboolean loom_import_collect        (const LoomImportOptions  *options,
                                      GPtrArray                *deleted,
                                      GError                  **error);
 
-/* Steps @stmt to its end and resets it: the first column of its row if it gives one (a
- * RETURNING id), else 0; -1 with @error set (saying what it was @doing) on a failure. */
-gint64   loom_import_step           (LoomStore                *store,
-                                     sqlite3_stmt             *stmt,
-                                     const char               *doing,
-                                     GError                  **error);
-
 /* loom-import-paths.c: one name per file, whichever way it was reached. Resolves the
  * candidates' paths (keeping how each was spelt) and drops the second of two that are one file;
  * adds the resolved spellings of @roots and @deleted beside theirs. */
@@ -63,7 +56,7 @@ typedef struct
 
 struct _LoomImportFile
 {
-  LoomStore          *store;
+  LoomStoreWriter    *writer;     /* the pass's, borrowed */
   const LoomImporter *importer;
   LoomImportStats    *stats;
   char               *path;
@@ -85,7 +78,7 @@ struct _LoomImportFile
  * looked at again once even when unchanged, for its format to check whose sessions it holds. */
 #define LOOM_IMPORT_STATE_IDS "loom_ids"
 
-LoomImportFile *loom_import_file_new     (LoomStore          *store,
+LoomImportFile *loom_import_file_new     (LoomStoreWriter    *writer,
                                           const LoomImporter *importer,
                                           LoomImportStats    *stats,
                                           const char         *path,
@@ -97,10 +90,6 @@ LoomImportFile *loom_import_file_new     (LoomStore          *store,
 void            loom_import_file_free    (LoomImportFile     *file);
 /* Recomputes counts, totals and titles of every session the file touched. */
 gboolean        loom_import_file_finish  (LoomImportFile     *file,
-                                          GError            **error);
-/* Removes what an earlier pass imported from this file, before it is read again. */
-gboolean        loom_import_file_clear   (LoomStore          *store,
-                                          const char         *path,
                                           GError            **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomImportFile, loom_import_file_free)

@@ -22,23 +22,9 @@
 
 #include "loom-error.h"
 #include "loom-import-private.h"
-#include "loom-time.h"
 
 #define BATCH_BYTES (64 * 1024 * 1024)
 #define BATCH_MICROSECONDS (G_USEC_PER_SEC / 2)
-
-typedef struct
-{
-  gboolean  found;
-  guint64   device;
-  guint64   inode;
-  guint64   size;
-  gint64    mtime;
-  guint64   offset;
-  guint64   line;
-  char     *prefix_hash;
-  char     *state;
-} Cursor;
 
 LoomImportStats *
 loom_import_stats_new (void)
@@ -190,54 +176,14 @@ sample_matches (const char *path,
   return g_strcmp0 (hash, saved) == 0;
 }
 
-static gboolean
-load_cursor (LoomStore   *store,
-             const char  *path,
-             Cursor      *cursor,
-             GError     **error)
+static gint64
+mtime_of (const struct stat *st)
 {
-  static const char sql[] =
-    "SELECT device, inode, size, mtime, offset, line, prefix_hash, state"
-    " FROM import_cursors WHERE source_path = ?1";
-  sqlite3_stmt *stmt = loom_store_cached (store, sql, error);
-  int rc;
-
-  memset (cursor, 0, sizeof *cursor);
-  if (stmt == NULL)
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-  rc = sqlite3_step (stmt);
-  if (rc == SQLITE_ROW)
-    {
-      cursor->found = TRUE;
-      cursor->device = (guint64)sqlite3_column_int64 (stmt, 0);
-      cursor->inode = (guint64)sqlite3_column_int64 (stmt, 1);
-      cursor->size = (guint64)sqlite3_column_int64 (stmt, 2);
-      cursor->mtime = sqlite3_column_int64 (stmt, 3);
-      cursor->offset = (guint64)sqlite3_column_int64 (stmt, 4);
-      cursor->line = (guint64)sqlite3_column_int64 (stmt, 5);
-      cursor->prefix_hash = g_strdup ((const char *)sqlite3_column_text (stmt, 6));
-      cursor->state = g_strdup ((const char *)sqlite3_column_text (stmt, 7));
-      rc = sqlite3_step (stmt);
-    }
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "read the import cursor");
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-cursor_clear (Cursor *cursor)
-{
-  g_clear_pointer (&cursor->prefix_hash, g_free);
-  g_clear_pointer (&cursor->state, g_free);
+  return (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
 }
 
 static gboolean
-save_cursor (LoomStore           *store,
+save_cursor (LoomStoreWriter     *writer,
              const char          *path,
              const LoomImporter  *importer,
              const struct stat   *st,
@@ -246,46 +192,23 @@ save_cursor (LoomStore           *store,
              JsonObject          *state,
              GError             **error)
 {
-  static const char sql[] =
-    "INSERT INTO import_cursors (source_path, source, device, inode, size, mtime, offset, line,"
-    "                            prefix_hash, state, updated_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
-    " ON CONFLICT (source_path) DO UPDATE SET source = excluded.source,"
-    "  device = excluded.device, inode = excluded.inode, size = excluded.size,"
-    "  mtime = excluded.mtime, offset = excluded.offset, line = excluded.line,"
-    "  prefix_hash = excluded.prefix_hash, state = excluded.state,"
-    "  updated_at = excluded.updated_at";
   g_autofree char *hash = sample_hash (path, offset);
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autofree char *state_text = NULL;
-  sqlite3_stmt *stmt;
+  LoomStoreCursor cursor = { 0, };
 
   json_node_set_object (node, state);
   state_text = loom_json_to_string (node);
 
-  if (!(stmt = loom_store_cached (store, sql, error)))
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-  sqlite3_bind_text (stmt, 2, importer->name, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 3, (gint64)st->st_dev);
-  sqlite3_bind_int64 (stmt, 4, (gint64)st->st_ino);
-  sqlite3_bind_int64 (stmt, 5, (gint64)st->st_size);
-  sqlite3_bind_int64 (stmt, 6, (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
-                               st->st_mtim.tv_nsec);
-  sqlite3_bind_int64 (stmt, 7, (gint64)offset);
-  sqlite3_bind_int64 (stmt, 8, (gint64)line);
-  if (hash != NULL)
-    sqlite3_bind_text (stmt, 9, hash, -1, SQLITE_STATIC);
-  sqlite3_bind_text (stmt, 10, state_text, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 11, loom_time_now_ms ());
-  if (sqlite3_step (stmt) != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "save the import cursor");
-      sqlite3_reset (stmt);
-      return FALSE;
-    }
-  sqlite3_reset (stmt);
-  return TRUE;
+  cursor.device = (guint64)st->st_dev;
+  cursor.inode = (guint64)st->st_ino;
+  cursor.size = (guint64)st->st_size;
+  cursor.mtime = mtime_of (st);
+  cursor.offset = offset;
+  cursor.line = line;
+  cursor.prefix_hash = hash;
+  cursor.state = state_text;
+  return loom_store_writer_save_cursor (writer, path, importer->name, &cursor, error);
 }
 
 static JsonObject *
@@ -315,10 +238,10 @@ is_whole_document (const LoomImportCandidate *candidate)
 
 static Mode
 decide_mode (const LoomImportCandidate *candidate,
-             const Cursor      *cursor,
-             const struct stat *st)
+             const LoomStoreCursor     *cursor,
+             const struct stat         *st)
 {
-  gint64 mtime = (gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) + st->st_mtim.tv_nsec;
+  gint64 mtime = mtime_of (st);
 
   if (!cursor->found)
     return MODE_RESET;
@@ -346,34 +269,17 @@ decide_mode (const LoomImportCandidate *candidate,
  * it was reached by: its cursor and sessions move to the resolved one, or the file would be
  * read again from its start as a new one. */
 static gboolean
-take_over_cursor (LoomStore   *store,
-                  const char  *spelled,
-                  const char  *path,
-                  Cursor      *cursor,
-                  GError     **error)
+take_over_cursor (LoomStoreWriter  *writer,
+                  const char       *spelled,
+                  const char       *path,
+                  LoomStoreCursor  *cursor,
+                  GError          **error)
 {
-  static const char * const statements[] = {
-    "UPDATE import_cursors SET source_path = ?2 WHERE source_path = ?1",
-    "UPDATE sessions SET source_path = ?2 WHERE source_path = ?1",
-  };
-
-  if (!load_cursor (store, spelled, cursor, error))
+  if (!loom_store_writer_load_cursor (writer, spelled, cursor, error))
     return FALSE;
   if (!cursor->found)
     return TRUE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
-    {
-      sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
-
-      if (stmt == NULL)
-        return FALSE;
-      sqlite3_bind_text (stmt, 1, spelled, -1, SQLITE_STATIC);
-      sqlite3_bind_text (stmt, 2, path, -1, SQLITE_STATIC);
-      if (loom_import_step (store, stmt, "rename an agent file's records", error) < 0)
-        return FALSE;
-    }
-  return TRUE;
+  return loom_store_writer_rename_file (writer, spelled, path, error);
 }
 
 /* Gone, not merely out of reach: a folder that cannot be listed, a drive that answers with an
@@ -386,101 +292,58 @@ is_gone (const char *path)
   return stat (path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
+/* Files the cursor of one file under both its keys (see index_cursors ()). */
+static void
+index_cursor (const char *path,
+              const char *source,
+              gint64      device,
+              gint64      inode,
+              gpointer    data)
+{
+  GHashTable *index = data;
+  g_autofree char *name = g_path_get_basename (path);
+  char *keys[] = {
+    g_strdup_printf ("%s\n%s", source, name),
+    g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, source, device, inode),
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    {
+      GPtrArray *paths = g_hash_table_lookup (index, keys[k]);
+
+      if (paths == NULL)
+        {
+          paths = g_ptr_array_new_with_free_func (g_free);
+          g_hash_table_insert (index, g_strdup (keys[k]), paths);
+        }
+      g_ptr_array_add (paths, g_strdup (path));
+      g_free (keys[k]);
+    }
+}
+
 /* The cursors of a pass by their files' names and by "device:inode", for a file that moved:
  * read once, when a pass first meets a file without a cursor. Values are arrays of paths. */
 static GHashTable *
-index_cursors (LoomStore  *store,
-               GError    **error)
+index_cursors (LoomStoreWriter  *writer,
+               GError          **error)
 {
-  static const char sql[] = "SELECT source_path, source, device, inode FROM import_cursors";
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                        (GDestroyNotify)g_ptr_array_unref);
-  sqlite3_stmt *stmt;
-  int rc;
 
-  if (!(stmt = loom_store_cached (store, sql, error)))
+  if (!loom_store_writer_foreach_cursor (writer, index_cursor, index, error))
     return NULL;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      const char *path = (const char *)sqlite3_column_text (stmt, 0);
-      const char *source = (const char *)sqlite3_column_text (stmt, 1);
-      g_autofree char *name = g_path_get_basename (path);
-      char *keys[] = {
-        g_strdup_printf ("%s\n%s", source, name),
-        g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, source,
-                         (gint64)sqlite3_column_int64 (stmt, 2),
-                         (gint64)sqlite3_column_int64 (stmt, 3)),
-      };
-
-      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
-        {
-          GPtrArray *paths = g_hash_table_lookup (index, keys[k]);
-
-          if (paths == NULL)
-            {
-              paths = g_ptr_array_new_with_free_func (g_free);
-              g_hash_table_insert (index, g_strdup (keys[k]), paths);
-            }
-          g_ptr_array_add (paths, g_strdup (path));
-          g_free (keys[k]);
-        }
-    }
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "look for moved agent files");
-      return NULL;
-    }
   return g_steal_pointer (&index);
 }
 
 /* Whether the file at @path is the one @cursor was saved for at a path now gone: the bytes the
  * cursor vouched for are there. */
 static gboolean
-same_content (const char        *path,
-              const struct stat *st,
-              const Cursor      *cursor)
+same_content (const char            *path,
+              const struct stat     *st,
+              const LoomStoreCursor *cursor)
 {
   return cursor->found && (guint64)st->st_size >= cursor->offset &&
          sample_matches (path, cursor->offset, cursor->prefix_hash);
-}
-
-/* Gives the sessions of @from, a path now gone, to @to, where its file is; and its cursor,
- * @with_cursor, else drops it (the file's own cursor at @to saw it last). */
-static gboolean
-move_file_records (LoomStore          *store,
-                   const char         *from,
-                   const char         *to,
-                   const struct stat  *st,
-                   gboolean            with_cursor,
-                   GError            **error)
-{
-  static const char move_sql[] =
-    "UPDATE import_cursors SET source_path = ?2, device = ?3, inode = ?4 WHERE source_path = ?1";
-  static const char drop_sql[] = "DELETE FROM import_cursors WHERE source_path = ?1";
-  static const char sessions_sql[] =
-    "UPDATE sessions SET source_path = ?2, source_missing = 0 WHERE source_path = ?1";
-  const char * const statements[] = { with_cursor ? move_sql : drop_sql, sessions_sql };
-
-  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
-    {
-      sqlite3_stmt *stmt = loom_store_cached (store, statements[i], error);
-
-      if (stmt == NULL)
-        return FALSE;
-      sqlite3_bind_text (stmt, 1, from, -1, SQLITE_STATIC);
-      if (statements[i] != drop_sql)
-        sqlite3_bind_text (stmt, 2, to, -1, SQLITE_STATIC);
-      if (statements[i] == move_sql)
-        {
-          /* Vouched for by its content: a copy to another disk has another inode. */
-          sqlite3_bind_int64 (stmt, 3, (gint64)st->st_dev);
-          sqlite3_bind_int64 (stmt, 4, (gint64)st->st_ino);
-        }
-      if (loom_import_step (store, stmt, "follow a moved agent file", error) < 0)
-        return FALSE;
-    }
-  return TRUE;
 }
 
 /* A file without a cursor may be one that moved (Codex moves a rollout to archived_sessions/
@@ -488,11 +351,11 @@ move_file_records (LoomStore          *store,
  * with the same name or the same device and inode, whose bytes are this file's. Its cursor and
  * sessions move here, and the file is read on from where it was, not again. */
 static gboolean
-take_over_moved (LoomStore                  *store,
+take_over_moved (LoomStoreWriter            *writer,
                  const LoomImportCandidate  *candidate,
                  const struct stat          *st,
                  GHashTable                **cursors,
-                 Cursor                     *cursor,
+                 LoomStoreCursor            *cursor,
                  GError                    **error)
 {
   g_autofree char *name = g_path_get_basename (candidate->path);
@@ -502,7 +365,7 @@ take_over_moved (LoomStore                  *store,
                                                (gint64)st->st_ino);
   const char *keys[] = { by_inode, by_name };
 
-  if (*cursors == NULL && !(*cursors = index_cursors (store, error)))
+  if (*cursors == NULL && !(*cursors = index_cursors (writer, error)))
     return FALSE;
   for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
     {
@@ -511,27 +374,28 @@ take_over_moved (LoomStore                  *store,
       for (guint i = 0; paths != NULL && i < paths->len; i++)
         {
           const char *from = g_ptr_array_index (paths, i);
-          Cursor old;
+          LoomStoreCursor old;
           gboolean moved;
 
           if (strcmp (from, candidate->path) == 0 || !is_gone (from))
             continue;
           /* Read again, not trusted from the index: a batch undone since took it back. */
-          if (!load_cursor (store, from, &old, error))
+          if (!loom_store_writer_load_cursor (writer, from, &old, error))
             return FALSE;
           moved = same_content (candidate->path, st, &old);
-          cursor_clear (&old);
+          loom_store_cursor_clear (&old);
           if (!moved)
             continue;
-          return move_file_records (store, from, candidate->path, st, TRUE, error) &&
-                 load_cursor (store, candidate->path, cursor, error);
+          return loom_store_writer_move_file (writer, from, candidate->path, (guint64)st->st_dev,
+                                              (guint64)st->st_ino, TRUE, error) &&
+                 loom_store_writer_load_cursor (writer, candidate->path, cursor, error);
         }
     }
   return TRUE;
 }
 
 static gboolean
-import_one (LoomStore                  *store,
+import_one (LoomStoreWriter            *writer,
             const LoomImportCandidate  *candidate,
             GHashTable                **cursors,
             LoomImportStats            *stats,
@@ -539,7 +403,7 @@ import_one (LoomStore                  *store,
 {
   g_autoptr(LoomImportFile) file = NULL;
   g_autoptr(JsonObject) state = NULL;
-  Cursor cursor;
+  LoomStoreCursor cursor;
   struct stat st;
   Mode mode;
   guint64 offset, line;
@@ -552,12 +416,12 @@ import_one (LoomStore                  *store,
       return FALSE;
     }
 
-  if (!load_cursor (store, candidate->path, &cursor, error))
+  if (!loom_store_writer_load_cursor (writer, candidate->path, &cursor, error))
     return FALSE;
   if (!cursor.found && candidate->spelled != NULL &&
-      !take_over_cursor (store, candidate->spelled, candidate->path, &cursor, error))
+      !take_over_cursor (writer, candidate->spelled, candidate->path, &cursor, error))
     return FALSE;
-  if (!cursor.found && !take_over_moved (store, candidate, &st, cursors, &cursor, error))
+  if (!cursor.found && !take_over_moved (writer, candidate, &st, cursors, &cursor, error))
     return FALSE;
   mode = decide_mode (candidate, &cursor, &st);
   /* Saved by a version that keyed some sessions by their file's name: read on from the cursor,
@@ -569,7 +433,7 @@ import_one (LoomStore                  *store,
   if (mode == MODE_UNCHANGED)
     {
       stats->files_unchanged++;
-      cursor_clear (&cursor);
+      loom_store_cursor_clear (&cursor);
       return TRUE;
     }
 
@@ -577,16 +441,16 @@ import_one (LoomStore                  *store,
   line = mode == MODE_APPEND ? cursor.line : 0;
   if (mode == MODE_APPEND)
     state = parse_state (cursor.state);
-  cursor_clear (&cursor);
+  loom_store_cursor_clear (&cursor);
 
   /* No savepoint of its own: a file that fails takes its batch's transaction with it, and
    * import_all () reads the batch again without it. A whole document clears its rows itself,
    * once it knows the document is intact (loom_import_file_read_document ()). */
   if (mode == MODE_RESET && !g_str_has_suffix (candidate->path, ".json") &&
-      !loom_import_file_clear (store, candidate->path, error))
+      !loom_store_writer_clear_file (writer, candidate->path, error))
     return FALSE;
 
-  file = loom_import_file_new (store, candidate->importer, stats, candidate->path,
+  file = loom_import_file_new (writer, candidate->importer, stats, candidate->path,
                                mode == MODE_RESET, offset, line, state, error);
   if (file == NULL || !candidate->importer->import_file (file, error) || file->failed_to_read ||
       !loom_import_file_finish (file, error))
@@ -609,7 +473,7 @@ import_one (LoomStore                  *store,
     }
 
   json_object_set_int_member (file->state, LOOM_IMPORT_STATE_IDS, 1);
-  if (!save_cursor (store, candidate->path, candidate->importer, &st, offset, line, file->state,
+  if (!save_cursor (writer, candidate->path, candidate->importer, &st, offset, line, file->state,
                     error))
     return FALSE;
 
@@ -618,75 +482,63 @@ import_one (LoomStore                  *store,
   return TRUE;
 }
 
+typedef struct
+{
+  GPtrArray *prefixes;
+  GPtrArray *gone;
+} GoneBelow;
+
+static void
+check_gone_below (const char *path,
+                  gpointer    data)
+{
+  GoneBelow *below = data;
+
+  for (guint r = 0; r < below->prefixes->len; r++)
+    {
+      if (g_str_has_prefix (path, g_ptr_array_index (below->prefixes, r)) &&
+          is_gone (path))
+        {
+          g_ptr_array_add (below->gone, g_strdup (path));
+          break;
+        }
+    }
+}
+
 /* The files below @roots that have a cursor but are gone. */
 static gboolean
-find_gone_below (LoomStore   *store,
-                 GPtrArray   *roots,
-                 GPtrArray   *gone,
-                 GError     **error)
+find_gone_below (LoomStoreWriter  *writer,
+                 GPtrArray        *roots,
+                 GPtrArray        *gone,
+                 GError          **error)
 {
-  static const char sql[] = "SELECT source_path FROM import_cursors";
   g_autoptr(GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
-  sqlite3_stmt *stmt;
-  int rc;
+  GoneBelow below = { prefixes, gone };
 
   if (roots->len == 0)
     return TRUE;
   for (guint r = 0; r < roots->len; r++)
     g_ptr_array_add (prefixes, g_strconcat (g_ptr_array_index (roots, r), "/", NULL));
 
-  if (!(stmt = loom_store_cached (store, sql, error)))
-    return FALSE;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      const char *path = (const char *)sqlite3_column_text (stmt, 0);
-
-      for (guint r = 0; r < prefixes->len; r++)
-        {
-          if (g_str_has_prefix (path, g_ptr_array_index (prefixes, r)) &&
-              is_gone (path))
-            {
-              g_ptr_array_add (gone, g_strdup (path));
-              break;
-            }
-        }
-    }
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "check for deleted agent files");
-      return FALSE;
-    }
-  return TRUE;
+  return loom_store_writer_foreach_file (writer, check_gone_below, &below, error);
 }
 
 /* Those of the @deleted files that were imported, as a whole pass would find them. */
 static gboolean
-find_gone_named (LoomStore   *store,
-                 GPtrArray   *deleted,
-                 GPtrArray   *gone,
-                 GError     **error)
+find_gone_named (LoomStoreWriter  *writer,
+                 GPtrArray        *deleted,
+                 GPtrArray        *gone,
+                 GError          **error)
 {
-  static const char sql[] = "SELECT 1 FROM import_cursors WHERE source_path = ?1";
-
   for (guint i = 0; i < deleted->len; i++)
     {
       const char *path = g_ptr_array_index (deleted, i);
-      sqlite3_stmt *stmt;
-      int rc;
+      gboolean known;
 
-      if (!(stmt = loom_store_cached (store, sql, error)))
+      if (!loom_store_writer_knows_file (writer, path, &known, error))
         return FALSE;
-      sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-      rc = sqlite3_step (stmt);
-      sqlite3_reset (stmt);
-      if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        {
-          loom_store_set_error (store, error, "check for deleted agent files");
-          return FALSE;
-        }
       /* Deleted and made again between the change and now: it imports next time. */
-      if (rc == SQLITE_ROW && is_gone (path))
+      if (known && is_gone (path))
         g_ptr_array_add (gone, g_strdup (path));
     }
   return TRUE;
@@ -699,64 +551,44 @@ find_gone_named (LoomStore   *store,
  * the session pointing at the archive, gone. Without it, the file is read again where it came
  * back to, as on its way out (nothing doubles: the rows are found by their ids). */
 static gboolean
-forget_cursor_of_no_session (LoomStore   *store,
-                             const char  *gone,
-                             GError     **error)
+forget_cursor_of_no_session (LoomStoreWriter  *writer,
+                             const char       *gone,
+                             GError          **error)
 {
-  static const char sql[] =
-    "DELETE FROM import_cursors WHERE source_path = ?1"
-    " AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_path = ?1)";
-  sqlite3_stmt *stmt;
-
-  if (!(stmt = loom_store_cached (store, sql, error)))
-    return FALSE;
-  sqlite3_bind_text (stmt, 1, gone, -1, SQLITE_STATIC);
-  return loom_import_step (store, stmt, "forget a deleted agent file", error) >= 0;
+  return loom_store_writer_forget_file (writer, gone, error);
 }
 
 /* Sessions whose agent file is gone (Claude deletes transcripts after 30 days) stay, marked.
  * A whole pass looks for such files among the cursors below its @roots; a targeted pass only
  * at the @deleted files its changes named, which spares a stat() per file ever imported. */
 static gboolean
-mark_missing (LoomStore        *store,
+mark_missing (LoomStoreWriter  *writer,
               GPtrArray        *roots,
               GPtrArray        *deleted,
               LoomImportStats  *stats,
               GError          **error)
 {
-  static const char mark_sql[] =
-    "UPDATE sessions SET source_missing = 1 WHERE source_path = ?1 AND source_missing = 0";
   g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
-  sqlite3_stmt *stmt;
 
-  if (!find_gone_below (store, roots, gone, error) ||
-      !find_gone_named (store, deleted, gone, error))
+  if (!find_gone_below (writer, roots, gone, error) ||
+      !find_gone_named (writer, deleted, gone, error))
     return FALSE;
 
   if (gone->len == 0)
     return TRUE;
-  if (!loom_store_begin (store, error))
+  if (!loom_store_writer_begin (writer, error))
     return FALSE;
   for (guint i = 0; i < gone->len; i++)
     {
-      if (!forget_cursor_of_no_session (store, g_ptr_array_index (gone, i), error))
+      if (!forget_cursor_of_no_session (writer, g_ptr_array_index (gone, i), error) ||
+          !loom_store_writer_mark_file_missing (writer, g_ptr_array_index (gone, i),
+                                                &stats->sessions_missing, error))
         goto fail;
-      if (!(stmt = loom_store_cached (store, mark_sql, error)))
-        goto fail;
-      sqlite3_bind_text (stmt, 1, g_ptr_array_index (gone, i), -1, SQLITE_STATIC);
-      if (sqlite3_step (stmt) != SQLITE_DONE)
-        {
-          loom_store_set_error (store, error, "mark deleted agent files");
-          sqlite3_reset (stmt);
-          goto fail;
-        }
-      stats->sessions_missing += (guint)sqlite3_changes (store->db);
-      sqlite3_reset (stmt);
     }
-  return loom_store_commit (store, error);
+  return loom_store_writer_commit (writer, error);
 
 fail:
-  loom_store_rollback (store);
+  loom_store_writer_rollback (writer);
   return FALSE;
 }
 
@@ -790,29 +622,15 @@ find_candidate (GPtrArray  *candidates,
  * by the same name and content (see take_over_moved ()); an unchanged file is not read again,
  * so this is the only time they are found. */
 static gboolean
-repair_missing (LoomStore  *store,
-                GPtrArray  *candidates,
-                GError    **error)
+repair_missing (LoomStoreWriter  *writer,
+                GPtrArray        *candidates,
+                GError          **error)
 {
-  static const char missing_sql[] =
-    "SELECT DISTINCT source_path FROM sessions WHERE source_missing = 1 AND source_path IS NOT NULL";
-  static const char unmark_sql[] =
-    "UPDATE sessions SET source_missing = 0 WHERE source_path = ?1 AND source_missing = 1";
   g_autoptr(GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GHashTable) by_name = NULL;
-  sqlite3_stmt *stmt;
-  int rc;
 
-  if (!(stmt = loom_store_cached (store, missing_sql, error)))
+  if (!loom_store_writer_list_missing_files (writer, missing, error))
     return FALSE;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (missing, g_strdup ((const char *)sqlite3_column_text (stmt, 0)));
-  sqlite3_reset (stmt);
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (store, error, "look for sessions marked missing");
-      return FALSE;
-    }
   if (missing->len == 0)
     return TRUE;
 
@@ -826,7 +644,7 @@ repair_missing (LoomStore  *store,
       g_hash_table_insert (by_name, name, g_hash_table_contains (by_name, name) ? NULL : candidate);
     }
 
-  if (!loom_store_begin (store, error))
+  if (!loom_store_writer_begin (writer, error))
     return FALSE;
   for (guint i = 0; i < missing->len; i++)
     {
@@ -834,39 +652,37 @@ repair_missing (LoomStore  *store,
       g_autofree char *name = g_path_get_basename (path);
       const LoomImportCandidate *candidate;
       struct stat st;
-      Cursor cursor, own;
+      LoomStoreCursor cursor, own;
       gboolean moved;
 
       if (find_candidate (candidates, path) != NULL)
         {
-          if (!(stmt = loom_store_cached (store, unmark_sql, error)))
-            goto fail;
-          sqlite3_bind_text (stmt, 1, path, -1, SQLITE_STATIC);
-          if (loom_import_step (store, stmt, "unmark sessions whose file is there", error) < 0)
+          if (!loom_store_writer_unmark_file_missing (writer, path, error))
             goto fail;
           continue;
         }
       if (!(candidate = g_hash_table_lookup (by_name, name)) || !is_gone (path) ||
           stat (candidate->path, &st) != 0)
         continue;
-      if (!load_cursor (store, path, &cursor, error))
+      if (!loom_store_writer_load_cursor (writer, path, &cursor, error))
         goto fail;
       moved = same_content (candidate->path, &st, &cursor);
-      cursor_clear (&cursor);
+      loom_store_cursor_clear (&cursor);
       if (!moved)
         continue;
       /* The file's own cursor, where it has one, is the one that saw it last. */
-      if (!load_cursor (store, candidate->path, &own, error))
+      if (!loom_store_writer_load_cursor (writer, candidate->path, &own, error))
         goto fail;
       moved = own.found;
-      cursor_clear (&own);
-      if (!move_file_records (store, path, candidate->path, &st, !moved, error))
+      loom_store_cursor_clear (&own);
+      if (!loom_store_writer_move_file (writer, path, candidate->path, (guint64)st.st_dev,
+                                        (guint64)st.st_ino, !moved, error))
         goto fail;
     }
-  return loom_store_commit (store, error);
+  return loom_store_writer_commit (writer, error);
 
 fail:
-  loom_store_rollback (store);
+  loom_store_writer_rollback (writer);
   return FALSE;
 }
 
@@ -890,13 +706,13 @@ typedef struct
 } Batch;
 
 static gboolean
-begin_batch (LoomStore        *store,
+begin_batch (LoomStoreWriter  *writer,
              guint             first,
              LoomImportStats  *stats,
              Batch            *batch,
              GError          **error)
 {
-  if (!loom_store_begin_indexed (store, error))
+  if (!loom_store_writer_begin_batch (writer, error))
     return FALSE;
   batch->open = TRUE;
   batch->first = first;
@@ -912,13 +728,13 @@ begin_batch (LoomStore        *store,
 /* Rolls back the batch, and @stats to what they were when it began; returns the index of the
  * file to read again from. */
 static guint
-undo_batch (LoomStore        *store,
+undo_batch (LoomStoreWriter  *writer,
             LoomImportStats  *stats,
             Batch            *batch)
 {
   GPtrArray *warnings = stats->warnings;
 
-  loom_store_rollback (store);
+  loom_store_writer_rollback (writer);
   *stats = batch->stats;
   g_ptr_array_set_size (warnings, batch->n_warnings);
   g_ptr_array_set_size (stats->waiting, batch->n_waiting);
@@ -958,7 +774,7 @@ drop_waiting (GPtrArray             *failure,
     }
 }
 
-static gboolean import_candidates (LoomStore                *store,
+static gboolean import_candidates (LoomStoreWriter          *writer,
                                    GPtrArray                *candidates,
                                    const LoomImportOptions  *options,
                                    GPtrArray                *deleted,
@@ -971,7 +787,7 @@ static gboolean import_candidates (LoomStore                *store,
 /* The files that changed while the pass runs, imported now as a targeted pass imports them;
  * their deleted ones join @deleted, marked with the pass's. */
 static gboolean
-import_changed_meanwhile (LoomStore                *store,
+import_changed_meanwhile (LoomStoreWriter          *writer,
                           const LoomImportOptions  *options,
                           GPtrArray                *deleted,
                           GCancellable             *cancellable,
@@ -994,7 +810,7 @@ import_changed_meanwhile (LoomStore                *store,
     return FALSE;
   for (guint i = 0; i < gone->len; i++)
     g_ptr_array_add (deleted, g_strdup (g_ptr_array_index (gone, i)));
-  if (!import_candidates (store, candidates, &targeted, deleted, NULL, NULL, cancellable, stats,
+  if (!import_candidates (writer, candidates, &targeted, deleted, NULL, NULL, cancellable, stats,
                           error))
     return FALSE;
   if (options->changed_done != NULL)
@@ -1004,7 +820,7 @@ import_changed_meanwhile (LoomStore                *store,
 
 /* Imports @candidates in batches (see Batch above). */
 static gboolean
-import_candidates (LoomStore                *store,
+import_candidates (LoomStoreWriter          *writer,
                    GPtrArray                *candidates,
                    const LoomImportOptions  *options,
                    GPtrArray                *deleted,
@@ -1037,9 +853,9 @@ import_candidates (LoomStore                *store,
       if (!batch.open)
         {
           if (options->take_changed != NULL &&
-              !import_changed_meanwhile (store, options, deleted, cancellable, stats, error))
+              !import_changed_meanwhile (writer, options, deleted, cancellable, stats, error))
             return FALSE;
-          if (!begin_batch (store, i, stats, &batch, error))
+          if (!begin_batch (writer, i, stats, &batch, error))
             return FALSE;
         }
 
@@ -1052,14 +868,14 @@ import_candidates (LoomStore                *store,
           for (guint w = 0; w < failure->len; w++)
             g_ptr_array_add (stats->warnings, g_strdup (g_ptr_array_index (failure, w)));
         }
-      else if (!import_one (store, candidate, &cursors, stats, &file_error))
+      else if (!import_one (writer, candidate, &cursors, stats, &file_error))
         {
           failure = take_warnings (stats, n_warnings);
           drop_waiting (failure, stats, n_waiting);
           g_ptr_array_add (failure, g_strdup_printf ("%s: not imported: %s", candidate->path,
                                                      file_error->message));
           g_hash_table_insert (failed, GUINT_TO_POINTER (i), failure);
-          i = undo_batch (store, stats, &batch);
+          i = undo_batch (writer, stats, &batch);
           continue;
         }
 
@@ -1069,7 +885,7 @@ import_candidates (LoomStore                *store,
           i + 1 == candidates->len)
         {
           batch.open = FALSE;
-          if (!loom_store_commit_indexed (store, error))
+          if (!loom_store_writer_commit_batch (writer, error))
             return FALSE;
         }
 
@@ -1084,7 +900,7 @@ import_candidates (LoomStore                *store,
     }
 
   /* Cancelled: what was read so far is kept, whole files only. */
-  if (batch.open && !loom_store_commit_indexed (store, error))
+  if (batch.open && !loom_store_writer_commit_batch (writer, error))
     return FALSE;
   for (guint j = 0; j < candidates->len; j++)
     {
@@ -1108,7 +924,7 @@ import_candidates (LoomStore                *store,
  * written then would wait for it. Cancelled, the merge stops where it is, in a whole index
  * that FTS5 merges further as it writes. */
 static gboolean
-merge_index (LoomStore                *store,
+merge_index (LoomStoreWriter          *writer,
              const LoomImportOptions  *options,
              GPtrArray                *deleted,
              GCancellable             *cancellable,
@@ -1117,23 +933,23 @@ merge_index (LoomStore                *store,
 {
   gboolean wants, merged = TRUE;
 
-  if (!loom_store_index_wants_merging (store, stats->messages + stats->events +
+  if (!loom_store_writer_index_wants_merging (writer, stats->messages + stats->events +
                                               stats->sessions_new, &wants, error))
     return FALSE;
   for (gboolean first = TRUE; wants && merged; first = FALSE)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-          !loom_store_merge_index_step (store, first, MERGE_STEP_PAGES, &merged, error))
+          !loom_store_writer_merge_index_step (writer, first, MERGE_STEP_PAGES, &merged, error))
         return FALSE;
       if (options->take_changed != NULL &&
-          !import_changed_meanwhile (store, options, deleted, cancellable, stats, error))
+          !import_changed_meanwhile (writer, options, deleted, cancellable, stats, error))
         return FALSE;
     }
   return TRUE;
 }
 
 static gboolean
-import_all (LoomStore                *store,
+import_all (LoomStoreWriter          *writer,
             const LoomImportOptions  *options,
             LoomImportProgress        progress,
             gpointer                  progress_data,
@@ -1146,36 +962,30 @@ import_all (LoomStore                *store,
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
 
-  g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
-  g_return_val_if_fail (stats != NULL, FALSE);
-
   if (options == NULL)
     options = &default_options;
 
   if (!loom_import_collect (options, stats, candidates, roots, deleted, error))
     return FALSE;
-  if (roots->len > 0 && !repair_missing (store, candidates, error))
+  if (roots->len > 0 && !repair_missing (writer, candidates, error))
     return FALSE;
 
-  /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
-   * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
-  if (!loom_store_exec (store, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;",
-                        error))
+  if (!loom_store_writer_prepare_bulk (writer, error))
     return FALSE;
 
-  if (!import_candidates (store, candidates, options, deleted, progress, progress_data,
+  if (!import_candidates (writer, candidates, options, deleted, progress, progress_data,
                           cancellable, stats, error))
     return FALSE;
   /* What changed in the last moments of the pass comes in with it. */
   if (options->take_changed != NULL &&
-      !import_changed_meanwhile (store, options, deleted, cancellable, stats, error))
+      !import_changed_meanwhile (writer, options, deleted, cancellable, stats, error))
     return FALSE;
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
-  if (!merge_index (store, options, deleted, cancellable, stats, error))
+  if (!merge_index (writer, options, deleted, cancellable, stats, error))
     return FALSE;
 
-  return mark_missing (store, roots, deleted, stats, error);
+  return mark_missing (writer, roots, deleted, stats, error);
 }
 
 gboolean
@@ -1187,16 +997,18 @@ loom_import_run (LoomStore                *store,
                  LoomImportStats          *stats,
                  GError                  **error)
 {
+  g_autoptr(LoomStoreWriter) writer = NULL;
   gboolean imported;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
   g_return_val_if_fail (stats != NULL, FALSE);
 
-  if (!loom_store_hold_index_merges (store, error))
+  writer = loom_store_writer_new (store);
+  if (!loom_store_writer_hold_index_merges (writer, error))
     return FALSE;
-  imported = import_all (store, options, progress, progress_data, cancellable, stats, error);
+  imported = import_all (writer, options, progress, progress_data, cancellable, stats, error);
   /* Merges resume even when the import failed. */
-  if (!loom_store_resume_index_merges (store, imported ? error : NULL))
+  if (!loom_store_writer_resume_index_merges (writer, imported ? error : NULL))
     return FALSE;
   return imported;
 }
