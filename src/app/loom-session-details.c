@@ -15,12 +15,12 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
 
 #include "loom-markdown.h"
 #include "loom-naming.h"
 #include "loom-session-details.h"
 #include "loom-session-row.h"
+#include "loom-session-usage.h"
 #include "loom-store-timeline-pages.h"
 
 /* A long list of sub-agents is rare; the timeline links to each of them anyway. */
@@ -364,32 +364,13 @@ format_tokens (const LoomSessionRecord *r)
 
 /* The models array, when it says more than the main model does. */
 static char *
-format_models (const char *models_json)
+format_models (LoomSession *session)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  JsonNode *root;
-  JsonArray *array;
-  guint n;
+  g_auto(GStrv) models = loom_session_usage_models (session);
 
-  if (models_json == NULL || !json_parser_load_from_data (parser, models_json, -1, NULL))
+  if (g_strv_length (models) < 2)
     return NULL;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    return NULL;
-  array = json_node_get_array (root);
-  n = json_array_get_length (array);
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-
-      if (json_node_get_value_type (node) == G_TYPE_STRING)
-        g_ptr_array_add (names, (gpointer)json_node_get_string (node));
-    }
-  if (names->len < 2)
-    return NULL;
-  g_ptr_array_add (names, NULL);
-  return g_strjoinv (", ", (char **)names->pdata);
+  return g_strjoinv (", ", models);
 }
 
 /* A related session by its title, when the store still has it. */
@@ -472,85 +453,48 @@ child_row_at (LoomSessionDetails *self,
   return row;
 }
 
-typedef struct
-{
-  const char *name;
-  gint64      count;
-} ToolCount;
-
-static int
-compare_tool_counts (gconstpointer a,
-                     gconstpointer b)
-{
-  const ToolCount *x = a, *y = b;
-
-  if (x->count != y->count)
-    return x->count > y->count ? -1 : 1;
-  return g_strcmp0 (x->name, y->name);
-}
-
 static void
 fill_tools (LoomSessionDetails *self,
-            const char         *tools_json)
+            LoomSession        *session)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (ToolCount));
-  GList *members = NULL;
-  g_autofree char *others_name = NULL;
-  JsonObject *object;
-  JsonNode *root;
+  g_autoptr(GArray) tools = loom_session_usage_tools (session);
   guint n_shown;
 
-  if (tools_json != NULL && json_parser_load_from_data (parser, tools_json, -1, NULL) &&
-      (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
+  n_shown = tools->len;
+  if (tools->len > MAX_TOOLS + 1)
     {
-      object = json_node_get_object (root);
-      members = json_object_get_members (object);
-      for (GList *l = members; l != NULL; l = l->next)
-        {
-          ToolCount count = { l->data, json_object_get_int_member_with_default (object,
-                                                                                l->data, 0) };
+      LoomToolUse others = { NULL, 0 };
 
-          g_array_append_val (counts, count);
-        }
-      g_array_sort (counts, compare_tool_counts);
-    }
-  n_shown = counts->len;
-  if (counts->len > MAX_TOOLS + 1)
-    {
-      ToolCount others = { NULL, 0 };
-
-      for (guint i = MAX_TOOLS; i < counts->len; i++)
-        others.count += MAX (g_array_index (counts, ToolCount, i).count, 0);
-      g_array_set_size (counts, MAX_TOOLS);
+      for (guint i = MAX_TOOLS; i < tools->len; i++)
+        others.n_calls += MAX (g_array_index (tools, LoomToolUse, i).n_calls, 0);
+      g_array_set_size (tools, MAX_TOOLS);
       /* Translators: the last row of a session's tools, counting the calls of the tools not
        * listed; %'u is how many tools those are. */
-      others_name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool",
+      others.name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool",
                                                   "%'u Other Tools", n_shown - MAX_TOOLS),
                                      n_shown - MAX_TOOLS);
-      others.name = others_name;
-      g_array_append_val (counts, others);
+      /* The array frees this name with the tools' own. */
+      g_array_append_val (tools, others);
     }
 
-  for (guint i = 0; i < counts->len; i++)
+  for (guint i = 0; i < tools->len; i++)
     {
-      const ToolCount *count = &g_array_index (counts, ToolCount, i);
+      const LoomToolUse *use = &g_array_index (tools, LoomToolUse, i);
       GtkWidget *row = tool_row_at (self, i);
-      g_autofree char *number = format_count (count->count);
+      g_autofree char *number = format_count (use->n_calls);
       g_autofree char *calls = NULL;
-      g_autofree char *name = loom_session_row_display_text (count->name);
+      g_autofree char *name = loom_session_row_display_text (use->name);
 
       /* Translators: how many times a session called a tool. */
       calls = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls",
-                                            (gulong)MIN (count->count, G_MAXULONG)),
+                                            (gulong)MIN (use->n_calls, G_MAXULONG)),
                                number);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name != NULL ? name : "");
       gtk_label_set_text (g_object_get_data (G_OBJECT (row), "loom-count-label"), calls);
       gtk_widget_set_visible (row, TRUE);
     }
-  hide_rows_from (self->tool_rows, counts->len);
-  gtk_widget_set_visible (GTK_WIDGET (self->tools_group), counts->len > 0);
-  g_list_free (members);
+  hide_rows_from (self->tool_rows, tools->len);
+  gtk_widget_set_visible (GTK_WIDGET (self->tools_group), tools->len > 0);
 }
 
 static void
@@ -611,7 +555,7 @@ fill (LoomSessionDetails *self)
   set_field (self, FIELD_AGENT, loom_session_row_agent_name (r->source));
   set_field (self, FIELD_SELECTED_AGENT, r->selected_agent_id);
   set_field (self, FIELD_MODEL, r->model);
-  set_field_take (self, FIELD_MODELS, format_models (r->models_json));
+  set_field_take (self, FIELD_MODELS, format_models (session));
   set_field (self, FIELD_AGENT_MODE, r->agent_mode);
   set_field_take (self, FIELD_SESSION_TYPE, format_session_type (r->session_type));
 
@@ -690,7 +634,7 @@ fill (LoomSessionDetails *self)
   set_field (self, FIELD_SOURCE_ID, r->source_session_id);
   set_field (self, FIELD_AGENT_VERSION, r->agent_version);
 
-  fill_tools (self, r->tools_used_json);
+  fill_tools (self, session);
   fill_children (self, store, session);
 }
 

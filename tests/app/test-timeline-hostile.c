@@ -24,7 +24,6 @@
 #include "loom-session-details.h"
 #include "loom-session-list.h"
 #include "loom-store.h"
-#include "loom-timeline-format.h"
 #include "loom-timeline-item.h"
 #include "loom-timeline-loader.h"
 #include "loom-timeline-message-row.h"
@@ -908,37 +907,6 @@ deep_json_body (Fixture *fixture)
   search_everything (fixture, "jsondone", uuid);
 }
 
-/* What the timeline makes of payloads nested 100,000 deep, had they come in: the text as it
- * is, never a recursion; nested within the parser's limit, JSON indented no deeper than it
- * reads. */
-static void
-test_format_deep_json (void)
-{
-  g_autofree char *open = repeat ("[", DEPTH);
-  g_autofree char *close = repeat ("]", DEPTH);
-  g_autofree char *deep = g_strconcat ("{\"command\":", open, close, "}", NULL);
-  g_autofree char *open_500 = repeat ("{\"a\":", 500);
-  g_autofree char *close_500 = repeat ("}", 500);
-  g_autofree char *nested = g_strconcat (open_500, "1", close_500, NULL);
-  g_autofree char *input = loom_timeline_format_input (deep);
-  g_autofree char *output = loom_timeline_format_result_output (deep);
-  g_autofree char *prompt = loom_timeline_format_subagent_prompt (deep);
-  g_autofree char *diff = loom_timeline_format_diff (deep, deep);
-  g_autofree char *indented = loom_timeline_format_input (nested);
-  g_auto(GStrv) lines = NULL;
-
-  g_assert_cmpstr (input, ==, deep);
-  g_assert_null (output);
-  g_assert_cmpstr (prompt, ==, deep);
-  g_assert_null (diff);
-
-  lines = g_strsplit (indented, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 1001);
-  g_assert_cmpstr (lines[1], ==, "  \"a\" : {");
-  for (guint i = 0; lines[i] != NULL; i++)
-    g_assert_cmpuint (strspn (lines[i], " "), <=, 2 * 32);
-}
-
 /* The session of the megabyte title opens, its details pane shown: every title on screen is
  * a line of a title's length. */
 static void
@@ -1048,7 +1016,6 @@ main (int   argc,
 {
   search_ui_test_init (&argc, &argv);
 
-  g_test_add_func ("/timeline-hostile/format-deep-json", test_format_deep_json);
   g_test_add ("/timeline-hostile/deep-markdown", Fixture, NULL,
               hostile_set_up, test_deep_markdown, fixture_tear_down);
   g_test_add ("/timeline-hostile/huge-output", Fixture, NULL,

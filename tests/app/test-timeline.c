@@ -21,7 +21,6 @@
 #include "loom-session-details.h"
 #include "loom-store.h"
 #include "loom-test-timeline.h"
-#include "loom-timeline-format.h"
 #include "loom-timeline-message-row.h"
 #include "loom-timeline-model.h"
 #include "loom-timeline-notice-row.h"
@@ -234,7 +233,7 @@ count_rows (Fixture *fixture)
   return rows->len;
 }
 
-/* ——— Markdown and formatting, without a window ——— */
+/* ——— Markdown, without a window ——— */
 
 static void
 test_markdown_markup (void)
@@ -337,97 +336,6 @@ test_markdown_widgets (void)
   g_assert_true (has_label (widget, "Bash", NULL));
   g_assert_true (has_label (widget, "Calls", NULL));
   g_assert_true (has_label (widget, "sh", "caption"));
-}
-
-static void
-test_format (void)
-{
-  g_autofree char *edit = NULL;
-  g_autofree char *structured = NULL;
-  g_autofree char *patch = NULL;
-  g_autofree char *written = NULL;
-  g_autofree char *summary = NULL;
-  g_autofree char *command = NULL;
-  g_autofree char *script = NULL;
-  g_autofree char *json = NULL;
-  g_autofree char *head = NULL;
-  guint n_lines = 0;
-
-  edit = loom_timeline_format_diff ("{\"file_path\":\"/a.c\",\"old_string\":\"a\\nb\\nc\","
-                                    "\"new_string\":\"a\\nB\\nc\"}", NULL);
-  g_assert_cmpstr (edit, ==, " a\n-b\n+B\n c");
-
-  structured = loom_timeline_format_diff ("{\"old_string\":\"x\",\"new_string\":\"y\"}",
-                                          "{\"toolUseResult\":{\"structuredPatch\":[{"
-                                          "\"oldStart\":3,\"oldLines\":1,\"newStart\":3,"
-                                          "\"newLines\":2,\"lines\":[\" ctx\",\"-x\",\"+y\","
-                                          "\"+z\"]}]}}");
-  g_assert_cmpstr (structured, ==, "@@ -3,1 +3,2 @@\n ctx\n-x\n+y\n+z");
-
-  patch = loom_timeline_format_diff ("*** Update File: src/iva.rs\n@@\n-    total * 21 / 100\n"
-                                     "+    total * Decimal::new(21, 2)\n", NULL);
-  g_assert_cmpstr (patch, ==, "@ Update File: src/iva.rs\n@@\n-    total * 21 / 100\n"
-                              "+    total * Decimal::new(21, 2)");
-
-  written = loom_timeline_format_diff ("{\"file_path\":\"/n.rs\",\"content\":\"fn main() {}\\n\"}",
-                                       NULL);
-  g_assert_cmpstr (written, ==, "+fn main() {}");
-  g_assert_null (loom_timeline_format_diff ("{\"pattern\":\"x\"}", NULL));
-  g_assert_null (loom_timeline_format_diff ("plain words", NULL));
-
-  summary = loom_timeline_format_summary ("*** Begin Patch\n*** Add File: tests/x.c\n+int x;\n");
-  g_assert_cmpstr (summary, ==, "tests/x.c");
-  g_clear_pointer (&summary, g_free);
-  summary = loom_timeline_format_summary ("\n  make check  \nmore");
-  g_assert_cmpstr (summary, ==, "make check");
-
-  command = loom_timeline_format_input ("{\"command\":[\"cargo\",\"test\",\"-p\",\"x\"]}");
-  g_assert_cmpstr (command, ==, "cargo test -p x");
-  script = loom_timeline_format_input ("{\"command\":[\"bash\",\"-lc\",\"du -ah | sort\"]}");
-  g_assert_cmpstr (script, ==, "du -ah | sort");
-  json = loom_timeline_format_input ("{\"pattern\":\"g_usleep\",\"path\":\"tests\"}");
-  g_assert_nonnull (strstr (json, "\"pattern\" : \"g_usleep\""));
-  g_assert_nonnull (strchr (json, '\n'));
-
-  {
-    g_autofree char *untagged = NULL;
-    g_autofree char *stripped = NULL;
-
-    untagged = loom_timeline_format_strip_tags ("<command-name>/compact</command-name>\n"
-                                                "<command-message>compact</command-message>"
-                                                "<command-args>a < b</command-args>");
-    g_assert_cmpstr (untagged, ==, "/compact\ncompact a < b");
-    g_assert_null (loom_timeline_format_strip_tags ("if (a <b) x > y; <Tag>"));
-
-    stripped = loom_timeline_format_strip_controls ("\033[2mdim\033[22m \033]0;title\007ok\r\n"
-                                                   "tab\there\001");
-    g_assert_cmpstr (stripped, ==, "dim ok\ntab\there");
-    g_assert_null (loom_timeline_format_strip_controls ("plain\ttext\n"));
-  }
-
-  {
-    g_autofree char *claude = NULL;
-    g_autofree char *blocks = NULL;
-    g_autofree char *gemini = NULL;
-    g_autofree char *codex = NULL;
-
-    claude = loom_timeline_format_result_output ("{\"type\":\"tool_result\",\"content\":\"a\\nb\"}");
-    g_assert_cmpstr (claude, ==, "a\nb");
-    blocks = loom_timeline_format_result_output ("{\"content\":[{\"type\":\"text\",\"text\":\"x\"},"
-                                                 "{\"type\":\"text\",\"text\":\"y\"}]}");
-    g_assert_cmpstr (blocks, ==, "x\ny");
-    gemini = loom_timeline_format_result_output ("[{\"functionResponse\":{\"response\":"
-                                                 "{\"error\":\"denied\"}}}]");
-    g_assert_cmpstr (gemini, ==, "denied");
-    codex = loom_timeline_format_result_output ("Exit code: 0\nOutput:\nok\n");
-    g_assert_cmpstr (codex, ==, "Exit code: 0\nOutput:\nok\n");
-  }
-
-  head = loom_timeline_format_head ("1\n2\n3\n4\n", 2, 1000, &n_lines);
-  g_assert_cmpstr (head, ==, "1\n2");
-  g_assert_cmpuint (n_lines, ==, 4);
-  g_assert_null (loom_timeline_format_head ("1\n2\n", 2, 1000, &n_lines));
-  g_assert_cmpuint (n_lines, ==, 2);
 }
 
 /* ——— The timeline and the details on screen ——— */
@@ -1041,7 +949,6 @@ main (int   argc,
 
   g_test_add_func ("/timeline/markdown/markup", test_markdown_markup);
   g_test_add_func ("/timeline/markdown/widgets", test_markdown_widgets);
-  g_test_add_func ("/timeline/format", test_format);
   g_test_add ("/timeline/session", Fixture, NULL, fixture_set_up, test_session, fixture_tear_down);
   g_test_add ("/timeline/file-change", Fixture, NULL,
               fixture_set_up, test_file_change, fixture_tear_down);

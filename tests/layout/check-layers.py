@@ -21,7 +21,7 @@ import sys
 LAYERS = [
     ['model'],
     ['json'],
-    ['store'],
+    ['store', 'format'],
     ['search', 'import'],
     ['crypto'],
 ]

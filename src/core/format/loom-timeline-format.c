@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "loom-json-value.h"
