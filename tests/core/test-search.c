@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-search-tokenizer.h"
 #include "loom-search.h"
@@ -713,6 +714,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   base_time = loom_time_now_ms ();
 
