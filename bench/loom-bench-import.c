@@ -35,6 +35,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
@@ -754,6 +755,8 @@ main (int   argc,
   guint64 expected, records, bytes;
   double import_s, parse_s, ratio, rate;
   gboolean ok = TRUE;
+
+  loom_core_init ();
 
   context = g_option_context_new ("CORPUS - time the importer against parsing alone");
   g_option_context_add_main_entries (context, entries, NULL);

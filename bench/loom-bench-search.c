@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "loom-core.h"
 #include "loom-search.h"
 #include "loom-search-tokenizer.h"
 #include "loom-store.h"
@@ -154,6 +155,8 @@ main (int    argc,
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
   double rg_total = 0, loom_total = 0;
   guint rg_count = 0;
+
+  loom_core_init ();
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) || store_path == NULL)

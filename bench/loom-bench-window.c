@@ -47,6 +47,7 @@
 
 #include "loom-application.h"
 #include "loom-bench-watch.h"
+#include "loom-core.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
 #include "loom-store.h"
@@ -1156,6 +1157,8 @@ main (int   argc,
   Runs empty_runs, full_runs;
   double ratio, extra_mb, show;
   gboolean ok = TRUE;
+
+  loom_core_init ();
 
   setlocale (LC_ALL, "");
   context = g_option_context_new ("— the main window on a long history");

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-application.h"
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-preferences-window.h"
 #include "loom-window.h"
@@ -214,6 +215,9 @@ loom_application_startup (GApplication *application)
 {
   LoomApplication *self = LOOM_APPLICATION (application);
   AdwStyleManager *style_manager;
+
+  /* Before the store below, and the workers' stores after it. */
+  loom_core_init ();
 
   G_APPLICATION_CLASS (loom_application_parent_class)->startup (application);
 

@@ -1,11 +1,10 @@
 /* loom-search-marker.c — the words of a search marked wherever a label shows them.
  *
  * What counts as a match is the core's to say, as it says it in the snippets of the search
- * results: the snippet maker of the search index (loom-search-snippet.h) tokenizes the text with
- * the index's own tokenizer, so that "cafe" marks "Café", "config" the middle of "loadConfig",
- * and one Chinese character the same character in a sentence. It needs a connection only to find
- * the tokenizer; the marker opens one in memory, which never touches the store. The words come
- * from the query's text as the core's parser reads it (loom-search-query-text.h).
+ * results (loom-search-marks.h): the text is read with the index's own tokenizer, so that
+ * "cafe" marks "Café", "config" the middle of "loadConfig", and one Chinese character the same
+ * character in a sentence. The words come from the query's text as the core's parser reads it
+ * (loom-search-query-text.h).
  *
  * A label is marked with Pango attributes, a background and a text colour from libadwaita's
  * palette that read the same on the light and the dark style, without changing the text's size:
@@ -16,22 +15,16 @@
  */
 #include "config.h"
 
-#include <sqlite3.h>
-#include <string.h>
-
 #include "loom-search-marker.h"
+#include "loom-search-marks.h"
 #include "loom-search-query-text.h"
-#include "loom-search-snippet.h"
-#include "loom-search-tokenizer.h"
-#include "loom-search.h"
 
 struct _LoomSearchMarker
 {
   GObject           parent_instance;
 
   char             *query;
-  sqlite3          *db;
-  LoomSnippetMaker *maker;
+  LoomSearchMarks  *marks;
 
   GdkRGBA           background;
   GdkRGBA           foreground;
@@ -72,8 +65,7 @@ loom_search_marker_finalize (GObject *object)
 {
   LoomSearchMarker *self = LOOM_SEARCH_MARKER (object);
 
-  g_clear_pointer (&self->maker, loom_snippet_maker_free);
-  g_clear_pointer (&self->db, sqlite3_close);
+  g_clear_pointer (&self->marks, loom_search_marks_free);
   g_free (self->query);
 
   G_OBJECT_CLASS (loom_search_marker_parent_class)->finalize (object);
@@ -107,16 +99,12 @@ loom_search_marker_new (const char *query)
 
   self = g_object_new (LOOM_TYPE_SEARCH_MARKER, NULL);
   self->query = g_strdup (query);
-  if (sqlite3_open_v2 (":memory:", &self->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY,
-                       NULL) != SQLITE_OK ||
-      !loom_search_tokenizer_register (self->db, &error) ||
-      !(self->maker = loom_snippet_maker_new (self->db, (const char * const *)words,
+  if (!(self->marks = loom_search_marks_new ((const char * const *)words,
                                               (const gboolean *)(gpointer)prefix->data,
                                               g_strv_length (words), &error)))
     {
       /* The search itself needs the same tokenizer: this cannot fail where a search ran. */
-      g_warning ("Cannot mark the words of “%s”: %s", query,
-                 error != NULL ? error->message : sqlite3_errmsg (self->db));
+      g_warning ("Cannot mark the words of “%s”: %s", query, error->message);
       return NULL;
     }
   return g_steal_pointer (&self);
@@ -134,56 +122,10 @@ GArray *
 loom_search_marker_find (LoomSearchMarker *self,
                          const char       *text)
 {
-  GArray *found;
-  g_autofree char *clean = NULL;
-  g_autofree char *marked = NULL;
-  gsize length, offset = 0;
-  guint start = 0;
-  gboolean open = FALSE;
-
   g_return_val_if_fail (LOOM_IS_SEARCH_MARKER (self), NULL);
   g_return_val_if_fail (text != NULL, NULL);
 
-  found = g_array_new (FALSE, FALSE, sizeof (guint));
-  length = strlen (text);
-  if (length == 0 || length >= G_MAXINT / 2)
-    return found;
-
-  /* The maker puts its marks into the text; characters of the same value already there would
-   * read as marks. A space in their place keeps every offset. */
-  clean = g_strdup (text);
-  g_strdelimit (clean, LOOM_SEARCH_MARK_START LOOM_SEARCH_MARK_END, ' ');
-
-  /* A window as long as the text is the whole text, with nothing cut and nothing added but
-   * the marks. */
-  marked = loom_snippet_maker_make (self->maker, clean, (guint)length + 1);
-  for (const char *p = marked; *p != '\0'; p++)
-    {
-      if (*p == LOOM_SEARCH_MARK_START[0])
-        {
-          start = (guint)offset;
-          open = TRUE;
-        }
-      else if (*p == LOOM_SEARCH_MARK_END[0])
-        {
-          if (open && offset > start)
-            {
-              guint end = (guint)offset;
-
-              g_array_append_val (found, start);
-              g_array_append_val (found, end);
-            }
-          open = FALSE;
-        }
-      else
-        offset++;
-    }
-
-  /* Should the maker ever add anything else, offsets would point into the wrong words: better
-   * no marks than wrong ones. */
-  if (offset != length)
-    g_array_set_size (found, 0);
-  return found;
+  return loom_search_marks_find (self->marks, text);
 }
 
 /* The colours of the marks: a highlighter's yellow under dark text, on either style. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loom-cli.h"
+#include "loom-core.h"
 
 static const LoomCliCommand top_commands[] = {
   { "import", loom_cli_import, N_("Import sessions from the agents’ files") },
@@ -218,6 +219,7 @@ loom_cli_run (int    argc,
   int status = LOOM_EXIT_USAGE;
   int i;
 
+  loom_core_init ();
   set_program_name (argc, argv);
 
   for (i = 1; i < argc && argv[i][0] == '-'; i++)

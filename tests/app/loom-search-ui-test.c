@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-search-ui-test.h"
 #include "loom-store.h"
@@ -26,6 +27,7 @@ search_ui_test_init (int    *argc,
    * screenshots. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (argc, argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
 

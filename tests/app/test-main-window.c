@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-import-problems-window.h"
 #include "loom-session-details.h"
@@ -951,6 +952,7 @@ main (int   argc,
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   g_setenv ("GDK_DEBUG", "no-portals", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
 

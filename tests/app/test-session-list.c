@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-search-tokenizer.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
@@ -793,6 +794,7 @@ main (int   argc,
   make_test_locale ();
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-markdown.h"
 #include "loom-session-details.h"
@@ -943,6 +944,7 @@ main (int   argc,
   /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable screenshots. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-core.h"
 #include "loom-import-problems-window.h"
 #include "loom-session-list.h"
 #include "loom-session-row.h"
@@ -1132,6 +1133,7 @@ main (int   argc,
 {
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
   loom_ui_test_set_wake_up_interval (10);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-core.h"
 #include "loom-import-problems-window.h"
 #include "loom-preferences-window.h"
 #include "loom-session-row.h"
@@ -702,6 +703,7 @@ main (int   argc,
   /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable screenshots. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   loom_ui_test_set_wait_timeout (WAIT_TIMEOUT_USEC);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "loom-core.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -551,6 +552,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   if (g_getenv ("LOOM_CLI") == NULL)
     g_error ("LOOM_CLI must name the loom executable under test");

@@ -5,6 +5,7 @@
  */
 #include <sqlite3.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-importer.h"
 #include "loom-naming.h"
@@ -390,6 +391,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   g_test_add_func ("/naming/is-date", test_is_date);
   g_test_add_func ("/naming/split-title", test_split_title);

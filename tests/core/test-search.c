@@ -7,7 +7,9 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
+#include "loom-search-marks.h"
 #include "loom-search-tokenizer.h"
 #include "loom-search.h"
 #include "loom-test-utils.h"
@@ -708,11 +710,39 @@ test_within_session (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
 }
 
+/* Marking words needs no store: the same tokenizer finds them, folded, inside identifiers and
+ * by prefix, and gives their places in bytes. */
+static void
+test_marks_without_store (void)
+{
+  static const char *words[] = { "cafe", "config", "pars" };
+  static const gboolean prefix[] = { FALSE, FALSE, TRUE };
+  static const char text[] = "Un Café, loadConfig parser1073 \002cafe";
+  static const guint expected[] = { 3, 8, 10, 20, 21, 31, 33, 37 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(LoomSearchMarks) marks = NULL;
+  g_autoptr(GArray) found = NULL;
+  g_autoptr(GArray) none = NULL;
+
+  marks = loom_search_marks_new (words, prefix, G_N_ELEMENTS (words), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (marks);
+
+  found = loom_search_marks_find (marks, text);
+  g_assert_cmpuint (found->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < found->len; i++)
+    g_assert_cmpuint (g_array_index (found, guint, i), ==, expected[i]);
+
+  none = loom_search_marks_find (marks, "nothing searched here");
+  g_assert_cmpuint (none->len, ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   base_time = loom_time_now_ms ();
 
@@ -730,6 +760,7 @@ main (int    argc,
   ADD ("/search/delete-and-rebuild", test_delete_and_rebuild);
   ADD ("/search/within-session", test_within_session);
 #undef ADD
+  g_test_add_func ("/search/marks-without-store", test_marks_without_store);
 
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-search-tokenizer.h"
 #include "loom-session-list-model.h"
 #include "loom-store-session-ids.h"
@@ -567,6 +568,7 @@ main (int   argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   build_template ();
 

@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-importer.h"
 #include "loom-source-watcher.h"
 #include "loom-store.h"
@@ -1006,6 +1007,7 @@ main (int   argc,
   g_unsetenv ("LOOM_DB");
 
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   g_test_add ("/source-watcher/burst", Fixture, NULL,
               fixture_set_up, test_burst, fixture_tear_down);

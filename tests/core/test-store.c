@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-import.h"
 #include "loom-search-tokenizer.h"
@@ -1227,6 +1228,7 @@ main (int    argc,
   g_unsetenv ("LOOM_DB");
 
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   g_test_add_func ("/store/location/default-permissions", test_default_location_permissions);
   g_test_add_func ("/store/location/env-override", test_env_override);

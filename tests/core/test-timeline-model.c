@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-import.h"
 #include "loom-importer.h"
@@ -428,6 +429,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   g_test_add ("/timeline-model/streamed-tool-error", Fixture, NULL,
               fixture_set_up, test_streamed_tool_error, fixture_tear_down);

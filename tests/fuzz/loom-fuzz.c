@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loom-core.h"
 #include "loom-fuzz.h"
 #include "loom-import.h"
 #include "loom-json-value.h"
@@ -18,6 +19,8 @@ static char *tmpdir;
 void
 loom_fuzz_init (void)
 {
+  loom_core_init ();
+
   g_log_set_always_fatal (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
   /* The importers read nothing but the file they are given, but nothing may reach the real
    * home folder's agents or store either. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loom-codex-test.h"
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-test-utils.h"
 #include "loom-timeline-item.h"
@@ -557,6 +558,7 @@ codex_test_init (int    *argc,
   g_setenv ("CLAUDE_CONFIG_DIR", test_home, TRUE);
 
   g_test_init (argc, argv, NULL);
+  loom_core_init ();
 }
 
 int

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loom-core.h"
 #include "loom-error.h"
 #include "loom-import.h"
 #include "loom-importer.h"
@@ -1492,6 +1493,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   g_test_add ("/import/claude/fixtures", Fixture, &claude_root,
               loom_test_store_set_up, test_fixtures, loom_test_store_tear_down);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "loom-claude-lines.h"
+#include "loom-core.h"
 #include "loom-test-utils.h"
 
 typedef struct
@@ -778,6 +779,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   if (g_getenv ("LOOM_CLI") == NULL)
     g_error ("LOOM_CLI must name the loom executable under test");

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-store.h"
@@ -1509,6 +1510,7 @@ main (int   argc,
   /* Titles carry the creation date in local time. */
   g_setenv ("TZ", "UTC", TRUE);
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
 #define ADD(name, data, func) \
   g_test_add ("/import/gemini/" name, Fixture, data, fixture_set_up, func, fixture_tear_down)

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "loom-claude-lines.h"
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-naming.h"
 #include "loom-test-utils.h"
@@ -972,6 +973,7 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   /* First, while the peak resident size still means something. */

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-test-utils.h"
@@ -716,6 +717,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, loom_test_store_set_up, func, loom_test_store_tear_down)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loom-core.h"
 #include "loom-import.h"
 #include "loom-test-utils.h"
 
@@ -343,6 +344,7 @@ main (int   argc,
   g_setenv ("CODEX_HOME", home, TRUE);
   g_setenv ("CLAUDE_CONFIG_DIR", home, TRUE);
   g_test_init (&argc, &argv, NULL);
+  loom_core_init ();
 
   add_test ("/import-paths/spellings", test_spellings);
   add_test ("/import-paths/both-in-one-pass", test_both_in_one_pass);

@@ -60,12 +60,6 @@ rank_function (const Fts5ExtensionApi  *api,
   sqlite3_result_double (context, -score);
 }
 
-guint
-loom_search_range_of (gint64 rowid)
-{
-  return rowid >= LOOM_INDEX_TITLES_FROM ? 2 : rowid >= LOOM_INDEX_MESSAGES_FROM ? 1 : 0;
-}
-
 static void
 take_function (sqlite3_context  *context,
                int               n_values,
@@ -79,7 +73,7 @@ take_function (sqlite3_context  *context,
       sqlite3_result_int (context, 0);
       return;
     }
-  range = loom_search_range_of (sqlite3_value_int64 (values[0]));
+  range = loom_index_range_of (sqlite3_value_int64 (values[0]));
   if (quota->taken[range] >= quota->limits[range])
     {
       sqlite3_result_int (context, 0);

@@ -7,23 +7,16 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "loom-search-index.h"
+
 G_BEGIN_DECLS
 
-#define LOOM_SEARCH_RANK "loom_rank"
-#define LOOM_SEARCH_TAKE "loom_take"
-#define LOOM_SEARCH_QUOTA_TYPE "loom-search-quota"
+/* The names the store's queries call them by, and the quota of loom_take: loom-search-index.h. */
+#define LOOM_SEARCH_RANK       LOOM_INDEX_RANK
+#define LOOM_SEARCH_TAKE       LOOM_INDEX_TAKE
+#define LOOM_SEARCH_QUOTA_TYPE LOOM_INDEX_QUOTA_TYPE
 
-/* How many hits of each rowid range (loom-search-index.h: events, messages, titles) a scan
- * still takes: loom_take (rowid, quota), with the quota bound as a pointer of
- * LOOM_SEARCH_QUOTA_TYPE, is true while the rowid's range has room, and counts it. */
-typedef struct
-{
-  gint64 taken[3];
-  gint64 limits[3];
-} LoomSearchQuota;
-
-/* 0 for an event's entry, 1 for a message's, 2 for a title's. */
-guint    loom_search_range_of      (gint64    rowid);
+typedef LoomIndexQuota LoomSearchQuota;
 
 /* Registers loom_take and loom_rank (search_index, title_weight), an FTS5 auxiliary function. Like bm25 it
  * returns a negative number, lower for a better match, and saturates repeated terms; unlike

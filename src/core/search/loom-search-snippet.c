@@ -115,22 +115,20 @@ on_document_token (void       *user_data,
 }
 
 LoomSnippetMaker *
-loom_snippet_maker_new (sqlite3             *db,
-                        const char * const  *words,
+loom_snippet_maker_new (const char * const  *words,
                         const gboolean      *prefix,
                         guint                n_words,
                         GError             **error)
 {
   g_autoptr(LoomSnippetMaker) self = g_new0 (LoomSnippetMaker, 1);
-  fts5_api *fts5 = loom_search_get_fts5_api (db);
   void *user_data = NULL;
 
   self->wanted = g_array_new (FALSE, TRUE, sizeof (Wanted));
   g_array_set_clear_func (self->wanted, wanted_clear);
 
-  if (fts5 == NULL ||
-      fts5->xFindTokenizer (fts5, LOOM_SEARCH_TOKENIZER, &user_data, &self->api) != SQLITE_OK ||
-      self->api.xCreate (user_data, NULL, 0, &self->tokenizer) != SQLITE_OK)
+  if (!loom_search_tokenizer_get (&self->api, &user_data, error))
+    return NULL;
+  if (self->api.xCreate (user_data, NULL, 0, &self->tokenizer) != SQLITE_OK)
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
                            "The search index's tokenizer is not available");

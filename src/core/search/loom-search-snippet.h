@@ -10,16 +10,15 @@
 #pragma once
 
 #include <glib.h>
-#include <sqlite3.h>
 
 G_BEGIN_DECLS
 
 typedef struct _LoomSnippetMaker LoomSnippetMaker;
 
 /* @words: what was searched for, as typed (a word, a phrase, an identifier); @prefix[i]: the
- * last token of words[i] may begin a longer one. */
-LoomSnippetMaker *loom_snippet_maker_new  (sqlite3             *db,
-                                           const char * const  *words,
+ * last token of words[i] may begin a longer one. It needs no connection: the tokenizer is
+ * loom_search_tokenizer_get ()'s. */
+LoomSnippetMaker *loom_snippet_maker_new  (const char * const  *words,
                                            const gboolean      *prefix,
                                            guint                n_words,
                                            GError             **error);

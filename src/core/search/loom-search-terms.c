@@ -7,6 +7,7 @@
 #include "loom-error.h"
 #include "loom-search-terms.h"
 #include "loom-search-tokenizer.h"
+#include "loom-store-search.h"
 
 /* The log is a set built for its one hot call: every token of every entry indexed passes through
  * loom_search_term_log_add (), hundreds of millions on a large import, and nearly all of them are
@@ -281,43 +282,47 @@ forget_terms (LoomSearchTermLog *self)
   self->n_terms = 0;
 }
 
+/* Where loom_store_write_search_terms () is in the log. */
+typedef struct
+{
+  LoomSearchTermLog *log;
+  gsize              next;
+} Reading;
+
+static gboolean
+next_term (gpointer     data,
+           const char **term,
+           int         *head)
+{
+  Reading *reading = data;
+  LoomSearchTermLog *self = reading->log;
+
+  while (reading->next <= self->mask)
+    {
+      const Slot *slot = &self->slots[reading->next++];
+
+      if (slot->term == NULL)
+        continue;
+      *term = slot->term->bytes;
+      *head = slot->head;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 gboolean
 loom_search_term_log_flush (LoomSearchTermLog  *self,
                             sqlite3            *db,
                             GError            **error)
 {
-  static const char sql[] =
-    "INSERT INTO search_terms (term, head) VALUES (?1, ?2)"
-    " ON CONFLICT (term) DO UPDATE SET head = excluded.head WHERE excluded.head < head";
-  sqlite3_stmt *stmt = NULL;
-  int rc = SQLITE_DONE;
+  Reading reading = { self, 0 };
 
   g_assert (self != NULL);
 
   if (self->n_terms == 0)
     return TRUE;
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    rc = sqlite3_errcode (db);
-
-  for (gsize i = 0; stmt != NULL && rc == SQLITE_DONE && i <= self->mask; i++)
-    {
-      const Slot *slot = &self->slots[i];
-
-      if (slot->term == NULL)
-        continue;
-      sqlite3_bind_text (stmt, 1, slot->term->bytes, -1, SQLITE_STATIC);
-      sqlite3_bind_int (stmt, 2, slot->head);
-      rc = sqlite3_step (stmt);
-      sqlite3_reset (stmt);
-    }
-  sqlite3_finalize (stmt);
-
-  if (rc != SQLITE_DONE)
-    {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
-                   "Could not note the search index's words: %s", sqlite3_errmsg (db));
-      return FALSE;
-    }
+  if (!loom_store_write_search_terms (db, next_term, &reading, error))
+    return FALSE;
   forget_terms (self);
   return TRUE;
 }
@@ -338,20 +343,18 @@ on_token (void       *user_data,
 
 /* @word's tokens as the index's tokenizer reads a query. */
 static GPtrArray *
-tokenize_query (sqlite3    *db,
-                const char *word,
-                GError    **error)
+tokenize_query (const char  *word,
+                GError     **error)
 {
   g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
-  fts5_api *api = loom_search_get_fts5_api (db);
   fts5_tokenizer tokenizer;
   Fts5Tokenizer *instance = NULL;
   void *user_data = NULL;
   int rc;
 
-  if (api == NULL ||
-      api->xFindTokenizer (api, LOOM_SEARCH_TOKENIZER, &user_data, &tokenizer) != SQLITE_OK ||
-      tokenizer.xCreate (user_data, NULL, 0, &instance) != SQLITE_OK)
+  if (!loom_search_tokenizer_get (&tokenizer, &user_data, error))
+    return NULL;
+  if (tokenizer.xCreate (user_data, NULL, 0, &instance) != SQLITE_OK)
     {
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
                            "The search index's tokenizer is not available");
@@ -370,51 +373,24 @@ tokenize_query (sqlite3    *db,
 }
 
 GPtrArray *
-loom_search_terms_expand (sqlite3     *db,
+loom_search_terms_expand (LoomStore   *store,
                           const char  *word,
                           guint        max_terms,
                           GError     **error)
 {
-  /* Above every term that starts with ?1 in BINARY order: U+10FFFF, UTF-8's largest. */
-  static const char sql[] =
-    "SELECT term FROM search_terms"
-    " WHERE term >= ?1 AND term < ?1 || char (1114111) AND (head = 0 OR head < length (?1))"
-    " LIMIT ?2";
   g_autoptr(GPtrArray) tokens = NULL;
   g_autoptr(GPtrArray) terms = NULL;
-  sqlite3_stmt *stmt = NULL;
-  const char *prefix;
-  int rc;
 
-  g_return_val_if_fail (db != NULL, NULL);
+  g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (word != NULL, NULL);
 
-  if (!(tokens = tokenize_query (db, word, error)))
+  if (!(tokens = tokenize_query (word, error)))
     return NULL;
   if (tokens->len != 1)
     return NULL;
-  prefix = g_ptr_array_index (tokens, 0);
-
-  if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
-    {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not list the words “%s*”: %s",
-                   word, sqlite3_errmsg (db));
-      return NULL;
-    }
-  sqlite3_bind_text (stmt, 1, prefix, -1, SQLITE_STATIC);
-  sqlite3_bind_int64 (stmt, 2, (sqlite3_int64)max_terms + 1);
-
-  terms = g_ptr_array_new_with_free_func (g_free);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    g_ptr_array_add (terms, g_strdup ((const char *)sqlite3_column_text (stmt, 0)));
-  sqlite3_finalize (stmt);
-
-  if (rc != SQLITE_DONE)
-    {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not list the words “%s*”: %s",
-                   word, sqlite3_errmsg (db));
-      return NULL;
-    }
+  if (!(terms = loom_store_search_terms_from (store, g_ptr_array_index (tokens, 0),
+                                              max_terms + 1, error)))
+    return NULL;
   if (terms->len > max_terms)
     return NULL;
   return g_steal_pointer (&terms);

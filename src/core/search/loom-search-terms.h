@@ -21,8 +21,9 @@
  */
 #pragma once
 
-#include <glib.h>
 #include <sqlite3.h>
+
+#include "loom-store.h"
 
 G_BEGIN_DECLS
 
@@ -38,7 +39,8 @@ void               loom_search_term_log_add   (LoomSearchTermLog  *self,
                                                int                 length,
                                                int                 head);
 
-/* Writes the terms noted since the last flush into search_terms on @db, and forgets them. */
+/* Writes the terms noted since the last flush into search_terms on @db, a store's connection
+ * (loom_store_write_search_terms ()), and forgets them; a flush that fails keeps them. */
 gboolean           loom_search_term_log_flush (LoomSearchTermLog  *self,
                                                sqlite3            *db,
                                                GError            **error);
@@ -46,7 +48,7 @@ gboolean           loom_search_term_log_flush (LoomSearchTermLog  *self,
 /* The indexed terms that a prefix query for @word (as typed) must find, or NULL when the
  * prefix is better left to FTS5: @word is more than one token, or it has more than
  * @max_terms terms. An empty array: no term starts so. */
-GPtrArray         *loom_search_terms_expand   (sqlite3            *db,
+GPtrArray         *loom_search_terms_expand   (LoomStore          *store,
                                                const char         *word,
                                                guint               max_terms,
                                                GError            **error);

@@ -353,14 +353,15 @@ module_free (void *data)
   g_free (module);
 }
 
+static fts5_tokenizer tokenizer_methods = {
+  tokenizer_create, tokenizer_delete, tokenizer_tokenize,
+};
+
 static gboolean
 register_module (sqlite3            *db,
                  LoomSearchTermLog  *log,
                  GError            **error)
 {
-  static fts5_tokenizer tokenizer = {
-    tokenizer_create, tokenizer_delete, tokenizer_tokenize,
-  };
   fts5_api *api = loom_search_get_fts5_api (db);
   Module *module;
 
@@ -374,7 +375,7 @@ register_module (sqlite3            *db,
   module = g_new0 (Module, 1);
   module->api = api;
   module->log = log;
-  if (api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, module, &tokenizer,
+  if (api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, module, &tokenizer_methods,
                              module_free) != SQLITE_OK)
     {
       module_free (module);   /* FTS5 took it only on success */
@@ -403,4 +404,48 @@ loom_search_tokenizer_register_logged (sqlite3  *db,
   g_return_val_if_fail (db != NULL, NULL);
 
   return register_module (db, log, error) ? log : NULL;
+}
+
+/* unicode61, which the tokenizer wraps, is FTS5's and FTS5 hands it out through a connection
+ * only: a connection in memory, which never touches a store, is opened for it once and kept for
+ * the life of the process. */
+static gpointer
+open_own_module (gpointer data)
+{
+  sqlite3 *db = NULL;
+  fts5_api *api = NULL;
+  Module *module;
+
+  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY,
+                       NULL) == SQLITE_OK)
+    api = loom_search_get_fts5_api (db);
+  if (api == NULL || api->iVersion < 2)
+    {
+      sqlite3_close (db);
+      return NULL;
+    }
+  module = g_new0 (Module, 1);
+  module->api = api;
+  return module;
+}
+
+gboolean
+loom_search_tokenizer_get (fts5_tokenizer  *tokenizer,
+                           void           **user_data,
+                           GError         **error)
+{
+  static GOnce own_module = G_ONCE_INIT;
+  Module *module = g_once (&own_module, open_own_module, NULL);
+
+  g_return_val_if_fail (tokenizer != NULL && user_data != NULL, FALSE);
+
+  if (module == NULL)
+    {
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                           "The search index's tokenizer is not available");
+      return FALSE;
+    }
+  *tokenizer = tokenizer_methods;
+  *user_data = module;
+  return TRUE;
 }

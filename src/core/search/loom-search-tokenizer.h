@@ -12,11 +12,12 @@
 #include <glib.h>
 #include <sqlite3.h>
 
+#include "loom-search-index.h"
 #include "loom-search-terms.h"
 
 G_BEGIN_DECLS
 
-#define LOOM_SEARCH_TOKENIZER "loom"
+#define LOOM_SEARCH_TOKENIZER LOOM_INDEX_TOKENIZER
 
 /* Registers the tokenizer on a connection; every connection that reads or writes the search
  * index needs it. */
@@ -27,6 +28,13 @@ gboolean loom_search_tokenizer_register (sqlite3  *db,
  * to the connection and goes when it closes. */
 LoomSearchTermLog *loom_search_tokenizer_register_logged (sqlite3  *db,
                                                           GError  **error);
+
+/* The tokenizer as FTS5 would hand it out (fts5_api.xFindTokenizer), with no connection of the
+ * caller's: for reading a query's words and marking them in a text. It notes no terms. It
+ * lives as long as the process. */
+gboolean loom_search_tokenizer_get      (fts5_tokenizer  *tokenizer,
+                                         void           **user_data,
+                                         GError         **error);
 
 /* The connection's FTS5 interface (declared in sqlite3.h), or NULL without FTS5. */
 fts5_api *loom_search_get_fts5_api      (sqlite3  *db);

@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "loom-search-terms.h"
+#include "loom-store-hooks.h"
 #include "loom-store.h"
 
 G_BEGIN_DECLS
@@ -19,15 +19,10 @@ struct _LoomStore
   char     *recovered_path;
   GHashTable *statements;  /* SQL literal's address → prepared statement (imports) */
   GHashTable *built;       /* SQL text → prepared statement (searches) */
-  LoomSearchTermLog *terms;   /* owned by db: the terms indexed and not yet noted */
+  /* owned by db: what each connection hook noted and has yet to write (loom-store-hooks.h) */
+  gpointer    noted[LOOM_STORE_MAX_CONNECTION_HOOKS];
   gboolean    mapped;      /* reads go through a memory map */
 };
-
-/* Has the connection read the file through a memory map: a search reads pages all over the
- * index, and one the kernel has cached then costs no system call and no copy — most of a first
- * search's time. Only connections that search: mapped pages count in the process's resident
- * memory, which an import would fill with the whole store. */
-void          loom_store_map_for_searching (LoomStore    *self);
 
 /* Like loom_store_cached (), for SQL built at run time, keyed by its text. Reset the statement
  * once done with it: a statement left stepping holds its read transaction open. */
@@ -59,10 +54,10 @@ gboolean      loom_store_merge_index_step (LoomStore     *self,
                                            gboolean      *merged,
                                            GError       **error);
 
-/* Notes the terms the connection has indexed since the last time in search_terms
- * (loom-search-terms.h). loom_store_commit () does it before it commits; a write that indexes
- * text outside a transaction does it right after. */
-gboolean      loom_store_note_terms       (LoomStore     *self,
+/* Has the connection hooks write what they noted (the search index's new terms): loom_store_commit
+ * () does it before it commits; a write that indexes text outside a transaction does it right
+ * after. */
+gboolean      loom_store_flush_noted      (LoomStore     *self,
                                            GError       **error);
 
 /* Sets @error from the connection's last error, saying what was being done. */

@@ -459,7 +459,7 @@ update_session (LoomStore   *self,
       loom_store_set_error (self, error, doing);
       return FALSE;
     }
-  return loom_store_note_terms (self, error);   /* a new title */
+  return loom_store_flush_noted (self, error);   /* a new title */
 }
 
 gboolean

@@ -5,23 +5,99 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "loom-error.h"
 #include "loom-schema.h"
-#include "loom-search-rank.h"
-#include "loom-search-tokenizer.h"
 #include "loom-store-private.h"
+#include "loom-store-search.h"
 #include "loom-time.h"
 
 G_DEFINE_FINAL_TYPE (LoomStore, loom_store, G_TYPE_OBJECT)
+
+/* Added once by loom_core_init (), read by every connection the store opens after. */
+G_LOCK_DEFINE_STATIC (hooks);
+static const LoomStoreConnectionHook *hooks[LOOM_STORE_MAX_CONNECTION_HOOKS];
+static guint n_hooks;
+
+void
+loom_store_add_connection_hook (const LoomStoreConnectionHook *hook)
+{
+  g_return_if_fail (hook != NULL && hook->connect != NULL);
+
+  G_LOCK (hooks);
+  for (guint i = 0; i < n_hooks; i++)
+    if (hooks[i] == hook)
+      {
+        G_UNLOCK (hooks);
+        return;
+      }
+  if (n_hooks < G_N_ELEMENTS (hooks))
+    hooks[n_hooks++] = hook;
+  else
+    g_critical ("The store has room for %u connection hooks only", (guint)G_N_ELEMENTS (hooks));
+  G_UNLOCK (hooks);
+}
+
+gboolean
+loom_store_has_connection_hooks (void)
+{
+  gboolean any;
+
+  G_LOCK (hooks);
+  any = n_hooks > 0;
+  G_UNLOCK (hooks);
+  return any;
+}
+
+/* Runs every hook on the connection just opened, keeping what each will flush. */
+static gboolean
+connect_hooks (LoomStore  *self,
+               GError    **error)
+{
+  gboolean ok = TRUE;
+
+  G_LOCK (hooks);
+  for (guint i = 0; i < n_hooks && ok; i++)
+    ok = hooks[i]->connect (self->db, &self->noted[i], error);
+  G_UNLOCK (hooks);
+  return ok;
+}
+
+gboolean
+loom_store_flush_noted (LoomStore  *self,
+                        GError    **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->noted); i++)
+    if (self->noted[i] != NULL && hooks[i]->flush != NULL &&
+        !hooks[i]->flush (self->db, self->noted[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+has_noted (LoomStore *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->noted); i++)
+    if (self->noted[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+forget_noted (LoomStore *self)
+{
+  /* Each went with the connection. */
+  memset (self->noted, 0, sizeof self->noted);
+}
 
 static void
 loom_store_finalize (GObject *object)
 {
   LoomStore *self = (LoomStore *)object;
 
-  if (self->terms != NULL && self->db != NULL && !loom_store_note_terms (self, NULL))
+  if (has_noted (self) && self->db != NULL && !loom_store_flush_noted (self, NULL))
     g_warning ("The search index's new words were not all noted; prefix searches may miss "
                "some until the index is rebuilt");
   g_clear_pointer (&self->statements, g_hash_table_unref);
@@ -268,19 +344,10 @@ loom_store_map_for_searching (LoomStore *self)
 }
 
 gboolean
-loom_store_note_terms (LoomStore  *self,
-                       GError    **error)
-{
-  if (self->terms == NULL)
-    return TRUE;
-  return loom_search_term_log_flush (self->terms, self->db, error);
-}
-
-gboolean
 loom_store_commit (LoomStore  *self,
                    GError    **error)
 {
-  if (!loom_store_note_terms (self, error) || !loom_store_exec (self, "COMMIT", error))
+  if (!loom_store_flush_noted (self, error) || !loom_store_exec (self, "COMMIT", error))
     {
       loom_store_rollback (self);
       return FALSE;
@@ -413,8 +480,7 @@ open_connection (LoomStore  *self,
 
   sqlite3_extended_result_codes (self->db, TRUE);
   sqlite3_busy_timeout (self->db, 5000);
-  if (!(self->terms = loom_search_tokenizer_register_logged (self->db, error)) ||
-      !loom_search_rank_register (self->db, error))
+  if (!connect_hooks (self, error))
     return OPEN_FAILED;
 
   /* The version is read before anything could write: a newer store is left byte for byte. */
@@ -492,6 +558,17 @@ loom_store_open (const char  *path,
 {
   g_autoptr(LoomStore) self = NULL;
 
+  /* Without search's hook the store could not read or write its index: say so plainly rather
+   * than fail later with "no such tokenizer". */
+  if (!loom_store_has_connection_hooks ())
+    {
+      g_critical ("A store was opened before loom_core_init () (loom-core.h) set up its "
+                  "connections");
+      g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
+                           "The store cannot be opened: loom_core_init () was not called");
+      return NULL;
+    }
+
   self = g_object_new (LOOM_TYPE_STORE, NULL);
   self->path = path != NULL ? g_strdup (path) : loom_store_default_path ();
 
@@ -507,7 +584,7 @@ loom_store_open (const char  *path,
         break;
 
       g_clear_pointer (&self->db, sqlite3_close_v2);
-      self->terms = NULL;   /* it went with the connection */
+      forget_noted (self);
       if (result == OPEN_FAILED)
         {
           g_propagate_error (error, g_steal_pointer (&local_error));
