@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "loom-error.h"
+#include "loom-json-value.h"
 #include "loom-store-private.h"
 #include "loom-store-timeline-pages.h"
 
@@ -390,36 +391,20 @@ loom_store_list_child_sessions (LoomStore   *self,
 
 /* Sub-agents */
 
-static JsonObject *
-parse_object (const char *json,
-              JsonNode  **root)
+/* The object a payload holds, or NULL. A payload is the agent's text: it is read by core's
+ * parser, whose depth limit keeps a hostile nesting from exhausting the stack. The object lives
+ * in @doc until its next parse. */
+static const LoomJson *
+parse_object (LoomJsonDoc *doc,
+              const char  *json)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  const LoomJson *root;
+  gsize length;
 
-  *root = NULL;
-  if (json == NULL || strlen (json) > SUBAGENT_PAYLOAD_LIMIT)
+  if (json == NULL || (length = strlen (json)) > SUBAGENT_PAYLOAD_LIMIT)
     return NULL;
-
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, json, -1, NULL))
-    return NULL;
-  *root = json_parser_steal_root (parser);
-  if (*root == NULL || !JSON_NODE_HOLDS_OBJECT (*root))
-    return NULL;
-  return json_node_get_object (*root);
-}
-
-static const char *
-object_get_string (JsonObject *object,
-                   const char *member)
-{
-  JsonNode *node;
-
-  if (object == NULL || !(node = json_object_get_member (object, member)))
-    return NULL;
-  if (json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
+  root = loom_json_doc_parse (doc, json, length, NULL);
+  return loom_json_is_object (root) ? root : NULL;
 }
 
 /* Runs @sql with the parent row id as ?1 and @value as ?2; returns the first uuid it gives. */
@@ -459,11 +444,10 @@ result_agent_id (LoomStore   *self,
   static const char sql[] =
     "SELECT payload FROM events WHERE session_id = ?1 AND call_id = ?2"
     "  AND kind = 'tool_result' ORDER BY seq LIMIT 1";
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
   g_autofree char *payload = NULL;
   sqlite3_stmt *stmt;
-  JsonObject *object;
-  JsonNode *result;
+  const LoomJson *object;
   int rc;
 
   if (call_id == NULL)
@@ -479,12 +463,10 @@ result_agent_id (LoomStore   *self,
     loom_store_set_error (self, error, "read a sub-agent's result");
   sqlite3_reset (stmt);
 
-  if (!(object = parse_object (payload, &root)))
+  if (!(object = parse_object (doc, payload)))
     return NULL;
-  result = json_object_get_member (object, "toolUseResult");
-  if (result == NULL || !JSON_NODE_HOLDS_OBJECT (result))
-    return NULL;
-  return g_strdup (object_get_string (json_node_get_object (result), "agentId"));
+  return g_strdup (loom_json_member_string (loom_json_member_object (object, "toolUseResult"),
+                                            "agentId"));
 }
 
 char *
@@ -509,13 +491,13 @@ loom_store_find_subagent_session (LoomStore  *self,
     "  AND (SELECT trim (m.text) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'"
     "       ORDER BY m.seq LIMIT 1) = trim (?2)"
     " ORDER BY s.id LIMIT 1";
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
   g_autofree char *call_id = NULL;
   g_autofree char *payload = NULL;
   g_autofree char *agent_id = NULL;
   GError *local_error = NULL;
   sqlite3_stmt *stmt;
-  JsonObject *object;
+  const LoomJson *object;
   gint64 session_id = 0;
   char *uuid;
   int rc;
@@ -543,10 +525,10 @@ loom_store_find_subagent_session (LoomStore  *self,
       return NULL;
     }
 
-  object = parse_object (payload, &root);
+  object = parse_object (doc, payload);
 
   uuid = match_child (self, by_thread_sql, session_id,
-                      object_get_string (object, "agent_thread_id"), &local_error);
+                      loom_json_member_string (object, "agent_thread_id"), &local_error);
   if (uuid == NULL && local_error == NULL)
     {
       agent_id = result_agent_id (self, session_id, call_id, &local_error);
@@ -554,7 +536,7 @@ loom_store_find_subagent_session (LoomStore  *self,
         uuid = match_child (self, by_agent_sql, session_id, agent_id, &local_error);
     }
   if (uuid == NULL && local_error == NULL)
-    uuid = match_child (self, by_prompt_sql, session_id, object_get_string (object, "prompt"),
+    uuid = match_child (self, by_prompt_sql, session_id, loom_json_member_string (object, "prompt"),
                         &local_error);
 
   if (local_error != NULL)
