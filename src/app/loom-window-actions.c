@@ -2,10 +2,10 @@
  *
  * Every action goes through a core operation (rename, pin, archive, trash, move, the delete
  * plan), written in the store's worker (loom-store-async.h) so that the window keeps drawing
- * while an import holds the store, and reloads the window once the write lands. Moves, archiving and trashing offer
- * an undo toast that puts each session back exactly where it was — its folder, archived, in the
- * trash — from the states kept in the toast. Deleting for good has no undo, so it asks first and
- * lists what goes, from the core's dry run.
+ * while an import holds the store, and reloads the window once the write lands. Moves,
+ * archiving and trashing offer an undo toast that puts each session back exactly where it was
+ * — its folder, archived, in the trash — from the states kept in the toast. Deleting for good
+ * has no undo, so it asks first and lists what goes, from the core's dry run.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
