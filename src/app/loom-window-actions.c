@@ -79,80 +79,77 @@ session_state_equal (const SessionState *a,
          !a->trashed == !b->trashed;
 }
 
-typedef void (*ChangeFunc) (SessionState *state,
-                            gpointer      user_data);
-/* Called once the sessions changed, with their states before (maybe none). */
-typedef void (*ChangeDone) (LoomWindow *self,
-                            GPtrArray  *before,
-                            gpointer    user_data);
+/* A session that changes: where it was, which undo restores, and where it goes. */
+typedef struct
+{
+  SessionState *from;
+  SessionState *to;
+} SessionChange;
+
+static void
+session_change_free (gpointer data)
+{
+  SessionChange *change = data;
+
+  session_state_free (change->from);
+  session_state_free (change->to);
+  g_free (change);
+}
+
+/* The writes of one action or undo (loom-store-async.h), all asked at once: the store's worker
+ * writes them in that order, after those of the actions before and before those of the actions
+ * after, so that an Undo pressed before its action has landed lands after it. */
+typedef struct
+{
+  GWeakRef   *window;     /* loom_window_begin_write() */
+  const char *failure;    /* what a toast says failed */
+  gboolean    undoing;
+  guint       n_pending;
+  GError     *error;      /* the first failure */
+} ChangeWrites;
 
 typedef enum
 {
-  STEP_FOLDER,
-  STEP_ARCHIVED,
-  STEP_TRASHED,
-  STEP_DONE,
-} ChangeStep;
+  WRITE_FOLDER,
+  WRITE_ARCHIVED,
+  WRITE_TRASHED,
+} WriteKind;
 
-/* Sessions changed one after another, each in up to three writes (loom-store-async.h): the
- * state machine of change_sessions() and of undo. Each session is read just before it changes,
- * on the window's connection, so that what it differs by is what the earlier writes left. */
 typedef struct
 {
-  GWeakRef      *window;   /* loom_window_begin_write() */
-  LoomStore     *store;
-  /* Either @uuids with @change, or the states to restore (undo). */
-  GStrv          uuids;
-  ChangeFunc     change;
-  gpointer       change_data;
-  GPtrArray     *targets;
-  guint          next;
-  SessionState  *have;     /* the session changing now */
-  SessionState   want;
-  ChangeStep     step;
-  GPtrArray     *before;
-  const char    *failure;  /* what a toast says failed */
-  GError        *error;
-  ChangeDone     done;
-  gpointer       done_data;
-  GDestroyNotify done_data_free;
-} ChangeRun;
+  ChangeWrites *writes;
+  WriteKind     kind;
+  gint64        folder_id;
+} ChangeWrite;
 
-static void
-change_run_free (ChangeRun *run)
+static ChangeWrites *
+change_writes_new (LoomWindow *self,
+                   const char *failure,
+                   gboolean    undoing)
 {
-  g_clear_object (&run->store);
-  g_strfreev (run->uuids);
-  g_free (run->change_data);
-  g_clear_pointer (&run->targets, g_ptr_array_unref);
-  g_clear_pointer (&run->have, session_state_free);
-  g_ptr_array_unref (run->before);
-  g_clear_error (&run->error);
-  if (run->done_data_free != NULL)
-    g_clear_pointer (&run->done_data, run->done_data_free);
-  g_free (run);
+  ChangeWrites *writes = g_new0 (ChangeWrites, 1);
+
+  writes->window = loom_window_begin_write (self);
+  writes->failure = failure;
+  writes->undoing = undoing;
+  return writes;
 }
 
-static void change_run_next_session (ChangeRun *run);
-static void change_run_step         (ChangeRun *run);
-
-/* Shows what failed, reads the store again and tells the caller; the window may be gone. */
+/* Shows the first failure and reads the store again, once every write has called back. */
 static void
-change_run_finish (ChangeRun *run)
+change_writes_end (ChangeWrites *writes)
 {
-  g_autoptr(LoomWindow) self = loom_window_end_write (run->window);
+  g_autoptr(LoomWindow) self = loom_window_end_write (writes->window);
 
   if (self != NULL)
     {
-      if (run->error != NULL)
-        loom_window_show_error (self, run->failure, run->error);
-
+      if (writes->error != NULL)
+        loom_window_show_error (self, writes->failure, writes->error);
       loom_window_reload (self);
       loom_window_actions_update (self);
-      if (run->done != NULL)
-        run->done (self, run->before, run->done_data);
     }
-  change_run_free (run);
+  g_clear_error (&writes->error);
+  g_free (writes);
 }
 
 static void
@@ -161,187 +158,169 @@ on_change_written_cb (GObject      *object,
                       gpointer      user_data)
 {
   LoomStore *store = LOOM_STORE (object);
-  ChangeRun *run = user_data;
+  ChangeWrite *write = user_data;
+  ChangeWrites *writes = write->writes;
   g_autoptr(GError) error = NULL;
   gboolean ok = FALSE;
 
-  switch (run->step)
+  switch (write->kind)
     {
-    case STEP_FOLDER:
+    case WRITE_FOLDER:
       /* A folder deleted since cannot be gone back to: the session then stays out of any
        * folder, which is where deleting the folder put it. */
       ok = loom_store_move_session_finish (store, result, &error) ||
-           (run->want.folder_id > 0 &&
-            g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND));
+           (write->folder_id > 0 && g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND));
       break;
-    case STEP_ARCHIVED:
+    case WRITE_ARCHIVED:
       ok = loom_store_set_archived_finish (store, result, &error);
       break;
-    case STEP_TRASHED:
+    case WRITE_TRASHED:
       ok = loom_store_set_trashed_finish (store, result, &error);
       break;
-    case STEP_DONE:
     default:
       g_assert_not_reached ();
     }
 
-  if (!ok)
-    {
-      /* What changed until then is kept in @before, so that it can still be undone. */
-      run->error = g_steal_pointer (&error);
-      g_clear_pointer (&run->have, session_state_free);
-      change_run_finish (run);
-      return;
-    }
+  /* A session deleted for good since has nowhere to go back to. */
+  if (!ok && writes->undoing && g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND))
+    ok = TRUE;
+  if (!ok && writes->error == NULL)
+    writes->error = g_steal_pointer (&error);
 
-  run->step++;
-  change_run_step (run);
-}
-
-/* Writes the next of what differs between the session's state and the one wanted. */
-static void
-change_run_step (ChangeRun *run)
-{
-  const SessionState *have = run->have;
-  const SessionState *want = &run->want;
-
-  for (; run->step < STEP_DONE; run->step++)
-    {
-      switch (run->step)
-        {
-        case STEP_FOLDER:
-          if (have->folder_id == want->folder_id)
-            continue;
-          loom_store_move_session_async (run->store, want->uuid, want->folder_id, NULL,
-                                         on_change_written_cb, run);
-          return;
-        case STEP_ARCHIVED:
-          if (!have->archived == !want->archived)
-            continue;
-          loom_store_set_archived_async (run->store, want->uuid, want->archived, NULL,
-                                         on_change_written_cb, run);
-          return;
-        case STEP_TRASHED:
-          if (!have->trashed == !want->trashed)
-            continue;
-          loom_store_set_trashed_async (run->store, want->uuid, want->trashed, NULL,
-                                        on_change_written_cb, run);
-          return;
-        case STEP_DONE:
-        default:
-          g_assert_not_reached ();
-        }
-    }
-
-  g_ptr_array_add (run->before, g_steal_pointer (&run->have));
-  run->next++;
-  change_run_next_session (run);
+  g_free (write);
+  if (--writes->n_pending == 0)
+    change_writes_end (writes);
 }
 
 static void
-change_run_next_session (ChangeRun *run)
+ask_write (LoomStore    *store,
+           ChangeWrites *writes,
+           WriteKind     kind,
+           const char   *uuid,
+           gint64        folder_id,
+           gboolean      flag)
 {
-  for (;; run->next++)
+  ChangeWrite *write = g_new0 (ChangeWrite, 1);
+
+  write->writes = writes;
+  write->kind = kind;
+  write->folder_id = folder_id;
+  writes->n_pending++;
+
+  switch (kind)
     {
-      const char *uuid = NULL;
-      g_autoptr(LoomSession) session = NULL;
-      g_autoptr(GError) error = NULL;
-
-      if (run->uuids != NULL)
-        uuid = run->uuids[run->next];
-      else if (run->next < run->targets->len)
-        uuid = ((SessionState *)g_ptr_array_index (run->targets, run->next))->uuid;
-      if (uuid == NULL)
-        break;
-
-      if (!(session = loom_store_get_session (run->store, uuid, &error)))
-        {
-          /* A session deleted for good since has nowhere to go back to. */
-          if (run->targets != NULL && g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND))
-            continue;
-          run->error = g_steal_pointer (&error);
-          break;
-        }
-
-      run->have = session_state_new (session);
-      if (run->targets != NULL)
-        {
-          run->want = *(SessionState *)g_ptr_array_index (run->targets, run->next);
-        }
-      else
-        {
-          run->want = *run->have;
-          run->change (&run->want, run->change_data);
-        }
-      if (session_state_equal (run->have, &run->want))
-        {
-          g_clear_pointer (&run->have, session_state_free);
-          continue;
-        }
-
-      run->step = STEP_FOLDER;
-      change_run_step (run);
-      return;
+    case WRITE_FOLDER:
+      loom_store_move_session_async (store, uuid, folder_id, NULL, on_change_written_cb, write);
+      break;
+    case WRITE_ARCHIVED:
+      loom_store_set_archived_async (store, uuid, flag, NULL, on_change_written_cb, write);
+      break;
+    case WRITE_TRASHED:
+      loom_store_set_trashed_async (store, uuid, flag, NULL, on_change_written_cb, write);
+      break;
+    default:
+      g_assert_not_reached ();
     }
-
-  change_run_finish (run);
 }
 
-static ChangeRun *
-change_run_new (LoomWindow *self,
-                const char *failure,
-                ChangeDone  done,
-                gpointer    done_data)
-{
-  ChangeRun *run = g_new0 (ChangeRun, 1);
-
-  run->window = loom_window_begin_write (self);
-  run->store = g_object_ref (loom_window_get_store (self));
-  run->before = g_ptr_array_new_with_free_func (session_state_free);
-  run->failure = failure;
-  run->done = done;
-  run->done_data = done_data;
-  return run;
-}
-
-/* Changes each session of @uuids as @change says (@change_data, @change_size bytes, is copied
- * for it), one after another in the store's worker; then @done gets the states before of the
- * sessions that did change (maybe none). A failure is shown and stops there; what changed
- * until then is given to @done, so that it can still be undone. @done_data is freed with
- * @done_data_free once the run ends, whether @done was called or not (the window may be gone). */
+/* Asks for the writes that take a session from @from to @to: what differs, nothing else. */
 static void
-change_sessions (LoomWindow         *self,
-                 const char * const *uuids,
-                 ChangeFunc          change,
-                 gconstpointer       change_data,
-                 gsize               change_size,
-                 ChangeDone          done,
-                 gpointer            done_data,
-                 GDestroyNotify      done_data_free)
+ask_writes_between (LoomStore          *store,
+                    ChangeWrites       *writes,
+                    const SessionState *from,
+                    const SessionState *to)
 {
-  ChangeRun *run;
+  if (from->folder_id != to->folder_id)
+    ask_write (store, writes, WRITE_FOLDER, to->uuid, to->folder_id, FALSE);
+  if (!from->archived != !to->archived)
+    ask_write (store, writes, WRITE_ARCHIVED, to->uuid, 0, to->archived);
+  if (!from->trashed != !to->trashed)
+    ask_write (store, writes, WRITE_TRASHED, to->uuid, 0, to->trashed);
+}
+
+/* Writes @changes (SessionChange) forwards, or back when @undoing; the window is read again
+ * once they have landed. */
+static void
+write_changes (LoomWindow *self,
+               GPtrArray  *changes,
+               const char *failure,
+               gboolean    undoing)
+{
+  LoomStore *store = loom_window_get_store (self);
+  ChangeWrites *writes;
 
   g_assert (LOOM_IS_WINDOW (self));
 
-  if (loom_window_get_store (self) == NULL)
+  if (store == NULL || changes->len == 0)
     {
-      if (done_data_free != NULL)
-        done_data_free (done_data);
+      loom_window_reload (self);
+      loom_window_actions_update (self);
       return;
     }
 
-  run = change_run_new (self, _("Could not move the sessions"), done, done_data);
-  run->done_data_free = done_data_free;
-  run->uuids = g_strdupv ((char **)uuids);
-  run->change = change;
-  run->change_data = change_size > 0 ? g_memdup2 (change_data, change_size) : NULL;
-  change_run_next_session (run);
+  writes = change_writes_new (self, failure, undoing);
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const SessionChange *change = g_ptr_array_index (changes, i);
+
+      if (undoing)
+        ask_writes_between (store, writes, change->to, change->from);
+      else
+        ask_writes_between (store, writes, change->from, change->to);
+    }
+}
+
+typedef void (*ChangeFunc) (SessionState *state,
+                            gpointer      user_data);
+
+/* Changes each session of @uuids as @change says, and returns the changes (SessionChange) of
+ * the sessions that do change (maybe none). The sessions are read here, and their writes asked
+ * for; they land a moment later (loom-store-async.h), and the window is read again then, so
+ * that the caller's undo toast shows at once. A failure to read a session is shown and stops
+ * there; what was asked until then is returned, so that it can still be undone. */
+static GPtrArray *
+change_sessions (LoomWindow         *self,
+                 const char * const *uuids,
+                 ChangeFunc          change,
+                 gpointer            user_data)
+{
+  LoomStore *store = loom_window_get_store (self);
+  GPtrArray *changes = g_ptr_array_new_with_free_func (session_change_free);
+  g_autoptr(GError) error = NULL;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  for (guint i = 0; store != NULL && uuids[i] != NULL; i++)
+    {
+      g_autoptr(LoomSession) session = NULL;
+      SessionChange *step;
+
+      if (!(session = loom_store_get_session (store, uuids[i], &error)))
+        break;
+
+      step = g_new0 (SessionChange, 1);
+      step->from = session_state_new (session);
+      step->to = session_state_new (session);
+      change (step->to, user_data);
+      if (session_state_equal (step->from, step->to))
+        {
+          session_change_free (step);
+          continue;
+        }
+      g_ptr_array_add (changes, step);
+    }
+
+  if (error != NULL)
+    loom_window_show_error (self, _("Could not move the sessions"), error);
+
+  write_changes (self, changes, _("Could not move the sessions"), FALSE);
+  return changes;
 }
 
 typedef struct
 {
   GWeakRef   window;
-  GPtrArray *before;
+  GPtrArray *changes;
 } UndoData;
 
 static void
@@ -350,18 +329,8 @@ undo_data_free (gpointer data)
   UndoData *undo = data;
 
   g_weak_ref_clear (&undo->window);
-  g_ptr_array_unref (undo->before);
+  g_ptr_array_unref (undo->changes);
   g_free (undo);
-}
-
-static SessionState *
-session_state_copy (const SessionState *state)
-{
-  SessionState *copy = g_memdup2 (state, sizeof *state);
-
-  copy->uuid = g_strdup (state->uuid);
-  copy->title = g_strdup (state->title);
-  return copy;
 }
 
 static void
@@ -370,7 +339,6 @@ on_undo_clicked_cb (AdwToast *toast,
 {
   UndoData *undo = g_object_get_data (G_OBJECT (toast), UNDO_DATA_KEY);
   g_autoptr(LoomWindow) self = g_weak_ref_get (&undo->window);
-  ChangeRun *run;
 
   if (self == NULL || loom_window_get_store (self) == NULL)
     return;
@@ -379,12 +347,9 @@ on_undo_clicked_cb (AdwToast *toast,
   if (g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY) == toast)
     g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
 
-  /* The states are copied: the toast, and the undo data with it, may go before the run ends. */
-  run = change_run_new (self, _("Could not undo"), NULL, NULL);
-  run->targets = g_ptr_array_new_with_free_func (session_state_free);
-  for (guint i = 0; i < undo->before->len; i++)
-    g_ptr_array_add (run->targets, session_state_copy (g_ptr_array_index (undo->before, i)));
-  change_run_next_session (run);
+  /* Back exactly what the action wrote, without reading the sessions first: the action's
+   * writes may not have landed yet, and the undo's land after them. */
+  write_changes (self, undo->changes, _("Could not undo"), TRUE);
 }
 
 static void
@@ -395,12 +360,12 @@ on_undo_toast_dismissed_cb (AdwToast   *toast,
     g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
 }
 
-/* Shows @title (markup) with an Undo button that restores @before; takes @before. The toast
+/* Shows @title (markup) with an Undo button that reverts @changes; takes @changes. The toast
  * comes before any other waiting (loom-toast-queue.h). */
 static void
 show_undo_toast (LoomWindow *self,
                  const char *title,
-                 GPtrArray  *before)
+                 GPtrArray  *changes)
 {
   AdwToast *toast;
   AdwToast *previous;
@@ -410,7 +375,7 @@ show_undo_toast (LoomWindow *self,
 
   undo = g_new0 (UndoData, 1);
   g_weak_ref_init (&undo->window, self);
-  undo->before = before;
+  undo->changes = changes;
 
   previous = g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY);
   if (previous != NULL)
@@ -511,13 +476,13 @@ move_change (SessionState *state,
 static char *
 describe_move (LoomWindow       *self,
                const MoveTarget *move,
-               GPtrArray        *before)
+               GPtrArray        *changes)
 {
-  const SessionState *first = g_ptr_array_index (before, 0);
+  const SessionState *first = ((SessionChange *)g_ptr_array_index (changes, 0))->from;
   g_autofree char *title = toast_title_for (first->title);
   g_autofree char *folder = NULL;
   g_autofree char *escaped = NULL;
-  guint n = before->len;
+  guint n = changes->len;
 
   switch (move->target)
     {
@@ -557,21 +522,6 @@ describe_move (LoomWindow       *self,
     }
 }
 
-static void
-on_sessions_moved (LoomWindow *self,
-                   GPtrArray  *before,
-                   gpointer    user_data)
-{
-  const MoveTarget *move = user_data;
-  g_autofree char *title = NULL;
-
-  if (before->len == 0)
-    return;
-
-  title = describe_move (self, move, before);
-  show_undo_toast (self, title, g_ptr_array_ref (before));
-}
-
 void
 loom_window_move_sessions (LoomWindow         *self,
                            const char * const *uuids,
@@ -579,6 +529,8 @@ loom_window_move_sessions (LoomWindow         *self,
                            gint64              folder_id)
 {
   MoveTarget move = { target, folder_id };
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autofree char *title = NULL;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
   g_return_if_fail (uuids != NULL);
@@ -586,8 +538,12 @@ loom_window_move_sessions (LoomWindow         *self,
                     target == LOOM_COLLECTION_TRASH);
   g_return_if_fail (folder_id >= 0);
 
-  change_sessions (self, uuids, move_change, &move, sizeof move, on_sessions_moved,
-                   g_memdup2 (&move, sizeof move), g_free);
+  changes = change_sessions (self, uuids, move_change, &move);
+  if (changes->len == 0)
+    return;
+
+  title = describe_move (self, &move, changes);
+  show_undo_toast (self, title, g_steal_pointer (&changes));
 }
 
 /* ——— The selection ——— */
@@ -842,20 +798,26 @@ restore_from_trash_change (SessionState *state,
   state->trashed = FALSE;
 }
 
+/* Brings the selection back from the archive or the trash, and offers to undo. */
 static void
-on_sessions_restored (LoomWindow *self,
-                      GPtrArray  *before,
-                      gpointer    user_data)
+restore_selected (LoomWindow *self,
+                  ChangeFunc  change,
+                  gboolean    from_trash)
 {
-  gboolean from_trash = GPOINTER_TO_INT (user_data);
+  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr(GPtrArray) changes = NULL;
   g_autofree char *title = NULL;
   g_autofree char *quoted = NULL;
   guint n;
 
-  if ((n = before->len) == 0)
+  if (uuids == NULL)
     return;
 
-  quoted = toast_title_for (((SessionState *)g_ptr_array_index (before, 0))->title);
+  changes = change_sessions (self, (const char * const *)uuids, change, NULL);
+  if ((n = changes->len) == 0)
+    return;
+
+  quoted = toast_title_for (((SessionChange *)g_ptr_array_index (changes, 0))->from->title);
   if (from_trash)
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the trash"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the trash",
@@ -864,22 +826,7 @@ on_sessions_restored (LoomWindow *self,
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the archive"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the archive",
                                                 "%'u sessions restored from the archive", n), n);
-  show_undo_toast (self, title, g_ptr_array_ref (before));
-}
-
-/* Brings the selection back from the archive or the trash, and offers to undo. */
-static void
-restore_selected (LoomWindow *self,
-                  ChangeFunc  change,
-                  gboolean    from_trash)
-{
-  g_auto(GStrv) uuids = dup_selected_uuids (self);
-
-  if (uuids == NULL)
-    return;
-
-  change_sessions (self, (const char * const *)uuids, change, NULL, 0, on_sessions_restored,
-                   GINT_TO_POINTER (from_trash), NULL);
+  show_undo_toast (self, title, g_steal_pointer (&changes));
 }
 
 /* Archive and Trash are toggles: a selection already wholly there is brought back, anything
