@@ -1,10 +1,11 @@
-/* loom-window-actions.c — the window's session and folder actions.
+/* loom-window-actions.c — the window's session actions.
  *
  * Every action goes through a core operation (rename, pin, archive, trash, move, the delete
- * plan, the folder operations) and then reloads the window. Moves, archiving and trashing offer
- * an undo toast that puts each session back exactly where it was — its folder, archived, in the
- * trash — from the states kept in the toast. Deleting for good has no undo, so it asks first and
- * lists what goes, from the core's dry run.
+ * plan), written in the store's worker (loom-store-async.h) so that the window keeps drawing
+ * while an import holds the store, and reloads the window once the write lands. Moves,
+ * archiving and trashing offer an undo toast that puts each session back exactly where it was
+ * — its folder, archived, in the trash — from the states kept in the toast. Deleting for good
+ * has no undo, so it asks first and lists what goes, from the core's dry run.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,11 +16,11 @@
 
 #include "loom-delete-dialog.h"
 #include "loom-error.h"
-#include "loom-folder-dialog.h"
 #include "loom-move-dialog.h"
 #include "loom-naming.h"
 #include "loom-rename-dialog.h"
 #include "loom-sidebar-row.h"
+#include "loom-store-async.h"
 #include "loom-window-actions.h"
 #include "loom-window-private.h"
 
@@ -78,44 +79,205 @@ session_state_equal (const SessionState *a,
          !a->trashed == !b->trashed;
 }
 
-/* Writes what differs between @from and @to. A folder deleted since cannot be gone back to: the
- * session then stays out of any folder, which is where deleting the folder put it. */
-static gboolean
-apply_state (LoomStore           *store,
-             const SessionState  *from,
-             const SessionState  *to,
-             GError             **error)
+/* A session that changes: where it was, which undo restores, and where it goes. */
+typedef struct
 {
-  if (from->folder_id != to->folder_id)
-    {
-      g_autoptr(GError) local_error = NULL;
+  SessionState *from;
+  SessionState *to;
+} SessionChange;
 
-      if (!loom_store_move_session (store, to->uuid, to->folder_id, &local_error) &&
-          !(to->folder_id > 0 &&
-            g_error_matches (local_error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND)))
-        {
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
+static void
+session_change_free (gpointer data)
+{
+  SessionChange *change = data;
+
+  session_state_free (change->from);
+  session_state_free (change->to);
+  g_free (change);
+}
+
+/* The writes of one action or undo (loom-store-async.h), all asked at once: the store's worker
+ * writes them in that order, after those of the actions before and before those of the actions
+ * after, so that an Undo pressed before its action has landed lands after it. */
+typedef struct
+{
+  GWeakRef   *window;     /* loom_window_begin_write() */
+  const char *failure;    /* what a toast says failed */
+  gboolean    undoing;
+  guint       n_pending;
+  GError     *error;      /* the first failure */
+} ChangeWrites;
+
+typedef enum
+{
+  WRITE_FOLDER,
+  WRITE_ARCHIVED,
+  WRITE_TRASHED,
+} WriteKind;
+
+typedef struct
+{
+  ChangeWrites *writes;
+  WriteKind     kind;
+  gint64        folder_id;
+} ChangeWrite;
+
+static ChangeWrites *
+change_writes_new (LoomWindow *self,
+                   const char *failure,
+                   gboolean    undoing)
+{
+  ChangeWrites *writes = g_new0 (ChangeWrites, 1);
+
+  writes->window = loom_window_begin_write (self);
+  writes->failure = failure;
+  writes->undoing = undoing;
+  return writes;
+}
+
+/* Shows the first failure and reads the store again, once every write has called back. */
+static void
+change_writes_end (ChangeWrites *writes)
+{
+  g_autoptr(LoomWindow) self = loom_window_end_write (writes->window);
+
+  if (self != NULL)
+    {
+      if (writes->error != NULL)
+        loom_window_show_error (self, writes->failure, writes->error);
+      loom_window_reload (self);
+      loom_window_actions_update (self);
+    }
+  g_clear_error (&writes->error);
+  g_free (writes);
+}
+
+static void
+on_change_written_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  LoomStore *store = LOOM_STORE (object);
+  ChangeWrite *write = user_data;
+  ChangeWrites *writes = write->writes;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = FALSE;
+
+  switch (write->kind)
+    {
+    case WRITE_FOLDER:
+      /* A folder deleted since cannot be gone back to: the session then stays out of any
+       * folder, which is where deleting the folder put it. */
+      ok = loom_store_move_session_finish (store, result, &error) ||
+           (write->folder_id > 0 && g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND));
+      break;
+    case WRITE_ARCHIVED:
+      ok = loom_store_set_archived_finish (store, result, &error);
+      break;
+    case WRITE_TRASHED:
+      ok = loom_store_set_trashed_finish (store, result, &error);
+      break;
+    default:
+      g_assert_not_reached ();
     }
 
-  if (!from->archived != !to->archived &&
-      !loom_store_set_archived (store, to->uuid, to->archived, error))
-    return FALSE;
+  /* A session deleted for good since has nowhere to go back to. */
+  if (!ok && writes->undoing && g_error_matches (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND))
+    ok = TRUE;
+  if (!ok && writes->error == NULL)
+    writes->error = g_steal_pointer (&error);
 
-  if (!from->trashed != !to->trashed &&
-      !loom_store_set_trashed (store, to->uuid, to->trashed, error))
-    return FALSE;
+  g_free (write);
+  if (--writes->n_pending == 0)
+    change_writes_end (writes);
+}
 
-  return TRUE;
+static void
+ask_write (LoomStore    *store,
+           ChangeWrites *writes,
+           WriteKind     kind,
+           const char   *uuid,
+           gint64        folder_id,
+           gboolean      flag)
+{
+  ChangeWrite *write = g_new0 (ChangeWrite, 1);
+
+  write->writes = writes;
+  write->kind = kind;
+  write->folder_id = folder_id;
+  writes->n_pending++;
+
+  switch (kind)
+    {
+    case WRITE_FOLDER:
+      loom_store_move_session_async (store, uuid, folder_id, NULL, on_change_written_cb, write);
+      break;
+    case WRITE_ARCHIVED:
+      loom_store_set_archived_async (store, uuid, flag, NULL, on_change_written_cb, write);
+      break;
+    case WRITE_TRASHED:
+      loom_store_set_trashed_async (store, uuid, flag, NULL, on_change_written_cb, write);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Asks for the writes that take a session from @from to @to: what differs, nothing else. */
+static void
+ask_writes_between (LoomStore          *store,
+                    ChangeWrites       *writes,
+                    const SessionState *from,
+                    const SessionState *to)
+{
+  if (from->folder_id != to->folder_id)
+    ask_write (store, writes, WRITE_FOLDER, to->uuid, to->folder_id, FALSE);
+  if (!from->archived != !to->archived)
+    ask_write (store, writes, WRITE_ARCHIVED, to->uuid, 0, to->archived);
+  if (!from->trashed != !to->trashed)
+    ask_write (store, writes, WRITE_TRASHED, to->uuid, 0, to->trashed);
+}
+
+/* Writes @changes (SessionChange) forwards, or back when @undoing; the window is read again
+ * once they have landed. */
+static void
+write_changes (LoomWindow *self,
+               GPtrArray  *changes,
+               const char *failure,
+               gboolean    undoing)
+{
+  LoomStore *store = loom_window_get_store (self);
+  ChangeWrites *writes;
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  if (store == NULL || changes->len == 0)
+    {
+      loom_window_reload (self);
+      loom_window_actions_update (self);
+      return;
+    }
+
+  writes = change_writes_new (self, failure, undoing);
+  for (guint i = 0; i < changes->len; i++)
+    {
+      const SessionChange *change = g_ptr_array_index (changes, i);
+
+      if (undoing)
+        ask_writes_between (store, writes, change->to, change->from);
+      else
+        ask_writes_between (store, writes, change->from, change->to);
+    }
 }
 
 typedef void (*ChangeFunc) (SessionState *state,
                             gpointer      user_data);
 
-/* Changes each session of @uuids as @change says, and returns the states before of the sessions
- * that did change (maybe none). A failure is shown and stops there; what changed until then is
- * returned, so that it can still be undone. */
+/* Changes each session of @uuids as @change says, and returns the changes (SessionChange) of
+ * the sessions that do change (maybe none). The sessions are read here, and their writes asked
+ * for; they land a moment later (loom-store-async.h), and the window is read again then, so
+ * that the caller's undo toast shows at once. A failure to read a session is shown and stops
+ * there; what was asked until then is returned, so that it can still be undone. */
 static GPtrArray *
 change_sessions (LoomWindow         *self,
                  const char * const *uuids,
@@ -123,7 +285,7 @@ change_sessions (LoomWindow         *self,
                  gpointer            user_data)
 {
   LoomStore *store = loom_window_get_store (self);
-  GPtrArray *before = g_ptr_array_new_with_free_func (session_state_free);
+  GPtrArray *changes = g_ptr_array_new_with_free_func (session_change_free);
   g_autoptr(GError) error = NULL;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -131,41 +293,34 @@ change_sessions (LoomWindow         *self,
   for (guint i = 0; store != NULL && uuids[i] != NULL; i++)
     {
       g_autoptr(LoomSession) session = NULL;
-      SessionState *have;
-      SessionState want;
+      SessionChange *step;
 
       if (!(session = loom_store_get_session (store, uuids[i], &error)))
         break;
 
-      have = session_state_new (session);
-      want = *have;
-      change (&want, user_data);
-      if (session_state_equal (have, &want))
+      step = g_new0 (SessionChange, 1);
+      step->from = session_state_new (session);
+      step->to = session_state_new (session);
+      change (step->to, user_data);
+      if (session_state_equal (step->from, step->to))
         {
-          session_state_free (have);
+          session_change_free (step);
           continue;
         }
-
-      if (!apply_state (store, have, &want, &error))
-        {
-          session_state_free (have);
-          break;
-        }
-      g_ptr_array_add (before, have);
+      g_ptr_array_add (changes, step);
     }
 
   if (error != NULL)
     loom_window_show_error (self, _("Could not move the sessions"), error);
 
-  loom_window_reload (self);
-  loom_window_actions_update (self);
-  return before;
+  write_changes (self, changes, _("Could not move the sessions"), FALSE);
+  return changes;
 }
 
 typedef struct
 {
   GWeakRef   window;
-  GPtrArray *before;
+  GPtrArray *changes;
 } UndoData;
 
 static void
@@ -174,7 +329,7 @@ undo_data_free (gpointer data)
   UndoData *undo = data;
 
   g_weak_ref_clear (&undo->window);
-  g_ptr_array_unref (undo->before);
+  g_ptr_array_unref (undo->changes);
   g_free (undo);
 }
 
@@ -184,48 +339,17 @@ on_undo_clicked_cb (AdwToast *toast,
 {
   UndoData *undo = g_object_get_data (G_OBJECT (toast), UNDO_DATA_KEY);
   g_autoptr(LoomWindow) self = g_weak_ref_get (&undo->window);
-  g_autoptr(GError) error = NULL;
-  LoomStore *store;
 
-  if (self == NULL || (store = loom_window_get_store (self)) == NULL)
+  if (self == NULL || loom_window_get_store (self) == NULL)
     return;
 
   /* The toast goes a moment later: a newer action's toast must not take its place. */
   if (g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY) == toast)
     g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
 
-  for (guint i = 0; i < undo->before->len; i++)
-    {
-      const SessionState *state = g_ptr_array_index (undo->before, i);
-      g_autoptr(LoomSession) session = NULL;
-      g_autoptr(GError) local_error = NULL;
-      SessionState *now;
-
-      /* A session deleted for good since has nowhere to go back to. */
-      session = loom_store_get_session (store, state->uuid, &local_error);
-      if (session == NULL)
-        {
-          if (!g_error_matches (local_error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND))
-            g_propagate_error (&error, g_steal_pointer (&local_error));
-          if (error != NULL)
-            break;
-          continue;
-        }
-
-      now = session_state_new (session);
-      if (!apply_state (store, now, state, &error))
-        {
-          session_state_free (now);
-          break;
-        }
-      session_state_free (now);
-    }
-
-  if (error != NULL)
-    loom_window_show_error (self, _("Could not undo"), error);
-
-  loom_window_reload (self);
-  loom_window_actions_update (self);
+  /* Back exactly what the action wrote, without reading the sessions first: the action's
+   * writes may not have landed yet, and the undo's land after them. */
+  write_changes (self, undo->changes, _("Could not undo"), TRUE);
 }
 
 static void
@@ -236,12 +360,12 @@ on_undo_toast_dismissed_cb (AdwToast   *toast,
     g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, NULL);
 }
 
-/* Shows @title (markup) with an Undo button that restores @before; takes @before. The toast
+/* Shows @title (markup) with an Undo button that reverts @changes; takes @changes. The toast
  * comes before any other waiting (loom-toast-queue.h). */
 static void
 show_undo_toast (LoomWindow *self,
                  const char *title,
-                 GPtrArray  *before)
+                 GPtrArray  *changes)
 {
   AdwToast *toast;
   AdwToast *previous;
@@ -251,7 +375,7 @@ show_undo_toast (LoomWindow *self,
 
   undo = g_new0 (UndoData, 1);
   g_weak_ref_init (&undo->window, self);
-  undo->before = before;
+  undo->changes = changes;
 
   previous = g_object_get_data (G_OBJECT (self), UNDO_TOAST_KEY);
   if (previous != NULL)
@@ -307,23 +431,6 @@ toast_title_for (const char *title)
   return g_markup_escape_text (name, -1);
 }
 
-static char *
-lookup_folder_name (LoomStore *store,
-                    gint64     folder_id)
-{
-  g_autoptr(GListModel) folders = loom_store_list_folders (store, NULL);
-  guint n_folders = folders != NULL ? g_list_model_get_n_items (folders) : 0;
-
-  for (guint i = 0; i < n_folders; i++)
-    {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
-
-      if (loom_folder_get_id (folder) == folder_id)
-        return g_strdup (loom_folder_get_name (folder));
-    }
-  return NULL;
-}
-
 /* ——— Moving ——— */
 
 typedef struct
@@ -369,13 +476,13 @@ move_change (SessionState *state,
 static char *
 describe_move (LoomWindow       *self,
                const MoveTarget *move,
-               GPtrArray        *before)
+               GPtrArray        *changes)
 {
-  const SessionState *first = g_ptr_array_index (before, 0);
+  const SessionState *first = ((SessionChange *)g_ptr_array_index (changes, 0))->from;
   g_autofree char *title = toast_title_for (first->title);
   g_autofree char *folder = NULL;
   g_autofree char *escaped = NULL;
-  guint n = before->len;
+  guint n = changes->len;
 
   switch (move->target)
     {
@@ -398,7 +505,7 @@ describe_move (LoomWindow       *self,
           return g_strdup_printf (ngettext ("%'u session moved to All Sessions",
                                             "%'u sessions moved to All Sessions", n), n);
         }
-      folder = lookup_folder_name (loom_window_get_store (self), move->folder_id);
+      folder = loom_window_dup_folder_name (self, move->folder_id);
       escaped = g_markup_escape_text (folder != NULL ? folder : "", -1);
       if (n == 1)
         /* Translators: a session's title, then a folder's name. */
@@ -422,7 +529,7 @@ loom_window_move_sessions (LoomWindow         *self,
                            gint64              folder_id)
 {
   MoveTarget move = { target, folder_id };
-  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
   g_autofree char *title = NULL;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
@@ -431,12 +538,12 @@ loom_window_move_sessions (LoomWindow         *self,
                     target == LOOM_COLLECTION_TRASH);
   g_return_if_fail (folder_id >= 0);
 
-  before = change_sessions (self, uuids, move_change, &move);
-  if (before->len == 0)
+  changes = change_sessions (self, uuids, move_change, &move);
+  if (changes->len == 0)
     return;
 
-  title = describe_move (self, &move, before);
-  show_undo_toast (self, title, g_steal_pointer (&before));
+  title = describe_move (self, &move, changes);
+  show_undo_toast (self, title, g_steal_pointer (&changes));
 }
 
 /* ——— The selection ——— */
@@ -494,13 +601,26 @@ dup_single_selected (LoomWindow *self)
 /* ——— Session actions ——— */
 
 static void
+on_session_renamed_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(LoomWindow) self = loom_window_end_write (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (!loom_store_rename_session_finish (LOOM_STORE (object), result, &error) && self != NULL)
+    loom_window_show_error (self, _("Could not rename the session"), error);
+  if (self != NULL)
+    loom_window_reload (self);
+}
+
+static void
 on_rename_response_cb (LoomWindow       *self,
                        const char       *response,
                        LoomRenameDialog *dialog)
 {
   LoomSession *session = loom_rename_dialog_get_session (dialog);
   g_autofree char *title = NULL;
-  g_autoptr(GError) error = NULL;
   LoomStore *store;
 
   if (!g_str_equal (response, "rename") || (store = loom_window_get_store (self)) == NULL)
@@ -510,9 +630,8 @@ on_rename_response_cb (LoomWindow       *self,
   if (title == NULL)
     return;
 
-  if (!loom_store_rename_session (store, loom_session_get_uuid (session), title, &error))
-    loom_window_show_error (self, _("Could not rename the session"), error);
-  loom_window_reload (self);
+  loom_store_rename_session_async (store, loom_session_get_uuid (session), title, NULL,
+                                   on_session_renamed_cb, loom_window_begin_write (self));
 }
 
 /* The first prompt, for naming; a session without one (or a store that fails to say) is named
@@ -575,6 +694,74 @@ session_copy_rename_command_action (GtkWidget  *widget,
   loom_window_add_toast (self, adw_toast_new (_("Rename command copied")));
 }
 
+/* Pins or unpins sessions one after another, stopping at the first failure. */
+typedef struct
+{
+  GWeakRef  *window;   /* loom_window_begin_write() */
+  LoomStore *store;
+  GStrv      uuids;
+  guint      next;
+  gboolean   pin;
+} PinRun;
+
+static void
+pin_next (PinRun *run);
+
+static void
+on_pinned_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  PinRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (loom_store_set_pinned_finish (LOOM_STORE (object), result, &error))
+    {
+      run->next++;
+      pin_next (run);
+      return;
+    }
+
+  {
+    g_autoptr(LoomWindow) self = loom_window_end_write (run->window);
+
+    if (self != NULL)
+      {
+        loom_window_show_error (self, run->pin ? _("Could not pin the session")
+                                               : _("Could not unpin the session"), error);
+        loom_window_reload (self);
+        loom_window_actions_update (self);
+      }
+  }
+  g_object_unref (run->store);
+  g_strfreev (run->uuids);
+  g_free (run);
+}
+
+static void
+pin_next (PinRun *run)
+{
+  if (run->uuids[run->next] != NULL)
+    {
+      loom_store_set_pinned_async (run->store, run->uuids[run->next], run->pin, NULL,
+                                   on_pinned_cb, run);
+      return;
+    }
+
+  {
+    g_autoptr(LoomWindow) self = loom_window_end_write (run->window);
+
+    if (self != NULL)
+      {
+        loom_window_reload (self);
+        loom_window_actions_update (self);
+      }
+  }
+  g_object_unref (run->store);
+  g_strfreev (run->uuids);
+  g_free (run);
+}
+
 static void
 session_pin_action (GtkWidget  *widget,
                     const char *action_name,
@@ -583,28 +770,18 @@ session_pin_action (GtkWidget  *widget,
   LoomWindow *self = LOOM_WINDOW (widget);
   g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
   LoomStore *store = loom_window_get_store (self);
-  g_autoptr(GError) error = NULL;
-  gboolean pin;
+  PinRun *run;
 
   if (store == NULL || sessions->len == 0)
     return;
 
+  run = g_new0 (PinRun, 1);
+  run->window = loom_window_begin_write (self);
+  run->store = g_object_ref (store);
+  run->uuids = dup_selected_uuids (self);
   /* A mixed selection is pinned: the toggle settles on the state most of it is not in yet. */
-  pin = !all_sessions (sessions, loom_session_get_pinned);
-  for (guint i = 0; i < sessions->len; i++)
-    {
-      LoomSession *session = g_ptr_array_index (sessions, i);
-
-      if (!loom_store_set_pinned (store, loom_session_get_uuid (session), pin, &error))
-        {
-          loom_window_show_error (self, pin ? _("Could not pin the session")
-                                            : _("Could not unpin the session"), error);
-          break;
-        }
-    }
-
-  loom_window_reload (self);
-  loom_window_actions_update (self);
+  run->pin = !all_sessions (sessions, loom_session_get_pinned);
+  pin_next (run);
 }
 
 static void
@@ -628,7 +805,7 @@ restore_selected (LoomWindow *self,
                   gboolean    from_trash)
 {
   g_auto(GStrv) uuids = dup_selected_uuids (self);
-  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
   g_autofree char *title = NULL;
   g_autofree char *quoted = NULL;
   guint n;
@@ -636,11 +813,11 @@ restore_selected (LoomWindow *self,
   if (uuids == NULL)
     return;
 
-  before = change_sessions (self, (const char * const *)uuids, change, NULL);
-  if ((n = before->len) == 0)
+  changes = change_sessions (self, (const char * const *)uuids, change, NULL);
+  if ((n = changes->len) == 0)
     return;
 
-  quoted = toast_title_for (((SessionState *)g_ptr_array_index (before, 0))->title);
+  quoted = toast_title_for (((SessionChange *)g_ptr_array_index (changes, 0))->from->title);
   if (from_trash)
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the trash"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the trash",
@@ -649,7 +826,7 @@ restore_selected (LoomWindow *self,
     title = n == 1 ? g_strdup_printf (_("“%s” restored from the archive"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the archive",
                                                 "%'u sessions restored from the archive", n), n);
-  show_undo_toast (self, title, g_steal_pointer (&before));
+  show_undo_toast (self, title, g_steal_pointer (&changes));
 }
 
 /* Archive and Trash are toggles: a selection already wholly there is brought back, anything
@@ -694,26 +871,34 @@ session_trash_action (GtkWidget  *widget,
                   LOOM_COLLECTION_TRASH);
 }
 
-static void
-on_delete_response_cb (LoomWindow       *self,
-                       const char       *response,
-                       LoomDeleteDialog *dialog)
+typedef struct
 {
-  LoomDeletePlan *plan = loom_delete_dialog_get_plan (dialog);
-  g_autoptr(GError) error = NULL;
-  LoomStore *store;
-  guint n;
+  GWeakRef *window;   /* loom_window_begin_write() */
+  guint     n_sessions;
+} DeleteCall;
 
-  if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
+static void
+on_deleted_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  DeleteCall *call = user_data;
+  g_autoptr(LoomWindow) self = loom_window_end_write (call->window);
+  g_autoptr(GError) error = NULL;
+  guint n = call->n_sessions;
+  gboolean deleted;
+
+  g_free (call);
+  deleted = loom_store_execute_delete_finish (LOOM_STORE (object), result, &error);
+  if (self == NULL)
     return;
 
-  if (!loom_store_execute_delete (store, plan, &error))
+  if (!deleted)
     {
       loom_window_show_error (self, _("Could not delete the sessions"), error);
     }
   else
     {
-      n = loom_delete_plan_get_n_sessions (plan);
       loom_window_add_toast (self, adw_toast_new_format (ngettext ("%'u session deleted",
                                                                    "%'u sessions deleted", n),
                                                          n));
@@ -721,6 +906,24 @@ on_delete_response_cb (LoomWindow       *self,
 
   loom_window_reload (self);
   loom_window_actions_update (self);
+}
+
+static void
+on_delete_response_cb (LoomWindow       *self,
+                       const char       *response,
+                       LoomDeleteDialog *dialog)
+{
+  LoomDeletePlan *plan = loom_delete_dialog_get_plan (dialog);
+  DeleteCall *call;
+  LoomStore *store;
+
+  if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
+    return;
+
+  call = g_new0 (DeleteCall, 1);
+  call->window = loom_window_begin_write (self);
+  call->n_sessions = loom_delete_plan_get_n_sessions (plan);
+  loom_store_execute_delete_async (store, plan, NULL, on_deleted_cb, call);
 }
 
 static void
@@ -901,193 +1104,6 @@ session_open_source_folder_action (GtkWidget  *widget,
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
 
-/* ——— Folder actions ——— */
-
-static void
-on_folder_response_cb (LoomWindow       *self,
-                       const char       *response,
-                       LoomFolderDialog *dialog)
-{
-  gint64 folder_id = loom_folder_dialog_get_folder_id (dialog);
-  const char *name = loom_folder_dialog_get_name (dialog);
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
-  LoomStore *store;
-
-  if (!g_str_equal (response, "save") || (store = loom_window_get_store (self)) == NULL)
-    return;
-
-  /* A new folder leaves the selection alone: the sessions on show are the ones about to be
-   * dragged into it. */
-  if (folder_id == 0 && !(folder = loom_store_create_folder (store, name, &error)))
-    loom_window_show_error (self, _("Could not create the folder"), error);
-  else if (folder_id > 0 && !loom_store_rename_folder (store, folder_id, name, &error))
-    loom_window_show_error (self, _("Could not rename the folder"), error);
-
-  loom_window_reload (self);
-}
-
-static void
-show_folder_dialog (LoomWindow *self,
-                    gint64      folder_id)
-{
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
-  LoomStore *store = loom_window_get_store (self);
-  LoomFolderDialog *dialog;
-
-  if (store == NULL)
-    return;
-
-  if (!(folders = loom_store_list_folders (store, &error)))
-    {
-      loom_window_show_error (self, _("Could not list the folders"), error);
-      return;
-    }
-
-  dialog = loom_folder_dialog_new (GTK_WINDOW (self), folders, folder_id);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_response_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-folder_new_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  show_folder_dialog (LOOM_WINDOW (widget), 0);
-}
-
-static void
-folder_rename_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  gint64 folder_id = g_variant_get_int64 (parameter);
-
-  if (folder_id > 0)
-    show_folder_dialog (LOOM_WINDOW (widget), folder_id);
-}
-
-static void
-on_folder_delete_response_cb (LoomWindow       *self,
-                              const char       *response,
-                              AdwMessageDialog *dialog)
-{
-  gint64 *folder_id = g_object_get_data (G_OBJECT (dialog), "loom-folder-id");
-  g_autoptr(GError) error = NULL;
-  LoomStore *store;
-
-  if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
-    return;
-
-  if (!loom_store_delete_folder (store, *folder_id, NULL, &error))
-    loom_window_show_error (self, _("Could not delete the folder"), error);
-  loom_window_reload (self);
-}
-
-static void
-folder_delete_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
-{
-  LoomWindow *self = LOOM_WINDOW (widget);
-  gint64 folder_id = g_variant_get_int64 (parameter);
-  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  LoomStore *store = loom_window_get_store (self);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = NULL;
-  GtkWidget *dialog;
-  guint n_sessions = 0;
-
-  if (store == NULL || folder_id <= 0)
-    return;
-
-  /* Every session filed there leaves it, archived and trashed ones too. */
-  query.collection = LOOM_COLLECTION_EVERYTHING;
-  query.folder_id = folder_id;
-  if (!(name = lookup_folder_name (store, folder_id)) ||
-      !loom_store_count_sessions (store, &query, &n_sessions, &error))
-    {
-      if (error == NULL)
-        g_set_error (&error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
-                     "No folder with id %" G_GINT64_FORMAT, folder_id);
-      loom_window_show_error (self, _("Could not delete the folder"), error);
-      return;
-    }
-
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete Folder?"), NULL);
-  if (n_sessions == 0)
-    adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                    _("“%s” is empty. No session is affected."), name);
-  else
-    adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                    ngettext ("The %'u session in “%s” is kept and moves out "
-                                              "of the folder.",
-                                              "The %'u sessions in “%s” are kept and move out "
-                                              "of the folder.",
-                                              n_sessions),
-                                    n_sessions, name);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "loom-folder-id",
-                          g_memdup2 (&folder_id, sizeof folder_id), g_free);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (on_folder_delete_response_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static void
-folder_move_action (GtkWidget  *widget,
-                    const char *action_name,
-                    GVariant   *parameter)
-{
-  LoomWindow *self = LOOM_WINDOW (widget);
-  gint64 folder_id = g_variant_get_int64 (parameter);
-  int step = g_str_equal (action_name, "folder.move-up") ? -1 : 1;
-  LoomStore *store = loom_window_get_store (self);
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkWidget *row;
-  guint n_folders;
-
-  if (store == NULL || !(folders = loom_store_list_folders (store, &error)))
-    {
-      if (error != NULL)
-        loom_window_show_error (self, _("Could not move the folder"), error);
-      return;
-    }
-
-  n_folders = g_list_model_get_n_items (folders);
-  for (guint i = 0; i < n_folders; i++)
-    {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
-
-      if (loom_folder_get_id (folder) != folder_id)
-        continue;
-      if ((step < 0 && i == 0) || (step > 0 && i + 1 == n_folders))
-        return;
-      if (!loom_store_reorder_folder (store, folder_id, i + step, &error))
-        loom_window_show_error (self, _("Could not move the folder"), error);
-      break;
-    }
-
-  loom_window_reload (self);
-
-  /* The row was made anew in its new place; the keyboard stays with it, so that pressing
-   * Move Up again from the menu key moves the same folder on. */
-  row = loom_sidebar_get_folder_row (self->sidebar, folder_id);
-  if (row != NULL)
-    gtk_widget_grab_focus (row);
-}
-
 /* ——— Installing and updating ——— */
 
 void
@@ -1112,11 +1128,7 @@ loom_window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "session.open-source-folder", NULL,
                                    session_open_source_folder_action);
   gtk_widget_class_install_action (widget_class, "win.empty-trash", NULL, empty_trash_action);
-  gtk_widget_class_install_action (widget_class, "folder.new", NULL, folder_new_action);
-  gtk_widget_class_install_action (widget_class, "folder.rename", "x", folder_rename_action);
-  gtk_widget_class_install_action (widget_class, "folder.delete", "x", folder_delete_action);
-  gtk_widget_class_install_action (widget_class, "folder.move-up", "x", folder_move_action);
-  gtk_widget_class_install_action (widget_class, "folder.move-down", "x", folder_move_action);
+  loom_window_folder_actions_class_init (widget_class);
 }
 
 static guint
@@ -1165,9 +1177,5 @@ loom_window_actions_update (LoomWindow *self)
   gtk_widget_action_set_enabled (widget, "session.move-to-folder", any);
   gtk_widget_action_set_enabled (widget, "session.open-source-folder", source_folder != NULL);
   gtk_widget_action_set_enabled (widget, "win.empty-trash", has_store && trash_count (self) > 0);
-  gtk_widget_action_set_enabled (widget, "folder.new", has_store);
-  gtk_widget_action_set_enabled (widget, "folder.rename", has_store);
-  gtk_widget_action_set_enabled (widget, "folder.delete", has_store);
-  gtk_widget_action_set_enabled (widget, "folder.move-up", has_store);
-  gtk_widget_action_set_enabled (widget, "folder.move-down", has_store);
+  loom_window_folder_actions_update (self);
 }

@@ -2,7 +2,9 @@
  *
  * The window is split by concern: loom-window.c composes the panes and follows the selection,
  * loom-window-import.c shows the background imports and runs the imports the user asks for
- * (a folder, the sample history), loom-window-actions.c holds the session and folder actions.
+ * (a folder, the sample history), loom-window-actions.c holds the session actions and
+ * loom-window-folder-actions.c the folder actions. Every store write goes through
+ * loom-store-async.h, so that the UI thread never waits for the store's write lock.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -59,6 +61,10 @@ struct _LoomWindow
   guint                 adding_own_problems : 1;
   /* A key that moves the list's selection is being handled. */
   guint                 moving_by_key : 1;
+  /* Store writes started and not yet called back (loom_window_begin_write()). */
+  guint                 n_pending_writes;
+  /* Folder moves asked, the first being written (loom-window-folder-actions.c). */
+  GArray               *folder_moves;
 
   GtkWidget            *content_pane;
   GtkStack             *content_stack;
@@ -87,6 +93,18 @@ void     loom_window_show_error              (LoomWindow         *self,
                                               const char         *what,
                                               const GError       *error);
 void     loom_window_reload_following_import (LoomWindow         *self);
+/* A store write the window starts (loom-store-async.h) is counted from here until its callback
+ * calls loom_window_end_write() on what this returns: the window may be gone by then, and the
+ * write lands all the same. loom_window_end_write() returns the window (a reference) or NULL. */
+GWeakRef   *loom_window_begin_write          (LoomWindow         *self);
+LoomWindow *loom_window_end_write            (GWeakRef           *ref);
+
+/* loom-window-folder-actions.c */
+void     loom_window_folder_actions_class_init (GtkWidgetClass   *widget_class);
+void     loom_window_folder_actions_update   (LoomWindow         *self);
+/* The name of the folder with @folder_id, or NULL when there is none. */
+char    *loom_window_dup_folder_name         (LoomWindow         *self,
+                                              gint64              folder_id);
 
 /* loom-window-import.c */
 void     loom_window_import_class_init       (GtkWidgetClass     *widget_class);

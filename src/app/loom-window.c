@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-session-row.h"
+#include "loom-store-async.h"
 #include "loom-window-actions.h"
 #include "loom-window-private.h"
 
@@ -40,7 +41,87 @@ loom_window_show_error (LoomWindow   *self,
   loom_window_add_toast (self, adw_toast_new (escaped));
 }
 
+/* ——— Writes ——— */
+
+GWeakRef *
+loom_window_begin_write (LoomWindow *self)
+{
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  g_assert (LOOM_IS_WINDOW (self));
+
+  g_weak_ref_init (ref, self);
+  self->n_pending_writes++;
+  return ref;
+}
+
+LoomWindow *
+loom_window_end_write (GWeakRef *ref)
+{
+  LoomWindow *self = g_weak_ref_get (ref);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (self != NULL)
+    {
+      g_assert (self->n_pending_writes > 0);
+      self->n_pending_writes--;
+    }
+  return self;
+}
+
+gboolean
+loom_window_has_pending_writes (LoomWindow *self)
+{
+  g_return_val_if_fail (LOOM_IS_WINDOW (self), FALSE);
+
+  return self->n_pending_writes > 0;
+}
+
 /* ——— The content pane ——— */
+
+typedef struct
+{
+  GWeakRef *window;
+  char     *uuid;
+} MarkOpened;
+
+static MarkOpened *
+mark_opened_new (LoomWindow *self,
+                 const char *uuid)
+{
+  MarkOpened *mark = g_new0 (MarkOpened, 1);
+
+  mark->window = loom_window_begin_write (self);
+  mark->uuid = g_strdup (uuid);
+  return mark;
+}
+
+/* Reads the session back so that its details show when it was opened, if it is still shown. */
+static void
+on_marked_opened_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  LoomStore *store = LOOM_STORE (object);
+  MarkOpened *mark = user_data;
+  g_autoptr(LoomWindow) self = loom_window_end_write (mark->window);
+  g_autofree char *uuid = mark->uuid;
+  g_autoptr(LoomSession) fresh = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (mark);
+  if (loom_store_mark_opened_finish (store, result, &error) && self != NULL &&
+      self->store == store && self->shown_session != NULL &&
+      g_str_equal (loom_session_get_uuid (self->shown_session), uuid) &&
+      (fresh = loom_store_get_session (store, uuid, &error)))
+    {
+      loom_session_update (self->shown_session, loom_session_get_record (fresh));
+      loom_session_details_set_session (self->details, self->store, self->shown_session);
+    }
+  if (error != NULL)
+    g_debug ("Could not mark %s as opened: %s", uuid, error->message);
+}
 
 /* Shows @session's timeline and details, or the page that says what to do when it is NULL.
  * @n_selected tells that page apart from the one for several selected sessions. */
@@ -55,20 +136,12 @@ loom_window_show_session (LoomWindow  *self,
   if (session != NULL && session == self->shown_session)
     return;
 
+  /* "Last opened" is what the user did, not what the list did: it is set only here. The
+   * details show it once the write lands (on_marked_opened_cb). */
   if (session != NULL && self->store != NULL)
-    {
-      g_autoptr(LoomSession) fresh = NULL;
-      g_autoptr(GError) error = NULL;
-
-      /* "Last opened" is what the user did, not what the list did: it is set only here, and
-       * read back so that the details show it. */
-      if (loom_store_mark_opened (self->store, loom_session_get_uuid (session), &error) &&
-          (fresh = loom_store_get_session (self->store, loom_session_get_uuid (session), &error)))
-        loom_session_update (session, loom_session_get_record (fresh));
-      if (error != NULL)
-        g_debug ("Could not mark %s as opened: %s", loom_session_get_uuid (session),
-                 error->message);
-    }
+    loom_store_mark_opened_async (self->store, loom_session_get_uuid (session), NULL,
+                                  on_marked_opened_cb,
+                                  mark_opened_new (self, loom_session_get_uuid (session)));
 
   g_set_object (&self->shown_session, session);
   g_clear_pointer (&self->shown_record, loom_session_record_free);
@@ -673,6 +746,7 @@ loom_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->shown_session);
   g_clear_pointer (&self->shown_record, loom_session_record_free);
+  g_clear_pointer (&self->folder_moves, g_array_unref);
   g_clear_object (&self->store);
 
   G_OBJECT_CLASS (loom_window_parent_class)->dispose (object);

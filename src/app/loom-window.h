@@ -27,6 +27,9 @@ GPtrArray   *loom_window_get_selected_sessions (LoomWindow      *self);
 guint        loom_window_get_n_selected_sessions (LoomWindow    *self);
 /* The session the content pane shows, or NULL. */
 LoomSession *loom_window_get_shown_session     (LoomWindow      *self);
+/* Whether a store write the window started (a move, a rename, a folder…) has yet to call
+ * back: the window shows its outcome once it has. */
+gboolean     loom_window_has_pending_writes    (LoomWindow      *self);
 /* Shows @toast once the toasts before it are gone (loom-toast-queue.h); takes ownership of it. */
 void         loom_window_add_toast             (LoomWindow      *self,
                                                 AdwToast        *toast);

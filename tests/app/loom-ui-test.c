@@ -79,6 +79,18 @@ loom_ui_test_is_null (gpointer data)
   return *(gpointer *)data == NULL;
 }
 
+static gboolean
+has_no_pending_writes (gpointer data)
+{
+  return !loom_window_has_pending_writes (LOOM_WINDOW (data));
+}
+
+void
+loom_ui_test_wait_for_writes (LoomWindow *window)
+{
+  g_assert_true (loom_ui_test_wait_until (has_no_pending_writes, window));
+}
+
 /* Counts frames: connect it to a frame clock's "after-paint" with a guint to count in. */
 void
 loom_ui_test_on_after_paint (GdkFrameClock *frame_clock,

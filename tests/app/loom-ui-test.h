@@ -27,6 +27,10 @@ gboolean    loom_ui_test_is_mapped             (gpointer             data);
 gboolean    loom_ui_test_is_hidden             (gpointer             data);
 gboolean    loom_ui_test_is_null               (gpointer             data);
 
+/* Waits until the store writes @window started (its actions run them in a worker) have landed
+ * and the window has shown their outcome. */
+void        loom_ui_test_wait_for_writes       (LoomWindow          *window);
+
 void        loom_ui_test_on_after_paint        (GdkFrameClock       *frame_clock,
                                                 guint               *n_frames);
 void        loom_ui_test_wait_for_frames       (GtkWidget           *widget,

@@ -533,6 +533,7 @@ undo_from_toast (Fixture    *fixture,
   wait_for_label (window, title);
   g_assert_true (loom_ui_test_wait_until (shows_undo, window));
   click_button (loom_ui_test_find_visible_button_labelled (window, "_Undo"));
+  loom_ui_test_wait_for_writes (fixture->window);
   loom_ui_test_wait_for_frames (window, 2);
 }
 
@@ -548,11 +549,14 @@ shows_one_undo_button (gpointer data)
   return undo_buttons == 1;
 }
 
-/* Answers @dialog with @response as its button does, and waits for it to go. */
+/* Answers @dialog with @response as its button does, and waits for it to go and for what the
+ * window it belongs to writes on that answer to land. */
 static void
 respond (AdwMessageDialog *dialog,
          const char       *response)
 {
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (dialog));
+
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, response));
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   adw_message_dialog_response (dialog, response);
@@ -560,6 +564,8 @@ respond (AdwMessageDialog *dialog,
   if (dialog != NULL)
     gtk_window_close (GTK_WINDOW (dialog));
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
+  if (LOOM_IS_WINDOW (parent))
+    loom_ui_test_wait_for_writes (LOOM_WINDOW (parent));
 }
 
 /* The GtkDropTarget of a sidebar row. */
@@ -594,6 +600,7 @@ drop_on (Fixture            *fixture,
   g_value_set_boxed (&value, uuids);
   g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &handled);
   g_assert_true (handled);
+  loom_ui_test_wait_for_writes (fixture->window);
   loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 2);
 }
 
@@ -687,18 +694,23 @@ folders_body (Fixture *fixture)
   /* Reordering: up, down, and nothing past either end. The first folder's menu offers no Move
    * Up. */
   g_assert_true (gtk_widget_activate_action (window, "folder.move-up", "x", research_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   folders = sidebar_folders (fixture);
   g_assert_cmpstr (folders, ==, "Work:2,Research:0,Personal:0");
   g_clear_pointer (&folders, g_free);
   g_assert_true (gtk_widget_has_focus (loom_sidebar_get_folder_row (sidebar, research_id)));
   g_assert_true (gtk_widget_activate_action (window, "folder.move-down", "x", fixture->work_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   g_assert_true (gtk_widget_activate_action (window, "folder.move-up", "x", research_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   folders = store_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research,Work,Personal");
   g_clear_pointer (&folders, g_free);
   g_assert_true (gtk_widget_activate_action (window, "folder.move-up", "x", research_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   g_assert_true (gtk_widget_activate_action (window, "folder.move-down", "x",
                                              fixture->personal_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   folders = sidebar_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research:0,Work:2,Personal:0");
   g_clear_pointer (&folders, g_free);
@@ -710,6 +722,7 @@ folders_body (Fixture *fixture)
   menu = loom_sidebar_row_get_menu (LOOM_SIDEBAR_ROW (row));
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, menu));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (row), "row.move-up", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   folders = store_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research,Work,Personal");
   g_clear_pointer (&folders, g_free);
@@ -876,6 +889,7 @@ move_body (Fixture *fixture)
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->review);
   g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x",
                                              fixture->personal_id));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->review, fixture->personal_id, FALSE, FALSE);
   undo_from_toast (fixture, "“Summarise the design review” moved to “Personal”");
   assert_place (fixture, fixture->review, 0, FALSE, FALSE);
@@ -899,6 +913,7 @@ move_body (Fixture *fixture)
   g_object_add_weak_pointer (G_OBJECT (move_dialog), (gpointer *)&move_dialog);
   gtk_widget_activate (rows->pdata[2]);
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &move_dialog));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->login, fixture->personal_id, FALSE, FALSE);
   undo_from_toast (fixture, "“Fix the flaky login test” moved to “Personal”");
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
@@ -1041,6 +1056,7 @@ dismiss_sliding_in_body (Fixture *fixture)
       g_assert_true (loom_ui_test_wait_until (shows_current_undo, fixture));
       loom_ui_test_wait_for_frames (window, frames);
       g_signal_emit_by_name (current_undo_button (fixture), "clicked");
+      loom_ui_test_wait_for_writes (fixture->window);
       wait_msec (1200);
       assert_place (fixture, fixture->settings, fixture->work_id, FALSE, FALSE);
     }
@@ -1161,11 +1177,13 @@ sessions_body (Fixture *fixture)
   /* Pin toggles. */
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->settings);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   session = get_session (fixture, fixture->settings);
   g_assert_true (loom_session_get_pinned (session));
   g_clear_object (&session);
   g_assert_cmpuint (count_in (fixture, LOOM_COLLECTION_PINNED, 0), ==, 2);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   session = get_session (fixture, fixture->settings);
   g_assert_false (loom_session_get_pinned (session));
   g_clear_object (&session);
@@ -1179,10 +1197,13 @@ sessions_body (Fixture *fixture)
     g_assert_cmpuint (selected->len, ==, 2);
   }
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   g_assert_cmpuint (count_in (fixture, LOOM_COLLECTION_PINNED, 0), ==, 2);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   g_assert_cmpuint (count_in (fixture, LOOM_COLLECTION_PINNED, 0), ==, 0);
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->login, fixture->work_id, TRUE, FALSE);
   assert_place (fixture, fixture->settings, fixture->work_id, TRUE, FALSE);
   undo_from_toast (fixture, "2 sessions archived");
@@ -1190,16 +1211,19 @@ sessions_body (Fixture *fixture)
   assert_place (fixture, fixture->settings, fixture->work_id, FALSE, FALSE);
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->login);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->settings);
 
   /* Archive, and undo; then restore from the archive, and undo that. */
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->settings, fixture->work_id, TRUE, FALSE);
   undo_from_toast (fixture, "“Port the settings page to libadwaita” archived");
   assert_place (fixture, fixture->settings, fixture->work_id, FALSE, FALSE);
 
   select_session (fixture, LOOM_COLLECTION_ARCHIVED, fixture->notes);
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->notes, fixture->personal_id, FALSE, FALSE);
   undo_from_toast (fixture,
                    "“Draft the release notes” restored from the archive");
@@ -1209,12 +1233,14 @@ sessions_body (Fixture *fixture)
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->review);
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_Delete, 0) ||
                  gtk_widget_activate_action (window, "session.trash", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->review, 0, FALSE, TRUE);
   undo_from_toast (fixture, "“Summarise the design review” moved to the trash");
   assert_place (fixture, fixture->review, 0, FALSE, FALSE);
 
   select_session (fixture, LOOM_COLLECTION_TRASH, fixture->experiment);
   g_assert_true (gtk_widget_activate_action (window, "session.trash", NULL));
+  loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->experiment, 0, FALSE, FALSE);
   undo_from_toast (fixture, "“Old experiment” restored from the trash");
   assert_place (fixture, fixture->experiment, 0, FALSE, TRUE);

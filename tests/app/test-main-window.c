@@ -251,6 +251,8 @@ select_session (GtkWidget  *window,
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
           g_assert_true (gtk_selection_model_select_item (selection, i, TRUE));
+          /* Showing a session writes when it was opened. */
+          loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
           loom_ui_test_wait_for_frames (window, 2);
           return;
         }
@@ -779,6 +781,7 @@ undo (GtkWidget *window)
 {
   g_assert_true (loom_ui_test_wait_until (shows_undo, window));
   click_button (loom_ui_test_find_visible_button_labelled (window, "_Undo"));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   loom_ui_test_wait_for_frames (window, 2);
 }
 
@@ -853,6 +856,7 @@ organise_body (Fixture *fixture)
   sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
   g_signal_emit_by_name (sidebar, "sessions-dropped",
                          (const char * const[]) { a, b, NULL }, LOOM_COLLECTION_ALL, folder_id);
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
   assert_state (store, b, folder_id, FALSE, FALSE, FALSE);
   wait_for_label (window, "2 sessions moved to “Releases”");
@@ -864,6 +868,7 @@ organise_body (Fixture *fixture)
   /* Dropped on the trash, then brought back. */
   g_signal_emit_by_name (sidebar, "sessions-dropped",
                          (const char * const[]) { a, NULL }, LOOM_COLLECTION_TRASH, (gint64)0);
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, FALSE, FALSE, TRUE);
   g_assert_null (find_listed_session (window, BROWSED_TITLE));
   undo (window);
@@ -873,6 +878,7 @@ organise_body (Fixture *fixture)
   /* By action, on the selected session: into the folder, which then lists it. */
   select_session (window, a);
   g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x", folder_id));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
   g_assert_true (loom_sidebar_select_folder (sidebar, folder_id));
   loom_ui_test_wait_for_frames (window, 3);
@@ -888,12 +894,15 @@ organise_body (Fixture *fixture)
   /* Pin and unpin. */
   select_session (window, a);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, TRUE, FALSE, FALSE);
   g_assert_true (gtk_widget_activate_action (window, "session.pin", NULL));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, FALSE, FALSE, FALSE);
 
   /* Archive: the session leaves All, and the content pane with it; undo brings it back. */
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, FALSE, TRUE, FALSE);
   loom_ui_test_wait_for_frames (window, 2);
   g_assert_null (find_listed_session (window, BROWSED_TITLE));
@@ -904,6 +913,7 @@ organise_body (Fixture *fixture)
   /* Delete moves the selected session to the trash; undo restores it. */
   select_session (window, a);
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_Delete, 0));
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, FALSE, FALSE, TRUE);
   loom_ui_test_wait_for_frames (window, 2);
   loom_ui_test_save_screenshot (window, "main-window-trashed");
@@ -925,6 +935,7 @@ organise_body (Fixture *fixture)
   }
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "rename");
+  loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   {
     State state = read_state (store, a);
 

@@ -559,6 +559,10 @@ loom_store_move_session (LoomStore   *self,
                        "No folder with id %" G_GINT64_FORMAT, folder_id);
           return FALSE;
         }
+      /* A statement left stepping holds its read transaction open, and SQLite does not wait
+       * for the write lock on behalf of a connection that reads: the move failed at once while
+       * an import wrote. */
+      g_clear_pointer (&stmt, sqlite3_finalize);
     }
 
   return update_session (self, id, "UPDATE sessions SET folder_id = nullif (?2, 0) WHERE id = ?1",
