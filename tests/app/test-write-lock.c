@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "loom-application.h"
+#include "loom-core.h"
 #include "loom-session-row.h"
 #include "loom-sidebar.h"
 #include "loom-store.h"
@@ -321,6 +322,7 @@ main (int   argc,
   /* The cairo renderer draws the first frame fastest under Xvfb, and gives stable screenshots. */
   g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  loom_core_init ();
   adw_init ();
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
