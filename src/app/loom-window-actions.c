@@ -643,7 +643,7 @@ find_first_prompt (LoomWindow  *self,
   g_autoptr(GError) error = NULL;
   char *prompt;
 
-  prompt = loom_naming_find_first_prompt (loom_window_get_store (self),
+  prompt = loom_store_find_first_prompt (loom_window_get_store (self),
                                           loom_session_get_uuid (session), &error);
   if (error != NULL)
     g_debug ("No name suggestion for %s: %s", loom_session_get_uuid (session), error->message);

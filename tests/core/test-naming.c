@@ -254,7 +254,7 @@ test_find_first_prompt (void)
   }
 
   /* Events only: no prompt, and no error either. */
-  none = loom_naming_find_first_prompt (store, uuid, &error);
+  none = loom_store_find_first_prompt (store, uuid, &error);
   g_assert_no_error (error);
   g_assert_null (none);
 
@@ -271,11 +271,11 @@ test_find_first_prompt (void)
   g_assert_no_error (error);
   set_message_flags (path, "<system-reminder>ctx", LOOM_MESSAGE_INJECTED);
 
-  prompt = loom_naming_find_first_prompt (store, uuid, &error);
+  prompt = loom_store_find_first_prompt (store, uuid, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (prompt, ==, "fix the login test");
 
-  empty = loom_naming_find_first_prompt (store, "no-such-session", &error);
+  empty = loom_store_find_first_prompt (store, "no-such-session", &error);
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND);
   g_assert_null (empty);
 

@@ -955,7 +955,7 @@ test_huge_metadata (Fixture       *f,
   /* The first prompt is all there, as the person wrote it. */
   g_assert_cmpint (messages_of (f, loom_session_get_uuid (session)), ==, 2);
   {
-    g_autofree char *prompt = loom_naming_find_first_prompt (f->store,
+    g_autofree char *prompt = loom_store_find_first_prompt (f->store,
                                                              loom_session_get_uuid (session),
                                                              &error);
     g_autofree char *suggestion = loom_naming_suggest_name (prompt);

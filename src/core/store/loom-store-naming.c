@@ -24,7 +24,7 @@ has_words (const char *text)
 }
 
 char *
-loom_naming_find_first_prompt (LoomStore   *store,
+loom_store_find_first_prompt (LoomStore   *store,
                                const char  *id,
                                GError     **error)
 {
