@@ -18,9 +18,9 @@ struct _Claude
 {
   BenchGen   *gen;
   BenchFile  *file;
-  GString    *o;            /* the record being written */
-  GString    *capture;      /* sub-agent records mirrored into progress records (2.1.x) */
-  Claude     *mirror;       /* the main session that wraps captured records */
+  GString    *o;       /* the record being written */
+  GString    *capture; /* sub-agent records mirrored into progress records (2.1.x) */
+  Claude     *mirror;  /* the main session that wraps captured records */
   char        mirror_tool[40];
   char        mirror_prompt[200];
   char        mirror_agent[24];
@@ -30,23 +30,23 @@ struct _Claude
   const char *cwd;
   const char *branch;
   char        slug[80];
-  char        parent[37];   /* "" writes null */
+  char        parent[37]; /* "" writes null */
   gboolean    sidechain;
   char        agent_id[24];
   char        prompt_id[37];
   const char *model;
   gint64      now;
-  gint64      context;      /* tokens in the context window, growing */
+  gint64      context; /* tokens in the context window, growing */
   char        last_uuid[37];
 };
 
-static const char * const versions[][4] = {
+static const char *const versions[][4] = {
   { "1.0.98", "1.0.102", "1.0.108", "1.0.108" },
   { "2.0.64", "2.0.70", "2.0.74", "2.0.76" },
   { "2.1.7", "2.1.29", "2.1.56", "2.1.81" },
   { "2.1.119", "2.1.150", "2.1.187", "2.1.218" },
 };
-static const char * const models[][3] = {
+static const char *const models[][3] = {
   { "claude-sonnet-4-20250514", "claude-opus-4-1-20250805", "claude-sonnet-4-20250514" },
   { "claude-sonnet-4-5-20250929", "claude-opus-4-5-20251101", "claude-haiku-4-5-20251001" },
   { "claude-opus-4-5-20251101", "claude-sonnet-4-5-20250929", "claude-opus-4-6" },
@@ -126,14 +126,15 @@ rec_begin (Claude     *c,
   return o;
 }
 
-static void wrap_progress (Claude *c, const GString *record);
+static void wrap_progress (Claude        *c,
+                           const GString *record);
 
 /* Ends the record with its uuid and timestamp, and chains the next record to it. */
 static void
 rec_end (Claude *c)
 {
   GString *o = c->o;
-  char uuid[37];
+  char     uuid[37];
 
   bench_uuid (&c->gen->rng, uuid);
   BJ_LIT (o, "\"uuid\":\"");
@@ -209,9 +210,9 @@ put_usage (Claude  *c,
 typedef struct
 {
   const char *name;
-  GString    *input;        /* JSON object */
-  GString    *result;       /* raw text */
-  GString    *structured;   /* toolUseResult JSON, or empty */
+  GString    *input;      /* JSON object */
+  GString    *result;     /* raw text */
+  GString    *structured; /* toolUseResult JSON, or empty */
   gboolean    is_error;
   gboolean    is_task;
 } Tool;
@@ -240,16 +241,16 @@ result_size (Claude *c)
 
 /* Fills @t with one tool call and what it returned. @big > 0 asks for an output of that size. */
 static void
-make_tool (Claude *c,
-           Tool   *t,
-           gsize   big,
+make_tool (Claude  *c,
+           Tool    *t,
+           gsize    big,
            gboolean allow_task)
 {
   BenchGen *gen = c->gen;
   BenchRng *rng = &gen->rng;
-  GString *in = t->input, *res = t->result, *st = t->structured;
-  GString *s = gen->scratch;
-  guint32 r = bench_rng_below (rng, 100);
+  GString  *in = t->input, *res = t->result, *st = t->structured;
+  GString  *s = gen->scratch;
+  guint32   r = bench_rng_below (rng, 100);
 
   g_string_truncate (in, 0);
   g_string_truncate (res, 0);
@@ -327,11 +328,14 @@ make_tool (Claude *c,
         }
       t->is_error = bench_rng_chance (rng, 0.05);
       if (t->is_error)
-        g_string_append (res, "<tool_use_error>String to replace not found in file.</tool_use_error>");
+        g_string_append (res,
+                         "<tool_use_error>String to replace not found in file.</tool_use_error>");
       else
         {
-          g_string_append_printf (res, "The file %s has been updated. Here's the result of running "
-                                       "`cat -n` on a snippet of the edited file:\n", s->str);
+          g_string_append_printf (res,
+                                  "The file %s has been updated. Here's the result of running "
+                                  "`cat -n` on a snippet of the edited file:\n",
+                                  s->str);
           bench_text_numbered_code (gen, res, new_s->len + 200, c->era >= 1);
           BJ_LIT (st, "{\"filePath\":");
           bj_gstr (st, s);
@@ -425,7 +429,7 @@ make_tool (Claude *c,
     }
   else if (r < 96)
     {
-      static const char * const web[] = { "WebSearch", "WebFetch", "mcp__github__get_issue" };
+      static const char *const web[] = { "WebSearch", "WebFetch", "mcp__github__get_issue" };
 
       t->name = BENCH_PICK (rng, web);
       BJ_LIT (in, "{\"query\":\"");
@@ -651,7 +655,9 @@ write_bash_progress (Claude     *c,
 
 /* ——— Sub-agents ——— */
 
-static void agent_steps (Claude *c, guint steps, gboolean allow_task);
+static void agent_steps (Claude  *c,
+                         guint    steps,
+                         gboolean allow_task);
 
 static void
 write_prompt_record (Claude        *c,
@@ -706,8 +712,8 @@ run_subagent (Claude     *c,
               const char *tool_id)
 {
   BenchGen *gen = c->gen;
-  Claude sub = *c;
-  g_autoptr(GString) prompt = g_string_new (NULL);
+  Claude    sub = *c;
+  g_autoptr (GString) prompt = g_string_new (NULL);
   guint steps = 1 + bench_rng_below (&gen->rng, 8);
 
   bench_text_prompt (gen, prompt, bench_rng_lognormal (&gen->rng, 300, 0.8, 40, 3000));
@@ -769,16 +775,16 @@ run_subagent (Claude     *c,
 
 /* One model round trip: optional thinking and text, some tool calls, then their results. */
 static void
-agent_step (Claude   *c,
-            gboolean  last,
-            gboolean  allow_task,
-            gsize     big)
+agent_step (Claude  *c,
+            gboolean last,
+            gboolean allow_task,
+            gsize    big)
 {
-  BenchRng *rng = &c->gen->rng;
+  BenchRng  *rng = &c->gen->rng;
   ApiMessage m;
-  Tool tools[3];
-  char tool_ids[3][40];
-  char assistant_uuid[37];
+  Tool       tools[3];
+  char       tool_ids[3][40];
+  char       assistant_uuid[37];
   guint n_tools = last ? 0 : 1 + (bench_rng_chance (rng, 0.2) ? 1 + bench_rng_below (rng, 2) : 0);
 
   message_begin (c, &m);
@@ -808,9 +814,9 @@ agent_step (Claude   *c,
 }
 
 static void
-agent_steps (Claude   *c,
-             guint     steps,
-             gboolean  allow_task)
+agent_steps (Claude  *c,
+             guint    steps,
+             gboolean allow_task)
 {
   for (guint i = 0; i < steps; i++)
     agent_step (c, i + 1 == steps, allow_task, 0);
@@ -857,8 +863,8 @@ write_user_prompt (Claude *c,
                    gsize   big_image)
 {
   BenchGen *gen = c->gen;
-  GString *prompt = gen->scratch;
-  GString *o;
+  GString  *prompt = gen->scratch;
+  GString  *o;
 
   g_string_truncate (prompt, 0);
   bench_text_prompt (gen, prompt, bench_rng_lognormal (&gen->rng, 220, 1.2, 8, 40000));
@@ -874,9 +880,8 @@ write_user_prompt (Claude *c,
   bj_gstr (o, prompt);
   BJ_LIT (o, "},{\"type\":\"image\",\"source\":{\"type\":\"base64\",\"media_type\":\"image/png\","
              "\"data\":\"");
-  bench_text_base64 (gen, o, big_image > 0 ? big_image
-                                           : bench_rng_lognormal (&gen->rng, 40000, 0.7, 4000,
-                                                                  300000));
+  bench_text_base64 (
+    gen, o, big_image > 0 ? big_image : bench_rng_lognormal (&gen->rng, 40000, 0.7, 4000, 300000));
   BJ_LIT (o, "\"}}]},\"imagePasteIds\":[1],");
   rec_end (c);
 }
@@ -907,8 +912,9 @@ write_system (Claude     *c,
     }
   else if (strcmp (subtype, "api_error") == 0)
     {
-      BJ_LIT (o, "\"level\":\"error\",\"cause\":{\"code\":\"ECONNRESET\"},\"error\":{\"status\":529,"
-                 "\"message\":\"Overloaded\"},\"retryInMs\":");
+      BJ_LIT (o,
+              "\"level\":\"error\",\"cause\":{\"code\":\"ECONNRESET\"},\"error\":{\"status\":529,"
+              "\"message\":\"Overloaded\"},\"retryInMs\":");
       bj_int (o, bench_rng_range (&c->gen->rng, 500, 30000));
       BJ_LIT (o, ",\"retryAttempt\":1,\"maxRetries\":10,");
     }
@@ -919,7 +925,7 @@ static void
 write_compaction (Claude *c)
 {
   GString *o;
-  char logical[37];
+  char     logical[37];
   GString *s = c->gen->scratch;
 
   memcpy (logical, c->parent, 37);
@@ -949,7 +955,7 @@ static void
 write_api_error (Claude *c)
 {
   GString *o = rec_begin (c, "assistant");
-  char id[37];
+  char     id[37];
 
   bench_uuid (&c->gen->rng, id);
   BJ_LIT (o, "\"message\":{\"id\":\"");
@@ -967,9 +973,9 @@ write_api_error (Claude *c)
 static void
 write_slash_command (Claude *c)
 {
-  static const char * const commands[] = { "/clear", "/compact", "/init", "/model", "/cost" };
-  const char *command = BENCH_PICK (&c->gen->rng, commands);
-  GString *o;
+  static const char *const commands[] = { "/clear", "/compact", "/init", "/model", "/cost" };
+  const char              *command = BENCH_PICK (&c->gen->rng, commands);
+  GString                 *o;
 
   o = rec_begin (c, "user");
   BJ_LIT (o, "\"message\":{\"role\":\"user\",\"content\":\"Caveat: The messages below were "
@@ -1050,16 +1056,15 @@ turn (Claude *c)
 {
   BenchGen *gen = c->gen;
   BenchRng *rng = &gen->rng;
-  char message_id[37];
-  gsize big = 0;
-  gboolean big_image = FALSE;
-  guint steps;
+  char      message_id[37];
+  gsize     big = 0;
+  gboolean  big_image = FALSE;
+  guint     steps;
 
   advance (c, 60000);
   bench_uuid (rng, c->prompt_id);
-  if (gen->pending_big > 0 &&
-      (gen->session_bytes + c->file->buf->len >= gen->session->budget ||
-       bench_rng_chance (rng, 0.2)))
+  if (gen->pending_big > 0 && (gen->session_bytes + c->file->buf->len >= gen->session->budget ||
+                               bench_rng_chance (rng, 0.2)))
     {
       gen->pending_big--;
       gen->totals.big_lines++;
@@ -1101,7 +1106,7 @@ turn (Claude *c)
         break;
     }
   if (!big_image && big > 0 && steps == 1)
-    gen->pending_big++, gen->totals.big_lines--;  /* no tool call in this turn: try again */
+    gen->pending_big++, gen->totals.big_lines--; /* no tool call in this turn: try again */
 
   if (c->era >= 2)
     {
@@ -1125,9 +1130,9 @@ void
 bench_claude_session (BenchGen *gen)
 {
   const BenchSession *session = gen->session;
-  BenchRng *rng = &gen->rng;
-  Claude c = { 0 };
-  g_autoptr(GString) rel = g_string_new ("claude/projects/");
+  BenchRng           *rng = &gen->rng;
+  Claude              c = { 0 };
+  g_autoptr (GString) rel = g_string_new ("claude/projects/");
   int y, mo, d, h, mi, s;
 
   c.gen = gen;
@@ -1150,7 +1155,7 @@ bench_claude_session (BenchGen *gen)
   bench_uuid (rng, c.session_id);
   if (c.era == 1 || c.era == 2)
     {
-      g_autoptr(GString) slug = g_string_new (NULL);
+      g_autoptr (GString) slug = g_string_new (NULL);
 
       bench_slug (gen, slug);
       g_strlcpy (c.slug, slug->str, sizeof c.slug);
@@ -1165,7 +1170,7 @@ bench_claude_session (BenchGen *gen)
     for (guint i = 0, n = 1 + bench_rng_below (rng, 3); i < n; i++)
       {
         GString *o = plain_begin (&c);
-        char leaf[37];
+        char     leaf[37];
 
         BJ_LIT (o, "\"type\":\"summary\",\"summary\":\"");
         bench_text_title (gen, o);
@@ -1179,10 +1184,10 @@ bench_claude_session (BenchGen *gen)
   /* The 2.0.x "Warmup" agent some sessions start with. */
   if (c.era == 1 && bench_rng_chance (rng, 0.2))
     {
-      Claude sub = c;
+      Claude           sub = c;
       g_autofree char *dir = g_path_get_dirname (rel->str);
       g_autofree char *agent_rel = NULL;
-      g_autoptr(GString) warmup = g_string_new ("Warmup");
+      g_autoptr (GString) warmup = g_string_new ("Warmup");
 
       sub.sidechain = TRUE;
       sub.parent[0] = '\0';

@@ -30,12 +30,12 @@ typedef struct
   gint64      total_reasoning;
 } Codex;
 
-static const char * const versions[][3] = {
+static const char *const versions[][3] = {
   { "0.46.0", "0.50.0", "0.58.0" },
   { "0.63.0", "0.98.0", "0.121.0" },
   { "0.141.0", "0.144.1", "0.145.0" },
 };
-static const char * const models[][3] = {
+static const char *const models[][3] = {
   { "gpt-5-codex", "gpt-5", "gpt-5-codex" },
   { "gpt-5.1-codex", "gpt-5.2-codex", "gpt-5.1-codex-max" },
   { "gpt-5.5", "gpt-5.3-codex", "gpt-5.5" },
@@ -58,8 +58,8 @@ get_base_instructions (Codex *x)
 }
 
 static void
-advance (Codex  *x,
-         double  median_ms)
+advance (Codex *x,
+         double median_ms)
 {
   x->now += (gint64)bench_rng_lognormal (&x->gen->rng, median_ms, 1.0, 5, 3600 * 1000);
 }
@@ -92,7 +92,7 @@ item_ids (Codex      *x,
           const char *prefix)
 {
   GString *o = x->o;
-  char hex[33];
+  char     hex[33];
 
   if (x->era < 2)
     return;
@@ -132,7 +132,7 @@ static void
 write_session_meta (Codex *x)
 {
   GString *o = line_begin (x, "session_meta");
-  char commit[41];
+  char     commit[41];
 
   BJ_LIT (o, "\"id\":\"");
   g_string_append (o, x->id);
@@ -244,10 +244,12 @@ write_injected_context (Codex *x)
     }
 
   g_string_truncate (s, 0);
-  g_string_append_printf (s, "<environment_context>\n  <cwd>%s</cwd>\n  <approval_policy>"
-                             "on-request</approval_policy>\n  <sandbox_mode>workspace-write"
-                             "</sandbox_mode>\n  <network_access>restricted</network_access>\n"
-                             "  <shell>zsh</shell>\n</environment_context>", x->cwd);
+  g_string_append_printf (s,
+                          "<environment_context>\n  <cwd>%s</cwd>\n  <approval_policy>"
+                          "on-request</approval_policy>\n  <sandbox_mode>workspace-write"
+                          "</sandbox_mode>\n  <network_access>restricted</network_access>\n"
+                          "  <shell>zsh</shell>\n</environment_context>",
+                          x->cwd);
   write_message_item (x, "user", "input_text", s, NULL, FALSE);
 }
 
@@ -255,7 +257,7 @@ static void
 write_turn_context (Codex *x)
 {
   GString *o = line_begin (x, "turn_context");
-  char date[25];
+  char     date[25];
 
   if (x->era >= 1)
     {
@@ -265,9 +267,10 @@ write_turn_context (Codex *x)
     }
   BJ_LIT (o, "\"cwd\":");
   bj_str (o, x->cwd);
-  BJ_LIT (o, ",\"approval_policy\":\"on-request\",\"sandbox_policy\":{\"type\":\"workspace-write\","
-             "\"network_access\":false,\"exclude_tmpdir_env_var\":false,\"exclude_slash_tmp\":false},"
-             "\"model\":");
+  BJ_LIT (o,
+          ",\"approval_policy\":\"on-request\",\"sandbox_policy\":{\"type\":\"workspace-write\","
+          "\"network_access\":false,\"exclude_tmpdir_env_var\":false,\"exclude_slash_tmp\":false},"
+          "\"model\":");
   bj_str (o, x->model);
   BJ_LIT (o, ",\"effort\":\"medium\",\"summary\":\"auto\"");
   if (x->era >= 1)
@@ -291,11 +294,11 @@ static void
 write_token_count (Codex *x)
 {
   BenchRng *rng = &x->gen->rng;
-  gint64 in = bench_rng_range (rng, 3000, 60000);
-  gint64 cached = in * bench_rng_range (rng, 50, 95) / 100;
-  gint64 out = bench_rng_range (rng, 20, 3000);
-  gint64 reasoning = out * bench_rng_range (rng, 0, 80) / 100;
-  GString *o;
+  gint64    in = bench_rng_range (rng, 3000, 60000);
+  gint64    cached = in * bench_rng_range (rng, 50, 95) / 100;
+  gint64    out = bench_rng_range (rng, 20, 3000);
+  gint64    reasoning = out * bench_rng_range (rng, 0, 80) / 100;
+  GString  *o;
 
   x->total_input += in;
   x->total_cached += cached;
@@ -397,10 +400,10 @@ write_exec (Codex *x,
             gsize  big)
 {
   BenchGen *gen = x->gen;
-  GString *cmd = gen->scratch, *out = gen->scratch2, *args = gen->inner;
-  GString *o;
-  char call_id[40];
-  gint64 exit_code = bench_rng_chance (&gen->rng, 0.08) && big == 0 ? 1 : 0;
+  GString  *cmd = gen->scratch, *out = gen->scratch2, *args = gen->inner;
+  GString  *o;
+  char      call_id[40];
+  gint64    exit_code = bench_rng_chance (&gen->rng, 0.08) && big == 0 ? 1 : 0;
 
   g_string_truncate (cmd, 0);
   g_string_truncate (out, 0);
@@ -473,8 +476,9 @@ write_exec (Codex *x,
     }
   else
     {
-      g_string_append_printf (args, "Chunk ID: %06x\nWall time: 0.%04u seconds\nProcess exited with "
-                                    "code %d\nOriginal token count: %u\nOutput:\n",
+      g_string_append_printf (args,
+                              "Chunk ID: %06x\nWall time: 0.%04u seconds\nProcess exited with "
+                              "code %d\nOriginal token count: %u\nOutput:\n",
                               bench_rng_below (&gen->rng, 0xFFFFFF),
                               bench_rng_below (&gen->rng, 10000), (int)exit_code,
                               (guint)(out->len / 4));
@@ -492,9 +496,9 @@ static void
 write_patch (Codex *x)
 {
   BenchGen *gen = x->gen;
-  GString *path = gen->scratch, *patch = gen->scratch2;
-  GString *o;
-  char call_id[40];
+  GString  *path = gen->scratch, *patch = gen->scratch2;
+  GString  *o;
+  char      call_id[40];
 
   g_string_truncate (path, 0);
   g_string_truncate (patch, 0);
@@ -560,7 +564,7 @@ write_plan (Codex *x)
 {
   GString *args = x->gen->inner;
   GString *o;
-  char call_id[40];
+  char     call_id[40];
 
   g_string_truncate (args, 0);
   BJ_LIT (args, "{\"plan\":[");
@@ -599,8 +603,9 @@ write_web_search (Codex *x)
   g_string_truncate (q, 0);
   bench_text_words (x->gen, q, 3 + bench_rng_below (&x->gen->rng, 5));
   o = line_begin (x, "response_item");
-  BJ_LIT (o, "\"type\":\"web_search_call\",\"status\":\"completed\",\"action\":{\"type\":\"search\","
-             "\"query\":");
+  BJ_LIT (o,
+          "\"type\":\"web_search_call\",\"status\":\"completed\",\"action\":{\"type\":\"search\","
+          "\"query\":");
   bj_gstr (o, q);
   g_string_append_c (o, '}');
   item_ids (x, "ws_");
@@ -618,8 +623,8 @@ write_prompt (Codex *x,
               gsize  big_image)
 {
   BenchGen *gen = x->gen;
-  GString *s = gen->scratch;
-  GString *o;
+  GString  *s = gen->scratch;
+  GString  *o;
 
   g_string_truncate (s, 0);
   bench_text_prompt (gen, s, bench_rng_lognormal (&gen->rng, 200, 1.2, 8, 30000));
@@ -682,16 +687,15 @@ turn (Codex *x)
 {
   BenchGen *gen = x->gen;
   BenchRng *rng = &gen->rng;
-  gsize big = 0;
-  gboolean big_image = FALSE;
-  guint steps;
-  GString *o;
+  gsize     big = 0;
+  gboolean  big_image = FALSE;
+  guint     steps;
+  GString  *o;
 
   advance (x, 60000);
   bench_uuid7 (rng, x->now, x->turn_id);
-  if (gen->pending_big > 0 &&
-      (gen->session_bytes + x->file->buf->len >= gen->session->budget ||
-       bench_rng_chance (rng, 0.2)))
+  if (gen->pending_big > 0 && (gen->session_bytes + x->file->buf->len >= gen->session->budget ||
+                               bench_rng_chance (rng, 0.2)))
     {
       gen->pending_big--;
       gen->totals.big_lines++;
@@ -751,7 +755,7 @@ turn (Codex *x)
     }
   if (big > 0 && !big_image)
     {
-      gen->pending_big++;  /* no tool call this turn: the long output comes later */
+      gen->pending_big++; /* no tool call this turn: the long output comes later */
       gen->totals.big_lines--;
     }
 
@@ -777,11 +781,11 @@ void
 bench_codex_session (BenchGen *gen)
 {
   BenchRng *rng = &gen->rng;
-  Codex x = { 0 };
-  g_autoptr(GString) rel = g_string_new (NULL);
+  Codex     x = { 0 };
+  g_autoptr (GString) rel = g_string_new (NULL);
   gboolean resumed = bench_rng_chance (rng, 0.1);
-  int y, mo, d, h, mi, s;
-  guint turns = 0;
+  int      y, mo, d, h, mi, s;
+  guint    turns = 0;
 
   x.gen = gen;
   x.now = gen->session->start_ms;
@@ -797,8 +801,10 @@ bench_codex_session (BenchGen *gen)
   x.cwd = bench_pick_cwd (gen);
   bench_uuid7 (rng, x.now, x.id);
 
-  g_string_append_printf (rel, "codex/sessions/%04d/%02d/%02d/rollout-%04d-%02d-%02dT%02d-%02d-%02d-%s"
-                               ".jsonl", y, mo, d, y, mo, d, h, mi, s, x.id);
+  g_string_append_printf (rel,
+                          "codex/sessions/%04d/%02d/%02d/rollout-%04d-%02d-%02dT%02d-%02d-%02d-%s"
+                          ".jsonl",
+                          y, mo, d, y, mo, d, h, mi, s, x.id);
   x.file = bench_file_open (gen, BENCH_SOURCE_CODEX, rel->str, TRUE);
   gen->totals.by_source[BENCH_SOURCE_CODEX].sessions++;
 

@@ -30,19 +30,15 @@ typedef struct
 } GeminiTool;
 
 static const GeminiTool tools[] = {
-  { "read_file", "ReadFile", "absolute_path" },
-  { "read_file", "ReadFile", "absolute_path" },
-  { "run_shell_command", "Shell", "command" },
-  { "run_shell_command", "Shell", "command" },
-  { "replace", "Edit", "file_path" },
-  { "write_file", "WriteFile", "file_path" },
-  { "glob", "FindFiles", "pattern" },
-  { "search_file_content", "SearchText", "pattern" },
-  { "list_directory", "ReadFolder", "path" },
-  { "google_web_search", "GoogleSearch", "query" },
+  { "read_file", "ReadFile", "absolute_path" }, { "read_file", "ReadFile", "absolute_path" },
+  { "run_shell_command", "Shell", "command" },  { "run_shell_command", "Shell", "command" },
+  { "replace", "Edit", "file_path" },           { "write_file", "WriteFile", "file_path" },
+  { "glob", "FindFiles", "pattern" },           { "search_file_content", "SearchText", "pattern" },
+  { "list_directory", "ReadFolder", "path" },   { "google_web_search", "GoogleSearch", "query" },
 };
 
-static const char * const models[] = { "gemini-2.5-pro", "gemini-2.5-flash", "gemini-3-pro-preview" };
+static const char *const models[] = { "gemini-2.5-pro", "gemini-2.5-flash",
+                                      "gemini-3-pro-preview" };
 
 static void
 advance (Gemini *g,
@@ -67,7 +63,7 @@ write_user (Gemini  *g,
             GString *o)
 {
   GString *s = g->gen->scratch;
-  char id[37];
+  char     id[37];
 
   g_string_truncate (s, 0);
   bench_text_prompt (g->gen, s, bench_rng_lognormal (&g->gen->rng, 200, 1.2, 8, 30000));
@@ -92,12 +88,12 @@ write_tool_call (Gemini  *g,
                  GString *o,
                  gsize    big)
 {
-  BenchGen *gen = g->gen;
-  BenchRng *rng = &gen->rng;
+  BenchGen         *gen = g->gen;
+  BenchRng         *rng = &gen->rng;
   const GeminiTool *tool = big > 0 ? &tools[bench_rng_below (rng, 4)] : &BENCH_PICK (rng, tools);
-  GString *arg = gen->scratch, *out = gen->scratch2;
-  gboolean error = big == 0 && bench_rng_chance (rng, 0.05);
-  char id[64], hex[14];
+  GString          *arg = gen->scratch, *out = gen->scratch2;
+  gboolean          error = big == 0 && bench_rng_chance (rng, 0.05);
+  char              id[64], hex[14];
 
   g_string_truncate (arg, 0);
   g_string_truncate (out, 0);
@@ -132,7 +128,7 @@ write_tool_call (Gemini  *g,
   bj_gstr (o, arg);
   if (strcmp (tool->name, "replace") == 0)
     {
-      g_autoptr(GString) code = g_string_new (NULL);
+      g_autoptr (GString) code = g_string_new (NULL);
 
       bench_text_code (gen, code, bench_rng_lognormal (rng, 150, 0.8, 10, 4000));
       BJ_LIT (o, ",\"old_string\":");
@@ -179,10 +175,10 @@ write_gemini_head (Gemini     *g,
 {
   BenchGen *gen = g->gen;
   BenchRng *rng = &gen->rng;
-  gint64 in = bench_rng_range (rng, 4000, 120000);
-  gint64 out = bench_rng_range (rng, 10, 4000);
-  gint64 thoughts = bench_rng_range (rng, 0, 3000);
-  g_autoptr(GString) text = g_string_new (NULL);
+  gint64    in = bench_rng_range (rng, 4000, 120000);
+  gint64    out = bench_rng_range (rng, 10, 4000);
+  gint64    thoughts = bench_rng_range (rng, 0, 3000);
+  g_autoptr (GString) text = g_string_new (NULL);
 
   if (final || bench_rng_chance (rng, 0.5))
     bench_text_markdown (gen, text, bench_rng_lognormal (rng, final ? 700 : 150, 1.0, 10, 20000));
@@ -247,7 +243,7 @@ static void
 write_notice (Gemini  *g,
               GString *o)
 {
-  char id[37];
+  char     id[37];
   gboolean error = bench_rng_chance (&g->gen->rng, 0.4);
 
   BJ_LIT (o, "{\"id\":");
@@ -305,12 +301,12 @@ legacy_session (Gemini *g)
 {
   BenchGen *gen = g->gen;
   BenchRng *rng = &gen->rng;
-  g_autoptr(GString) doc = g_string_sized_new (64 * 1024);
-  g_autoptr(GString) rel = g_string_new ("gemini/tmp/");
-  g_autoptr(GString) messages = g_string_sized_new (64 * 1024);
+  g_autoptr (GString) doc = g_string_sized_new (64 * 1024);
+  g_autoptr (GString) rel = g_string_new ("gemini/tmp/");
+  g_autoptr (GString) messages = g_string_sized_new (64 * 1024);
   BenchCounts *counts = &gen->totals.by_source[BENCH_SOURCE_GEMINI];
-  guint n_messages = 0;
-  BenchFile *file;
+  guint        n_messages = 0;
+  BenchFile   *file;
 
   do
     {
@@ -324,7 +320,7 @@ legacy_session (Gemini *g)
       n_messages++;
       for (guint i = 0; i < steps; i++)
         {
-          char id[37];
+          char     id[37];
           gboolean final = i + 1 == steps;
 
           advance (g, 4000);
@@ -395,8 +391,8 @@ jsonl_chat (Gemini     *g,
 {
   BenchGen *gen = g->gen;
   BenchRng *rng = &gen->rng;
-  GString *o = file->buf;
-  g_autoptr(GString) head = g_string_new (NULL);
+  GString  *o = file->buf;
+  g_autoptr (GString) head = g_string_new (NULL);
   char last_user[37] = "";
 
   BJ_LIT (o, "{\"sessionId\":\"");
@@ -429,9 +425,9 @@ jsonl_chat (Gemini     *g,
 
       for (guint i = 0; i < steps; i++)
         {
-          char id[37];
+          char     id[37];
           gboolean final = i + 1 == steps;
-          guint n_tools = final ? 0 : pick_tools (g, big);
+          guint    n_tools = final ? 0 : pick_tools (g, big);
 
           g_string_truncate (head, 0);
           advance (g, 4000);
@@ -478,9 +474,9 @@ static void
 jsonl_session (Gemini *g)
 {
   BenchGen *gen = g->gen;
-  g_autoptr(GString) rel = g_string_new ("gemini/tmp/");
+  g_autoptr (GString) rel = g_string_new ("gemini/tmp/");
   g_autofree char *chats = NULL;
-  BenchFile *file;
+  BenchFile       *file;
 
   g_string_append_printf (rel, "%s/chats/", g->hash);
   chats = g_strdup (rel->str);
@@ -491,7 +487,7 @@ jsonl_session (Gemini *g)
 
   if (bench_rng_chance (&gen->rng, 0.08))
     {
-      Gemini sub = *g;
+      Gemini           sub = *g;
       g_autofree char *sub_rel = NULL;
 
       bench_uuid (&gen->rng, sub.session_id);
@@ -506,7 +502,7 @@ jsonl_session (Gemini *g)
 void
 bench_gemini_session (BenchGen *gen)
 {
-  Gemini g = { 0 };
+  Gemini           g = { 0 };
   g_autofree char *hash = NULL;
 
   g.gen = gen;

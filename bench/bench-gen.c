@@ -43,8 +43,8 @@ guint64
 bench_rng_next (BenchRng *rng)
 {
   guint64 *s = rng->s;
-  guint64 result = rotl (s[1] * 5, 7) * 9;
-  guint64 t = s[1] << 17;
+  guint64  result = rotl (s[1] * 5, 7) * 9;
+  guint64  t = s[1] << 17;
 
   s[2] ^= s[0];
   s[3] ^= s[1];
@@ -129,7 +129,7 @@ bench_utf8_copy (char       *dst,
                  gsize       size)
 {
   const char *end = NULL;
-  gsize len = MIN (strlen (src), size - 1);
+  gsize       len = MIN (strlen (src), size - 1);
 
   g_utf8_validate_len (src, len, &end);
   len = (gsize)(end - src);
@@ -188,13 +188,13 @@ bench_gen_session_full (BenchGen  *gen,
 /* ——— Files ——— */
 
 BenchFile *
-bench_file_open (BenchGen    *gen,
-                 BenchSource  source,
-                 const char  *relpath,
-                 gboolean     jsonl)
+bench_file_open (BenchGen   *gen,
+                 BenchSource source,
+                 const char *relpath,
+                 gboolean    jsonl)
 {
-  static char *last_dir = NULL;
-  BenchFile *file = g_new0 (BenchFile, 1);
+  static char     *last_dir = NULL;
+  BenchFile       *file = g_new0 (BenchFile, 1);
   g_autofree char *dir = NULL;
 
   file->path = g_build_filename (gen->out_dir, relpath, NULL);
@@ -247,7 +247,7 @@ bench_file_end_record (BenchGen  *gen,
                        BenchFile *file)
 {
   BenchCounts *counts = &gen->totals.by_source[file->source];
-  gsize line_len;
+  gsize        line_len;
 
   file->records++;
   counts->records++;
@@ -339,12 +339,9 @@ static const char hex_digits[] = "0123456789abcdef";
 
 /* Characters that need a backslash in a JSON string. */
 static const guint8 needs_escape[256] = {
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-  0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+  0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
 };
 
 void
@@ -368,11 +365,21 @@ bj_escape (GString    *o,
 
       switch (*p)
         {
-        case '"': BJ_LIT (o, "\\\""); break;
-        case '\\': BJ_LIT (o, "\\\\"); break;
-        case '\n': BJ_LIT (o, "\\n"); break;
-        case '\t': BJ_LIT (o, "\\t"); break;
-        case '\r': BJ_LIT (o, "\\r"); break;
+        case '"':
+          BJ_LIT (o, "\\\"");
+          break;
+        case '\\':
+          BJ_LIT (o, "\\\\");
+          break;
+        case '\n':
+          BJ_LIT (o, "\\n");
+          break;
+        case '\t':
+          BJ_LIT (o, "\\t");
+          break;
+        case '\r':
+          BJ_LIT (o, "\\r");
+          break;
         default:
           BJ_LIT (o, "\\u00");
           g_string_append_c (o, hex_digits[*p >> 4]);
@@ -429,8 +436,8 @@ void
 bj_int (GString *o,
         gint64   v)
 {
-  char buf[24];
-  int i = sizeof buf;
+  char    buf[24];
+  int     i = sizeof buf;
   guint64 u = v < 0 ? (guint64)(-(v + 1)) + 1 : (guint64)v;
 
   do
@@ -445,8 +452,8 @@ bj_int (GString *o,
 }
 
 void
-bj_bool (GString  *o,
-         gboolean  v)
+bj_bool (GString *o,
+         gboolean v)
 {
   if (v)
     BJ_LIT (o, "true");
@@ -455,13 +462,13 @@ bj_bool (GString  *o,
 }
 
 void
-bench_civil (gint64  ms,
-             int    *year,
-             int    *month,
-             int    *day,
-             int    *hour,
-             int    *minute,
-             int    *second)
+bench_civil (gint64 ms,
+             int   *year,
+             int   *month,
+             int   *day,
+             int   *hour,
+             int   *minute,
+             int   *second)
 {
   /* Howard Hinnant's civil_from_days. */
   gint64 secs = ms / 1000;
@@ -542,7 +549,7 @@ format_uuid (guint64 hi,
   for (int i = 0; i < 32; i++)
     {
       guint64 word = i < 16 ? hi : lo;
-      int shift = (15 - (i % 16)) * 4;
+      int     shift = (15 - (i % 16)) * 4;
 
       if (i == 8 || i == 12 || i == 16 || i == 20)
         out[j++] = '-';

@@ -28,7 +28,7 @@
 /* One deliberate long line per this many bytes of corpus. */
 #define BYTES_PER_BIG_LINE (40.0 * 1000 * 1000)
 
-static const char * const source_names[] = { "claude-code", "codex", "gemini" };
+static const char *const source_names[] = { "claude-code", "codex", "gemini" };
 
 typedef struct
 {
@@ -48,10 +48,20 @@ parse_size (const char *text,
     return FALSE;
   switch (g_ascii_tolower (*end))
     {
-    case 'k': *value *= 1e3; end++; break;
-    case 'm': *value *= 1e6; end++; break;
-    case 'g': *value *= 1e9; end++; break;
-    default: break;
+    case 'k':
+      *value *= 1e3;
+      end++;
+      break;
+    case 'm':
+      *value *= 1e6;
+      end++;
+      break;
+    case 'g':
+      *value *= 1e9;
+      end++;
+      break;
+    default:
+      break;
     }
   return *end == '\0';
 }
@@ -59,7 +69,7 @@ parse_size (const char *text,
 static gboolean
 dir_is_empty_or_missing (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return TRUE;
@@ -78,9 +88,9 @@ place_hazard (BenchRng *rng,
 
   for (guint attempts = 0; placed < n && attempts < 100000; attempts++)
     {
-      Plan *plan = &plans[bench_rng_below (rng, n_plans)];
+      Plan         *plan = &plans[bench_rng_below (rng, n_plans)];
       BenchSession *s = &plan->session;
-      gboolean *flag = (gboolean *)(gpointer)((char *)s + member_offset);
+      gboolean     *flag = (gboolean *)(gpointer)((char *)s + member_offset);
 
       if (plan->source == BENCH_SOURCE_GEMINI || s->two_values || s->invalid_utf8 ||
           s->lone_surrogate || s->truncate_tail)
@@ -97,34 +107,36 @@ write_manifest (BenchGen   *gen,
                 double      seconds)
 {
   const BenchTotals *t = &gen->totals;
-  g_autoptr(GString) o = g_string_new ("{\n  \"generator\": \"loom-bench-corpus\",\n");
+  g_autoptr (GString) o = g_string_new ("{\n  \"generator\": \"loom-bench-corpus\",\n");
   g_autofree char *path = g_build_filename (out_dir, "manifest.json", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
-  g_string_append_printf (o, "  \"seed\": %" G_GUINT64_FORMAT ",\n  \"seconds\": %.1f,\n",
-                          seed, seconds);
+  g_string_append_printf (o, "  \"seed\": %" G_GUINT64_FORMAT ",\n  \"seconds\": %.1f,\n", seed,
+                          seconds);
   g_string_append (o, "  \"sources\": {\n");
   for (guint i = 0; i < BENCH_N_SOURCES; i++)
     {
       const BenchCounts *c = &t->by_source[i];
 
-      g_string_append_printf (o, "    \"%s\": {\"sessions\": %" G_GUINT64_FORMAT ", "
-                                 "\"subagent_files\": %" G_GUINT64_FORMAT ", "
-                                 "\"files\": %" G_GUINT64_FORMAT ", "
-                                 "\"records\": %" G_GUINT64_FORMAT ", "
-                                 "\"lines\": %" G_GUINT64_FORMAT ", "
-                                 "\"documents\": %" G_GUINT64_FORMAT ", "
-                                 "\"document_messages\": %" G_GUINT64_FORMAT ", "
-                                 "\"bytes\": %" G_GUINT64_FORMAT "}%s\n",
-                              source_names[i], c->sessions, c->subagent_files, c->files,
-                              c->records, c->lines, c->documents, c->document_messages, c->bytes,
+      g_string_append_printf (o,
+                              "    \"%s\": {\"sessions\": %" G_GUINT64_FORMAT ", "
+                              "\"subagent_files\": %" G_GUINT64_FORMAT ", "
+                              "\"files\": %" G_GUINT64_FORMAT ", "
+                              "\"records\": %" G_GUINT64_FORMAT ", "
+                              "\"lines\": %" G_GUINT64_FORMAT ", "
+                              "\"documents\": %" G_GUINT64_FORMAT ", "
+                              "\"document_messages\": %" G_GUINT64_FORMAT ", "
+                              "\"bytes\": %" G_GUINT64_FORMAT "}%s\n",
+                              source_names[i], c->sessions, c->subagent_files, c->files, c->records,
+                              c->lines, c->documents, c->document_messages, c->bytes,
                               i + 1 < BENCH_N_SOURCES ? "," : "");
     }
-  g_string_append_printf (o, "  },\n  \"largest_line\": %" G_GSIZE_FORMAT ",\n"
-                             "  \"big_lines\": %u,\n"
-                             "  \"hazards\": {\"two_values_lines\": %u, \"invalid_utf8_lines\": %u, "
-                             "\"lone_surrogates\": %u, \"truncated_tails\": %u, "
-                             "\"no_final_newline\": %u}\n}\n",
+  g_string_append_printf (o,
+                          "  },\n  \"largest_line\": %" G_GSIZE_FORMAT ",\n"
+                          "  \"big_lines\": %u,\n"
+                          "  \"hazards\": {\"two_values_lines\": %u, \"invalid_utf8_lines\": %u, "
+                          "\"lone_surrogates\": %u, \"truncated_tails\": %u, "
+                          "\"no_final_newline\": %u}\n}\n",
                           t->max_line, t->big_lines, t->two_values_lines, t->invalid_utf8_lines,
                           t->lone_surrogates, t->truncated_tails, t->no_final_newline);
   if (!g_file_set_contents (path, o->str, (gssize)o->len, &error))
@@ -137,7 +149,7 @@ print_summary (BenchGen   *gen,
                double      seconds)
 {
   const BenchTotals *t = &gen->totals;
-  BenchCounts sum = { 0 };
+  BenchCounts        sum = { 0 };
 
   g_print ("\nCorpus written to %s in %.1f s\n\n", out_dir, seconds);
   g_print ("%-12s %9s %9s %9s %11s %11s %9s %12s\n", "source", "sessions", "sub-agent", "files",
@@ -167,30 +179,32 @@ print_summary (BenchGen   *gen,
            sum.documents, sum.bytes);
   g_print ("Records the importer should count: %" G_GUINT64_FORMAT
            " (JSON Lines records + whole documents; the documents hold %" G_GUINT64_FORMAT
-           " messages)\n", sum.records + sum.documents, sum.document_messages);
+           " messages)\n",
+           sum.records + sum.documents, sum.document_messages);
   g_print ("Bytes: %.3f GB (%.1f MB/s written)\n", sum.bytes / 1e9, sum.bytes / 1e6 / seconds);
   g_print ("Largest line: %.2f MB in %s\n", t->max_line / 1e6,
            t->max_line_path ? t->max_line_path : "-");
   g_print ("Lines over 0.4 MB (deliberate): %u\n", t->big_lines);
   g_print ("Hazards: %u line(s) with two records, %u line(s) with invalid UTF-8, %u lone "
            "surrogate escape(s), %u half-written last line(s); %u file(s) without a final "
-           "newline\n", t->two_values_lines, t->invalid_utf8_lines, t->lone_surrogates,
-           t->truncated_tails, t->no_final_newline);
+           "newline\n",
+           t->two_values_lines, t->invalid_utf8_lines, t->lone_surrogates, t->truncated_tails,
+           t->no_final_newline);
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out_dir = NULL;
-  g_autofree char *target_text = NULL;
-  gint64 seed = 1;
-  int n_sessions = 10000;
-  gboolean quick = FALSE;
-  gboolean no_hazards = FALSE;
-  double target = 1.5e9;
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char   *out_dir = NULL;
+  g_autofree char   *target_text = NULL;
+  gint64             seed = 1;
+  int                n_sessions = 10000;
+  gboolean           quick = FALSE;
+  gboolean           no_hazards = FALSE;
+  double             target = 1.5e9;
   const GOptionEntry entries[] = {
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Folder to write (new or empty)", "DIR" },
     { "sessions", 'n', 0, G_OPTION_ARG_INT, &n_sessions, "Sessions (default 10000)", "N" },
@@ -203,12 +217,12 @@ main (int   argc,
     { NULL }
   };
   g_autofree Plan *plans = NULL;
-  g_autoptr(GTimer) timer = g_timer_new ();
+  g_autoptr (GTimer) timer = g_timer_new ();
   BenchGen *gen;
-  BenchRng plan_rng;
-  double total_weight = 0, remaining_weight;
-  guint n_big;
-  int exit_status = 0;
+  BenchRng  plan_rng;
+  double    total_weight = 0, remaining_weight;
+  guint     n_big;
+  int       exit_status = 0;
 
   context = g_option_context_new ("- write a realistic corpus of agent sessions");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -247,8 +261,9 @@ main (int   argc,
     {
       double u = bench_rng_double (&plan_rng);
 
-      plans[i].source = u < 0.6 ? BENCH_SOURCE_CLAUDE : u < 0.9 ? BENCH_SOURCE_CODEX
-                                                                : BENCH_SOURCE_GEMINI;
+      plans[i].source = u < 0.6   ? BENCH_SOURCE_CLAUDE
+                        : u < 0.9 ? BENCH_SOURCE_CODEX
+                                  : BENCH_SOURCE_GEMINI;
       /* σ = 1.5: the median session is a fifth of the mean, the largest a hundred times it. */
       plans[i].weight = exp (1.5 * bench_rng_normal (&plan_rng));
       plans[i].session.start_ms = bench_rng_range (&plan_rng, START_MS, END_MS);
@@ -278,9 +293,9 @@ main (int   argc,
   remaining_weight = total_weight;
   for (int i = 0; i < n_sessions; i++)
     {
-      Plan *plan = &plans[i];
+      Plan   *plan = &plans[i];
       guint64 written = 0;
-      double remaining;
+      double  remaining;
 
       for (guint s = 0; s < BENCH_N_SOURCES; s++)
         written += gen->totals.by_source[s].bytes;
@@ -294,11 +309,17 @@ main (int   argc,
       bench_gen_begin_session (gen, &plan->session);
       switch (plan->source)
         {
-        case BENCH_SOURCE_CLAUDE: bench_claude_session (gen); break;
-        case BENCH_SOURCE_CODEX: bench_codex_session (gen); break;
+        case BENCH_SOURCE_CLAUDE:
+          bench_claude_session (gen);
+          break;
+        case BENCH_SOURCE_CODEX:
+          bench_codex_session (gen);
+          break;
         case BENCH_SOURCE_GEMINI:
         case BENCH_N_SOURCES:
-        default: bench_gemini_session (gen); break;
+        default:
+          bench_gemini_session (gen);
+          break;
         }
 
       if ((i + 1) % 1000 == 0 && isatty (2))

@@ -57,19 +57,18 @@ static const struct
   { "gemini", "gemini" },
 };
 
-static const char * const phase_names[] = {
-  "read", "parse", "json-glib", "reader", "import", "reimport", "index"
-};
+static const char *const phase_names[] = { "read",   "parse",    "json-glib", "reader",
+                                           "import", "reimport", "index" };
 
 typedef struct
 {
-  double   load_before;   /* the machine's 1-minute load average when the phase started */
-  gboolean ran;
-  int      exit_status;
-  double   seconds;       /* wall time of the measured work, from the child */
-  double   cpu_seconds;   /* user + system of the whole child */
-  glong    maxrss_kb;
-  GKeyFile *values;       /* what the child reported */
+  double    load_before; /* the machine's 1-minute load average when the phase started */
+  gboolean  ran;
+  int       exit_status;
+  double    seconds;     /* wall time of the measured work, from the child */
+  double    cpu_seconds; /* user + system of the whole child */
+  glong     maxrss_kb;
+  GKeyFile *values; /* what the child reported */
 } Phase;
 
 /* ——— Walking the corpus ——— */
@@ -78,7 +77,7 @@ static void
 collect_files (const char *dir,
                GPtrArray  *files)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   if (listing == NULL)
@@ -86,7 +85,7 @@ collect_files (const char *dir,
   while ((name = g_dir_read_name (listing)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
-      struct stat st;
+      struct stat      st;
 
       if (lstat (path, &st) != 0)
         continue;
@@ -102,7 +101,7 @@ static int
 compare_paths (gconstpointer a,
                gconstpointer b)
 {
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
 }
 
 static GPtrArray *
@@ -132,14 +131,14 @@ static gboolean
 phase_read (const char *corpus,
             GKeyFile   *out)
 {
-  g_autoptr(GPtrArray) files = corpus_files (corpus);
+  g_autoptr (GPtrArray) files = corpus_files (corpus);
   g_autofree char *buffer = g_malloc (1 << 20);
-  guint64 bytes = 0;
-  double start = now_s ();
+  guint64          bytes = 0;
+  double           start = now_s ();
 
   for (guint i = 0; i < files->len; i++)
     {
-      int fd = open (g_ptr_array_index (files, i), O_RDONLY | O_CLOEXEC);
+      int     fd = open (g_ptr_array_index (files, i), O_RDONLY | O_CLOEXEC);
       ssize_t n;
 
       if (fd < 0)
@@ -177,12 +176,12 @@ phase_parse (const char *corpus,
              gboolean    with_json_glib,
              GKeyFile   *out)
 {
-  g_autoptr(GPtrArray) files = corpus_files (corpus);
-  g_autoptr(JsonParser) parser = with_json_glib ? json_parser_new_immutable () : NULL;
-  char *line = NULL;
-  size_t capacity = 0;
+  g_autoptr (GPtrArray) files = corpus_files (corpus);
+  g_autoptr (JsonParser) parser = with_json_glib ? json_parser_new_immutable () : NULL;
+  char   *line = NULL;
+  size_t  capacity = 0;
   guint64 records = 0, errors = 0, bytes = 0;
-  double start = now_s ();
+  double  start = now_s ();
 
   for (guint i = 0; i < files->len; i++)
     {
@@ -191,7 +190,7 @@ phase_parse (const char *corpus,
       if (g_str_has_suffix (path, ".json"))
         {
           g_autofree char *contents = NULL;
-          gsize length = 0;
+          gsize            length = 0;
 
           if (!g_file_get_contents (path, &contents, &length, NULL))
             continue;
@@ -203,7 +202,7 @@ phase_parse (const char *corpus,
         }
       else
         {
-          FILE *fp = fopen (path, "rbe");
+          FILE   *fp = fopen (path, "rbe");
           ssize_t n;
 
           if (fp == NULL)
@@ -240,10 +239,10 @@ static gboolean
 reader_document (const char *path,
                  guint64    *bytes)
 {
-  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
+  g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
   g_autofree char *copy = NULL;
-  const char *contents;
-  gsize length, ends[2];
+  const char      *contents;
+  gsize            length, ends[2];
 
   if (mapped == NULL)
     return FALSE;
@@ -268,14 +267,14 @@ static gboolean
 phase_reader (const char *corpus,
               GKeyFile   *out)
 {
-  g_autoptr(GPtrArray) files = corpus_files (corpus);
+  g_autoptr (GPtrArray) files = corpus_files (corpus);
   guint64 records = 0, problems = 0, bytes = 0;
-  double start = now_s ();
+  double  start = now_s ();
 
   for (guint i = 0; i < files->len; i++)
     {
       const char *path = g_ptr_array_index (files, i);
-      g_autoptr(LoomJsonlReader) reader = NULL;
+      g_autoptr (LoomJsonlReader) reader = NULL;
       LoomJsonlResult result;
 
       if (g_str_has_suffix (path, ".json"))
@@ -292,7 +291,7 @@ phase_reader (const char *corpus,
       do
         {
           g_autofree char *problem = NULL;
-          const LoomJson *record = NULL;
+          const LoomJson  *record = NULL;
 
           result = loom_jsonl_reader_next (reader, &record, &problem, NULL);
           if (result == LOOM_JSONL_RECORD)
@@ -326,7 +325,7 @@ on_progress (guint64     done,
              gpointer    user_data)
 {
   Progress *progress = user_data;
-  int percent;
+  int       percent;
 
   if (progress->grand_total == 0)
     return;
@@ -344,14 +343,14 @@ phase_import (const char *corpus,
               gboolean    detect,
               GKeyFile   *out)
 {
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) sources = g_ptr_array_new ();
-  Progress progress = { 0, 0, -1 };
-  gboolean show_progress = isatty (2);
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
+  Progress   progress = { 0, 0, -1 };
+  gboolean   show_progress = isatty (2);
   LoomStore *store;
-  double start, imported, closed;
+  double     start, imported, closed;
 
   for (guint i = 0; i < G_N_ELEMENTS (roots); i++)
     {
@@ -368,7 +367,7 @@ phase_import (const char *corpus,
 
   if (show_progress)
     {
-      g_autoptr(GPtrArray) files = corpus_files (corpus);
+      g_autoptr (GPtrArray) files = corpus_files (corpus);
 
       for (guint i = 0; i < files->len; i++)
         {
@@ -393,7 +392,7 @@ phase_import (const char *corpus,
       LoomImportOptions options = { NULL, NULL };
 
       g_ptr_array_add (paths, NULL);
-      options.paths = (const char * const *)paths->pdata;
+      options.paths = (const char *const *)paths->pdata;
       if (!loom_import_run (store, &options, show_progress ? on_progress : NULL, &progress, NULL,
                             stats, &error))
         {
@@ -405,11 +404,11 @@ phase_import (const char *corpus,
   else
     for (guint i = 0; i < paths->len; i++)
       {
-        const char *one[] = { g_ptr_array_index (paths, i), NULL };
+        const char       *one[] = { g_ptr_array_index (paths, i), NULL };
         LoomImportOptions options = { g_ptr_array_index (sources, i), one };
 
-        if (!loom_import_run (store, &options, show_progress ? on_progress : NULL, &progress,
-                              NULL, stats, &error))
+        if (!loom_import_run (store, &options, show_progress ? on_progress : NULL, &progress, NULL,
+                              stats, &error))
           {
             g_printerr ("Import of %s failed: %s\n", one[0], error->message);
             g_object_unref (store);
@@ -418,7 +417,7 @@ phase_import (const char *corpus,
         /* The callback reports bytes within one run; carry them over to the next. */
         if (show_progress)
           {
-            g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+            g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
             collect_files (one[0], files);
             for (guint f = 0; f < files->len; f++)
@@ -456,7 +455,7 @@ phase_import (const char *corpus,
 
       g_ptr_array_add (stats->warnings, NULL);
       g_key_file_set_string_list (out, "phase", "warning_list",
-                                  (const char * const *)stats->warnings->pdata, n);
+                                  (const char *const *)stats->warnings->pdata, n);
       g_ptr_array_remove_index (stats->warnings, stats->warnings->len - 1);
     }
   return TRUE;
@@ -468,9 +467,9 @@ static gboolean
 phase_index (const char *store_path,
              GKeyFile   *out)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomStore *store;
-  double start;
+  double     start;
 
   start = now_s ();
   store = loom_store_open (store_path, &error);
@@ -492,8 +491,8 @@ run_phase (const char *phase,
            gboolean    detect,
            const char *result_path)
 {
-  g_autoptr(GKeyFile) out = g_key_file_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GKeyFile) out = g_key_file_new ();
+  g_autoptr (GError) error = NULL;
   gboolean ok;
 
   if (g_strcmp0 (phase, "read") == 0)
@@ -534,11 +533,11 @@ spawn_phase (const char *self,
              Phase      *phase)
 {
   g_autofree char *result_path = g_strdup_printf ("%s/%s.result", work_dir, phase_name);
-  g_autoptr(GError) error = NULL;
-  const char *argv[12];
+  g_autoptr (GError) error = NULL;
+  const char   *argv[12];
   struct rusage usage;
-  pid_t pid;
-  int status = 0, n = 0;
+  pid_t         pid;
+  int           status = 0, n = 0;
 
   argv[n++] = self;
   argv[n++] = "--phase";
@@ -553,7 +552,7 @@ spawn_phase (const char *self,
   argv[n++] = corpus;
   argv[n] = NULL;
 
-  if (posix_spawn (&pid, self, NULL, NULL, (char * const *)argv, environ) != 0)
+  if (posix_spawn (&pid, self, NULL, NULL, (char *const *)argv, environ) != 0)
     {
       g_printerr ("Could not start the %s phase: %s\n", phase_name, g_strerror (errno));
       return FALSE;
@@ -613,16 +612,18 @@ static void
 print_store (const char *store_path)
 {
   g_autofree char *wal = g_strconcat (store_path, "-wal", NULL);
-  guint64 on_disk = file_size (store_path) + file_size (wal);
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  gint64 total = 0, index = 0;
-  GString *top = g_string_new (NULL);
+  guint64          on_disk = file_size (store_path) + file_size (wal);
+  sqlite3         *db = NULL;
+  sqlite3_stmt    *stmt = NULL;
+  gint64           total = 0, index = 0;
+  GString         *top = g_string_new (NULL);
 
   g_print ("Store on disk: %.1f MB", on_disk / 1e6);
   if (sqlite3_open_v2 (store_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "SELECT name, sum(pgsize) AS size FROM dbstat GROUP BY name"
-                              " ORDER BY size DESC", -1, &stmt, NULL) != SQLITE_OK)
+      sqlite3_prepare_v2 (db,
+                          "SELECT name, sum(pgsize) AS size FROM dbstat GROUP BY name"
+                          " ORDER BY size DESC",
+                          -1, &stmt, NULL) != SQLITE_OK)
     {
       g_print (" (no dbstat: %s)\n", db ? sqlite3_errmsg (db) : "?");
       sqlite3_close (db);
@@ -632,7 +633,7 @@ print_store (const char *store_path)
   for (guint row = 0; sqlite3_step (stmt) == SQLITE_ROW; row++)
     {
       const char *name = (const char *)sqlite3_column_text (stmt, 0);
-      gint64 size = sqlite3_column_int64 (stmt, 1);
+      gint64      size = sqlite3_column_int64 (stmt, 1);
 
       total += size;
       if (g_str_has_prefix (name, "search_index") || g_str_equal (name, "search_entries"))
@@ -652,7 +653,7 @@ print_store (const char *store_path)
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   if (dir != NULL)
@@ -672,10 +673,10 @@ static guint64
 manifest_records (const char *corpus)
 {
   g_autofree char *path = g_build_filename (corpus, "manifest.json", NULL);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *sources;
-  GList *members;
-  guint64 records = 0;
+  GList      *members;
+  guint64     records = 0;
 
   if (!json_parser_load_from_file (parser, path, NULL) ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
@@ -701,7 +702,7 @@ print_row (const char *name,
            Phase      *phase,
            guint64     records)
 {
-  double s = phase->seconds;
+  double  s = phase->seconds;
   guint64 bytes = value (phase, "bytes");
 
   if (!phase->ran)
@@ -721,8 +722,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *phase = NULL;
   g_autofree char *result = NULL;
   g_autofree char *store = NULL;
@@ -731,8 +732,8 @@ main (int   argc,
   g_autofree char *work_dir = NULL;
   g_autofree char *store_path = NULL;
   g_autofree char *quick_corpus = NULL;
-  g_auto(GStrv) rest = NULL;
-  gboolean detect = FALSE, keep_store = FALSE, quick = FALSE;
+  g_auto (GStrv) rest = NULL;
+  gboolean           detect = FALSE, keep_store = FALSE, quick = FALSE;
   const GOptionEntry entries[] = {
     { "detect", 0, 0, G_OPTION_ARG_NONE, &detect,
       "Detect each file's format instead of naming the agent per folder", NULL },
@@ -747,14 +748,14 @@ main (int   argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, "CORPUS" },
     { NULL }
   };
-  Phase phases[G_N_ELEMENTS (phase_names)] = { { 0 } };
-  Phase *read_p = &phases[0], *parse_p = &phases[1], *glib_p = &phases[2];
-  Phase *reader_p = &phases[3], *import_p = &phases[4], *reimport_p = &phases[5];
-  Phase *index_p = &phases[6];
+  Phase       phases[G_N_ELEMENTS (phase_names)] = { { 0 } };
+  Phase      *read_p = &phases[0], *parse_p = &phases[1], *glib_p = &phases[2];
+  Phase      *reader_p = &phases[3], *import_p = &phases[4], *reimport_p = &phases[5];
+  Phase      *index_p = &phases[6];
   const char *corpus;
-  guint64 expected, records, bytes;
-  double import_s, parse_s, ratio, rate;
-  gboolean ok = TRUE;
+  guint64     expected, records, bytes;
+  double      import_s, parse_s, ratio, rate;
+  gboolean    ok = TRUE;
 
   loom_core_init ();
 
@@ -790,8 +791,8 @@ main (int   argc,
     {
       g_autofree char *bindir = g_path_get_dirname (self);
       g_autofree char *generator = g_build_filename (bindir, "loom-bench-corpus", NULL);
-      const char *gen_argv[] = { generator, "--quick", "--out", NULL, NULL };
-      int status = 0;
+      const char      *gen_argv[] = { generator, "--quick", "--out", NULL, NULL };
+      int              status = 0;
 
       quick_corpus = g_build_filename (work_dir, "corpus", NULL);
       gen_argv[3] = quick_corpus;
@@ -861,8 +862,8 @@ main (int   argc,
   print_row ("re-import (no change)", reimport_p, value (reimport_p, "records"));
   print_row ("search index alone (rebuilt)", index_p, records);
 
-  g_print ("\nCorpus: %" G_GUINT64_FORMAT " files, %.3f GB",
-           value (read_p, "files"), value (read_p, "bytes") / 1e9);
+  g_print ("\nCorpus: %" G_GUINT64_FORMAT " files, %.3f GB", value (read_p, "files"),
+           value (read_p, "bytes") / 1e9);
   if (expected > 0)
     g_print ("; the generator wrote %" G_GUINT64_FORMAT " complete records", expected);
   g_print ("\nParse-only: %" G_GUINT64_FORMAT " records parsed, %" G_GUINT64_FORMAT
@@ -874,10 +875,10 @@ main (int   argc,
   if (import_p->ran)
     {
       g_print ("Import: %" G_GUINT64_FORMAT " records, %.1f MB; files %" G_GUINT64_FORMAT
-               " seen, %" G_GUINT64_FORMAT " imported, %" G_GUINT64_FORMAT " failed; sessions %"
-               G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " new); messages %" G_GUINT64_FORMAT
-               "; events %" G_GUINT64_FORMAT "; warnings %" G_GUINT64_FORMAT
-               "; final checkpoint and close %.2f s\n",
+               " seen, %" G_GUINT64_FORMAT " imported, %" G_GUINT64_FORMAT
+               " failed; sessions %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
+               " new); messages %" G_GUINT64_FORMAT "; events %" G_GUINT64_FORMAT
+               "; warnings %" G_GUINT64_FORMAT "; final checkpoint and close %.2f s\n",
                records, bytes / 1e6, value (import_p, "files_seen"),
                value (import_p, "files_imported"), value (import_p, "files_failed"),
                value (import_p, "sessions_touched"), value (import_p, "sessions_new"),
@@ -888,8 +889,8 @@ main (int   argc,
         g_print ("  records differ from the generator's count by %" G_GINT64_FORMAT "\n",
                  (gint64)records - (gint64)expected);
       {
-        g_auto(GStrv) warnings = g_key_file_get_string_list (import_p->values, "phase",
-                                                             "warning_list", NULL, NULL);
+        g_auto (GStrv) warnings = g_key_file_get_string_list (import_p->values, "phase",
+                                                              "warning_list", NULL, NULL);
 
         for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
           g_print ("  warning: %s\n", warnings[i]);
@@ -899,15 +900,16 @@ main (int   argc,
     }
   if (reimport_p->ran)
     g_print ("Re-import: %" G_GUINT64_FORMAT " files unchanged, %" G_GUINT64_FORMAT
-             " read again, %" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT " messages, %"
-             G_GUINT64_FORMAT " events added\n",
+             " read again, %" G_GUINT64_FORMAT " records, %" G_GUINT64_FORMAT
+             " messages, %" G_GUINT64_FORMAT " events added\n",
              value (reimport_p, "files_unchanged"), value (reimport_p, "files_imported"),
              value (reimport_p, "records"), value (reimport_p, "messages"),
              value (reimport_p, "events"));
   if (index_p->ran && import_s > 0)
     g_print ("Where the import's time goes, roughly: reading and parsing %.1f s (the reader "
              "phase), the search index %.1f s (indexing it all again), the rest %.1f s "
-             "(storing rows, sessions and cursors)\n", reader_p->seconds, index_p->seconds,
+             "(storing rows, sessions and cursors)\n",
+             reader_p->seconds, index_p->seconds,
              MAX (import_s - reader_p->seconds - index_p->seconds, 0));
   if (import_p->ran)
     print_store (store_path);
@@ -934,13 +936,12 @@ main (int   argc,
       g_print ("  import >= %.0f records/s:       %10.0f records/s  %s\n", TARGET_RECORDS_PER_S,
                rate, verdict (rate >= TARGET_RECORDS_PER_S));
       g_print ("  import <= %.0fx parse-only:          %10.2fx          %s"
-               "  (%.2fx the LoomJsonlReader pass)\n", TARGET_RATIO, ratio,
-               verdict (ratio <= TARGET_RATIO),
+               "  (%.2fx the LoomJsonlReader pass)\n",
+               TARGET_RATIO, ratio, verdict (ratio <= TARGET_RATIO),
                reader_p->seconds > 0 ? import_s / reader_p->seconds : 0);
       if (reimport_p->ran)
-        g_print ("  no-change re-import < %.0f s:        %10.2f s          %s\n",
-                 TARGET_REIMPORT_S, reimport_p->seconds,
-                 verdict (reimport_p->seconds < TARGET_REIMPORT_S));
+        g_print ("  no-change re-import < %.0f s:        %10.2f s          %s\n", TARGET_REIMPORT_S,
+                 reimport_p->seconds, verdict (reimport_p->seconds < TARGET_REIMPORT_S));
     }
 
   if (!keep_store)

@@ -21,8 +21,8 @@
 
 typedef struct
 {
-  const char *query;   /* as typed in the app or given to loom search */
-  const char *rg;      /* what a person would give rg for the same question */
+  const char *query; /* as typed in the app or given to loom search */
+  const char *rg;    /* what a person would give rg for the same question */
 } Query;
 
 static const Query queries[] = {
@@ -96,12 +96,13 @@ time_rg (const char *corpus,
          const char *pattern)
 {
   const char *argv[] = { "rg", "--files-with-matches", "-i", "-e", pattern, corpus, NULL };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 start = g_get_monotonic_time ();
-  int status = 0;
+  int    status = 0;
 
-  if (!g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
-                     G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error))
+  if (!g_spawn_sync (NULL, (char **)argv, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error))
     return -1;
   return (g_get_monotonic_time () - start) / 1e6;
 }
@@ -109,14 +110,16 @@ time_rg (const char *corpus,
 static void
 print_index_share (const char *store_path)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  double index = 0, total = 0;
+  double        index = 0, total = 0;
 
   if (sqlite3_open_v2 (store_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2 (db, "SELECT name LIKE 'search_index%' OR name = 'search_entries',"
-                              " sum (pgsize) FROM dbstat"
-                              " GROUP BY 1", -1, &stmt, NULL) != SQLITE_OK)
+      sqlite3_prepare_v2 (db,
+                          "SELECT name LIKE 'search_index%' OR name = 'search_entries',"
+                          " sum (pgsize) FROM dbstat"
+                          " GROUP BY 1",
+                          -1, &stmt, NULL) != SQLITE_OK)
     {
       printf ("index share:       (dbstat is not available in this SQLite)\n");
       sqlite3_close (db);
@@ -132,8 +135,8 @@ print_index_share (const char *store_path)
     }
   sqlite3_finalize (stmt);
   sqlite3_close (db);
-  printf ("store size:        %.1f MB, of which the search index %.1f MB (%.0f%%)\n",
-          total / 1e6, index / 1e6, total > 0 ? 100 * index / total : 0);
+  printf ("store size:        %.1f MB, of which the search index %.1f MB (%.0f%%)\n", total / 1e6,
+          index / 1e6, total > 0 ? 100 * index / total : 0);
 }
 
 int
@@ -142,19 +145,19 @@ main (int    argc,
 {
   g_autofree char *store_path = NULL;
   g_autofree char *corpus = NULL;
-  int runs = 5;
-  GOptionEntry entries[] = {
+  int              runs = 5;
+  GOptionEntry     entries[] = {
     { "store", 0, 0, G_OPTION_ARG_FILENAME, &store_path, "An imported store", "STORE" },
     { "corpus", 0, 0, G_OPTION_ARG_FILENAME, &corpus, "The corpus's files, for rg", "DIR" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "Runs per query (default 5)", "N" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("- search latency beside rg");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GOptionContext) context = g_option_context_new ("- search latency beside rg");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
   double rg_total = 0, loom_total = 0;
-  guint rg_count = 0;
+  guint  rg_count = 0;
 
   loom_core_init ();
 
@@ -174,14 +177,14 @@ main (int    argc,
   printf ("%-28s %8s %8s %6s %9s %8s\n", "query", "p50 ms", "max ms", "hits", "rg ms", "rg/p50");
   for (guint q = 0; q < G_N_ELEMENTS (queries); q++)
     {
-      g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
-      guint hits = 0;
+      g_autoptr (GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+      guint  hits = 0;
       double rg = corpus ? time_rg (corpus, queries[q].rg) : -1;
       double p50;
 
       for (int r = 0; r < runs; r++)
         {
-          g_autoptr(GListModel) model = NULL;
+          g_autoptr (GListModel) model = NULL;
           gint64 start = g_get_monotonic_time ();
           double ms;
 

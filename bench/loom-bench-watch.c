@@ -29,14 +29,14 @@
 #include "loom-bench-watch.h"
 #include "loom-source-watcher.h"
 
-#define GUARD_USEC    (300 * G_USEC_PER_SEC)
-#define PULSE_MSEC    5
+#define GUARD_USEC     (300 * G_USEC_PER_SEC)
+#define PULSE_MSEC     5
 #define N_BIG_SESSIONS 150
-#define N_BIG_PROMPTS 200
-#define N_BIG_WORDS   500
-#define PROJECT_DIR   "-tmp-proj"
-#define NEW_ID        "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01"
-#define DURING_ID     "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e02"
+#define N_BIG_PROMPTS  200
+#define N_BIG_WORDS    500
+#define PROJECT_DIR    "-tmp-proj"
+#define NEW_ID         "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01"
+#define DURING_ID      "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e02"
 
 typedef struct
 {
@@ -48,16 +48,16 @@ typedef struct
   char              *staging;
 
   /* The UI thread's pulse. */
-  guint              pulse_id;
-  gint64             last_pulse;
-  gint64             max_gap;
-  guint              n_pulses;
+  guint  pulse_id;
+  gint64 last_pulse;
+  gint64 max_gap;
+  guint  n_pulses;
 
   /* What a wait waits for. */
-  const char        *session_id;
-  gint64             message_count;
-  gboolean           missing;
-  gint64             listed_at;     /* when the last wait ended, monotonic µs, or 0 */
+  const char *session_id;
+  gint64      message_count;
+  gboolean    missing;
+  gint64      listed_at; /* when the last wait ended, monotonic µs, or 0 */
 } Watch;
 
 /* ——— Playing Claude Code ——— */
@@ -69,7 +69,7 @@ add_user_record (GString    *out,
                  const char *parent,
                  const char *prompt)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.000Z");
   g_autofree char *parent_json = parent != NULL ? g_strdup_printf ("\"%s\"", parent)
                                                 : g_strdup ("null");
@@ -87,7 +87,7 @@ static void
 write_file (const char *path,
             GString    *contents)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!g_file_set_contents (path, contents->str, contents->len, &error))
     g_error ("%s", error->message);
@@ -107,7 +107,7 @@ append_file (const char *path,
 static void
 write_big_sessions (const char *folder)
 {
-  g_autoptr(GString) words = g_string_new (NULL);
+  g_autoptr (GString) words = g_string_new (NULL);
 
   for (guint w = 0; w < N_BIG_WORDS; w++)
     g_string_append_printf (words, "w%x ", w * 2654435761u);
@@ -118,7 +118,7 @@ write_big_sessions (const char *folder)
       g_autofree char *id = g_strdup_printf ("b16b0000-0000-4000-8000-%012u", i);
       g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
       g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autoptr(GString) records = g_string_new (NULL);
+      g_autoptr (GString) records = g_string_new (NULL);
       g_autofree char *parent = NULL;
 
       for (guint r = 0; r < N_BIG_PROMPTS; r++)
@@ -164,8 +164,8 @@ typedef gboolean (*Condition) (Watch *watch);
 /* Turns the main loop until @condition holds; the pulse wakes it every few ms. Returns when,
  * in monotonic µs, or 0 when the guard ran out. */
 static gint64
-wait_until (Watch     *watch,
-            Condition  condition)
+wait_until (Watch    *watch,
+            Condition condition)
 {
   gint64 deadline = g_get_monotonic_time () + GUARD_USEC;
 
@@ -197,14 +197,13 @@ session_model (GtkWidget *root)
   if (GTK_IS_LIST_VIEW (root))
     {
       GtkSelectionModel *model = gtk_list_view_get_model (GTK_LIST_VIEW (root));
-      g_autoptr(GObject) first = NULL;
+      g_autoptr (GObject) first = NULL;
 
       if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
           LOOM_IS_SESSION (first))
         return G_LIST_MODEL (model);
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
       GListModel *found = session_model (child);
@@ -222,7 +221,7 @@ lists_session (Watch *watch)
 
   for (guint i = 0; model != NULL && i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (model, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (model, i);
       const LoomSessionRecord *record = loom_session_get_record (session);
 
       if (g_strcmp0 (record->source_session_id, watch->session_id) == 0)
@@ -259,7 +258,7 @@ measure (Watch *watch)
   g_autofree char *during_name = g_strconcat (DURING_ID, ".jsonl", NULL);
   g_autofree char *during_path = g_build_filename (watch->project, during_name, NULL);
   g_autofree char *big = g_build_filename (watch->claude_dir, "projects", "-tmp-big", NULL);
-  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
   gint64 since, started, ended;
   double during_ms;
 
@@ -302,8 +301,8 @@ measure (Watch *watch)
   pulse_cb (watch);
 
   printf ("during_ms=%.1f\n", during_ms);
-  printf ("during_before_end=%d\n", watch->listed_at != 0 && ended != 0 &&
-          watch->listed_at < ended);
+  printf ("during_before_end=%d\n",
+          watch->listed_at != 0 && ended != 0 && watch->listed_at < ended);
   printf ("pass_start_ms=%.1f\n", started != 0 ? (started - since) / 1000.0 : -1);
   printf ("pass_ms=%.1f\n", started != 0 && ended != 0 ? (ended - started) / 1000.0 : -1);
   printf ("max_gap_ms=%.1f\n", watch->max_gap / 1000.0);
@@ -337,7 +336,7 @@ int
 loom_bench_watch_child (void)
 {
   Watch watch = { 0 };
-  int status;
+  int   status;
 
   watch.claude_dir = g_strdup (g_getenv ("CLAUDE_CONFIG_DIR"));
   watch.project = g_build_filename (watch.claude_dir, "projects", PROJECT_DIR, NULL);

@@ -63,22 +63,32 @@
 
 /* ——— The store ——— */
 
-static const char * const topics[] = {
-  "Fix the flaky login test", "Port the settings page to libadwaita",
-  "Explain the build failure on arm64", "Stream huge JSONL lines", "Draft the release notes",
-  "Add keyboard shortcuts", "Profile the importer", "Review the schema migration",
-  "Write the Flatpak manifest", "Track down a memory leak", "Translate the welcome page",
-  "Refactor the query parser", "Speed up the test suite", "Add dark mode screenshots",
+static const char *const topics[] = {
+  "Fix the flaky login test",
+  "Port the settings page to libadwaita",
+  "Explain the build failure on arm64",
+  "Stream huge JSONL lines",
+  "Draft the release notes",
+  "Add keyboard shortcuts",
+  "Profile the importer",
+  "Review the schema migration",
+  "Write the Flatpak manifest",
+  "Track down a memory leak",
+  "Translate the welcome page",
+  "Refactor the query parser",
+  "Speed up the test suite",
+  "Add dark mode screenshots",
 };
 
-static const char * const words[] = {
-  "the", "build", "fails", "because", "meson", "cannot", "find", "a", "dependency", "on",
-  "arm64", "so", "we", "should", "pin", "version", "and", "retry", "test", "list", "view",
-  "model", "page", "query", "index", "store", "session", "import", "commit", "branch", "diff",
-  "function", "returns", "error", "when", "called", "with", "NULL", "pointer", "fixed",
+static const char *const words[] = {
+  "the",        "build", "fails",   "because", "meson",  "cannot", "find",    "a",
+  "dependency", "on",    "arm64",   "so",      "we",     "should", "pin",     "version",
+  "and",        "retry", "test",    "list",    "view",   "model",  "page",    "query",
+  "index",      "store", "session", "import",  "commit", "branch", "diff",    "function",
+  "returns",    "error", "when",    "called",  "with",   "NULL",   "pointer", "fixed",
 };
 
-static const char * const tools[] = { "Bash", "Read", "Edit", "Grep", "Write", "Glob" };
+static const char *const tools[] = { "Bash", "Read", "Edit", "Grep", "Write", "Glob" };
 
 /* A small, fast, reproducible generator (xorshift64*): the same store every time. */
 static guint64
@@ -140,8 +150,8 @@ make_uuid (guint64 *state)
   guint64 a = next_random (state), b = next_random (state);
   guint64 node = b & G_GUINT64_CONSTANT (0xffffffffffff);
 
-  return g_strdup_printf ("%08x-%04x-4%03x-%04x-%012" G_GINT64_MODIFIER "x",
-                          (guint)(a >> 32), (guint)(a >> 16) & 0xffff, (guint)a & 0xfff,
+  return g_strdup_printf ("%08x-%04x-4%03x-%04x-%012" G_GINT64_MODIFIER "x", (guint)(a >> 32),
+                          (guint)(a >> 16) & 0xffff, (guint)a & 0xfff,
                           0x8000 | ((guint)(b >> 48) & 0x3fff), node);
 }
 
@@ -166,21 +176,21 @@ write_session (Writer     *w,
                const char *title_prefix,
                char      **uuid_out)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   g_autofree char *uuid = make_uuid (&w->random);
   g_autofree char *source_id = make_uuid (&w->random);
   g_autofree char *title = NULL;
   g_autofree char *source_path = NULL;
   g_autofree char *tools_used = NULL;
-  g_autoptr(GDateTime) created = NULL;
+  g_autoptr (GDateTime) created = NULL;
   g_autofree char *date = NULL;
-  guint kind = (guint)(next_random (&w->random) % 10);
-  const char *source = kind < 6 ? "claude-code" : kind < 9 ? "codex" : "gemini";
-  guint project = (guint)(next_random (&w->random) % 400);
+  guint            kind = (guint)(next_random (&w->random) % 10);
+  const char      *source = kind < 6 ? "claude-code" : kind < 9 ? "codex" : "gemini";
+  guint            project = (guint)(next_random (&w->random) % 400);
   /* Newest first: two years of history, the first session the most recent. */
-  gint64 updated_at = w->now - (gint64)((double)index / n_sessions * 730 * DAY_MS) - 60000;
-  gint64 created_at = updated_at - (gint64)(next_random (&w->random) % (6 * 3600)) * 1000;
-  guint n_messages = 0, n_events = 0, n_calls = 0, n_user = 0, n_assistant = 0;
+  gint64        updated_at = w->now - (gint64)((double)index / n_sessions * 730 * DAY_MS) - 60000;
+  gint64        created_at = updated_at - (gint64)(next_random (&w->random) % (6 * 3600)) * 1000;
+  guint         n_messages = 0, n_events = 0, n_calls = 0, n_user = 0, n_assistant = 0;
   sqlite3_int64 session_id;
 
   created = g_date_time_new_from_unix_utc (created_at / 1000);
@@ -205,7 +215,7 @@ write_session (Writer     *w,
   for (guint seq = 0; seq < n_items; seq++)
     {
       gint64 at = created_at + (gint64)seq * 1000;
-      guint step = seq % 5;
+      guint  step = seq % 5;
 
       g_string_truncate (text, 0);
       if (step == 0 || step == 3)
@@ -228,14 +238,16 @@ write_session (Writer     *w,
       else
         {
           g_autofree char *call_id = g_strdup_printf ("call_%u_%u", index, seq / 5);
-          const char *tool = tools[(seq / 5) % G_N_ELEMENTS (tools)];
-          gboolean is_call = step == 1;
+          const char      *tool = tools[(seq / 5) % G_N_ELEMENTS (tools)];
+          gboolean         is_call = step == 1;
 
           append_words (text, &w->random, is_call ? 6 : 20 + next_random (&w->random) % 60);
           sqlite3_bind_int64 (w->event, 1, session_id);
           sqlite3_bind_int64 (w->event, 2, seq);
-          sqlite3_bind_text (w->event, 3, is_call ? "tool_call" : step == 2 ? "tool_result"
-                                                                            : "reasoning",
+          sqlite3_bind_text (w->event, 3,
+                             is_call     ? "tool_call"
+                             : step == 2 ? "tool_result"
+                                         : "reasoning",
                              -1, SQLITE_STATIC);
           if (step != 4)
             {
@@ -258,8 +270,7 @@ write_session (Writer     *w,
       "UPDATE sessions SET message_count = %u, event_count = %u, n_user_messages = %u,"
       " n_assistant_messages = %u, n_tool_calls = %u, n_tool_results = %u, tools_used = '%s'"
       " WHERE id = %" G_GINT64_FORMAT,
-      n_messages, n_events, n_user, n_assistant, n_calls, n_calls, tools_used,
-      (gint64)session_id);
+      n_messages, n_events, n_user, n_assistant, n_calls, n_calls, tools_used, (gint64)session_id);
 
     exec_or_die (w->db, sql);
   }
@@ -277,14 +288,14 @@ generate_store (const char *path,
                 guint64     n_records,
                 guint       big_items)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) triggers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) triggers = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *big_uuid = NULL;
-  sqlite3_stmt *stmt;
-  Writer w = { 0 };
-  gint64 started = g_get_monotonic_time ();
-  guint64 budget;
+  sqlite3_stmt    *stmt;
+  Writer           w = { 0 };
+  gint64           started = g_get_monotonic_time ();
+  guint64          budget;
 
   store = loom_store_open (path, &error);
   if (store == NULL)
@@ -325,13 +336,11 @@ generate_store (const char *path,
                               " git_branch, cwd)"
                               " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'claude-opus-4', 'main',"
                               " '/home/ada/src/project' || (?6 - 1))");
-  w.message = prepare_or_die (w.db,
-                              "INSERT INTO messages (session_id, seq, role, created_at, text)"
-                              " VALUES (?1, ?2, ?3, ?4, ?5)");
-  w.event = prepare_or_die (w.db,
-                            "INSERT INTO events (session_id, seq, kind, call_id, tool_name,"
-                            " created_at, text, payload_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
-                            " ?7, ?8)");
+  w.message = prepare_or_die (w.db, "INSERT INTO messages (session_id, seq, role, created_at, text)"
+                                    " VALUES (?1, ?2, ?3, ?4, ?5)");
+  w.event = prepare_or_die (w.db, "INSERT INTO events (session_id, seq, kind, call_id, tool_name,"
+                                  " created_at, text, payload_size) VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+                                  " ?7, ?8)");
   w.random = 0x9e3779b97f4a7c15ULL;
   w.now = g_get_real_time () / 1000;
 
@@ -341,8 +350,8 @@ generate_store (const char *path,
   for (guint i = 1; i < n_sessions; i++)
     {
       guint64 left = budget > w.n_records - big_items ? budget - (w.n_records - big_items) : 0;
-      guint mean = (guint)MAX (1, left / (n_sessions - i));
-      guint n_items = (guint)MAX (1, (gint64)mean - 12 + (gint64)(next_random (&w.random) % 25));
+      guint   mean = (guint)MAX (1, left / (n_sessions - i));
+      guint   n_items = (guint)MAX (1, (gint64)mean - 12 + (gint64)(next_random (&w.random) % 25));
 
       write_session (&w, i, n_sessions, MIN (n_items, 2000), "", NULL);
       if (i % 10000 == 0)
@@ -378,9 +387,9 @@ static char *
 read_bench_info (const char *path,
                  const char *key)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  char *value = NULL;
+  char         *value = NULL;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS) ||
       sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
@@ -388,8 +397,8 @@ read_bench_info (const char *path,
       sqlite3_close (db);
       return NULL;
     }
-  if (sqlite3_prepare_v2 (db, "SELECT value FROM bench_info WHERE key = ?", -1, &stmt,
-                          NULL) == SQLITE_OK)
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM bench_info WHERE key = ?", -1, &stmt, NULL) ==
+      SQLITE_OK)
     {
       sqlite3_bind_text (stmt, 1, key, -1, SQLITE_STATIC);
       if (sqlite3_step (stmt) == SQLITE_ROW)
@@ -403,9 +412,9 @@ read_bench_info (const char *path,
 static guint
 count_sessions (const char *path)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  guint n = 0;
+  guint         n = 0;
 
   if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
       sqlite3_prepare_v2 (db, "SELECT count(*) FROM sessions", -1, &stmt, NULL) == SQLITE_OK &&
@@ -424,30 +433,30 @@ typedef struct
   LoomApplication *app;
   GtkWidget       *window;
   GdkFrameClock   *frame_clock;
-  const char      *big_uuid;      /* NULL: the empty store */
+  const char      *big_uuid; /* NULL: the empty store */
 
-  double           activated_ms;
-  double           first_frame_ms;
-  guint64          rss_first_kb;
-  guint64          rss_settled_kb;
-  double           show_ms;
-  const char      *show_how;
-  double           core_show_ms;
-  double           scroll_ms;
-  LoomSession     *middle;        /* the session the scroll goes to */
+  double       activated_ms;
+  double       first_frame_ms;
+  guint64      rss_first_kb;
+  guint64      rss_settled_kb;
+  double       show_ms;
+  const char  *show_how;
+  double       core_show_ms;
+  double       scroll_ms;
+  LoomSession *middle; /* the session the scroll goes to */
 
   /* What the current phase waits for, checked at every paint. */
-  gboolean       (*done) (gpointer data);
-  gint64           phase_started;
-  double          *phase_result;
-  GMainLoop       *phase_loop;
+  gboolean (*done) (gpointer data);
+  gint64     phase_started;
+  double    *phase_result;
+  GMainLoop *phase_loop;
 } Child;
 
 static guint64
 read_status_kb (const char *field)
 {
   g_autofree char *status = NULL;
-  const char *line;
+  const char      *line;
 
   if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
       (line = strstr (status, field)) == NULL)
@@ -464,8 +473,7 @@ collect (GtkWidget *root,
     return;
   if (g_type_is_a (G_OBJECT_TYPE (root), type))
     g_ptr_array_add (found, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     collect (child, type, found);
 }
@@ -474,7 +482,7 @@ static GtkWidget *
 find_first (GtkWidget *root,
             GType      type)
 {
-  g_autoptr(GPtrArray) found = g_ptr_array_new ();
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
 
   if (type == 0)
     return NULL;
@@ -486,13 +494,13 @@ find_first (GtkWidget *root,
 static GtkListView *
 find_session_list_view (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  g_autoptr (GPtrArray) views = g_ptr_array_new ();
 
   collect (window, GTK_TYPE_LIST_VIEW, views);
   for (guint i = 0; i < views->len; i++)
     {
       GtkSelectionModel *model = gtk_list_view_get_model (views->pdata[i]);
-      g_autoptr(GObject) first = NULL;
+      g_autoptr (GObject) first = NULL;
 
       /* Selection models of GTK 4.8 report G_TYPE_OBJECT as their item type: look at one. */
       if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
@@ -513,10 +521,10 @@ row_is_built (GtkWidget *row)
 static gboolean
 timeline_has_rows (gpointer data)
 {
-  Child *child = data;
+  Child     *child = data;
   GtkWidget *timeline = find_first (child->window, g_type_from_name ("LoomTimelineView"));
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
-  GType row_type = g_type_from_name ("LoomTimelineRow");
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+  GType      row_type = g_type_from_name ("LoomTimelineRow");
   GtkWidget *list;
 
   if (timeline == NULL || (list = find_first (timeline, GTK_TYPE_LIST_VIEW)) == NULL)
@@ -525,8 +533,7 @@ timeline_has_rows (gpointer data)
   /* A build without LoomTimelineRow: any row the list shows. */
   if (row_type == 0)
     {
-      for (GtkWidget *row = gtk_widget_get_first_child (list);
-           row != NULL;
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
            row = gtk_widget_get_next_sibling (row))
         {
           if (gtk_widget_get_mapped (row) && gtk_widget_get_child_visible (row))
@@ -581,10 +588,10 @@ phase_timeout_cb (gpointer data)
 
 /* Runs the main loop until @done holds at a paint (after @started), into @result in ms. */
 static void
-wait_for_paint (Child    *child,
+wait_for_paint (Child *child,
                 gboolean (*done) (gpointer data),
-                gint64    started,
-                double   *result)
+                gint64  started,
+                double *result)
 {
   guint timeout = g_timeout_add (WAIT_TIMEOUT_USEC / 1000, phase_timeout_cb, child);
 
@@ -602,7 +609,7 @@ wait_for_paint (Child    *child,
 static void
 sleep_in_loop (guint ms)
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
 
   g_timeout_add_once (ms, (GSourceOnceFunc)g_main_loop_quit, loop);
   g_main_loop_run (loop);
@@ -611,24 +618,24 @@ sleep_in_loop (guint ms)
 static void
 measure_long_session (Child *child)
 {
-  LoomStore *store = loom_application_get_store (child->app);
-  GtkWidget *list = find_first (child->window, LOOM_TYPE_SESSION_LIST);
+  LoomStore   *store = loom_application_get_store (child->app);
+  GtkWidget   *list = find_first (child->window, LOOM_TYPE_SESSION_LIST);
   GtkListView *view = find_session_list_view (child->window);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 started;
 
   /* The core alone: the timeline's model and the items a view binds first. */
   session = loom_store_get_session (store, child->big_uuid, &error);
   if (session != NULL)
     {
-      g_autoptr(LoomTimelineModel) model = NULL;
+      g_autoptr (LoomTimelineModel) model = NULL;
 
       started = g_get_monotonic_time ();
       model = loom_timeline_model_new (store, loom_session_get_id (session), &error);
       for (guint i = 0; model != NULL && i < 50; i++)
         {
-          g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+          g_autoptr (GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
         }
       child->core_show_ms = (g_get_monotonic_time () - started) / 1000.0;
     }
@@ -644,12 +651,12 @@ measure_long_session (Child *child)
   else if (view != NULL)
     {
       GtkSelectionModel *model = gtk_list_view_get_model (view);
-      guint n = MIN (g_list_model_get_n_items (G_LIST_MODEL (model)), 200);
-      guint position = G_MAXUINT;
+      guint              n = MIN (g_list_model_get_n_items (G_LIST_MODEL (model)), 200);
+      guint              position = G_MAXUINT;
 
       for (guint i = 0; i < n && position == G_MAXUINT; i++)
         {
-          g_autoptr(LoomSession) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+          g_autoptr (LoomSession) item = g_list_model_get_item (G_LIST_MODEL (model), i);
 
           if (g_strcmp0 (loom_session_get_uuid (item), child->big_uuid) == 0)
             position = i;
@@ -680,7 +687,7 @@ static gboolean
 middle_row_shown (gpointer data)
 {
   Child *child = data;
-  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
 
   collect (child->window, LOOM_TYPE_SESSION_ROW, rows);
   for (guint i = 0; i < rows->len; i++)
@@ -696,9 +703,9 @@ static void
 measure_scroll (Child *child)
 {
   GtkListView *view = find_session_list_view (child->window);
-  GListModel *model;
-  guint n;
-  gint64 started;
+  GListModel  *model;
+  guint        n;
+  gint64       started;
 
   if (view == NULL)
     return;
@@ -762,7 +769,7 @@ static int
 run_child (const char *big_uuid)
 {
   Child child = { 0 };
-  int status;
+  int   status;
 
   child.big_uuid = big_uuid;
   child.show_ms = child.scroll_ms = child.core_show_ms = -1;
@@ -847,7 +854,7 @@ compare_doubles (gconstpointer a,
 static double
 median (GArray *values)
 {
-  g_autoptr(GArray) sorted = NULL;
+  g_autoptr (GArray) sorted = NULL;
 
   if (values->len == 0)
     return NAN;
@@ -856,7 +863,8 @@ median (GArray *values)
   if (sorted->len % 2 == 1)
     return g_array_index (sorted, double, sorted->len / 2);
   return (g_array_index (sorted, double, sorted->len / 2 - 1) +
-          g_array_index (sorted, double, sorted->len / 2)) / 2;
+          g_array_index (sorted, double, sorted->len / 2)) /
+         2;
 }
 
 static void
@@ -896,12 +904,12 @@ run_child_process (const char *self_path,
                    GStrv       env,
                    const char *child)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
   g_autofree char *dbus_run_session = NULL;
-  char *out = NULL;
-  int status;
+  char            *out = NULL;
+  int              status;
 
   /* A private session bus, or GLib would start a stray one. */
   if (g_environ_getenv (env, "DBUS_SESSION_BUS_ADDRESS") == NULL &&
@@ -915,8 +923,8 @@ run_child_process (const char *self_path,
   g_ptr_array_add (argv, (char *)child);
   g_ptr_array_add (argv, NULL);
 
-  if (!g_spawn_sync (NULL, (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                     &out, &err, &status, &error) ||
+  if (!g_spawn_sync (NULL, (char **)argv->pdata, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                     &status, &error) ||
       !g_spawn_check_wait_status (status, &error))
     g_error ("The application failed: %s\n%s", error->message, err != NULL ? err : "");
   return out;
@@ -929,9 +937,9 @@ run_one (const char *self_path,
          const char *big_uuid,
          Runs       *runs)
 {
-  g_auto(GStrv) env = child_environ (home, db_path);
+  g_auto (GStrv) env = child_environ (home, db_path);
   g_autofree char *out = NULL;
-  g_auto(GStrv) lines = NULL;
+  g_auto (GStrv) lines = NULL;
 
   out = run_child_process (self_path, env, big_uuid != NULL ? big_uuid : "empty");
   lines = g_strsplit (out, "\n", -1);
@@ -972,7 +980,7 @@ print_values (const char *what,
               GArray     *values,
               const char *unit)
 {
-  g_autoptr(GString) all = g_string_new (NULL);
+  g_autoptr (GString) all = g_string_new (NULL);
   double m = median (values);
 
   for (guint i = 0; i < values->len; i++)
@@ -995,7 +1003,7 @@ print_values (const char *what,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -1023,8 +1031,8 @@ run_watch (const char *self_path,
   g_autofree char *claude = g_build_filename (dir, "claude", NULL);
   g_autofree char *codex = g_build_filename (dir, "codex", NULL);
   g_autofree char *gemini = g_build_filename (dir, "gemini", NULL);
-  g_auto(GStrv) env = NULL;
-  g_auto(GStrv) lines = NULL;
+  g_auto (GStrv) env = NULL;
+  g_auto (GStrv) lines = NULL;
   g_autofree char *out = NULL;
 
   remove_tree (dir);
@@ -1040,7 +1048,7 @@ run_watch (const char *self_path,
   lines = g_strsplit (out, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      char *eq = strchr (lines[i], '=');
+      char   *eq = strchr (lines[i], '=');
       GArray *array;
 
       if (eq == NULL)
@@ -1086,16 +1094,17 @@ measure_watch (const char *self_path,
                const char *store_dir,
                int         n_runs)
 {
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                        (GDestroyNotify)g_array_unref);
+  g_autoptr (GHashTable)
+    values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_array_unref);
   GArray *before_end;
-  guint n_before_end = 0;
+  guint   n_before_end = 0;
 
   for (int i = 0; i < n_runs; i++)
     run_watch (self_path, store_dir, values);
 
   printf ("\nWatching Claude Code's folder (%d runs, medians; a long import of %u sessions, "
-          "%u MB)\n", n_runs, 150, 90);
+          "%u MB)\n",
+          n_runs, 150, 90);
   print_values ("new session listed", watch_values (values, "new_ms"), "ms");
   print_values ("appended prompt counted", watch_values (values, "append_ms"), "ms");
   print_values ("deleted file marked", watch_values (values, "delete_ms"), "ms");
@@ -1113,8 +1122,7 @@ measure_watch (const char *self_path,
   printf ("\nTargets (watching; reported, not checked)\n");
   print_target ("longest UI pause, long import", median (watch_values (values, "max_gap_ms")),
                 TARGET_PAUSE_MS);
-  print_target ("new session listed", median (watch_values (values, "new_ms")),
-                TARGET_LISTED_MS);
+  print_target ("new session listed", median (watch_values (values, "new_ms")), TARGET_LISTED_MS);
   print_target ("appended prompt counted", median (watch_values (values, "append_ms")),
                 TARGET_LISTED_MS);
   print_target ("deleted file marked", median (watch_values (values, "delete_ms")),
@@ -1127,18 +1135,18 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *child = NULL;
-  g_autofree char *store_dir = NULL;
-  g_autofree char *self_path = NULL;
-  g_autofree char *full_path = NULL;
-  g_autofree char *empty_path = NULL;
-  g_autofree char *home = NULL;
-  g_autofree char *big_uuid = NULL;
-  g_autofree char *records = NULL;
-  gboolean fresh = FALSE, watch_only = FALSE, no_watch = FALSE;
-  int n_runs = 3, n_sessions = 100000, n_records = 2000000, big_items = 20000;
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char   *child = NULL;
+  g_autofree char   *store_dir = NULL;
+  g_autofree char   *self_path = NULL;
+  g_autofree char   *full_path = NULL;
+  g_autofree char   *empty_path = NULL;
+  g_autofree char   *home = NULL;
+  g_autofree char   *big_uuid = NULL;
+  g_autofree char   *records = NULL;
+  gboolean           fresh = FALSE, watch_only = FALSE, no_watch = FALSE;
+  int                n_runs = 3, n_sessions = 100000, n_records = 2000000, big_items = 20000;
   const GOptionEntry entries[] = {
     { "runs", 0, 0, G_OPTION_ARG_INT, &n_runs, "Runs of each measurement (3)", "N" },
     { "store-dir", 0, 0, G_OPTION_ARG_FILENAME, &store_dir,
@@ -1154,8 +1162,8 @@ main (int   argc,
     { "child", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &child, NULL, NULL },
     { NULL }
   };
-  Runs empty_runs, full_runs;
-  double ratio, extra_mb, show;
+  Runs     empty_runs, full_runs;
+  double   ratio, extra_mb, show;
   gboolean ok = TRUE;
 
   loom_core_init ();
@@ -1201,8 +1209,7 @@ main (int   argc,
       g_autofree char *wal = g_strconcat (full_path, "-wal", NULL);
       g_autofree char *shm = g_strconcat (full_path, "-shm", NULL);
 
-      g_printerr ("Writing %d sessions and %d records to %s…\n", n_sessions, n_records,
-                  full_path);
+      g_printerr ("Writing %d sessions and %d records to %s…\n", n_sessions, n_records, full_path);
       g_remove (full_path);
       g_remove (wal);
       g_remove (shm);
@@ -1216,7 +1223,7 @@ main (int   argc,
   {
     g_autofree char *wal = g_strconcat (empty_path, "-wal", NULL);
     g_autofree char *shm = g_strconcat (empty_path, "-shm", NULL);
-    g_autoptr(LoomStore) store = NULL;
+    g_autoptr (LoomStore) store = NULL;
 
     g_remove (empty_path);
     g_remove (wal);
@@ -1246,8 +1253,8 @@ main (int   argc,
 
   printf ("Main window benchmark (%d runs each, medians; GSK_RENDERER=%s)\n", n_runs,
           g_getenv ("GSK_RENDERER") != NULL ? g_getenv ("GSK_RENDERER") : "default");
-  printf ("Full store: %d sessions, %s records, long session of %d items (%s)\n\n",
-          n_sessions, records != NULL ? records : "?", big_items, full_path);
+  printf ("Full store: %d sessions, %s records, long session of %d items (%s)\n\n", n_sessions,
+          records != NULL ? records : "?", big_items, full_path);
   printf ("Empty store\n");
   print_values ("window built (\"activate\" done)", empty_runs.activated_ms, "ms");
   print_values ("first frame", empty_runs.first_frame_ms, "ms");
@@ -1276,8 +1283,8 @@ main (int   argc,
   else
     printf ("  long session shown                   n/a    (target < %.0f ms) NOT MEASURED\n",
             TARGET_SHOW_MS);
-  ok = ratio <= TARGET_FIRST_FRAME_RATIO && extra_mb < TARGET_EXTRA_MEMORY_MB &&
-       show >= 0 && show < TARGET_SHOW_MS;
+  ok = ratio <= TARGET_FIRST_FRAME_RATIO && extra_mb < TARGET_EXTRA_MEMORY_MB && show >= 0 &&
+       show < TARGET_SHOW_MS;
 
   if (!no_watch)
     measure_watch (self_path, store_dir, n_runs);

@@ -14,7 +14,7 @@
 
 struct _LoomApplication
 {
-  AdwApplication  parent_instance;
+  AdwApplication parent_instance;
 
   GSettings          *settings;
   LoomStore          *store;
@@ -23,7 +23,7 @@ struct _LoomApplication
   LoomImportProblems *import_problems;
 
   /* The store is opened once per run, so its state is told once, not once per window. */
-  guint               told_store_state : 1;
+  guint told_store_state : 1;
 };
 
 G_DEFINE_FINAL_TYPE (LoomApplication, loom_application, ADW_TYPE_APPLICATION)
@@ -58,7 +58,7 @@ loom_application_show_message (LoomApplication *self,
   g_assert (LOOM_IS_APPLICATION (self));
 
   dialog = adw_message_dialog_new (parent, heading, body);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "close");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "close");
   gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
@@ -87,21 +87,21 @@ loom_application_tell_store_state (LoomApplication *self,
       /* The core's message already says what failed and on which file; the dialog adds only
        * what the user can do about it. */
       if (g_error_matches (self->store_error, LOOM_ERROR, LOOM_ERROR_NEWER_SCHEMA))
-        body = g_strdup_printf (_("%s\n\nUpdate Intentloom History to open it."),
+        body = g_strdup_printf (_ ("%s\n\nUpdate Intentloom History to open it."),
                                 self->store_error->message);
       else
         body = g_strdup (self->store_error->message);
 
-      loom_application_show_message (self, parent, _("Could Not Open History"), body);
+      loom_application_show_message (self, parent, _ ("Could Not Open History"), body);
     }
   else if (loom_store_get_recovered_path (self->store) != NULL)
     {
       g_autofree char *body = NULL;
 
-      body = g_strdup_printf (_("The history could not be read, so a new, empty one was "
-                                "started in its place. The damaged file was kept as:\n\n%s"),
+      body = g_strdup_printf (_ ("The history could not be read, so a new, empty one was "
+                                 "started in its place. The damaged file was kept as:\n\n%s"),
                               loom_store_get_recovered_path (self->store));
-      loom_application_show_message (self, parent, _("History Was Damaged"), body);
+      loom_application_show_message (self, parent, _ ("History Was Damaged"), body);
     }
 }
 
@@ -111,28 +111,20 @@ loom_application_about (GSimpleAction *action,
                         gpointer       user_data)
 {
   static const char *developers[] = { "Intentloom", NULL };
-  LoomApplication *self = user_data;
-  GtkWindow *parent;
-  GtkWidget *about;
+  LoomApplication   *self = user_data;
+  GtkWindow         *parent;
+  GtkWidget         *about;
 
   g_assert (LOOM_IS_APPLICATION (self));
 
   parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "application-name", _("Intentloom History"),
-                        "application-icon", APP_ID,
-                        "version", PACKAGE_VERSION,
-                        "developer-name", "Intentloom",
-                        "developers", developers,
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "website", "https://intentloom.org/",
-                        "issue-url", "https://intentloom.org/issues",
-                        "copyright", "© 2026 Intentloom",
-                        /* Translators: Replace "translator-credits" with your name(s). */
-                        "translator-credits", _("translator-credits"),
-                        "transient-for", parent,
-                        "modal", TRUE,
-                        NULL);
+  about = g_object_new (
+    ADW_TYPE_ABOUT_WINDOW, "application-name", _ ("Intentloom History"), "application-icon", APP_ID,
+    "version", PACKAGE_VERSION, "developer-name", "Intentloom", "developers", developers,
+    "license-type", GTK_LICENSE_GPL_3_0, "website", "https://intentloom.org/", "issue-url",
+    "https://intentloom.org/issues", "copyright", "© 2026 Intentloom",
+    /* Translators: Replace "translator-credits" with your name(s). */
+    "translator-credits", _ ("translator-credits"), "transient-for", parent, "modal", TRUE, NULL);
   gtk_window_present (GTK_WINDOW (about));
 }
 
@@ -141,7 +133,7 @@ loom_application_preferences (GSimpleAction *action,
                               GVariant      *parameter,
                               gpointer       user_data)
 {
-  LoomApplication *self = user_data;
+  LoomApplication       *self = user_data;
   LoomPreferencesWindow *preferences;
 
   g_assert (LOOM_IS_APPLICATION (self));
@@ -170,7 +162,7 @@ loom_application_quit (GSimpleAction *action,
                        gpointer       user_data)
 {
   LoomApplication *self = user_data;
-  GList *windows;
+  GList           *windows;
 
   g_assert (LOOM_IS_APPLICATION (self));
 
@@ -200,7 +192,7 @@ static void
 loom_application_activate (GApplication *application)
 {
   LoomApplication *self = LOOM_APPLICATION (application);
-  GtkWindow *window;
+  GtkWindow       *window;
 
   window = gtk_application_get_active_window (GTK_APPLICATION (self));
   if (window == NULL)
@@ -221,22 +213,19 @@ loom_application_startup (GApplication *application)
 
   G_APPLICATION_CLASS (loom_application_parent_class)->startup (application);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (self),
-                                   app_actions, G_N_ELEMENTS (app_actions),
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions, G_N_ELEMENTS (app_actions),
                                    self);
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit",
-                                         (const char *[]) { "<Primary>q", NULL });
+                                         (const char *[]){ "<Primary>q", NULL });
   gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.preferences",
-                                         (const char *[]) { "<Primary>comma", NULL });
+                                         (const char *[]){ "<Primary>comma", NULL });
 
   self->settings = g_settings_new (APP_ID);
 
   /* A GET binding keeps the style live: changing the preference restyles every window. */
   style_manager = adw_style_manager_get_default ();
-  g_settings_bind_with_mapping (self->settings, "color-scheme",
-                                style_manager, "color-scheme",
-                                G_SETTINGS_BIND_GET,
-                                color_scheme_get_mapping, NULL, NULL, NULL);
+  g_settings_bind_with_mapping (self->settings, "color-scheme", style_manager, "color-scheme",
+                                G_SETTINGS_BIND_GET, color_scheme_get_mapping, NULL, NULL, NULL);
 
   /* One store for the whole run: windows only read from it on the UI thread. A failure is kept
    * and shown by the first window instead of ending the application. */
@@ -252,14 +241,11 @@ loom_application_startup (GApplication *application)
    * it with the extra folders already known, and its first pass catches up with whatever the
    * agents wrote while the application was not running. */
   self->watcher = loom_source_watcher_new (loom_store_get_path (self->store));
-  g_signal_connect_object (self->watcher, "imported",
-                           G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
-  g_settings_bind (self->settings, "extra-source-folders",
-                   self->watcher, "extra-folders",
+  g_signal_connect_object (self->watcher, "imported", G_CALLBACK (on_imported_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "extra-source-folders", self->watcher, "extra-folders",
                    G_SETTINGS_BIND_GET);
-  g_settings_bind (self->settings, "watch-sources",
-                   self->watcher, "watching",
-                   G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "watch-sources", self->watcher, "watching", G_SETTINGS_BIND_GET);
 }
 
 static void
@@ -309,7 +295,7 @@ loom_application_finalize (GObject *object)
 static void
 loom_application_class_init (LoomApplicationClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass      *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   object_class->dispose = loom_application_dispose;
@@ -327,16 +313,13 @@ loom_application_init (LoomApplication *self)
 }
 
 LoomApplication *
-loom_application_new (const char        *application_id,
-                      GApplicationFlags  flags)
+loom_application_new (const char       *application_id,
+                      GApplicationFlags flags)
 {
   g_return_val_if_fail (application_id != NULL, NULL);
 
-  return g_object_new (LOOM_TYPE_APPLICATION,
-                       "application-id", application_id,
-                       "flags", flags,
-                       "resource-base-path", "/org/intentloom/History",
-                       NULL);
+  return g_object_new (LOOM_TYPE_APPLICATION, "application-id", application_id, "flags", flags,
+                       "resource-base-path", "/org/intentloom/History", NULL);
 }
 
 LoomStore *

@@ -15,12 +15,12 @@
 
 struct _LoomDeleteDialog
 {
-  AdwMessageDialog  parent_instance;
+  AdwMessageDialog parent_instance;
 
-  LoomDeletePlan   *plan;
+  LoomDeletePlan *plan;
 
-  GtkLabel         *rows_label;
-  GtkListBox       *session_list;
+  GtkLabel   *rows_label;
+  GtkListBox *session_list;
 };
 
 G_DEFINE_FINAL_TYPE (LoomDeleteDialog, loom_delete_dialog, ADW_TYPE_MESSAGE_DIALOG)
@@ -39,7 +39,7 @@ loom_delete_dialog_dispose (GObject *object)
 static void
 loom_delete_dialog_class_init (LoomDeleteDialogClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_delete_dialog_dispose;
@@ -60,14 +60,14 @@ static GtkWidget *
 create_session_row (LoomSession *session)
 {
   const LoomSessionRecord *record = loom_session_get_record (session);
-  GtkWidget *row = adw_action_row_new ();
+  GtkWidget               *row = adw_action_row_new ();
 
   /* Titles are the agents' and the users' text, not markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), loom_session_get_title (session));
   adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 2);
   if (g_strcmp0 (record->session_type, "subagent") == 0)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Sub-agent session"));
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _ ("Sub-agent session"));
   else if (loom_session_get_project_name (session) != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), loom_session_get_project_name (session));
 
@@ -80,7 +80,7 @@ append_phrase (GString *text,
 {
   if (text->len > 0)
     /* Translators: the separator between "12 messages", "30 events", … */
-    g_string_append (text, _(", "));
+    g_string_append (text, _ (", "));
   g_string_append (text, phrase);
   g_free (phrase);
 }
@@ -89,7 +89,7 @@ char *
 loom_delete_dialog_describe_rows (LoomDeletePlan *plan)
 {
   GString *text = g_string_new (NULL);
-  guint n;
+  guint    n;
 
   g_return_val_if_fail (LOOM_IS_DELETE_PLAN (plan), NULL);
 
@@ -115,36 +115,32 @@ loom_delete_dialog_new (GtkWindow      *parent,
                         gboolean        empty_trash)
 {
   LoomDeleteDialog *self;
-  g_autofree char *rows = NULL;
-  g_autofree char *removed = NULL;
-  guint n_sessions;
+  g_autofree char  *rows = NULL;
+  g_autofree char  *removed = NULL;
+  guint             n_sessions;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (LOOM_IS_DELETE_PLAN (plan), NULL);
 
-  self = g_object_new (LOOM_TYPE_DELETE_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (LOOM_TYPE_DELETE_DIALOG, "transient-for", parent, NULL);
   self->plan = g_object_ref (plan);
   n_sessions = loom_delete_plan_get_n_sessions (plan);
 
   if (empty_trash)
     {
-      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _("Empty Trash?"));
+      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _ ("Empty Trash?"));
       adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self), "delete",
-                                             _("_Empty Trash"));
+                                             _ ("_Empty Trash"));
     }
   else if (n_sessions == 1)
     {
-      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self),
-                                      _("Delete Session Permanently?"));
+      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _ ("Delete Session Permanently?"));
     }
   else
     {
       adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (self),
                                          ngettext ("Delete %'u Session Permanently?",
-                                                   "Delete %'u Sessions Permanently?",
-                                                   n_sessions),
+                                                   "Delete %'u Sessions Permanently?", n_sessions),
                                          n_sessions);
     }
 
@@ -163,7 +159,7 @@ loom_delete_dialog_new (GtkWindow      *parent,
 
   rows = loom_delete_dialog_describe_rows (plan);
   /* Translators: %s lists what goes, as in "12 messages, 30 events, 42 search entries". */
-  removed = g_strdup_printf (_("Also removed: %s."), rows);
+  removed = g_strdup_printf (_ ("Also removed: %s."), rows);
   gtk_label_set_label (self->rows_label, removed);
 
   return self;

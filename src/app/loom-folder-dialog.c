@@ -14,14 +14,14 @@
 
 struct _LoomFolderDialog
 {
-  AdwMessageDialog  parent_instance;
+  AdwMessageDialog parent_instance;
 
-  gint64            folder_id;
+  gint64     folder_id;
   /* The names of the other folders, stripped. */
-  GPtrArray        *taken;
+  GPtrArray *taken;
 
-  GtkLabel         *error_label;
-  AdwEntryRow      *name_row;
+  GtkLabel    *error_label;
+  AdwEntryRow *name_row;
 };
 
 G_DEFINE_FINAL_TYPE (LoomFolderDialog, loom_folder_dialog, ADW_TYPE_MESSAGE_DIALOG)
@@ -45,7 +45,7 @@ on_name_changed_cb (LoomFolderDialog *self,
 {
   g_autofree char *name = NULL;
   g_autofree char *error = NULL;
-  gboolean taken;
+  gboolean         taken;
 
   g_assert (LOOM_IS_FOLDER_DIALOG (self));
 
@@ -56,7 +56,7 @@ on_name_changed_cb (LoomFolderDialog *self,
 
   if (taken)
     {
-      error = g_strdup_printf (_("A folder named “%s” already exists"), name);
+      error = g_strdup_printf (_ ("A folder named “%s” already exists"), name);
       gtk_widget_add_css_class (GTK_WIDGET (self->name_row), "error");
     }
   else
@@ -92,7 +92,7 @@ loom_folder_dialog_dispose (GObject *object)
 static void
 loom_folder_dialog_class_init (LoomFolderDialogClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_folder_dialog_dispose;
@@ -120,21 +120,19 @@ loom_folder_dialog_new (GtkWindow  *parent,
                         gint64      folder_id)
 {
   LoomFolderDialog *self;
-  const char *current = NULL;
-  guint n_folders;
+  const char       *current = NULL;
+  guint             n_folders;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (G_IS_LIST_MODEL (folders), NULL);
 
-  self = g_object_new (LOOM_TYPE_FOLDER_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (LOOM_TYPE_FOLDER_DIALOG, "transient-for", parent, NULL);
   self->folder_id = folder_id;
 
   n_folders = g_list_model_get_n_items (folders);
   for (guint i = 0; i < n_folders; i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
 
       /* Renaming may change only the case of the folder's own name. */
       if (loom_folder_get_id (folder) == folder_id)
@@ -145,8 +143,8 @@ loom_folder_dialog_new (GtkWindow  *parent,
 
   if (folder_id > 0)
     {
-      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _("Rename Folder"));
-      adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self), "save", _("_Rename"));
+      adw_message_dialog_set_heading (ADW_MESSAGE_DIALOG (self), _ ("Rename Folder"));
+      adw_message_dialog_set_response_label (ADW_MESSAGE_DIALOG (self), "save", _ ("_Rename"));
     }
   loom_folder_dialog_set_name (self, current);
   /* Setting the same (empty) text emits nothing: check it once anyway. */

@@ -14,12 +14,12 @@ G_DECLARE_FINAL_TYPE (LoomFolderDialog, loom_folder_dialog, LOOM, FOLDER_DIALOG,
 
 /* @folders: the existing LoomFolders, whose names are taken. @folder_id: the folder to rename, or
  * 0 for a new folder. Answers "save" or "cancel". */
-LoomFolderDialog *loom_folder_dialog_new           (GtkWindow        *parent,
-                                                    GListModel       *folders,
-                                                    gint64            folder_id);
+LoomFolderDialog *loom_folder_dialog_new (GtkWindow  *parent,
+                                          GListModel *folders,
+                                          gint64      folder_id);
 gint64            loom_folder_dialog_get_folder_id (LoomFolderDialog *self);
-const char       *loom_folder_dialog_get_name      (LoomFolderDialog *self);
-void              loom_folder_dialog_set_name      (LoomFolderDialog *self,
-                                                    const char       *name);
+const char       *loom_folder_dialog_get_name (LoomFolderDialog *self);
+void              loom_folder_dialog_set_name (LoomFolderDialog *self,
+                                               const char       *name);
 
 G_END_DECLS

@@ -17,17 +17,17 @@
 
 struct _LoomImportProblemsWindow
 {
-  AdwWindow           parent_instance;
+  AdwWindow parent_instance;
 
   LoomImportProblems *problems;
 
-  GtkButton          *clear_button;
-  GtkButton          *copy_button;
-  GtkListView        *list_view;
-  GtkStack           *stack;
-  AdwToastOverlay    *toast_overlay;
-  LoomToastQueue     *toasts;
-  AdwWindowTitle     *window_title;
+  GtkButton       *clear_button;
+  GtkButton       *copy_button;
+  GtkListView     *list_view;
+  GtkStack        *stack;
+  AdwToastOverlay *toast_overlay;
+  LoomToastQueue  *toasts;
+  AdwWindowTitle  *window_title;
 };
 
 G_DEFINE_FINAL_TYPE (LoomImportProblemsWindow, loom_import_problems_window, ADW_TYPE_WINDOW)
@@ -38,8 +38,10 @@ static char *
 capitalize (char *text)
 {
   g_autofree char *lower = text;
-  gunichar first = g_utf8_get_char (text);
-  char upper[8] = { 0, };
+  gunichar         first = g_utf8_get_char (text);
+  char             upper[8] = {
+    0,
+  };
 
   if (*text == '\0' || !g_unichar_islower (first))
     return g_steal_pointer (&lower);
@@ -48,15 +50,15 @@ capitalize (char *text)
 }
 
 void
-loom_import_problem_split (const char  *warning,
-                           char       **what,
-                           char       **where,
-                           char       **path)
+loom_import_problem_split (const char *warning,
+                           char      **what,
+                           char      **where,
+                           char      **path)
 {
   /* The importers read only .jsonl and .json files; a folder's warning names the folder. The
    * first match is the path: a message may quote another. */
   static GRegex *file_regex, *folder_regex;
-  g_autoptr(GMatchInfo) match = NULL;
+  g_autoptr (GMatchInfo) match = NULL;
 
   g_return_if_fail (warning != NULL);
 
@@ -64,8 +66,7 @@ loom_import_problem_split (const char  *warning,
     g_once_init_leave (&file_regex, g_regex_new ("^(/.*?\\.jsonl?)(?::([0-9]+))?: (.+)$",
                                                  G_REGEX_OPTIMIZE, 0, NULL));
   if (g_once_init_enter (&folder_regex))
-    g_once_init_leave (&folder_regex, g_regex_new ("^(/[^:]*): (.+)$",
-                                                   G_REGEX_OPTIMIZE, 0, NULL));
+    g_once_init_leave (&folder_regex, g_regex_new ("^(/[^:]*): (.+)$", G_REGEX_OPTIMIZE, 0, NULL));
 
   if (g_regex_match (file_regex, warning, 0, &match))
     {
@@ -75,7 +76,7 @@ loom_import_problem_split (const char  *warning,
 
       *what = capitalize (g_match_info_fetch (match, 3));
       /* Translators: where an import problem is: a file's name and a line number. */
-      *where = line != NULL && *line != '\0' ? g_strdup_printf (_("%s, line %s"), name, line)
+      *where = line != NULL && *line != '\0' ? g_strdup_printf (_ ("%s, line %s"), name, line)
                                              : g_steal_pointer (&name);
       *path = g_steal_pointer (&file);
       return;
@@ -100,7 +101,7 @@ static char *
 shorten_home (const char *path)
 {
   const char *home = g_get_home_dir ();
-  gsize length = strlen (home);
+  gsize       length = strlen (home);
 
   if (length > 1 && strncmp (path, home, length) == 0 && path[length] == G_DIR_SEPARATOR)
     return g_strconcat ("~", path + length, NULL);
@@ -143,10 +144,10 @@ bind_row_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *item,
              gpointer                  user_data)
 {
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *what_label = gtk_widget_get_first_child (box);
-  GtkWidget *where_label = gtk_widget_get_next_sibling (what_label);
-  const char *warning = gtk_string_object_get_string (gtk_list_item_get_item (item));
+  GtkWidget       *box = gtk_list_item_get_child (item);
+  GtkWidget       *what_label = gtk_widget_get_first_child (box);
+  GtkWidget       *where_label = gtk_widget_get_next_sibling (what_label);
+  const char      *warning = gtk_string_object_get_string (gtk_list_item_get_item (item));
   g_autofree char *what = NULL;
   g_autofree char *where = NULL;
   g_autofree char *path = NULL;
@@ -165,13 +166,12 @@ bind_row_cb (GtkSignalListItemFactory *factory,
       /* The folder tells apart the agents and projects: a file's name alone may repeat. */
       shown_path = g_build_filename (short_folder, where, NULL);
     }
-  gtk_label_set_text (GTK_LABEL (where_label),
-                      shown_path != NULL ? shown_path : where != NULL ? where : "");
+  gtk_label_set_text (GTK_LABEL (where_label), shown_path != NULL ? shown_path
+                                               : where != NULL    ? where
+                                                                  : "");
   gtk_widget_set_tooltip_text (box, path);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, what,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                  path != NULL ? path : "",
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, what,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, path != NULL ? path : "",
                                   -1);
 }
 
@@ -206,7 +206,7 @@ on_copy_clicked_cb (LoomImportProblemsWindow *self,
   g_autofree char *text = loom_import_problems_to_text (self->problems);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
-  loom_toast_queue_add (self->toasts, adw_toast_new (_("Copied")), FALSE);
+  loom_toast_queue_add (self->toasts, adw_toast_new (_ ("Copied")), FALSE);
 }
 
 static void
@@ -243,7 +243,7 @@ loom_import_problems_window_dispose (GObject *object)
 static void
 loom_import_problems_window_class_init (LoomImportProblemsWindowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_import_problems_window_dispose;
@@ -251,9 +251,8 @@ loom_import_problems_window_class_init (LoomImportProblemsWindowClass *klass)
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-import-problems-window.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-import-problems-window.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, clear_button);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, copy_button);
   gtk_widget_class_bind_template_child (widget_class, LoomImportProblemsWindow, list_view);
@@ -276,16 +275,14 @@ loom_import_problems_window_new (GtkWindow          *parent,
                                  LoomImportProblems *problems)
 {
   LoomImportProblemsWindow *self;
-  g_autoptr(GtkListItemFactory) factory = NULL;
-  g_autoptr(GtkNoSelection) selection = NULL;
+  g_autoptr (GtkListItemFactory) factory = NULL;
+  g_autoptr (GtkNoSelection) selection = NULL;
   GListModel *model;
 
   g_return_val_if_fail (GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (LOOM_IS_IMPORT_PROBLEMS (problems), NULL);
 
-  self = g_object_new (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW, "transient-for", parent, NULL);
   self->problems = g_object_ref (problems);
   model = loom_import_problems_get_model (problems);
   factory = gtk_signal_list_item_factory_new ();
@@ -294,8 +291,8 @@ loom_import_problems_window_new (GtkWindow          *parent,
   gtk_list_view_set_factory (self->list_view, factory);
   selection = gtk_no_selection_new (g_object_ref (model));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
-  g_signal_connect_object (model, "items-changed",
-                           G_CALLBACK (on_items_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (model, "items-changed", G_CALLBACK (on_items_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   update (self);
   return self;
 }

@@ -14,15 +14,16 @@
 
 struct _LoomImportProblems
 {
-  GObject        parent_instance;
+  GObject parent_instance;
 
-  GtkStringList *list;    /* the latest import's first */
-  GHashTable    *listed;  /* the warnings in @list, borrowed from its items */
+  GtkStringList *list;   /* the latest import's first */
+  GHashTable    *listed; /* the warnings in @list, borrowed from its items */
 };
 
 G_DEFINE_FINAL_TYPE (LoomImportProblems, loom_import_problems, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   ADDED,
   N_SIGNALS
 };
@@ -44,7 +45,7 @@ is_waiting (const LoomImportStats *stats,
 static char *
 escape_invalid_utf8 (const char *text)
 {
-  GString *escaped = g_string_new (NULL);
+  GString    *escaped = g_string_new (NULL);
   const char *end;
 
   while (!g_utf8_validate (text, -1, &end))
@@ -63,7 +64,7 @@ static void
 note_listed (LoomImportProblems *self)
 {
   GListModel *model = G_LIST_MODEL (self->list);
-  guint n_items = g_list_model_get_n_items (model);
+  guint       n_items = g_list_model_get_n_items (model);
 
   g_hash_table_remove_all (self->listed);
   for (guint i = 0; i < n_items; i++)
@@ -74,8 +75,8 @@ guint
 loom_import_problems_add (LoomImportProblems    *self,
                           const LoomImportStats *stats)
 {
-  g_autoptr(GHashTable) seen = NULL;
-  g_autoptr(GPtrArray) added = NULL;
+  g_autoptr (GHashTable) seen = NULL;
+  g_autoptr (GPtrArray) added = NULL;
   guint n_items, n_dropped = 0;
 
   g_return_val_if_fail (LOOM_IS_IMPORT_PROBLEMS (self), 0);
@@ -88,7 +89,7 @@ loom_import_problems_add (LoomImportProblems    *self,
       const char *warning = g_ptr_array_index (stats->warnings, i);
       /* A file's name need not be UTF-8; a label's text and the clipboard's must, and two
        * names apart only in such bytes must stay apart. */
-      char *shown;
+      char       *shown;
 
       if (is_waiting (stats, warning))
         continue;
@@ -110,7 +111,7 @@ loom_import_problems_add (LoomImportProblems    *self,
 
   /* One insertion for the list, not one per problem: a view shows a thousand coming in at once. */
   g_ptr_array_add (added, NULL);
-  gtk_string_list_splice (self->list, 0, 0, (const char * const *)added->pdata);
+  gtk_string_list_splice (self->list, 0, 0, (const char *const *)added->pdata);
   if (n_dropped > 0)
     gtk_string_list_splice (self->list, LOOM_IMPORT_PROBLEMS_MAX, n_dropped, NULL);
   note_listed (self);
@@ -133,7 +134,7 @@ char *
 loom_import_problems_to_text (LoomImportProblems *self)
 {
   GString *text = g_string_new (NULL);
-  guint n_items;
+  guint    n_items;
 
   g_return_val_if_fail (LOOM_IS_IMPORT_PROBLEMS (self), NULL);
 
@@ -173,12 +174,8 @@ loom_import_problems_class_init (LoomImportProblemsClass *klass)
   object_class->finalize = loom_import_problems_finalize;
 
   /* New problems were listed: their number. */
-  signals[ADDED] =
-    g_signal_new ("added",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_UINT);
+  signals[ADDED] = g_signal_new ("added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                 NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void

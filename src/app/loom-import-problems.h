@@ -19,17 +19,17 @@ G_DECLARE_FINAL_TYPE (LoomImportProblems, loom_import_problems, LOOM, IMPORT_PRO
  * its first ones. */
 #define LOOM_IMPORT_PROBLEMS_MAX 1000
 
-LoomImportProblems *loom_import_problems_new       (void);
+LoomImportProblems *loom_import_problems_new (void);
 /* GtkStringObject items, each a warning ("FILE:LINE: what happened", bytes that are not UTF-8
  * written as \xNN): the latest import's first, each import's in the order it found them. */
-GListModel         *loom_import_problems_get_model (LoomImportProblems    *self);
+GListModel         *loom_import_problems_get_model (LoomImportProblems *self);
 /* Adds the warnings of an import that are problems and not listed yet: not those that only
  * say a last line is still being written (@stats->waiting), since the next pass reads it.
  * Emits "added" with their number when there are any, and returns it. */
-guint               loom_import_problems_add       (LoomImportProblems    *self,
-                                                    const LoomImportStats *stats);
-void                loom_import_problems_clear     (LoomImportProblems    *self);
+guint               loom_import_problems_add (LoomImportProblems    *self,
+                                              const LoomImportStats *stats);
+void                loom_import_problems_clear (LoomImportProblems *self);
 /* Every problem, one per line, newest first: what "Copy All" puts on the clipboard. */
-char               *loom_import_problems_to_text   (LoomImportProblems    *self);
+char               *loom_import_problems_to_text (LoomImportProblems *self);
 
 G_END_DECLS

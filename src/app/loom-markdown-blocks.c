@@ -27,7 +27,7 @@
 #define MAX_TABLE_PIPES 65000
 
 /* Inline code stands out by a faint grey that reads on light and dark backgrounds alike. */
-#define CODE_SPAN_OPEN "<span font_family=\"monospace\" background=\"#808080\" bgalpha=\"18%\">"
+#define CODE_SPAN_OPEN  "<span font_family=\"monospace\" background=\"#808080\" bgalpha=\"18%\">"
 #define CODE_SPAN_CLOSE "</span>"
 
 /* Between the cells of a table row written as a line. */
@@ -42,24 +42,24 @@ typedef struct
 typedef struct
 {
   LoomMarkdownBlock *root;
-  GPtrArray         *open;            /* the containers built, innermost last; [0] is root */
-  GArray            *built;           /* gboolean per quote, list and item open in md4c */
-  GArray            *lists;           /* ListState per list open in md4c, built or not */
-  GArray            *spans;           /* const char * per open span: its closing tag or NULL */
-  GString           *inline_markup;   /* the open block's text, as markup */
-  char              *pending_marker;  /* a list item drawn flat: its marker, for its text */
-  GString           *code;            /* the open code block's text, or NULL */
+  GPtrArray         *open;           /* the containers built, innermost last; [0] is root */
+  GArray            *built;          /* gboolean per quote, list and item open in md4c */
+  GArray            *lists;          /* ListState per list open in md4c, built or not */
+  GArray            *spans;          /* const char * per open span: its closing tag or NULL */
+  GString           *inline_markup;  /* the open block's text, as markup */
+  char              *pending_marker; /* a list item drawn flat: its marker, for its text */
+  GString           *code;           /* the open code block's text, or NULL */
   char              *code_language;
   gboolean           in_table;
-  LoomMarkdownBlock *table;           /* the open table, NULL when it goes to @rest */
-  LoomMarkdownBlock *row;             /* the open row, NULL when it goes to lines */
-  GString           *table_rest;      /* the open table's rows past the cell bound */
+  LoomMarkdownBlock *table;      /* the open table, NULL when it goes to @rest */
+  LoomMarkdownBlock *row;        /* the open row, NULL when it goes to lines */
+  GString           *table_rest; /* the open table's rows past the cell bound */
   guint              table_cells;
   guint              table_column;
   gboolean           table_head;
   guint              heading_level;
   guint              n_blocks;
-  GString           *rest;            /* everything past the block bound, a line each */
+  GString           *rest; /* everything past the block bound, a line each */
   gboolean           in_cell;
   /* The head: how much text and how many lines the blocks may hold (0: no bound), what they
    * hold, and how far into the source that is. */
@@ -96,8 +96,7 @@ loom_markdown_is_safe_link (const char *uri)
     return FALSE;
   scheme = g_uri_parse_scheme (uri);
   return scheme != NULL &&
-         (g_ascii_strcasecmp (scheme, "http") == 0 ||
-          g_ascii_strcasecmp (scheme, "https") == 0 ||
+         (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0 ||
           g_ascii_strcasecmp (scheme, "mailto") == 0);
 }
 
@@ -118,13 +117,21 @@ append_entity (GString    *out,
                const char *text,
                gsize       length)
 {
-  static const struct {
+  static const struct
+  {
     const char *name;
     const char *text;
   } named[] = {
-    { "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" },
-    { "&apos;", "'" }, { "&nbsp;", "\302\240" }, { "&copy;", "\302\251" },
-    { "&mdash;", "\342\200\224" }, { "&ndash;", "\342\200\223" }, { "&hellip;", "\342\200\246" },
+    { "&amp;", "&" },
+    { "&lt;", "<" },
+    { "&gt;", ">" },
+    { "&quot;", "\"" },
+    { "&apos;", "'" },
+    { "&nbsp;", "\302\240" },
+    { "&copy;", "\302\251" },
+    { "&mdash;", "\342\200\224" },
+    { "&ndash;", "\342\200\223" },
+    { "&hellip;", "\342\200\246" },
   };
   g_autofree char *entity = g_strndup (text, length);
 
@@ -140,8 +147,8 @@ append_entity (GString    *out,
   if (length > 3 && entity[1] == '#')
     {
       gboolean hex = entity[2] == 'x' || entity[2] == 'X';
-      char *end = NULL;
-      guint64 value = g_ascii_strtoull (entity + (hex ? 3 : 2), &end, hex ? 16 : 10);
+      char    *end = NULL;
+      guint64  value = g_ascii_strtoull (entity + (hex ? 3 : 2), &end, hex ? 16 : 10);
 
       if (end != NULL && *end == ';' && value > 0 && value <= G_MAXUINT32 &&
           g_unichar_validate ((gunichar)value))
@@ -270,8 +277,8 @@ flush_inline (Builder *b)
     }
   else
     {
-      block = add_block (b, current (b), b->heading_level > 0 ? LOOM_MARKDOWN_HEADING
-                                                               : LOOM_MARKDOWN_PARAGRAPH);
+      block = add_block (b, current (b),
+                         b->heading_level > 0 ? LOOM_MARKDOWN_HEADING : LOOM_MARKDOWN_PARAGRAPH);
       block->level = b->heading_level;
       block->markup = g_strndup (b->inline_markup->str, b->inline_markup->len);
     }
@@ -282,11 +289,11 @@ flush_inline (Builder *b)
 /* Opens a quote, list or item: a block inside the current one while the bounds allow, else
  * nothing (its content goes to the current block). Returns the block or NULL. */
 static LoomMarkdownBlock *
-enter_container (Builder          *b,
-                 LoomMarkdownKind  kind)
+enter_container (Builder         *b,
+                 LoomMarkdownKind kind)
 {
   LoomMarkdownBlock *block = NULL;
-  gboolean built = b->open->len - 1 < LOOM_MARKDOWN_MAX_DEPTH && !over_budget (b);
+  gboolean           built = b->open->len - 1 < LOOM_MARKDOWN_MAX_DEPTH && !over_budget (b);
 
   g_array_append_val (b->built, built);
   if (!built)
@@ -317,7 +324,7 @@ static void
 add_code_block (Builder *b)
 {
   g_autofree char *text = NULL;
-  gsize length = b->code->len;
+  gsize            length = b->code->len;
 
   /* The last line's newline would show as an empty line. */
   while (length > 0 && b->code->str[length - 1] == '\n')
@@ -350,11 +357,11 @@ static void
 enter_list_item (Builder            *b,
                  MD_BLOCK_LI_DETAIL *detail)
 {
-  ListState none = { FALSE, 1 };
+  ListState  none = { FALSE, 1 };
   ListState *list = b->lists->len > 0 ? &g_array_index (b->lists, ListState, b->lists->len - 1)
                                       : &none;
   LoomMarkdownBlock *block;
-  char *marker;
+  char              *marker;
 
   if (detail != NULL && detail->is_task)
     marker = g_strdup (detail->task_mark == ' ' ? "\342\230\220" : "\342\230\221");
@@ -383,7 +390,7 @@ table_lines (Builder *b)
   return b->table != NULL ? b->table_rest : b->rest;
 }
 
-static void leave_cell  (Builder *b);
+static void leave_cell (Builder *b);
 static void leave_table (Builder *b);
 
 /* The head */
@@ -457,17 +464,16 @@ finish_head (Builder *b)
 /* md4c callbacks */
 
 static int
-enter_block_cb (MD_BLOCKTYPE  type,
-                void         *detail,
-                void         *user_data)
+enter_block_cb (MD_BLOCKTYPE type,
+                void        *detail,
+                void        *user_data)
 {
-  Builder *b = user_data;
+  Builder           *b = user_data;
   LoomMarkdownBlock *block;
 
   /* md4c may still close what it opened after a callback asked it to stop. */
   if (b->stopped)
     return 1;
-
 
   /* Text of a tight list item comes without a paragraph: close it before a nested block.
    * Table cells are the exception: their text is the cell's. */
@@ -620,16 +626,15 @@ leave_table (Builder *b)
 }
 
 static int
-leave_block_cb (MD_BLOCKTYPE  type,
-                void         *detail,
-                void         *user_data)
+leave_block_cb (MD_BLOCKTYPE type,
+                void        *detail,
+                void        *user_data)
 {
   Builder *b = user_data;
 
   /* md4c may still close what it opened after a callback asked it to stop. */
   if (b->stopped)
     return 1;
-
 
   switch (type)
     {
@@ -695,19 +700,18 @@ leave_block_cb (MD_BLOCKTYPE  type,
 }
 
 static int
-enter_span_cb (MD_SPANTYPE  type,
-               void        *detail,
-               void        *user_data)
+enter_span_cb (MD_SPANTYPE type,
+               void       *detail,
+               void       *user_data)
 {
-  Builder *b = user_data;
-  const char *open = NULL;
-  const char *close = NULL;
+  Builder         *b = user_data;
+  const char      *open = NULL;
+  const char      *close = NULL;
   g_autofree char *href = NULL;
 
   /* md4c may still close what it opened after a callback asked it to stop. */
   if (b->stopped)
     return 1;
-
 
   switch (type)
     {
@@ -762,17 +766,16 @@ enter_span_cb (MD_SPANTYPE  type,
 }
 
 static int
-leave_span_cb (MD_SPANTYPE  type,
-               void        *detail,
-               void        *user_data)
+leave_span_cb (MD_SPANTYPE type,
+               void       *detail,
+               void       *user_data)
 {
-  Builder *b = user_data;
+  Builder    *b = user_data;
   const char *close;
 
   /* md4c may still close what it opened after a callback asked it to stop. */
   if (b->stopped)
     return 1;
-
 
   if (b->spans->len == 0)
     return 0;
@@ -784,18 +787,17 @@ leave_span_cb (MD_SPANTYPE  type,
 }
 
 static int
-text_cb (MD_TEXTTYPE  type,
-         const char  *text,
-         MD_SIZE      size,
-         void        *user_data)
+text_cb (MD_TEXTTYPE type,
+         const char *text,
+         MD_SIZE     size,
+         void       *user_data)
 {
   Builder *b = user_data;
-  gsize kept = size;
+  gsize    kept = size;
 
   /* md4c may still close what it opened after a callback asked it to stop. */
   if (b->stopped)
     return 1;
-
 
   if (type != MD_TEXT_BR && type != MD_TEXT_SOFTBR && type != MD_TEXT_NULLCHAR)
     kept = room_for (b, text, size);
@@ -806,8 +808,7 @@ text_cb (MD_TEXTTYPE  type,
 
   if (b->code != NULL)
     {
-      for (const char *p = text; p < text + kept && (p = memchr (p, '\n', text + kept - p));
-           p++)
+      for (const char *p = text; p < text + kept && (p = memchr (p, '\n', text + kept - p)); p++)
         b->n_lines++;
       g_string_append_len (b->code, text, kept);
       return b->stopped ? 1 : stop_if_full (b);
@@ -876,9 +877,9 @@ loom_markdown_blocks_parse_head (const char *text,
     .leave_span = leave_span_cb,
     .text = text_cb,
   };
-  Builder b = { 0 };
+  Builder          b = { 0 };
   g_autofree char *copy = NULL;
-  gsize size;
+  gsize            size;
 
   if (text == NULL)
     size = 0;
@@ -1056,7 +1057,7 @@ write_markup (const LoomMarkdownBlock *block,
     case LOOM_MARKDOWN_LIST_ITEM:
       {
         const LoomMarkdownBlock *first = NULL;
-        g_autofree char *marker = g_markup_escape_text (block->marker, -1);
+        g_autofree char         *marker = g_markup_escape_text (block->marker, -1);
 
         if (out->len > 0)
           g_string_append_c (out, '\n');

@@ -36,7 +36,7 @@ void
 loom_markdown_label_set_wrap_for (GtkLabel   *label,
                                   const char *text)
 {
-  gsize run = 0;
+  gsize    run = 0;
   gboolean long_word = FALSE;
 
   g_return_if_fail (GTK_IS_LABEL (label));
@@ -238,7 +238,7 @@ block_new (const LoomMarkdownBlock *block)
 GtkWidget *
 loom_markdown_render (const char *text)
 {
-  g_autoptr(LoomMarkdownBlock) document = loom_markdown_blocks_parse (text, -1);
+  g_autoptr (LoomMarkdownBlock) document = loom_markdown_blocks_parse (text, -1);
 
   return block_new (document);
 }
@@ -250,7 +250,7 @@ loom_markdown_render_head (const char *text,
                            guint       max_lines,
                            gsize      *n_left_out)
 {
-  g_autoptr(LoomMarkdownBlock) document = NULL;
+  g_autoptr (LoomMarkdownBlock) document = NULL;
   gsize length = text != NULL ? strlen (text) : 0;
   gsize parsed = length;
   gsize shown = 0;
@@ -276,7 +276,7 @@ loom_markdown_render_blocks (const LoomMarkdownBlock *document)
 char *
 loom_markdown_to_markup (const char *text)
 {
-  g_autoptr(LoomMarkdownBlock) document = loom_markdown_blocks_parse (text, -1);
+  g_autoptr (LoomMarkdownBlock) document = loom_markdown_blocks_parse (text, -1);
 
   return loom_markdown_blocks_to_markup (document);
 }

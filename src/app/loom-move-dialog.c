@@ -15,9 +15,9 @@
 
 struct _LoomMoveDialog
 {
-  AdwWindow       parent_instance;
+  AdwWindow parent_instance;
 
-  GStrv           uuids;
+  GStrv uuids;
 
   GtkListBox     *list_box;
   AdwWindowTitle *window_title;
@@ -25,7 +25,8 @@ struct _LoomMoveDialog
 
 G_DEFINE_FINAL_TYPE (LoomMoveDialog, loom_move_dialog, ADW_TYPE_WINDOW)
 
-enum {
+enum
+{
   TARGET_CHOSEN,
   N_SIGNALS
 };
@@ -34,7 +35,7 @@ static guint signals[N_SIGNALS];
 
 /* Each row carries its place. */
 #define TARGET_COLLECTION_KEY "loom-target-collection"
-#define TARGET_FOLDER_KEY "loom-target-folder"
+#define TARGET_FOLDER_KEY     "loom-target-folder"
 
 static void
 on_row_activated_cb (LoomMoveDialog *self,
@@ -46,10 +47,8 @@ on_row_activated_cb (LoomMoveDialog *self,
   g_assert (LOOM_IS_MOVE_DIALOG (self));
 
   folder_id = g_object_get_data (G_OBJECT (row), TARGET_FOLDER_KEY);
-  loom_move_dialog_choose (self,
-                           GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row),
-                                                                TARGET_COLLECTION_KEY)),
-                           *folder_id);
+  loom_move_dialog_choose (
+    self, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), TARGET_COLLECTION_KEY)), *folder_id);
 }
 
 /* The keyboard starts in the list, where the choice is made, not on Cancel. */
@@ -57,7 +56,7 @@ static void
 loom_move_dialog_map (GtkWidget *widget)
 {
   LoomMoveDialog *self = LOOM_MOVE_DIALOG (widget);
-  GtkListBoxRow *first;
+  GtkListBoxRow  *first;
 
   GTK_WIDGET_CLASS (loom_move_dialog_parent_class)->map (widget);
 
@@ -87,7 +86,7 @@ loom_move_dialog_dispose (GObject *object)
 static void
 loom_move_dialog_class_init (LoomMoveDialogClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_move_dialog_dispose;
@@ -100,12 +99,9 @@ loom_move_dialog_class_init (LoomMoveDialogClass *klass)
    * @target: LOOM_COLLECTION_ALL (into @folder_id, 0 for none), ARCHIVED or TRASH, as a uint
    * @folder_id: the folder, or 0
    */
-  signals[TARGET_CHOSEN] =
-    g_signal_new ("target-chosen",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_INT64);
+  signals[TARGET_CHOSEN] = g_signal_new ("target-chosen", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                         G_TYPE_UINT, G_TYPE_INT64);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-move-dialog.ui");
@@ -133,10 +129,8 @@ add_row (LoomMoveDialog *self,
 {
   GtkWidget *row = adw_action_row_new ();
   /* The title says it all; the icon is decoration. */
-  GtkWidget *icon = g_object_new (GTK_TYPE_IMAGE,
-                                  "icon-name", icon_name,
-                                  "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION,
-                                  NULL);
+  GtkWidget *icon = g_object_new (GTK_TYPE_IMAGE, "icon-name", icon_name, "accessible-role",
+                                  GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL);
 
   /* A folder's name is the user's text, not markup. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
@@ -150,12 +144,10 @@ add_row (LoomMoveDialog *self,
     {
       GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
 
-      gtk_widget_set_tooltip_text (check, _("Where the sessions are now"));
+      gtk_widget_set_tooltip_text (check, _ ("Where the sessions are now"));
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), check);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (row),
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
-                                      _("Where the sessions are now"),
-                                      -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _ ("Where the sessions are now"), -1);
     }
 
   g_object_set_data (G_OBJECT (row), TARGET_COLLECTION_KEY, GUINT_TO_POINTER (target));
@@ -165,58 +157,55 @@ add_row (LoomMoveDialog *self,
 }
 
 LoomMoveDialog *
-loom_move_dialog_new (GtkWindow          *parent,
-                      GListModel         *folders,
-                      const char * const *uuids,
-                      LoomCollection      current_collection,
-                      gint64              current_folder_id)
+loom_move_dialog_new (GtkWindow         *parent,
+                      GListModel        *folders,
+                      const char *const *uuids,
+                      LoomCollection     current_collection,
+                      gint64             current_folder_id)
 {
-  LoomMoveDialog *self;
+  LoomMoveDialog  *self;
   g_autofree char *subtitle = NULL;
-  guint n_sessions, n_folders;
+  guint            n_sessions, n_folders;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (G_IS_LIST_MODEL (folders), NULL);
   g_return_val_if_fail (uuids != NULL && uuids[0] != NULL, NULL);
 
-  self = g_object_new (LOOM_TYPE_MOVE_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (LOOM_TYPE_MOVE_DIALOG, "transient-for", parent, NULL);
   self->uuids = g_strdupv ((char **)uuids);
 
   n_sessions = g_strv_length (self->uuids);
   subtitle = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n_sessions), n_sessions);
   adw_window_title_set_subtitle (self->window_title, subtitle);
 
-  add_row (self, "view-list-bullet-symbolic", _("No Folder"), _("Listed in All Sessions alone"),
+  add_row (self, "view-list-bullet-symbolic", _ ("No Folder"), _ ("Listed in All Sessions alone"),
            LOOM_COLLECTION_ALL, 0,
            current_collection == LOOM_COLLECTION_ALL && current_folder_id == 0);
 
   n_folders = g_list_model_get_n_items (folders);
   for (guint i = 0; i < n_folders; i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
       gint64 id = loom_folder_get_id (folder);
 
-      add_row (self, "folder-symbolic", loom_folder_get_name (folder), NULL,
-               LOOM_COLLECTION_ALL, id,
-               current_collection == LOOM_COLLECTION_ALL && current_folder_id == id);
+      add_row (self, "folder-symbolic", loom_folder_get_name (folder), NULL, LOOM_COLLECTION_ALL,
+               id, current_collection == LOOM_COLLECTION_ALL && current_folder_id == id);
     }
 
-  add_row (self, "package-x-generic-symbolic", _("Archived"), NULL,
-           LOOM_COLLECTION_ARCHIVED, 0, current_collection == LOOM_COLLECTION_ARCHIVED);
-  add_row (self, "user-trash-symbolic", _("Trash"), NULL,
-           LOOM_COLLECTION_TRASH, 0, current_collection == LOOM_COLLECTION_TRASH);
+  add_row (self, "package-x-generic-symbolic", _ ("Archived"), NULL, LOOM_COLLECTION_ARCHIVED, 0,
+           current_collection == LOOM_COLLECTION_ARCHIVED);
+  add_row (self, "user-trash-symbolic", _ ("Trash"), NULL, LOOM_COLLECTION_TRASH, 0,
+           current_collection == LOOM_COLLECTION_TRASH);
 
   return self;
 }
 
-const char * const *
+const char *const *
 loom_move_dialog_get_uuids (LoomMoveDialog *self)
 {
   g_return_val_if_fail (LOOM_IS_MOVE_DIALOG (self), NULL);
 
-  return (const char * const *)self->uuids;
+  return (const char *const *)self->uuids;
 }
 
 void

@@ -13,14 +13,14 @@
 
 struct _LoomPreferencesWindow
 {
-  AdwPreferencesWindow  parent_instance;
+  AdwPreferencesWindow parent_instance;
 
-  GSettings            *settings;
+  GSettings *settings;
 
   GtkSpinButton        *archive_after_days_spin;
   AdwComboRow          *color_scheme_row;
   AdwPreferencesGroup  *extra_folders_group;
-  GPtrArray            *extra_folder_rows;   /* the rows added to extra_folders_group */
+  GPtrArray            *extra_folder_rows; /* the rows added to extra_folders_group */
   GtkFileChooserNative *folder_chooser;
   GtkSwitch            *redact_secrets_switch;
   GtkSwitch            *show_reasoning_switch;
@@ -29,7 +29,8 @@ struct _LoomPreferencesWindow
 
 G_DEFINE_FINAL_TYPE (LoomPreferencesWindow, loom_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
 
-enum {
+enum
+{
   PROP_0,
   PROP_SETTINGS,
   N_PROPS
@@ -38,7 +39,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 /* In the order of the combo row's items. */
-static const char * const color_schemes[] = { "default", "light", "dark" };
+static const char *const color_schemes[] = { "default", "light", "dark" };
 
 static gboolean
 color_scheme_get_mapping (GValue   *value,
@@ -75,7 +76,7 @@ color_scheme_set_mapping (const GValue       *value,
 static void
 rebuild_extra_folders (LoomPreferencesWindow *self)
 {
-  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "extra-source-folders");
+  g_auto (GStrv) folders = g_settings_get_strv (self->settings, "extra-source-folders");
 
   for (guint i = 0; i < self->extra_folder_rows->len; i++)
     adw_preferences_group_remove (self->extra_folders_group,
@@ -85,17 +86,16 @@ rebuild_extra_folders (LoomPreferencesWindow *self)
   for (guint i = 0; folders[i] != NULL; i++)
     {
       g_autofree char *name = g_path_get_basename (folders[i]);
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
-      g_autofree char *label = g_strdup_printf (_("Stop importing from “%s”"), folders[i]);
+      GtkWidget       *row = adw_action_row_new ();
+      GtkWidget       *remove = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      g_autofree char *label = g_strdup_printf (_ ("Stop importing from “%s”"), folders[i]);
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), folders[i]);
       gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
       gtk_widget_add_css_class (remove, "flat");
-      gtk_widget_set_tooltip_text (remove, _("Remove"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (remove),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+      gtk_widget_set_tooltip_text (remove, _ ("Remove"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (remove), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
                                       -1);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "preferences.remove-folder");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "s", folders[i]);
@@ -116,22 +116,22 @@ void
 loom_preferences_window_add_folder (LoomPreferencesWindow *self,
                                     const char            *path)
 {
-  g_auto(GStrv) folders = NULL;
-  g_autoptr(GStrvBuilder) builder = NULL;
-  g_auto(GStrv) updated = NULL;
+  g_auto (GStrv) folders = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
+  g_auto (GStrv) updated = NULL;
 
   g_return_if_fail (LOOM_IS_PREFERENCES_WINDOW (self));
   g_return_if_fail (path != NULL);
 
   folders = g_settings_get_strv (self->settings, "extra-source-folders");
-  if (g_strv_contains ((const char * const *)folders, path))
+  if (g_strv_contains ((const char *const *)folders, path))
     return;
 
   builder = g_strv_builder_new ();
   g_strv_builder_addv (builder, (const char **)folders);
   g_strv_builder_add (builder, path);
   updated = g_strv_builder_end (builder);
-  g_settings_set_strv (self->settings, "extra-source-folders", (const char * const *)updated);
+  g_settings_set_strv (self->settings, "extra-source-folders", (const char *const *)updated);
 }
 
 static void
@@ -140,16 +140,16 @@ remove_folder_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   LoomPreferencesWindow *self = LOOM_PREFERENCES_WINDOW (widget);
-  const char *path = g_variant_get_string (parameter, NULL);
-  g_auto(GStrv) folders = g_settings_get_strv (self->settings, "extra-source-folders");
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) updated = NULL;
+  const char            *path = g_variant_get_string (parameter, NULL);
+  g_auto (GStrv) folders = g_settings_get_strv (self->settings, "extra-source-folders");
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) updated = NULL;
 
   for (guint i = 0; folders[i] != NULL; i++)
     if (!g_str_equal (folders[i], path))
       g_strv_builder_add (builder, folders[i]);
   updated = g_strv_builder_end (builder);
-  g_settings_set_strv (self->settings, "extra-source-folders", (const char * const *)updated);
+  g_settings_set_strv (self->settings, "extra-source-folders", (const char *const *)updated);
 }
 
 static void
@@ -159,7 +159,7 @@ on_folder_chosen (LoomPreferencesWindow *self,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
       g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
 
       if (path != NULL)
@@ -179,13 +179,12 @@ add_folder_action (GtkWidget  *widget,
     return;
 
   /* Native, so that in a sandbox the portal grants access to the folder chosen. */
-  self->folder_chooser = gtk_file_chooser_native_new (_("Import Sessions From"),
-                                                      GTK_WINDOW (self),
+  self->folder_chooser = gtk_file_chooser_native_new (_ ("Import Sessions From"), GTK_WINDOW (self),
                                                       GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                                      _("_Add"), _("_Cancel"));
+                                                      _ ("_Add"), _ ("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->folder_chooser), TRUE);
-  g_signal_connect_object (self->folder_chooser, "response",
-                           G_CALLBACK (on_folder_chosen), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->folder_chooser, "response", G_CALLBACK (on_folder_chosen), self,
+                           G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->folder_chooser));
 }
 
@@ -198,24 +197,19 @@ loom_preferences_window_constructed (GObject *object)
 
   g_assert (G_IS_SETTINGS (self->settings));
 
-  g_settings_bind_with_mapping (self->settings, "color-scheme",
-                                self->color_scheme_row, "selected",
-                                G_SETTINGS_BIND_DEFAULT,
-                                color_scheme_get_mapping, color_scheme_set_mapping,
-                                NULL, NULL);
-  g_settings_bind (self->settings, "watch-sources",
-                   self->watch_sources_switch, "active",
+  g_settings_bind_with_mapping (self->settings, "color-scheme", self->color_scheme_row, "selected",
+                                G_SETTINGS_BIND_DEFAULT, color_scheme_get_mapping,
+                                color_scheme_set_mapping, NULL, NULL);
+  g_settings_bind (self->settings, "watch-sources", self->watch_sources_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   /* GSettings converts between the key's uint and the adjustment's double. */
   g_settings_bind (self->settings, "archive-after-days",
                    gtk_spin_button_get_adjustment (self->archive_after_days_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "show-reasoning",
-                   self->show_reasoning_switch, "active",
+  g_settings_bind (self->settings, "show-reasoning", self->show_reasoning_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "redact-secrets-on-export",
-                   self->redact_secrets_switch, "active",
-                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "redact-secrets-on-export", self->redact_secrets_switch,
+                   "active", G_SETTINGS_BIND_DEFAULT);
 
   g_signal_connect_object (self->settings, "changed::extra-source-folders",
                            G_CALLBACK (on_extra_folders_changed), self, G_CONNECT_SWAPPED);
@@ -278,7 +272,7 @@ loom_preferences_window_set_property (GObject      *object,
 static void
 loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->constructed = loom_preferences_window_constructed;
@@ -286,19 +280,17 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
   object_class->get_property = loom_preferences_window_get_property;
   object_class->set_property = loom_preferences_window_set_property;
 
-  properties[PROP_SETTINGS] =
-    g_param_spec_object ("settings", NULL, NULL,
-                         G_TYPE_SETTINGS,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SETTINGS] = g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                                                   G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                     G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
 #define BIND_CHILD(name) \
   gtk_widget_class_bind_template_child (widget_class, LoomPreferencesWindow, name)
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-preferences-window.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-preferences-window.ui");
   BIND_CHILD (archive_after_days_spin);
   BIND_CHILD (color_scheme_row);
   BIND_CHILD (extra_folders_group);
@@ -308,8 +300,7 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
 
 #undef BIND_CHILD
 
-  gtk_widget_class_install_action (widget_class, "preferences.add-folder", NULL,
-                                   add_folder_action);
+  gtk_widget_class_install_action (widget_class, "preferences.add-folder", NULL, add_folder_action);
   gtk_widget_class_install_action (widget_class, "preferences.remove-folder", "s",
                                    remove_folder_action);
 }
@@ -326,7 +317,5 @@ loom_preferences_window_new (GSettings *settings)
 {
   g_return_val_if_fail (G_IS_SETTINGS (settings), NULL);
 
-  return g_object_new (LOOM_TYPE_PREFERENCES_WINDOW,
-                       "settings", settings,
-                       NULL);
+  return g_object_new (LOOM_TYPE_PREFERENCES_WINDOW, "settings", settings, NULL);
 }

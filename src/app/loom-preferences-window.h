@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LoomPreferencesWindow, loom_preferences_window, LOOM, PREFERENCES_WINDOW,
                       AdwPreferencesWindow)
 
-LoomPreferencesWindow *loom_preferences_window_new        (GSettings             *settings);
+LoomPreferencesWindow *loom_preferences_window_new (GSettings *settings);
 /* Adds @path to the extra source folders (what choosing a folder in the dialog does). */
 void                   loom_preferences_window_add_folder (LoomPreferencesWindow *self,
                                                            const char            *path);

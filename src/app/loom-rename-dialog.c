@@ -15,15 +15,15 @@
 
 struct _LoomRenameDialog
 {
-  AdwMessageDialog  parent_instance;
+  AdwMessageDialog parent_instance;
 
-  LoomSession      *session;
-  char             *date;
+  LoomSession *session;
+  char        *date;
 
-  GtkLabel         *date_label;
-  AdwActionRow     *date_row;
-  AdwEntryRow      *name_row;
-  GtkLabel         *preview_label;
+  GtkLabel     *date_label;
+  AdwActionRow *date_row;
+  AdwEntryRow  *name_row;
+  GtkLabel     *preview_label;
 };
 
 G_DEFINE_FINAL_TYPE (LoomRenameDialog, loom_rename_dialog, ADW_TYPE_MESSAGE_DIALOG)
@@ -41,7 +41,7 @@ on_name_changed_cb (LoomRenameDialog *self,
   adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (self), "rename", title != NULL);
 
   /* Translators: %s is the whole title a session will get, name and date. */
-  preview = title != NULL ? g_strdup_printf (_("New title: %s"), title) : NULL;
+  preview = title != NULL ? g_strdup_printf (_ ("New title: %s"), title) : NULL;
   gtk_label_set_label (self->preview_label, preview);
   gtk_widget_set_visible (GTK_WIDGET (self->preview_label), preview != NULL);
 }
@@ -73,7 +73,7 @@ loom_rename_dialog_dispose (GObject *object)
 static void
 loom_rename_dialog_class_init (LoomRenameDialogClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_rename_dialog_dispose;
@@ -101,15 +101,13 @@ loom_rename_dialog_new (GtkWindow   *parent,
                         const char  *first_prompt)
 {
   LoomRenameDialog *self;
-  g_autofree char *name = NULL;
-  const char *title;
+  g_autofree char  *name = NULL;
+  const char       *title;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (LOOM_IS_SESSION (session), NULL);
 
-  self = g_object_new (LOOM_TYPE_RENAME_DIALOG,
-                       "transient-for", parent,
-                       NULL);
+  self = g_object_new (LOOM_TYPE_RENAME_DIALOG, "transient-for", parent, NULL);
   self->session = g_object_ref (session);
 
   title = loom_session_get_title (session);
@@ -119,15 +117,15 @@ loom_rename_dialog_new (GtkWindow   *parent,
   if (self->date != NULL)
     {
       adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self),
-                                   _("Titles are a descriptive name followed by the date the "
-                                     "session started. Only the name changes."));
+                                   _ ("Titles are a descriptive name followed by the date the "
+                                      "session started. Only the name changes."));
       gtk_label_set_label (self->date_label, self->date);
     }
   else
     {
       adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (self),
-                                   _("The date this session started is not known, so its title "
-                                     "is the name alone."));
+                                   _ ("The date this session started is not known, so its title "
+                                      "is the name alone."));
       gtk_widget_set_visible (GTK_WIDGET (self->date_row), FALSE);
     }
 

@@ -16,15 +16,15 @@ G_DECLARE_FINAL_TYPE (LoomRenameDialog, loom_rename_dialog, LOOM, RENAME_DIALOG,
 
 /* @first_prompt (nullable) suggests a name when the title has none worth keeping. Answers
  * "rename" or "cancel". */
-LoomRenameDialog *loom_rename_dialog_new       (GtkWindow        *parent,
-                                                LoomSession      *session,
-                                                const char       *first_prompt);
+LoomRenameDialog *loom_rename_dialog_new (GtkWindow   *parent,
+                                          LoomSession *session,
+                                          const char  *first_prompt);
 LoomSession      *loom_rename_dialog_get_session (LoomRenameDialog *self);
-const char       *loom_rename_dialog_get_name  (LoomRenameDialog *self);
-void              loom_rename_dialog_set_name  (LoomRenameDialog *self,
-                                                const char       *name);
+const char       *loom_rename_dialog_get_name (LoomRenameDialog *self);
+void              loom_rename_dialog_set_name (LoomRenameDialog *self,
+                                               const char       *name);
 /* The session's date, kept as it is; NULL when the session has none. */
-const char       *loom_rename_dialog_get_date  (LoomRenameDialog *self);
+const char       *loom_rename_dialog_get_date (LoomRenameDialog *self);
 /* The title the session gets: `<name> - <date>`; NULL while the name is empty. */
 char             *loom_rename_dialog_dup_title (LoomRenameDialog *self);
 

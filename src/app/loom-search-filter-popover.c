@@ -38,17 +38,17 @@ typedef struct
   const char    *key;
   GtkDropDown   *dropdown;
   GtkStringList *labels;
-  GPtrArray     *values;      /* char *, parallel to labels; NULL stands for no filter */
-  guint          n_fixed;     /* the choices always offered; a typed value goes after them */
+  GPtrArray     *values;  /* char *, parallel to labels; NULL stands for no filter */
+  guint          n_fixed; /* the choices always offered; a typed value goes after them */
 } Field;
 
 struct _LoomSearchFilterPopover
 {
-  GtkPopover      parent_instance;
+  GtkPopover parent_instance;
 
-  Field           fields[N_FIELDS];
-  char           *query;
-  gboolean        updating;
+  Field    fields[N_FIELDS];
+  char    *query;
+  gboolean updating;
 
   GtkDropDown    *agent_dropdown;
   GtkDropDown    *date_dropdown;
@@ -61,7 +61,8 @@ struct _LoomSearchFilterPopover
 
 G_DEFINE_FINAL_TYPE (LoomSearchFilterPopover, loom_search_filter_popover, GTK_TYPE_POPOVER)
 
-enum {
+enum
+{
   PROP_0,
   PROP_QUERY,
   N_PROPS
@@ -69,13 +70,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static const char * const field_keys[N_FIELDS] = {
-  [FIELD_AGENT] = "agent",
-  [FIELD_ROLE] = "role",
-  [FIELD_DATE] = "after",
-  [FIELD_PROJECT] = "project",
-  [FIELD_FOLDER] = "folder",
-  [FIELD_PLACE] = "in",
+static const char *const field_keys[N_FIELDS] = {
+  [FIELD_AGENT] = "agent",     [FIELD_ROLE] = "role",     [FIELD_DATE] = "after",
+  [FIELD_PROJECT] = "project", [FIELD_FOLDER] = "folder", [FIELD_PLACE] = "in",
 };
 
 /* ——— Values ——— */
@@ -86,17 +83,15 @@ static char *
 canonical_value (const char *key,
                  const char *value)
 {
-  static const struct {
+  static const struct
+  {
     const char *key;
     const char *alias;
     const char *value;
   } aliases[] = {
-    { "agent", "claude", "claude-code" },
-    { "agent", "gemini-cli", "gemini" },
-    { "role", "prompt", "user" },
-    { "role", "reply", "assistant" },
-    { "in", "archive", "archived" },
-    { "has", "errors", "error" },
+    { "agent", "claude", "claude-code" }, { "agent", "gemini-cli", "gemini" },
+    { "role", "prompt", "user" },         { "role", "reply", "assistant" },
+    { "in", "archive", "archived" },      { "has", "errors", "error" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
@@ -111,8 +106,8 @@ static void
 field_clear (Field *field)
 {
   g_ptr_array_set_size (field->values, 0);
-  gtk_string_list_splice (field->labels, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (field->labels)), NULL);
+  gtk_string_list_splice (field->labels, 0, g_list_model_get_n_items (G_LIST_MODEL (field->labels)),
+                          NULL);
 }
 
 /* Takes away the choices added for values typed by hand. */
@@ -143,7 +138,7 @@ field_select (Field      *field,
               const char *value)
 {
   g_autofree char *canonical = value != NULL ? canonical_value (field->key, value) : NULL;
-  guint index = field->values->len;
+  guint            index = field->values->len;
 
   for (guint i = 0; i < field->values->len; i++)
     {
@@ -163,7 +158,7 @@ field_select (Field      *field,
       if (g_str_equal (field->key, "after"))
         {
           /* Translators: a date typed by hand in after:, e.g. "Since 2026-10-01". */
-          g_autofree char *label = g_strdup_printf (_("Since %s"), value);
+          g_autofree char *label = g_strdup_printf (_ ("Since %s"), value);
 
           field_add (field, label, value);
         }
@@ -177,27 +172,28 @@ field_select (Field      *field,
 static void
 fill_dates (Field *field)
 {
-  static const struct {
+  static const struct
+  {
     const char *label;
     int         days;
   } presets[] = {
-    { N_("Today"), 0 },
-    { N_("Last 7 Days"), 6 },
-    { N_("Last 30 Days"), 29 },
-    { N_("Last 12 Months"), -1 },
+    { N_ ("Today"), 0 },
+    { N_ ("Last 7 Days"), 6 },
+    { N_ ("Last 30 Days"), 29 },
+    { N_ ("Last 12 Months"), -1 },
   };
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
 
   field_clear (field);
-  field_add (field, _("Any Time"), NULL);
+  field_add (field, _ ("Any Time"), NULL);
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
-      g_autoptr(GDateTime) day = presets[i].days >= 0
-                                 ? g_date_time_add_days (now, -presets[i].days)
-                                 : g_date_time_add_years (now, -1);
+      g_autoptr (GDateTime) day = presets[i].days >= 0
+                                    ? g_date_time_add_days (now, -presets[i].days)
+                                    : g_date_time_add_years (now, -1);
       g_autofree char *date = g_date_time_format (day, "%Y-%m-%d");
 
-      field_add (field, _(presets[i].label), date);
+      field_add (field, _ (presets[i].label), date);
     }
   field->n_fixed = field->values->len;
 }
@@ -206,9 +202,9 @@ static int
 compare_project_names (gconstpointer a,
                        gconstpointer b)
 {
-  const LoomProjectSummary *pa = *(LoomProjectSummary * const *)a;
-  const LoomProjectSummary *pb = *(LoomProjectSummary * const *)b;
-  int cmp = g_utf8_collate (pa->name, pb->name);
+  const LoomProjectSummary *pa = *(LoomProjectSummary *const *)a;
+  const LoomProjectSummary *pb = *(LoomProjectSummary *const *)b;
+  int                       cmp = g_utf8_collate (pa->name, pb->name);
 
   return cmp != 0 ? cmp : strcmp (pa->path, pb->path);
 }
@@ -217,12 +213,12 @@ static void
 fill_projects (Field     *field,
                LoomStore *store)
 {
-  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) projects = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) projects = NULL;
+  g_autoptr (GError) error = NULL;
 
   field_clear (field);
-  field_add (field, _("Any Project"), NULL);
+  field_add (field, _ ("Any Project"), NULL);
   field->n_fixed = 1;
   if (store == NULL)
     return;
@@ -238,7 +234,7 @@ fill_projects (Field     *field,
   for (guint i = 0; i < projects->len; i++)
     {
       LoomProjectSummary *summary = projects->pdata[i];
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name));
+      guint               n = GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name));
 
       g_hash_table_insert (names, summary->name, GUINT_TO_POINTER (n + 1));
     }
@@ -250,7 +246,7 @@ fill_projects (Field     *field,
 
       if (GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name)) > 1)
         {
-          g_autofree char *label = g_strdup_printf (_("%s (%s)"), summary->name, summary->path);
+          g_autofree char *label = g_strdup_printf (_ ("%s (%s)"), summary->name, summary->path);
 
           field_add (field, label, summary->path);
         }
@@ -264,12 +260,12 @@ static void
 fill_folders (Field     *field,
               LoomStore *store)
 {
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (GError) error = NULL;
   guint n_folders;
 
   field_clear (field);
-  field_add (field, _("Any Folder"), NULL);
+  field_add (field, _ ("Any Folder"), NULL);
   field->n_fixed = 1;
   if (store == NULL)
     return;
@@ -283,7 +279,7 @@ fill_folders (Field     *field,
   n_folders = g_list_model_get_n_items (folders);
   for (guint i = 0; i < n_folders; i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
 
       field_add (field, loom_folder_get_name (folder), loom_folder_get_name (folder));
     }
@@ -313,7 +309,7 @@ on_selected_changed_cb (LoomSearchFilterPopover *self,
                         GtkDropDown             *dropdown)
 {
   Field *field = NULL;
-  guint selected;
+  guint  selected;
 
   g_assert (LOOM_IS_SEARCH_FILTER_POPOVER (self));
 
@@ -344,9 +340,8 @@ on_errors_toggled_cb (LoomSearchFilterPopover *self,
   if (self->updating)
     return;
 
-  set_query (self, loom_search_query_text_set_filter (self->query, "has",
-                                                      gtk_check_button_get_active (check)
-                                                      ? "error" : NULL));
+  set_query (self, loom_search_query_text_set_filter (
+                     self->query, "has", gtk_check_button_get_active (check) ? "error" : NULL));
 }
 
 static void
@@ -424,21 +419,19 @@ loom_search_filter_popover_get_property (GObject    *object,
 static void
 loom_search_filter_popover_class_init (LoomSearchFilterPopoverClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_search_filter_popover_dispose;
   object_class->finalize = loom_search_filter_popover_finalize;
   object_class->get_property = loom_search_filter_popover_get_property;
 
-  properties[PROP_QUERY] =
-    g_param_spec_string ("query", NULL, NULL, "",
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_QUERY] = g_param_spec_string (
+    "query", NULL, NULL, "", G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-search-filter-popover.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-search-filter-popover.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomSearchFilterPopover, agent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchFilterPopover, date_dropdown);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchFilterPopover, errors_check);
@@ -452,24 +445,25 @@ loom_search_filter_popover_class_init (LoomSearchFilterPopoverClass *klass)
 static void
 loom_search_filter_popover_init (LoomSearchFilterPopover *self)
 {
-  static const struct {
+  static const struct
+  {
     FieldId     field;
     const char *label;
     const char *value;
   } choices[] = {
-    { FIELD_AGENT, N_("Any Agent"), NULL },
+    { FIELD_AGENT, N_ ("Any Agent"), NULL },
     { FIELD_AGENT, NULL, "claude-code" },
     { FIELD_AGENT, NULL, "codex" },
     { FIELD_AGENT, NULL, "gemini" },
-    { FIELD_ROLE, N_("Anything"), NULL },
-    { FIELD_ROLE, N_("Prompts"), "user" },
-    { FIELD_ROLE, N_("Replies"), "assistant" },
-    { FIELD_ROLE, N_("Tool Calls"), "tool" },
-    { FIELD_ROLE, N_("Reasoning"), "reasoning" },
-    { FIELD_PLACE, N_("All but the Trash"), NULL },
-    { FIELD_PLACE, N_("Pinned"), "pinned" },
-    { FIELD_PLACE, N_("Archived"), "archived" },
-    { FIELD_PLACE, N_("Trash"), "trash" },
+    { FIELD_ROLE, N_ ("Anything"), NULL },
+    { FIELD_ROLE, N_ ("Prompts"), "user" },
+    { FIELD_ROLE, N_ ("Replies"), "assistant" },
+    { FIELD_ROLE, N_ ("Tool Calls"), "tool" },
+    { FIELD_ROLE, N_ ("Reasoning"), "reasoning" },
+    { FIELD_PLACE, N_ ("All but the Trash"), NULL },
+    { FIELD_PLACE, N_ ("Pinned"), "pinned" },
+    { FIELD_PLACE, N_ ("Archived"), "archived" },
+    { FIELD_PLACE, N_ ("Trash"), "trash" },
   };
   GtkDropDown *dropdowns[N_FIELDS];
 
@@ -500,7 +494,7 @@ loom_search_filter_popover_init (LoomSearchFilterPopover *self)
   /* The agents go by the names people know them by, as in the session list. */
   for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
     field_add (&self->fields[choices[i].field],
-               choices[i].label != NULL ? _(choices[i].label)
+               choices[i].label != NULL ? _ (choices[i].label)
                                         : loom_session_row_agent_name (choices[i].value),
                choices[i].value);
   for (guint i = 0; i < N_FIELDS; i++)
@@ -512,8 +506,8 @@ loom_search_filter_popover_init (LoomSearchFilterPopover *self)
     gtk_drop_down_set_selected (self->fields[i].dropdown, 0);
   self->updating = FALSE;
 
-  g_signal_connect_object (self->errors_check, "toggled", G_CALLBACK (on_errors_toggled_cb),
-                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->errors_check, "toggled", G_CALLBACK (on_errors_toggled_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 /* ——— Public ——— */

@@ -18,7 +18,7 @@ append_flat (GString    *out,
              gsize       length,
              gboolean    markup)
 {
-  g_autoptr(GString) flat = g_string_sized_new (length);
+  g_autoptr (GString) flat = g_string_sized_new (length);
   gboolean in_space = out->len > 0 && out->str[out->len - 1] == ' ';
 
   for (gsize i = 0; i < length; i++)
@@ -48,9 +48,9 @@ static char *
 format_snippet (const char *snippet,
                 gboolean    markup)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
   const char *p = snippet != NULL ? snippet : "";
-  gboolean open = FALSE;
+  gboolean    open = FALSE;
 
   /* The core marks each match with \002 … \003. A snippet cut inside a match may lack the
    * end: the bold then ends with the text rather than running into the markup. */
@@ -104,22 +104,23 @@ loom_search_format_snippet_text (const char *snippet)
 char *
 loom_search_format_kind (const LoomSearchHitData *data)
 {
-  static const struct {
+  static const struct
+  {
     const char *kind;
     const char *name;
   } kinds[] = {
-    { "prompt", N_("Prompt") },
-    { "reply", N_("Reply") },
-    { "tool", N_("Tool") },
-    { "reasoning", N_("Reasoning") },
-    { "title", N_("Title") },
-    { "context", N_("Context") },
-    { "system", N_("System") },
-    { "file", N_("File Change") },
-    { "compaction", N_("Compaction") },
-    { "api_error", N_("API Error") },
-    { "subagent", N_("Sub-agent") },
-    { "lifecycle", N_("Event") },
+    { "prompt", N_ ("Prompt") },
+    { "reply", N_ ("Reply") },
+    { "tool", N_ ("Tool") },
+    { "reasoning", N_ ("Reasoning") },
+    { "title", N_ ("Title") },
+    { "context", N_ ("Context") },
+    { "system", N_ ("System") },
+    { "file", N_ ("File Change") },
+    { "compaction", N_ ("Compaction") },
+    { "api_error", N_ ("API Error") },
+    { "subagent", N_ ("Sub-agent") },
+    { "lifecycle", N_ ("Event") },
   };
   const char *name = NULL;
 
@@ -129,7 +130,7 @@ loom_search_format_kind (const LoomSearchHitData *data)
     {
       if (g_str_equal (data->kind, kinds[i].kind))
         {
-          name = _(kinds[i].name);
+          name = _ (kinds[i].name);
           break;
         }
     }
@@ -140,6 +141,6 @@ loom_search_format_kind (const LoomSearchHitData *data)
 
   if (data->tool_name != NULL && *data->tool_name != '\0')
     /* Translators: a search hit's kind and its tool, e.g. "Tool · Bash". */
-    return g_strdup_printf (_("%s · %s"), name, data->tool_name);
+    return g_strdup_printf (_ ("%s · %s"), name, data->tool_name);
   return g_strdup (name);
 }

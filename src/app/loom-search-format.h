@@ -9,10 +9,10 @@
 G_BEGIN_DECLS
 
 /* Pango markup of a hit's snippet: the matches in bold, everything else escaped, on one line. */
-char       *loom_search_format_snippet_markup (const char          *snippet);
+char *loom_search_format_snippet_markup (const char *snippet);
 /* The same as plain text, for screen readers and tooltips. */
-char       *loom_search_format_snippet_text   (const char          *snippet);
+char *loom_search_format_snippet_text (const char *snippet);
 /* "Prompt", "Reply", "Tool · Bash", "Reasoning", "Title"… */
-char       *loom_search_format_kind           (const LoomSearchHitData *data);
+char *loom_search_format_kind (const LoomSearchHitData *data);
 
 G_END_DECLS

@@ -21,14 +21,14 @@
 
 struct _LoomSearchMarker
 {
-  GObject           parent_instance;
+  GObject parent_instance;
 
-  char             *query;
-  LoomSearchMarks  *marks;
+  char            *query;
+  LoomSearchMarks *marks;
 
-  GdkRGBA           background;
-  GdkRGBA           foreground;
-  gboolean          has_colors;
+  GdkRGBA  background;
+  GdkRGBA  foreground;
+  gboolean has_colors;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSearchMarker, loom_search_marker, G_TYPE_OBJECT)
@@ -87,10 +87,10 @@ loom_search_marker_init (LoomSearchMarker *self)
 LoomSearchMarker *
 loom_search_marker_new (const char *query)
 {
-  g_autoptr(LoomSearchMarker) self = NULL;
-  g_autoptr(GArray) prefix = NULL;
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) words = NULL;
+  g_autoptr (LoomSearchMarker) self = NULL;
+  g_autoptr (GArray) prefix = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) words = NULL;
 
   g_return_val_if_fail (query != NULL, NULL);
 
@@ -99,9 +99,9 @@ loom_search_marker_new (const char *query)
 
   self = g_object_new (LOOM_TYPE_SEARCH_MARKER, NULL);
   self->query = g_strdup (query);
-  if (!(self->marks = loom_search_marks_new ((const char * const *)words,
-                                              (const gboolean *)(gpointer)prefix->data,
-                                              g_strv_length (words), &error)))
+  if (!(self->marks = loom_search_marks_new ((const char *const *)words,
+                                             (const gboolean *)(gpointer)prefix->data,
+                                             g_strv_length (words), &error)))
     {
       /* The search itself needs the same tokenizer: this cannot fail where a search ran. */
       g_warning ("Cannot mark the words of “%s”: %s", query, error->message);
@@ -180,7 +180,7 @@ loom_search_marker_mark_label (LoomSearchMarker *marker,
                                GtkLabel         *label)
 {
   LabelMarks *marks;
-  g_autoptr(GArray) found = NULL;
+  g_autoptr (GArray) found = NULL;
   PangoAttrList *attributes;
 
   g_return_if_fail (marker == NULL || LOOM_IS_SEARCH_MARKER (marker));
@@ -241,8 +241,7 @@ mark_tree (LoomSearchMarker *marker,
 {
   /* What is not shown is marked when it is: every place that shows a label marks it. The root
    * is shown, its caller says: a revealer shows its child only once it starts to slide. */
-  if (!gtk_widget_get_visible (widget) ||
-      (!is_root && !gtk_widget_get_child_visible (widget)) ||
+  if (!gtk_widget_get_visible (widget) || (!is_root && !gtk_widget_get_child_visible (widget)) ||
       g_object_get_qdata (G_OBJECT (widget), label_skip_quark ()) != NULL)
     return;
 
@@ -256,8 +255,7 @@ mark_tree (LoomSearchMarker *marker,
       return;
     }
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     mark_tree (marker, child, FALSE);
 }

@@ -16,23 +16,25 @@
 typedef struct
 {
   LoomSession *session;
-  GPtrArray   *hits;        /* LoomSearchHit, by seq */
+  GPtrArray   *hits; /* LoomSearchHit, by seq */
 } Group;
 
 struct _LoomSearchResultModel
 {
-  GObject     parent_instance;
+  GObject parent_instance;
 
-  GPtrArray  *groups;       /* Group, in the order of their best hit */
-  GHashTable *by_uuid;      /* session uuid → Group */
+  GPtrArray  *groups;  /* Group, in the order of their best hit */
+  GHashTable *by_uuid; /* session uuid → Group */
   guint       n_items;
   guint       n_hits;
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
 
+/* clang-format off */
 G_DEFINE_FINAL_TYPE_WITH_CODE (LoomSearchResultModel, loom_search_result_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, list_model_iface_init))
+/* clang-format on */
 
 static void
 group_free (Group *group)
@@ -121,7 +123,7 @@ void
 loom_search_result_model_add_page (LoomSearchResultModel *self,
                                    LoomSearchPage        *page)
 {
-  g_autoptr(GPtrArray) new_hits = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) new_hits = g_ptr_array_new_with_free_func (g_object_unref);
   guint first_new_item;
   guint n_hits;
 
@@ -134,10 +136,10 @@ loom_search_result_model_add_page (LoomSearchResultModel *self,
   n_hits = g_list_model_get_n_items (page->hits);
   for (guint i = 0; i < n_hits; i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (page->hits, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (page->hits, i);
       Group *group = g_hash_table_lookup (self->by_uuid,
                                           loom_search_hit_get_data (hit)->session_uuid);
-      guint index;
+      guint  index;
 
       if (group == NULL)
         {
@@ -148,17 +150,17 @@ loom_search_result_model_add_page (LoomSearchResultModel *self,
       index = group_insert (group, hit);
       self->n_items++;
       self->n_hits++;
-      g_list_model_items_changed (G_LIST_MODEL (self), group_position (self, group) + 1 + index,
-                                  0, 1);
+      g_list_model_items_changed (G_LIST_MODEL (self), group_position (self, group) + 1 + index, 0,
+                                  1);
     }
 
   first_new_item = self->n_items;
   for (guint i = 0; i < new_hits->len; i++)
     {
       LoomSearchHit *hit = new_hits->pdata[i];
-      const char *uuid = loom_search_hit_get_data (hit)->session_uuid;
-      Group *group = g_hash_table_lookup (self->by_uuid, uuid);
-      LoomSession *session;
+      const char    *uuid = loom_search_hit_get_data (hit)->session_uuid;
+      Group         *group = g_hash_table_lookup (self->by_uuid, uuid);
+      LoomSession   *session;
 
       if (group != NULL)
         {
@@ -208,10 +210,8 @@ same_hit (LoomSearchHit *a,
 
   return x->item_id == y->item_id && x->seq == y->seq && x->created_at == y->created_at &&
          g_strcmp0 (x->session_uuid, y->session_uuid) == 0 &&
-         g_strcmp0 (x->item_type, y->item_type) == 0 &&
-         g_strcmp0 (x->kind, y->kind) == 0 &&
-         g_strcmp0 (x->tool_name, y->tool_name) == 0 &&
-         g_strcmp0 (x->snippet, y->snippet) == 0;
+         g_strcmp0 (x->item_type, y->item_type) == 0 && g_strcmp0 (x->kind, y->kind) == 0 &&
+         g_strcmp0 (x->tool_name, y->tool_name) == 0 && g_strcmp0 (x->snippet, y->snippet) == 0;
 }
 
 static char *
@@ -245,7 +245,7 @@ static void
 reuse_same (LoomSearchResultModel *self,
             LoomSearchResultModel *fresh)
 {
-  g_autoptr(GHashTable) hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) hits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < self->groups->len; i++)
     {
@@ -265,7 +265,7 @@ reuse_same (LoomSearchResultModel *self,
       for (guint j = 0; j < group->hits->len; j++)
         {
           g_autofree char *key = hit_key (group->hits->pdata[j]);
-          LoomSearchHit *hit = g_hash_table_lookup (hits, key);
+          LoomSearchHit   *hit = g_hash_table_lookup (hits, key);
 
           if (hit != NULL && same_hit (hit, group->hits->pdata[j]))
             {
@@ -281,8 +281,7 @@ reuse_same (LoomSearchResultModel *self,
     {
       Group *group = fresh->groups->pdata[i];
 
-      g_hash_table_insert (fresh->by_uuid, (gpointer)loom_session_get_uuid (group->session),
-                           group);
+      g_hash_table_insert (fresh->by_uuid, (gpointer)loom_session_get_uuid (group->session), group);
     }
 }
 
@@ -290,12 +289,12 @@ gboolean
 loom_search_result_model_replace (LoomSearchResultModel *self,
                                   LoomSearchPage        *page)
 {
-  g_autoptr(LoomSearchResultModel) fresh = NULL;
-  g_autoptr(GPtrArray) before = NULL;
-  g_autoptr(GPtrArray) after = NULL;
-  GPtrArray *old_groups;
+  g_autoptr (LoomSearchResultModel) fresh = NULL;
+  g_autoptr (GPtrArray) before = NULL;
+  g_autoptr (GPtrArray) after = NULL;
+  GPtrArray  *old_groups;
   GHashTable *old_by_uuid;
-  guint same_start = 0, same_end = 0, n_before, n_after;
+  guint       same_start = 0, same_end = 0, n_before, n_after;
 
   g_return_val_if_fail (LOOM_IS_SEARCH_RESULT_MODEL (self), FALSE);
   g_return_val_if_fail (page != NULL && page->hits != NULL && page->sessions != NULL, FALSE);
@@ -326,8 +325,7 @@ loom_search_result_model_replace (LoomSearchResultModel *self,
   fresh->by_uuid = old_by_uuid;
   self->n_items = fresh->n_items;
   self->n_hits = fresh->n_hits;
-  g_list_model_items_changed (G_LIST_MODEL (self), same_start,
-                              n_before - same_start - same_end,
+  g_list_model_items_changed (G_LIST_MODEL (self), same_start, n_before - same_start - same_end,
                               n_after - same_start - same_end);
   return TRUE;
 }

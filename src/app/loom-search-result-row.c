@@ -18,21 +18,21 @@
 
 struct _LoomSearchResultRow
 {
-  GtkWidget   parent_instance;
+  GtkWidget parent_instance;
 
   GObject    *item;
   char       *accessible_label;
   const char *agent_class;
 
-  GtkLabel   *agent_label;
-  GtkWidget  *header;
-  GtkWidget  *hit;
-  GtkLabel   *hit_time_label;
-  GtkLabel   *kind_label;
-  GtkLabel   *project_label;
-  GtkLabel   *session_time_label;
-  GtkLabel   *snippet_label;
-  GtkLabel   *title_label;
+  GtkLabel  *agent_label;
+  GtkWidget *header;
+  GtkWidget *hit;
+  GtkLabel  *hit_time_label;
+  GtkLabel  *kind_label;
+  GtkLabel  *project_label;
+  GtkLabel  *session_time_label;
+  GtkLabel  *snippet_label;
+  GtkLabel  *title_label;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSearchResultRow, loom_search_result_row, GTK_TYPE_WIDGET)
@@ -42,7 +42,7 @@ G_DEFINE_FINAL_TYPE (LoomSearchResultRow, loom_search_result_row, GTK_TYPE_WIDGE
 static const char *
 agent_style_class (const char *source)
 {
-  static const char * const known[] = { "claude-code", "codex", "gemini" };
+  static const char *const known[] = { "claude-code", "codex", "gemini" };
 
   for (guint i = 0; source != NULL && i < G_N_ELEMENTS (known); i++)
     {
@@ -58,9 +58,8 @@ set_accessible_label (LoomSearchResultRow *self,
 {
   g_free (self->accessible_label);
   self->accessible_label = label;
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label != NULL ? label : "",
-                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  label != NULL ? label : "", -1);
 }
 
 static void
@@ -70,10 +69,10 @@ show_session (LoomSearchResultRow *self,
   g_autofree char *project = loom_session_row_display_text (
     loom_session_get_project_name (session));
   g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
-  const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
-  const char *agent_class = agent_style_class (loom_session_get_source (session));
+  const char      *agent = loom_session_row_agent_name (loom_session_get_source (session));
+  const char      *agent_class = agent_style_class (loom_session_get_source (session));
   g_autofree char *time = NULL;
-  gint64 updated_at;
+  gint64           updated_at;
 
   updated_at = loom_session_get_updated_at (session);
   if (updated_at <= 0)
@@ -98,15 +97,13 @@ show_session (LoomSearchResultRow *self,
   gtk_widget_remove_css_class (GTK_WIDGET (self), "hit");
   gtk_widget_add_css_class (GTK_WIDGET (self), "header");
 
-  set_accessible_label (self,
-                        project != NULL && *project != '\0'
-                        /* Translators: what a screen reader says of a session in the search
+  set_accessible_label (
+    self, project != NULL && *project != '\0'
+            /* Translators: what a screen reader says of a session in the search
                          * results: its title, agent, project and last activity. */
-                        ? g_strdup_printf (_("Session %s, %s, %s, %s"),
-                                           title != NULL ? title : "", agent, project,
-                                           time)
-                        : g_strdup_printf (_("Session %s, %s, %s"),
-                                           title != NULL ? title : "", agent, time));
+            ? g_strdup_printf (_ ("Session %s, %s, %s, %s"), title != NULL ? title : "", agent,
+                               project, time)
+            : g_strdup_printf (_ ("Session %s, %s, %s"), title != NULL ? title : "", agent, time));
 }
 
 /* The core's snippet is some words around the match, but a word of a transcript can be 64 KiB
@@ -136,12 +133,12 @@ show_hit (LoomSearchResultRow *self,
           LoomSearchHit       *hit)
 {
   const LoomSearchHitData *data = loom_search_hit_get_data (hit);
-  g_autofree char *kind = loom_search_format_kind (data);
-  g_autofree char *snippet = bound_snippet (data->snippet, SNIPPET_CHARS);
-  g_autofree char *markup = loom_search_format_snippet_markup (snippet);
-  g_autofree char *text = loom_search_format_snippet_text (snippet);
-  g_autofree char *time = loom_session_row_format_time (data->created_at,
-                                                        g_get_real_time () / 1000);
+  g_autofree char         *kind = loom_search_format_kind (data);
+  g_autofree char         *snippet = bound_snippet (data->snippet, SNIPPET_CHARS);
+  g_autofree char         *markup = loom_search_format_snippet_markup (snippet);
+  g_autofree char         *text = loom_search_format_snippet_text (snippet);
+  g_autofree char         *time = loom_session_row_format_time (data->created_at,
+                                                                g_get_real_time () / 1000);
 
   gtk_label_set_label (self->kind_label, kind);
   gtk_label_set_label (self->hit_time_label, time);
@@ -154,7 +151,7 @@ show_hit (LoomSearchResultRow *self,
 
   /* Translators: what a screen reader says of a search hit: its kind, its time, then the
    * words around the match. */
-  set_accessible_label (self, g_strdup_printf (_("%s, %s: %s"), kind, time, text));
+  set_accessible_label (self, g_strdup_printf (_ ("%s, %s: %s"), kind, time, text));
 }
 
 void
@@ -221,15 +218,14 @@ loom_search_result_row_finalize (GObject *object)
 static void
 loom_search_result_row_class_init (LoomSearchResultRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_search_result_row_dispose;
   object_class->finalize = loom_search_result_row_finalize;
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-search-result-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-search-result-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResultRow, agent_label);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResultRow, header);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResultRow, hit);

@@ -13,13 +13,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LoomSearchResultRow, loom_search_result_row, LOOM, SEARCH_RESULT_ROW,
                       GtkWidget)
 
-GtkWidget *loom_search_result_row_new           (void);
+GtkWidget  *loom_search_result_row_new (void);
 /* A LoomSession shows as its group's header, a LoomSearchHit as a hit; NULL unbinds. */
-void       loom_search_result_row_set_item      (LoomSearchResultRow *self,
-                                                 GObject             *item);
-GObject   *loom_search_result_row_get_item      (LoomSearchResultRow *self);
+void        loom_search_result_row_set_item (LoomSearchResultRow *self,
+                                             GObject             *item);
+GObject    *loom_search_result_row_get_item (LoomSearchResultRow *self);
 /* The snippet's label, for tests: its markup carries the highlighted matches. */
-GtkLabel  *loom_search_result_row_get_snippet_label (LoomSearchResultRow *self);
+GtkLabel   *loom_search_result_row_get_snippet_label (LoomSearchResultRow *self);
 /* What the row says to a screen reader. */
 const char *loom_search_result_row_get_accessible_label (LoomSearchResultRow *self);
 

@@ -28,17 +28,17 @@
 #include "loom-style.h"
 
 /* A screenful several times over; later pages come as the list scrolls. */
-#define PAGE_SIZE 100
+#define PAGE_SIZE             100
 /* Below this, a search goes from the last results to the new ones without a spinner. */
-#define SEARCHING_DELAY_MSEC 250
+#define SEARCHING_DELAY_MSEC  250
 /* An import's changes come in bursts: the results are read again once it pauses this long, and
  * no more often than every REFRESH_INTERVAL_MSEC while it goes on. */
-#define REFRESH_DELAY_MSEC 300
+#define REFRESH_DELAY_MSEC    300
 #define REFRESH_INTERVAL_MSEC 1000
 
 struct _LoomSearchResults
 {
-  GtkWidget              parent_instance;
+  GtkWidget parent_instance;
 
   LoomSearchWorker      *worker;
   LoomSearchResultModel *model;
@@ -46,34 +46,35 @@ struct _LoomSearchResults
   /* The searches of the current query; cancelled when the query changes. */
   GCancellable          *cancellable;
 
-  char                  *query;
-  char                  *summary;
-  char                  *error;
-  guint                  next_offset;
-  guint                  searching_delay_id;
-  guint                  refresh_id;
-  gint64                 last_refresh;   /* monotonic µs */
-  guint                  n_refreshes;
+  char  *query;
+  char  *summary;
+  char  *error;
+  guint  next_offset;
+  guint  searching_delay_id;
+  guint  refresh_id;
+  gint64 last_refresh; /* monotonic µs */
+  guint  n_refreshes;
 
-  guint                  searching : 1;
-  guint                  loading_more : 1;
-  guint                  complete : 1;
-  guint                  selecting : 1;
+  guint searching : 1;
+  guint loading_more : 1;
+  guint complete : 1;
+  guint selecting : 1;
   /* The query is being read again, and should be once more when that is done. */
-  guint                  refreshing : 1;
-  guint                  refresh_again : 1;
+  guint refreshing : 1;
+  guint refresh_again : 1;
 
-  AdwStatusPage         *empty_page;
-  AdwStatusPage         *error_page;
-  GtkListView           *list_view;
-  GtkScrolledWindow     *scrolled_window;
-  GtkSpinner            *spinner;
-  GtkStack              *stack;
+  AdwStatusPage     *empty_page;
+  AdwStatusPage     *error_page;
+  GtkListView       *list_view;
+  GtkScrolledWindow *scrolled_window;
+  GtkSpinner        *spinner;
+  GtkStack          *stack;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSearchResults, loom_search_results, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_ERROR,
   PROP_QUERY,
@@ -84,7 +85,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
+enum
+{
   HIT_ACTIVATED,
   N_SIGNALS
 };
@@ -92,18 +94,18 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void loom_search_results_load_page (LoomSearchResults *self);
-static void on_vadjustment_changed_cb     (LoomSearchResults *self);
-static void take_refresh                  (LoomSearchResults *self,
-                                           LoomSearchPage    *page,
-                                           const GError      *error);
+static void on_vadjustment_changed_cb (LoomSearchResults *self);
+static void take_refresh (LoomSearchResults *self,
+                          LoomSearchPage    *page,
+                          const GError      *error);
 
 /* ——— State ——— */
 
 static void
-set_string (LoomSearchResults  *self,
-            char              **field,
-            const char         *value,
-            guint               prop_id)
+set_string (LoomSearchResults *self,
+            char             **field,
+            const char        *value,
+            guint              prop_id)
 {
   if (g_strcmp0 (*field, value) == 0)
     return;
@@ -136,8 +138,8 @@ update_summary (LoomSearchResults *self)
   g_autofree char *results = NULL;
   g_autofree char *sessions = NULL;
   g_autofree char *summary = NULL;
-  guint n_hits = loom_search_result_model_get_n_hits (self->model);
-  guint n_sessions = loom_search_result_model_get_n_sessions (self->model);
+  guint            n_hits = loom_search_result_model_get_n_hits (self->model);
+  guint            n_sessions = loom_search_result_model_get_n_sessions (self->model);
 
   if (self->query == NULL || self->error != NULL || self->searching)
     {
@@ -149,10 +151,10 @@ update_summary (LoomSearchResults *self)
     results = g_strdup_printf (ngettext ("%'u result", "%'u results", n_hits), n_hits);
   else
     /* Translators: more results than read so far, e.g. "100+ results". */
-    results = g_strdup_printf (_("%'u+ results"), n_hits);
+    results = g_strdup_printf (_ ("%'u+ results"), n_hits);
   sessions = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n_sessions), n_sessions);
   /* Translators: e.g. "12 results in 3 sessions". */
-  summary = g_strdup_printf (_("%s in %s"), results, sessions);
+  summary = g_strdup_printf (_ ("%s in %s"), results, sessions);
   set_string (self, &self->summary, summary, PROP_SUMMARY);
 }
 
@@ -166,7 +168,8 @@ show_error (LoomSearchResults *self,
    * is the store's fault. */
   adw_status_page_set_title (self->error_page,
                              g_error_matches (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT)
-                             ? _("Check the Search") : _("Search Failed"));
+                               ? _ ("Check the Search")
+                               : _ ("Search Failed"));
   /* The description is markup; the message may quote what was typed. */
   escaped = g_markup_escape_text (error->message, -1);
   adw_status_page_set_description (self->error_page, escaped);
@@ -189,7 +192,7 @@ show_results (LoomSearchResults *self)
       g_autofree char *description = NULL;
 
       /* Translators: %s is what was searched for. */
-      description = g_strdup_printf (_("Nothing in the history matches “%s”"), escaped);
+      description = g_strdup_printf (_ ("Nothing in the history matches “%s”"), escaped);
       adw_status_page_set_description (self->empty_page, description);
     }
   gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -232,9 +235,9 @@ page_cb (GObject      *object,
          GAsyncResult *result,
          gpointer      user_data)
 {
-  g_autoptr(PageRequest) request = user_data;
-  g_autoptr(LoomSearchPage) page = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (PageRequest) request = user_data;
+  g_autoptr (LoomSearchPage) page = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSearchResults *self;
 
   page = loom_search_worker_search_finish (LOOM_SEARCH_WORKER (object), result, &error);
@@ -357,7 +360,7 @@ static gboolean
 refresh_cb (gpointer user_data)
 {
   LoomSearchResults *self = user_data;
-  PageRequest *request;
+  PageRequest       *request;
 
   self->refresh_id = 0;
 
@@ -380,8 +383,8 @@ refresh_cb (gpointer user_data)
   request->cancellable = g_object_ref (self->cancellable);
   request->refresh = TRUE;
   loom_search_worker_search_async (self->worker, self->query, NULL, 0,
-                                   MAX (self->next_offset, PAGE_SIZE),
-                                   self->cancellable, page_cb, request);
+                                   MAX (self->next_offset, PAGE_SIZE), self->cancellable, page_cb,
+                                   request);
   return G_SOURCE_REMOVE;
 }
 
@@ -390,9 +393,9 @@ static void
 on_vadjustment_changed_cb (LoomSearchResults *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (self->scrolled_window);
-  double value = gtk_adjustment_get_value (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-  double upper = gtk_adjustment_get_upper (adjustment);
+  double         value = gtk_adjustment_get_value (adjustment);
+  double         page = gtk_adjustment_get_page_size (adjustment);
+  double         upper = gtk_adjustment_get_upper (adjustment);
 
   if (self->complete || self->loading_more || self->searching || self->refreshing ||
       self->query == NULL || self->worker == NULL || upper - (value + page) > page)
@@ -461,7 +464,7 @@ on_activate_cb (LoomSearchResults *self,
                 guint              position,
                 GtkListView       *list_view)
 {
-  g_autoptr(GObject) item = NULL;
+  g_autoptr (GObject) item = NULL;
 
   g_assert (LOOM_IS_SEARCH_RESULTS (self));
 
@@ -481,7 +484,7 @@ on_row_pressed_cb (GtkGestureClick *gesture,
 {
   GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   GtkWidget *self = gtk_widget_get_ancestor (row, LOOM_TYPE_SEARCH_RESULTS);
-  GObject *item = gtk_list_item_get_item (list_item);
+  GObject   *item = gtk_list_item_get_item (list_item);
 
   if (n_press == 1 && item != NULL && self != NULL && gtk_list_item_get_selected (list_item))
     emit_activated (LOOM_SEARCH_RESULTS (self), item);
@@ -492,7 +495,7 @@ on_setup_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              LoomSearchResults        *self)
 {
-  GtkWidget *row = loom_search_result_row_new ();
+  GtkWidget  *row = loom_search_result_row_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
@@ -586,9 +589,9 @@ loom_search_results_get_property (GObject    *object,
 static void
 loom_search_results_class_init (LoomSearchResultsClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags     flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = loom_search_results_dispose;
   object_class->finalize = loom_search_results_finalize;
@@ -607,13 +610,12 @@ loom_search_results_class_init (LoomSearchResultsClass *klass)
    *
    * A result was chosen: a hit, or a session's header (its first hit then).
    */
-  signals[HIT_ACTIVATED] =
-    g_signal_new ("hit-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_INT64);
+  signals[HIT_ACTIVATED] = g_signal_new ("hit-activated", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                         G_TYPE_STRING, G_TYPE_INT64);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-search-results.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-search-results.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResults, empty_page);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResults, error_page);
   gtk_widget_class_bind_template_child (widget_class, LoomSearchResults, list_view);
@@ -628,7 +630,6 @@ loom_search_results_class_init (LoomSearchResultsClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "loomsearchresults");
 }
-
 
 static void
 loom_search_results_init (LoomSearchResults *self)
@@ -649,10 +650,10 @@ loom_search_results_init (LoomSearchResults *self)
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
 
   vadjustment = gtk_scrolled_window_get_vadjustment (self->scrolled_window);
-  g_signal_connect_object (vadjustment, "value-changed",
-                           G_CALLBACK (on_vadjustment_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (vadjustment, "changed",
-                           G_CALLBACK (on_vadjustment_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (vadjustment, "value-changed", G_CALLBACK (on_vadjustment_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (vadjustment, "changed", G_CALLBACK (on_vadjustment_changed_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 /* ——— Public ——— */
@@ -673,8 +674,8 @@ loom_search_results_set_store (LoomSearchResults *self,
   g_return_if_fail (store == NULL || LOOM_IS_STORE (store));
 
   if (store != NULL && self->worker != NULL &&
-      g_strcmp0 (loom_store_get_path (store),
-                 loom_search_worker_get_store_path (self->worker)) == 0)
+      g_strcmp0 (loom_store_get_path (store), loom_search_worker_get_store_path (self->worker)) ==
+        0)
     return;
 
   /* The query runs again on the new store. */
@@ -788,8 +789,7 @@ loom_search_results_refresh (LoomSearchResults *self)
     return;
 
   now = g_get_monotonic_time ();
-  due = MAX (now + REFRESH_DELAY_MSEC * 1000,
-             self->last_refresh + REFRESH_INTERVAL_MSEC * 1000);
+  due = MAX (now + REFRESH_DELAY_MSEC * 1000, self->last_refresh + REFRESH_INTERVAL_MSEC * 1000);
   self->refresh_id = g_timeout_add ((guint)((due - now) / 1000), refresh_cb, self);
 }
 
@@ -804,7 +804,7 @@ loom_search_results_get_n_refreshes (LoomSearchResults *self)
 gboolean
 loom_search_results_activate_first (LoomSearchResults *self)
 {
-  g_autoptr(GObject) item = NULL;
+  g_autoptr (GObject) item = NULL;
 
   g_return_val_if_fail (LOOM_IS_SEARCH_RESULTS (self), FALSE);
 

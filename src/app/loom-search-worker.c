@@ -14,21 +14,21 @@
 
 struct _LoomSearchWorker
 {
-  GObject    parent_instance;
+  GObject parent_instance;
 
   char      *store_path;
   GMutex     mutex;
-  LoomStore *store;          /* guarded by mutex; opened by the first search */
+  LoomStore *store; /* guarded by mutex; opened by the first search */
 };
 
 G_DEFINE_FINAL_TYPE (LoomSearchWorker, loom_search_worker, G_TYPE_OBJECT)
 
 typedef struct
 {
-  char  *query;
-  char  *session_uuid;
-  guint  offset;
-  guint  limit;
+  char *query;
+  char *session_uuid;
+  guint offset;
+  guint limit;
 } SearchRequest;
 
 static void
@@ -58,14 +58,14 @@ read_sessions (LoomStore    *store,
                GCancellable *cancellable)
 {
   GHashTable *sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  g_autoptr(GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) missing = g_hash_table_new (g_str_hash, g_str_equal);
   guint n_hits = g_list_model_get_n_items (hits);
 
   for (guint i = 0; i < n_hits && !g_cancellable_is_cancelled (cancellable); i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (hits, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (hits, i);
       const char *uuid = loom_search_hit_get_data (hit)->session_uuid;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       LoomSession *session;
 
       if (g_hash_table_contains (sessions, uuid) || g_hash_table_contains (missing, uuid))
@@ -91,11 +91,11 @@ search_thread (GTask        *task,
                GCancellable *cancellable)
 {
   LoomSearchWorker *self = source_object;
-  SearchRequest *request = task_data;
-  g_autoptr(GMutexLocker) locker = NULL;
-  g_autoptr(LoomSearchPage) page = NULL;
-  g_autoptr(GListModel) hits = NULL;
-  g_autoptr(GError) error = NULL;
+  SearchRequest    *request = task_data;
+  g_autoptr (GMutexLocker) locker = NULL;
+  g_autoptr (LoomSearchPage) page = NULL;
+  g_autoptr (GListModel) hits = NULL;
+  g_autoptr (GError) error = NULL;
   guint limit;
 
   locker = g_mutex_locker_new (&self->mutex);
@@ -117,8 +117,8 @@ search_thread (GTask        *task,
   page->offset = request->offset;
   /* Searches within a session serve the timeline's search bar, which shows no snippets. */
   if (request->session_uuid != NULL)
-    hits = loom_store_search_session_positions (self->store, request->session_uuid,
-                                                request->query, limit, &error);
+    hits = loom_store_search_session_positions (self->store, request->session_uuid, request->query,
+                                                limit, &error);
   else
     hits = loom_store_search (self->store, request->query, request->offset, limit, &error);
   if (hits == NULL)
@@ -136,7 +136,7 @@ search_thread (GTask        *task,
 
       for (guint i = 0; i < request->limit; i++)
         {
-          g_autoptr(LoomSearchHit) hit = g_list_model_get_item (hits, i);
+          g_autoptr (LoomSearchHit) hit = g_list_model_get_item (hits, i);
 
           g_list_store_append (store, hit);
         }
@@ -151,16 +151,16 @@ search_thread (GTask        *task,
 }
 
 void
-loom_search_worker_search_async (LoomSearchWorker    *self,
-                                 const char          *query,
-                                 const char          *session_uuid,
-                                 guint                offset,
-                                 guint                limit,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+loom_search_worker_search_async (LoomSearchWorker   *self,
+                                 const char         *query,
+                                 const char         *session_uuid,
+                                 guint               offset,
+                                 guint               limit,
+                                 GCancellable       *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer            user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   SearchRequest *request;
 
   g_return_if_fail (LOOM_IS_SEARCH_WORKER (self));
@@ -180,14 +180,14 @@ loom_search_worker_search_async (LoomSearchWorker    *self,
 }
 
 LoomSearchPage *
-loom_search_worker_search_finish (LoomSearchWorker  *self,
-                                  GAsyncResult      *result,
-                                  GError           **error)
+loom_search_worker_search_finish (LoomSearchWorker *self,
+                                  GAsyncResult     *result,
+                                  GError          **error)
 {
   g_return_val_if_fail (LOOM_IS_SEARCH_WORKER (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_search_worker_search_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_search_worker_search_async,
+                        NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

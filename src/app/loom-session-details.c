@@ -27,10 +27,10 @@
 #define MAX_CHILDREN 50
 /* A transcript names its tools: a hostile one, thousands of them. The most called show, the
  * rest are counted in one row. */
-#define MAX_TOOLS 50
+#define MAX_TOOLS    50
 /* The most of a value the pane lays out, in bytes and in lines. */
-#define VALUE_BYTES 4096
-#define VALUE_LINES 8
+#define VALUE_BYTES  4096
+#define VALUE_LINES  8
 
 typedef enum
 {
@@ -80,89 +80,92 @@ typedef enum
 
 typedef enum
 {
-  FLAG_COPY = 1 << 0,   /* a copy button */
-  FLAG_OPEN = 1 << 1,   /* an "Open" button for a related session */
-  FLAG_MONO = 1 << 2,   /* ids and hashes read best in monospace */
+  FLAG_COPY = 1 << 0, /* a copy button */
+  FLAG_OPEN = 1 << 1, /* an "Open" button for a related session */
+  FLAG_MONO = 1 << 2, /* ids and hashes read best in monospace */
 } FieldFlags;
 
-static const struct {
+static const struct
+{
   const char *title;
   Group       group;
   FieldFlags  flags;
 } fields[N_FIELDS] = {
-  [FIELD_TITLE] = { N_("Title"), GROUP_SESSION, 0 },
-  [FIELD_ID] = { N_("ID"), GROUP_SESSION, FLAG_COPY | FLAG_MONO },
-  [FIELD_AGENT] = { N_("Agent"), GROUP_SESSION, 0 },
-  [FIELD_SELECTED_AGENT] = { N_("Selected agent"), GROUP_SESSION, 0 },
-  [FIELD_MODEL] = { N_("Model"), GROUP_SESSION, 0 },
-  [FIELD_MODELS] = { N_("All models"), GROUP_SESSION, 0 },
-  [FIELD_AGENT_MODE] = { N_("Agent mode"), GROUP_SESSION, 0 },
-  [FIELD_SESSION_TYPE] = { N_("Session type"), GROUP_SESSION, 0 },
-  [FIELD_CREATED] = { N_("Created"), GROUP_ACTIVITY, 0 },
-  [FIELD_UPDATED] = { N_("Last activity"), GROUP_ACTIVITY, 0 },
-  [FIELD_LAST_OPENED] = { N_("Last opened"), GROUP_ACTIVITY, 0 },
-  [FIELD_MESSAGES] = { N_("Messages"), GROUP_ACTIVITY, 0 },
-  [FIELD_EVENTS] = { N_("Events"), GROUP_ACTIVITY, 0 },
-  [FIELD_TOOL_CALLS] = { N_("Tool calls"), GROUP_ACTIVITY, 0 },
-  [FIELD_TOKENS] = { N_("Tokens"), GROUP_ACTIVITY, 0 },
-  [FIELD_FOLDER] = { N_("Folder"), GROUP_ORGANISATION, 0 },
-  [FIELD_PINNED] = { N_("Pinned"), GROUP_ORGANISATION, 0 },
-  [FIELD_ARCHIVED] = { N_("Archived"), GROUP_ORGANISATION, 0 },
-  [FIELD_TRASHED] = { N_("In the trash"), GROUP_ORGANISATION, 0 },
-  [FIELD_TASK_OBJECTIVE] = { N_("Task objective"), GROUP_TASK, 0 },
-  [FIELD_TASK_STATUS] = { N_("Task status"), GROUP_TASK, 0 },
-  [FIELD_PARENT] = { N_("Parent session"), GROUP_TASK, FLAG_OPEN },
-  [FIELD_FORK_SOURCE] = { N_("Forked from"), GROUP_TASK, FLAG_OPEN },
-  [FIELD_PROJECT] = { N_("Project"), GROUP_PROJECT, 0 },
-  [FIELD_CWD] = { N_("Working folder"), GROUP_PROJECT, FLAG_COPY },
-  [FIELD_BRANCH] = { N_("Branch"), GROUP_PROJECT, 0 },
-  [FIELD_COMMIT] = { N_("Commit"), GROUP_PROJECT, FLAG_MONO },
-  [FIELD_SOURCE_PATH] = { N_("Source file"), GROUP_SOURCE, FLAG_COPY },
-  [FIELD_SOURCE_ID] = { N_("Session ID at the source"), GROUP_SOURCE, FLAG_COPY | FLAG_MONO },
-  [FIELD_AGENT_VERSION] = { N_("Agent version"), GROUP_SOURCE, 0 },
+  [FIELD_TITLE] = { N_ ("Title"), GROUP_SESSION, 0 },
+  [FIELD_ID] = { N_ ("ID"), GROUP_SESSION, FLAG_COPY | FLAG_MONO },
+  [FIELD_AGENT] = { N_ ("Agent"), GROUP_SESSION, 0 },
+  [FIELD_SELECTED_AGENT] = { N_ ("Selected agent"), GROUP_SESSION, 0 },
+  [FIELD_MODEL] = { N_ ("Model"), GROUP_SESSION, 0 },
+  [FIELD_MODELS] = { N_ ("All models"), GROUP_SESSION, 0 },
+  [FIELD_AGENT_MODE] = { N_ ("Agent mode"), GROUP_SESSION, 0 },
+  [FIELD_SESSION_TYPE] = { N_ ("Session type"), GROUP_SESSION, 0 },
+  [FIELD_CREATED] = { N_ ("Created"), GROUP_ACTIVITY, 0 },
+  [FIELD_UPDATED] = { N_ ("Last activity"), GROUP_ACTIVITY, 0 },
+  [FIELD_LAST_OPENED] = { N_ ("Last opened"), GROUP_ACTIVITY, 0 },
+  [FIELD_MESSAGES] = { N_ ("Messages"), GROUP_ACTIVITY, 0 },
+  [FIELD_EVENTS] = { N_ ("Events"), GROUP_ACTIVITY, 0 },
+  [FIELD_TOOL_CALLS] = { N_ ("Tool calls"), GROUP_ACTIVITY, 0 },
+  [FIELD_TOKENS] = { N_ ("Tokens"), GROUP_ACTIVITY, 0 },
+  [FIELD_FOLDER] = { N_ ("Folder"), GROUP_ORGANISATION, 0 },
+  [FIELD_PINNED] = { N_ ("Pinned"), GROUP_ORGANISATION, 0 },
+  [FIELD_ARCHIVED] = { N_ ("Archived"), GROUP_ORGANISATION, 0 },
+  [FIELD_TRASHED] = { N_ ("In the trash"), GROUP_ORGANISATION, 0 },
+  [FIELD_TASK_OBJECTIVE] = { N_ ("Task objective"), GROUP_TASK, 0 },
+  [FIELD_TASK_STATUS] = { N_ ("Task status"), GROUP_TASK, 0 },
+  [FIELD_PARENT] = { N_ ("Parent session"), GROUP_TASK, FLAG_OPEN },
+  [FIELD_FORK_SOURCE] = { N_ ("Forked from"), GROUP_TASK, FLAG_OPEN },
+  [FIELD_PROJECT] = { N_ ("Project"), GROUP_PROJECT, 0 },
+  [FIELD_CWD] = { N_ ("Working folder"), GROUP_PROJECT, FLAG_COPY },
+  [FIELD_BRANCH] = { N_ ("Branch"), GROUP_PROJECT, 0 },
+  [FIELD_COMMIT] = { N_ ("Commit"), GROUP_PROJECT, FLAG_MONO },
+  [FIELD_SOURCE_PATH] = { N_ ("Source file"), GROUP_SOURCE, FLAG_COPY },
+  [FIELD_SOURCE_ID] = { N_ ("Session ID at the source"), GROUP_SOURCE, FLAG_COPY | FLAG_MONO },
+  [FIELD_AGENT_VERSION] = { N_ ("Agent version"), GROUP_SOURCE, 0 },
 };
 
 struct _LoomSessionDetails
 {
-  GtkWidget             parent_instance;
+  GtkWidget parent_instance;
 
-  LoomStore            *store;
-  LoomSession          *session;
-  gboolean              filled;     /* the rows show the session */
-  GtkWidget            *rows[N_FIELDS];
-  GtkLabel             *values[N_FIELDS];
-  GtkLabel             *notes[N_FIELDS];
-  GtkWidget            *open_buttons[N_FIELDS];
-  AdwPreferencesGroup  *groups[N_GROUPS];
-  GPtrArray            *tool_rows;
-  GPtrArray            *child_rows;
+  LoomStore           *store;
+  LoomSession         *session;
+  gboolean             filled; /* the rows show the session */
+  GtkWidget           *rows[N_FIELDS];
+  GtkLabel            *values[N_FIELDS];
+  GtkLabel            *notes[N_FIELDS];
+  GtkWidget           *open_buttons[N_FIELDS];
+  AdwPreferencesGroup *groups[N_GROUPS];
+  GPtrArray           *tool_rows;
+  GPtrArray           *child_rows;
 
-  AdwPreferencesGroup  *activity_group;
-  AdwPreferencesGroup  *children_group;
-  AdwPreferencesGroup  *organisation_group;
-  AdwPreferencesGroup  *project_group;
-  AdwPreferencesGroup  *session_group;
-  AdwPreferencesGroup  *source_group;
-  GtkStack             *stack;
-  AdwPreferencesGroup  *task_group;
-  AdwPreferencesGroup  *tools_group;
+  AdwPreferencesGroup *activity_group;
+  AdwPreferencesGroup *children_group;
+  AdwPreferencesGroup *organisation_group;
+  AdwPreferencesGroup *project_group;
+  AdwPreferencesGroup *session_group;
+  AdwPreferencesGroup *source_group;
+  GtkStack            *stack;
+  AdwPreferencesGroup *task_group;
+  AdwPreferencesGroup *tools_group;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSessionDetails, loom_session_details, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_SESSION,
   N_PROPS
 };
 
-enum {
+enum
+{
   OPEN_SESSION,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+static guint       signals[N_SIGNALS];
 
 /* Rows */
 
@@ -175,12 +178,12 @@ property_row_new (LoomSessionDetails *self,
   GtkWidget *row = adw_preferences_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *title = gtk_label_new (_(fields[field].title));
+  GtkWidget *title = gtk_label_new (_ (fields[field].title));
   GtkWidget *value = gtk_label_new (NULL);
   GtkWidget *note = gtk_label_new (NULL);
 
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(fields[field].title));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _ (fields[field].title));
   gtk_widget_set_margin_top (box, 8);
   gtk_widget_set_margin_bottom (box, 8);
   gtk_widget_set_margin_start (box, 12);
@@ -216,13 +219,13 @@ property_row_new (LoomSessionDetails *self,
 
   if (fields[field].flags & FLAG_COPY)
     {
-      GtkWidget *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-      g_autofree char *tooltip = g_strdup_printf (_("Copy %s"), _(fields[field].title));
+      GtkWidget       *copy = gtk_button_new_from_icon_name ("edit-copy-symbolic");
+      g_autofree char *tooltip = g_strdup_printf (_ ("Copy %s"), _ (fields[field].title));
 
       gtk_widget_set_valign (copy, GTK_ALIGN_CENTER);
       gtk_widget_set_tooltip_text (copy, tooltip);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      tooltip, -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip,
+                                      -1);
       gtk_widget_add_css_class (copy, "flat");
       gtk_widget_add_css_class (copy, "circular");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (copy), "details.copy");
@@ -234,9 +237,9 @@ property_row_new (LoomSessionDetails *self,
       GtkWidget *open = gtk_button_new_from_icon_name ("go-next-symbolic");
 
       gtk_widget_set_valign (open, GTK_ALIGN_CENTER);
-      gtk_widget_set_tooltip_text (open, _("Open Session"));
+      gtk_widget_set_tooltip_text (open, _ ("Open Session"));
       gtk_accessible_update_property (GTK_ACCESSIBLE (open), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Open Session"), -1);
+                                      _ ("Open Session"), -1);
       gtk_widget_add_css_class (open, "flat");
       gtk_widget_add_css_class (open, "circular");
       gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "details.open-session");
@@ -261,7 +264,7 @@ set_field (LoomSessionDetails *self,
   /* What a transcript gave is bounded by the importer, but not in a store an earlier version
    * wrote: a label lays out all it is given. No real path or id comes near the bound. */
   g_autofree char *bounded = loom_naming_bound_path (value, VALUE_BYTES);
-  gboolean shown;
+  gboolean         shown;
 
   if (bounded != NULL)
     value = bounded;
@@ -272,7 +275,7 @@ set_field (LoomSessionDetails *self,
   gtk_widget_set_visible (GTK_WIDGET (self->notes[field]), FALSE);
   if (shown)
     {
-      g_autofree char *label = g_strdup_printf ("%s: %s", _(fields[field].title), value);
+      g_autofree char *label = g_strdup_printf ("%s: %s", _ (fields[field].title), value);
 
       gtk_accessible_update_property (GTK_ACCESSIBLE (self->rows[field]),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
@@ -302,12 +305,12 @@ set_note (LoomSessionDetails *self,
 static char *
 format_date (gint64 ms)
 {
-  g_autoptr(GDateTime) when = NULL;
+  g_autoptr (GDateTime) when = NULL;
 
   if (ms <= 0 || !(when = g_date_time_new_from_unix_local (ms / 1000)))
     return NULL;
   /* Translators: a date and time in the details pane (strftime format). */
-  return g_date_time_format (when, _("%B %-d, %Y, %H:%M"));
+  return g_date_time_format (when, _ ("%B %-d, %Y, %H:%M"));
 }
 
 static char *
@@ -319,7 +322,7 @@ format_count (gint64 n)
 static const char *
 yes_no (gboolean value)
 {
-  return value ? _("Yes") : _("No");
+  return value ? _ ("Yes") : _ ("No");
 }
 
 static char *
@@ -328,11 +331,11 @@ format_session_type (const char *type)
   if (type == NULL)
     return NULL;
   if (g_str_equal (type, "main"))
-    return g_strdup (_("Main session"));
+    return g_strdup (_ ("Main session"));
   if (g_str_equal (type, "subagent"))
-    return g_strdup (_("Sub-agent"));
+    return g_strdup (_ ("Sub-agent"));
   if (g_str_equal (type, "fork"))
-    return g_strdup (_("Fork"));
+    return g_strdup (_ ("Fork"));
   return g_strdup (type);
 }
 
@@ -353,20 +356,20 @@ format_tokens (const LoomSessionRecord *r)
 
       /* Translators: token counts of a session: input, output and the part of it spent
        * reasoning, cache reads, cache writes. */
-      return g_strdup_printf (_("%s in · %s out (%s reasoning) · %s cache read · "
-                                "%s cache written"),
+      return g_strdup_printf (_ ("%s in · %s out (%s reasoning) · %s cache read · "
+                                 "%s cache written"),
                               in, out, reasoning, read, write);
     }
   /* Translators: token counts of a session: input, output, cache reads, cache writes. */
-  return g_strdup_printf (_("%s in · %s out · %s cache read · %s cache written"),
-                          in, out, read, write);
+  return g_strdup_printf (_ ("%s in · %s out · %s cache read · %s cache written"), in, out, read,
+                          write);
 }
 
 /* The models array, when it says more than the main model does. */
 static char *
 format_models (LoomSession *session)
 {
-  g_auto(GStrv) models = loom_session_usage_models (session);
+  g_auto (GStrv) models = loom_session_usage_models (session);
 
   if (g_strv_length (models) < 2)
     return NULL;
@@ -378,7 +381,7 @@ static char *
 related_session (LoomStore  *store,
                  const char *uuid)
 {
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   if (uuid == NULL)
     return NULL;
@@ -438,9 +441,9 @@ child_row_at (LoomSessionDetails *self,
   open = gtk_button_new_from_icon_name ("go-next-symbolic");
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_widget_set_valign (open, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (open, _("Open Session"));
+  gtk_widget_set_tooltip_text (open, _ ("Open Session"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (open), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Open Session"), -1);
+                                  _ ("Open Session"), -1);
   gtk_widget_add_css_class (open, "flat");
   gtk_widget_add_css_class (open, "circular");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "details.open-session");
@@ -457,7 +460,7 @@ static void
 fill_tools (LoomSessionDetails *self,
             LoomSession        *session)
 {
-  g_autoptr(GArray) tools = loom_session_usage_tools (session);
+  g_autoptr (GArray) tools = loom_session_usage_tools (session);
   guint n_shown;
 
   n_shown = tools->len;
@@ -470,9 +473,9 @@ fill_tools (LoomSessionDetails *self,
       g_array_set_size (tools, MAX_TOOLS);
       /* Translators: the last row of a session's tools, counting the calls of the tools not
        * listed; %'u is how many tools those are. */
-      others.name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool",
-                                                  "%'u Other Tools", n_shown - MAX_TOOLS),
-                                     n_shown - MAX_TOOLS);
+      others.name = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%'u Other Tool", "%'u Other Tools", n_shown - MAX_TOOLS),
+        n_shown - MAX_TOOLS);
       /* The array frees this name with the tools' own. */
       g_array_append_val (tools, others);
     }
@@ -480,10 +483,10 @@ fill_tools (LoomSessionDetails *self,
   for (guint i = 0; i < tools->len; i++)
     {
       const LoomToolUse *use = &g_array_index (tools, LoomToolUse, i);
-      GtkWidget *row = tool_row_at (self, i);
-      g_autofree char *number = format_count (use->n_calls);
-      g_autofree char *calls = NULL;
-      g_autofree char *name = loom_session_row_display_text (use->name);
+      GtkWidget         *row = tool_row_at (self, i);
+      g_autofree char   *number = format_count (use->n_calls);
+      g_autofree char   *calls = NULL;
+      g_autofree char   *name = loom_session_row_display_text (use->name);
 
       /* Translators: how many times a session called a tool. */
       calls = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s call", "%s calls",
@@ -502,8 +505,8 @@ fill_children (LoomSessionDetails *self,
                LoomStore          *store,
                LoomSession        *session)
 {
-  g_autoptr(GListModel) children = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) children = NULL;
+  g_autoptr (GError) error = NULL;
   guint n;
 
   if (store != NULL)
@@ -515,15 +518,15 @@ fill_children (LoomSessionDetails *self,
   n = children != NULL ? MIN (g_list_model_get_n_items (children), MAX_CHILDREN) : 0;
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(LoomSession) child = g_list_model_get_item (children, i);
-      GtkWidget *row = child_row_at (self, i);
+      g_autoptr (LoomSession) child = g_list_model_get_item (children, i);
+      GtkWidget       *row = child_row_at (self, i);
       g_autofree char *created = format_date (loom_session_get_created_at (child));
       g_autofree char *title = loom_session_row_display_text (loom_session_get_title (child));
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title != NULL ? title : "");
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), created != NULL ? created : "");
-      gtk_actionable_set_action_target (g_object_get_data (G_OBJECT (row), "loom-open-button"),
-                                        "s", loom_session_get_uuid (child));
+      gtk_actionable_set_action_target (g_object_get_data (G_OBJECT (row), "loom-open-button"), "s",
+                                        loom_session_get_uuid (child));
       gtk_widget_set_visible (row, TRUE);
     }
   hide_rows_from (self->child_rows, n);
@@ -534,13 +537,13 @@ fill_children (LoomSessionDetails *self,
 static void
 fill (LoomSessionDetails *self)
 {
-  LoomStore *store = self->store;
-  LoomSession *session = self->session;
+  LoomStore               *store = self->store;
+  LoomSession             *session = self->session;
   const LoomSessionRecord *r;
-  g_autofree char *messages = NULL;
-  g_autofree char *events = NULL;
-  g_autofree char *tool_calls = NULL;
-  gboolean task_shown;
+  g_autofree char         *messages = NULL;
+  g_autofree char         *events = NULL;
+  g_autofree char         *tool_calls = NULL;
+  gboolean                 task_shown;
 
   g_assert (LOOM_IS_SESSION_DETAILS (self));
 
@@ -564,7 +567,7 @@ fill (LoomSessionDetails *self)
   if (r->last_opened_at > 0)
     set_field_take (self, FIELD_LAST_OPENED, format_date (r->last_opened_at));
   else
-    set_field (self, FIELD_LAST_OPENED, _("Never"));
+    set_field (self, FIELD_LAST_OPENED, _ ("Never"));
 
   messages = format_count (r->message_count);
   if (r->n_user_messages + r->n_assistant_messages > 0)
@@ -575,7 +578,7 @@ fill (LoomSessionDetails *self)
 
       /* Translators: a session's message count, then how many were the person's and the
        * agent's. */
-      messages = g_strdup_printf (_("%s (%s from you, %s from the agent)"), total, user, agent);
+      messages = g_strdup_printf (_ ("%s (%s from you, %s from the agent)"), total, user, agent);
     }
   set_field (self, FIELD_MESSAGES, messages);
   events = format_count (r->event_count);
@@ -588,19 +591,19 @@ fill (LoomSessionDetails *self)
       g_autofree char *failed = format_count (r->n_tool_errors);
 
       /* Translators: tool calls of a session, then how many of them failed. */
-      tool_calls = g_strdup_printf (_("%s (%s failed)"), total != NULL ? total : "0", failed);
+      tool_calls = g_strdup_printf (_ ("%s (%s failed)"), total != NULL ? total : "0", failed);
     }
   set_field (self, FIELD_TOOL_CALLS, tool_calls);
   set_field_take (self, FIELD_TOKENS, format_tokens (r));
 
-  set_field (self, FIELD_FOLDER, r->folder_name != NULL ? r->folder_name : _("None"));
+  set_field (self, FIELD_FOLDER, r->folder_name != NULL ? r->folder_name : _ ("None"));
   set_field (self, FIELD_PINNED, yes_no (r->pinned));
   set_field (self, FIELD_ARCHIVED, yes_no (r->archived));
   if (r->trashed_at > 0)
     {
       g_autofree char *since = format_date (r->trashed_at);
 
-      set_field_take (self, FIELD_TRASHED, g_strdup_printf (_("Yes, since %s"), since));
+      set_field_take (self, FIELD_TRASHED, g_strdup_printf (_ ("Yes, since %s"), since));
     }
   else
     set_field (self, FIELD_TRASHED, yes_no (FALSE));
@@ -613,10 +616,10 @@ fill (LoomSessionDetails *self)
     gtk_actionable_set_action_target (GTK_ACTIONABLE (self->open_buttons[FIELD_PARENT]), "s",
                                       r->parent_uuid);
   if (r->fork_source_uuid != NULL)
-    gtk_actionable_set_action_target (GTK_ACTIONABLE (self->open_buttons[FIELD_FORK_SOURCE]),
-                                      "s", r->fork_source_uuid);
-  task_shown = r->task_objective != NULL || r->task_status != NULL ||
-               r->parent_uuid != NULL || r->fork_source_uuid != NULL;
+    gtk_actionable_set_action_target (GTK_ACTIONABLE (self->open_buttons[FIELD_FORK_SOURCE]), "s",
+                                      r->fork_source_uuid);
+  task_shown = r->task_objective != NULL || r->task_status != NULL || r->parent_uuid != NULL ||
+               r->fork_source_uuid != NULL;
   gtk_widget_set_visible (GTK_WIDGET (self->task_group), task_shown);
 
   set_field (self, FIELD_PROJECT, r->project_name != NULL ? r->project_name : r->project_path);
@@ -624,13 +627,13 @@ fill (LoomSessionDetails *self)
   set_field (self, FIELD_BRANCH, r->git_branch);
   set_field (self, FIELD_COMMIT, r->git_commit);
   gtk_widget_set_visible (GTK_WIDGET (self->project_group),
-                          r->project_name != NULL || r->project_path != NULL ||
-                          r->cwd != NULL || r->git_branch != NULL || r->git_commit != NULL);
+                          r->project_name != NULL || r->project_path != NULL || r->cwd != NULL ||
+                            r->git_branch != NULL || r->git_commit != NULL);
 
   set_field (self, FIELD_SOURCE_PATH, r->source_path);
   if (r->source_path != NULL && r->source_missing)
     set_note (self, FIELD_SOURCE_PATH,
-              _("Source deleted: the agent removed this file; Intentloom History keeps its copy"));
+              _ ("Source deleted: the agent removed this file; Intentloom History keeps its copy"));
   set_field (self, FIELD_SOURCE_ID, r->source_session_id);
   set_field (self, FIELD_AGENT_VERSION, r->agent_version);
 
@@ -680,9 +683,8 @@ loom_session_details_get_value (LoomSessionDetails *self,
 
   for (guint i = 0; i < N_FIELDS; i++)
     {
-      if (g_str_equal (_(fields[i].title), title) || g_str_equal (fields[i].title, title))
-        return gtk_widget_get_visible (self->rows[i]) ? gtk_label_get_text (self->values[i])
-                                                      : NULL;
+      if (g_str_equal (_ (fields[i].title), title) || g_str_equal (fields[i].title, title))
+        return gtk_widget_get_visible (self->rows[i]) ? gtk_label_get_text (self->values[i]) : NULL;
     }
   return NULL;
 }
@@ -695,7 +697,7 @@ copy_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   LoomSessionDetails *self = LOOM_SESSION_DETAILS (widget);
-  gint32 field = g_variant_get_int32 (parameter);
+  gint32              field = g_variant_get_int32 (parameter);
 
   g_return_if_fail (field >= 0 && field < N_FIELDS);
 
@@ -757,17 +759,16 @@ loom_session_details_get_property (GObject    *object,
 static void
 loom_session_details_class_init (LoomSessionDetailsClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_session_details_dispose;
   object_class->get_property = loom_session_details_get_property;
   widget_class->map = loom_session_details_map;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         LOOM_TYPE_SESSION,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, LOOM_TYPE_SESSION,
+                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                    G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -776,16 +777,12 @@ loom_session_details_class_init (LoomSessionDetailsClass *klass)
    *
    * A person asked for a related session: the parent, the fork source or a sub-agent.
    */
-  signals[OPEN_SESSION] =
-    g_signal_new ("open-session",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[OPEN_SESSION] = g_signal_new ("open-session", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                        G_TYPE_STRING);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-session-details.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-session-details.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomSessionDetails, activity_group);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionDetails, children_group);
   gtk_widget_class_bind_template_child (widget_class, LoomSessionDetails, organisation_group);
@@ -797,8 +794,7 @@ loom_session_details_class_init (LoomSessionDetailsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, LoomSessionDetails, tools_group);
 
   gtk_widget_class_install_action (widget_class, "details.copy", "i", copy_action);
-  gtk_widget_class_install_action (widget_class, "details.open-session", "s",
-                                   open_session_action);
+  gtk_widget_class_install_action (widget_class, "details.open-session", "s", open_session_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }

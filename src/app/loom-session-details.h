@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (LoomSessionDetails, loom_session_details, LOOM, SESSION_DETAILS, GtkWidget)
 
-GtkWidget   *loom_session_details_new         (void);
+GtkWidget   *loom_session_details_new (void);
 /* @store is read for the names of related sessions and the list of sub-agents, when the pane
  * is shown (mapped) or asked for a value. */
 void         loom_session_details_set_session (LoomSessionDetails *self,
@@ -23,7 +23,7 @@ void         loom_session_details_set_session (LoomSessionDetails *self,
 LoomSession *loom_session_details_get_session (LoomSessionDetails *self);
 /* The text a field shows, shown or not yet, by its title ("Working folder"), or NULL when the
  * field is hidden or unknown: for tests and accessibility checks. */
-const char  *loom_session_details_get_value   (LoomSessionDetails *self,
-                                               const char         *title);
+const char  *loom_session_details_get_value (LoomSessionDetails *self,
+                                             const char         *title);
 
 G_END_DECLS

@@ -23,59 +23,59 @@ G_BEGIN_DECLS
 
 struct _LoomSessionList
 {
-  GtkWidget             parent_instance;
+  GtkWidget parent_instance;
 
   LoomStore            *store;
   LoomSessionListModel *model;
   LoomSessionSelection *selection;
   GtkWidget            *context_menu;
 
-  LoomCollection        collection;
-  gint64                folder_id;
-  char                 *folder_name;
-  LoomSort              sort;
-  char                 *agent;          /* a source; NULL: every agent */
-  char                 *project;        /* a project's path; NULL: every project */
-  char                 *project_name;
-  char                 *title;
-  char                 *subtitle;
-  guint                 search_cleared_id;
+  LoomCollection collection;
+  gint64         folder_id;
+  char          *folder_name;
+  LoomSort       sort;
+  char          *agent;   /* a source; NULL: every agent */
+  char          *project; /* a project's path; NULL: every project */
+  char          *project_name;
+  char          *title;
+  char          *subtitle;
+  guint          search_cleared_id;
   /* The session last reported by "session-activated", to report each choice once. */
-  char                 *activated_uuid;
+  char          *activated_uuid;
 
-  guint                 restoring : 1;
-  guint                 failed : 1;
+  guint restoring : 1;
+  guint failed : 1;
   /* The entry holds a query: the pane shows its results instead of the list. */
-  guint                 searching : 1;
+  guint searching : 1;
 
-  GtkWidget            *clear_filters_button;
-  AdwStatusPage        *empty_page;
-  AdwStatusPage        *error_page;
-  GtkWidget            *empty_trash_button;
-  GtkMenuButton        *filter_button;
-  GtkListView          *list_view;
-  GMenu                *project_section;
-  GtkSearchEntry       *search_entry;
-  GtkMenuButton        *search_filter_button;
+  GtkWidget               *clear_filters_button;
+  AdwStatusPage           *empty_page;
+  AdwStatusPage           *error_page;
+  GtkWidget               *empty_trash_button;
+  GtkMenuButton           *filter_button;
+  GtkListView             *list_view;
+  GMenu                   *project_section;
+  GtkSearchEntry          *search_entry;
+  GtkMenuButton           *search_filter_button;
   LoomSearchFilterPopover *search_filter_popover;
-  LoomSearchResults    *search_results;
-  GtkMenuButton        *sort_button;
-  GtkStack             *stack;
-  GtkWidget            *toolbar;
+  LoomSearchResults       *search_results;
+  GtkMenuButton           *sort_button;
+  GtkStack                *stack;
+  GtkWidget               *toolbar;
 };
 
 /* loom-session-list.c */
 /* Reports @session as chosen ("session-activated"). */
-void       loom_session_list_activate            (LoomSessionList *self,
-                                                  LoomSession     *session);
+void       loom_session_list_activate (LoomSessionList *self,
+                                       LoomSession     *session);
 /* The uuids of the selected sessions, in list order. */
-GPtrArray *loom_session_list_get_selected_uuids  (LoomSessionList *self);
+GPtrArray *loom_session_list_get_selected_uuids (LoomSessionList *self);
 
 /* loom-session-list-rows.c */
-void       loom_session_list_setup_row           (LoomSessionList *self,
-                                                  GtkListItem     *list_item);
-void       loom_session_list_show_menu_action    (GtkWidget       *widget,
-                                                  const char      *action_name,
-                                                  GVariant        *parameter);
+void loom_session_list_setup_row (LoomSessionList *self,
+                                  GtkListItem     *list_item);
+void loom_session_list_show_menu_action (GtkWidget  *widget,
+                                         const char *action_name,
+                                         GVariant   *parameter);
 
 G_END_DECLS

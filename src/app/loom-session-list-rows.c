@@ -19,12 +19,11 @@ on_drag_prepare_cb (GtkDragSource *source,
                     double         y,
                     GtkListItem   *list_item)
 {
-  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
-  LoomSessionList *self = LOOM_SESSION_LIST (gtk_widget_get_ancestor (row,
-                                                                      LOOM_TYPE_SESSION_LIST));
-  LoomSession *session = gtk_list_item_get_item (list_item);
-  g_autoptr(GPtrArray) uuids = NULL;
-  g_auto(GStrv) strv = NULL;
+  GtkWidget       *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  LoomSessionList *self = LOOM_SESSION_LIST (gtk_widget_get_ancestor (row, LOOM_TYPE_SESSION_LIST));
+  LoomSession     *session = gtk_list_item_get_item (list_item);
+  g_autoptr (GPtrArray) uuids = NULL;
+  g_auto (GStrv) strv = NULL;
 
   if (session == NULL)
     return NULL;
@@ -51,10 +50,10 @@ on_drag_begin_cb (GtkDragSource *source,
                   GtkListItem   *list_item)
 {
   LoomSession *session = gtk_list_item_get_item (list_item);
-  g_auto(GValue) value = G_VALUE_INIT;
+  g_auto (GValue) value = G_VALUE_INIT;
   g_autofree char *text = NULL;
-  GtkWidget *label;
-  guint n = 1;
+  GtkWidget       *label;
+  guint            n = 1;
 
   g_value_init (&value, G_TYPE_STRV);
   if (gdk_content_provider_get_value (gdk_drag_get_content (drag), &value, NULL))
@@ -76,12 +75,12 @@ on_drag_begin_cb (GtkDragSource *source,
 static GMenuModel *
 build_context_menu (LoomSessionList *self)
 {
-  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr (GPtrArray) sessions = NULL;
   GMenu *menu = g_menu_new ();
-  g_autoptr(GMenu) edit = g_menu_new ();
-  g_autoptr(GMenu) file = g_menu_new ();
-  g_autoptr(GMenu) source = g_menu_new ();
-  g_autoptr(GMenu) remove = g_menu_new ();
+  g_autoptr (GMenu) edit = g_menu_new ();
+  g_autoptr (GMenu) file = g_menu_new ();
+  g_autoptr (GMenu) source = g_menu_new ();
+  g_autoptr (GMenu) remove = g_menu_new ();
   gboolean all_pinned = FALSE, all_archived = FALSE, all_trashed = FALSE;
 
   /* The toggles say what they will do to the sessions at hand. */
@@ -97,16 +96,16 @@ build_context_menu (LoomSessionList *self)
         }
     }
 
-  g_menu_append (edit, _("_Rename…"), "session.rename");
-  g_menu_append (edit, _("Copy Rename _Command"), "session.copy-rename-command");
-  g_menu_append (file, all_pinned ? _("Un_pin") : _("_Pin"), "session.pin");
-  g_menu_append (file, _("_Move to…"), "session.move-to");
-  g_menu_append (file, all_archived ? _("Restore from _Archive") : _("_Archive"),
+  g_menu_append (edit, _ ("_Rename…"), "session.rename");
+  g_menu_append (edit, _ ("Copy Rename _Command"), "session.copy-rename-command");
+  g_menu_append (file, all_pinned ? _ ("Un_pin") : _ ("_Pin"), "session.pin");
+  g_menu_append (file, _ ("_Move to…"), "session.move-to");
+  g_menu_append (file, all_archived ? _ ("Restore from _Archive") : _ ("_Archive"),
                  "session.archive");
-  g_menu_append (source, _("_Open Source Folder"), "session.open-source-folder");
-  g_menu_append (remove, all_trashed ? _("Restore from _Trash") : _("Move to _Trash"),
+  g_menu_append (source, _ ("_Open Source Folder"), "session.open-source-folder");
+  g_menu_append (remove, all_trashed ? _ ("Restore from _Trash") : _ ("Move to _Trash"),
                  "session.trash");
-  g_menu_append (remove, _("_Delete Permanently…"), "session.delete");
+  g_menu_append (remove, _ ("_Delete Permanently…"), "session.delete");
 
   g_menu_append_section (menu, NULL, G_MENU_MODEL (edit));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (file));
@@ -124,14 +123,14 @@ loom_session_list_popup_menu (LoomSessionList *self,
                               double           x,
                               double           y)
 {
-  g_autoptr(GMenuModel) menu = NULL;
+  g_autoptr (GMenuModel) menu = NULL;
   GtkSelectionModel *selection = GTK_SELECTION_MODEL (self->selection);
-  double sx, sy;
+  double             sx, sy;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
-  if (position != GTK_INVALID_LIST_POSITION && !gtk_selection_model_is_selected (selection,
-                                                                                 position))
+  if (position != GTK_INVALID_LIST_POSITION &&
+      !gtk_selection_model_is_selected (selection, position))
     gtk_selection_model_select_item (selection, position, TRUE);
 
   if (!gtk_widget_translate_coordinates (widget, GTK_WIDGET (self), x, y, &sx, &sy))
@@ -140,7 +139,7 @@ loom_session_list_popup_menu (LoomSessionList *self,
   menu = build_context_menu (self);
   gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->context_menu), menu);
   gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
-                               &(GdkRectangle) { (int)sx, (int)sy, 1, 1 });
+                               &(GdkRectangle){ (int)sx, (int)sy, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->context_menu));
 }
 
@@ -181,18 +180,16 @@ on_row_primary_pressed_cb (GtkGestureClick *gesture,
                            double           y,
                            GtkListItem     *list_item)
 {
-  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
-  LoomSessionList *self = LOOM_SESSION_LIST (gtk_widget_get_ancestor (row,
-                                                                      LOOM_TYPE_SESSION_LIST));
-  LoomSession *session = gtk_list_item_get_item (list_item);
-  GdkModifierType state;
+  GtkWidget       *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  LoomSessionList *self = LOOM_SESSION_LIST (gtk_widget_get_ancestor (row, LOOM_TYPE_SESSION_LIST));
+  LoomSession     *session = gtk_list_item_get_item (list_item);
+  GdkModifierType  state;
 
   state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   if (n_press != 1 || session == NULL || (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) != 0)
     return;
 
-  if (gtk_list_item_get_selected (list_item) &&
-      loom_session_list_get_n_selected (self) == 1 &&
+  if (gtk_list_item_get_selected (list_item) && loom_session_list_get_n_selected (self) == 1 &&
       g_strcmp0 (loom_session_get_uuid (session), self->activated_uuid) == 0)
     loom_session_list_activate (self, session);
 }
@@ -201,9 +198,9 @@ void
 loom_session_list_setup_row (LoomSessionList *self,
                              GtkListItem     *list_item)
 {
-  GtkWidget *row = loom_session_row_new ();
-  GtkGesture *click;
-  GtkGesture *long_press;
+  GtkWidget     *row = loom_session_row_new ();
+  GtkGesture    *click;
+  GtkGesture    *long_press;
   GtkDragSource *drag_source;
 
   click = gtk_gesture_click_new ();
@@ -237,10 +234,10 @@ loom_session_list_show_menu_action (GtkWidget  *widget,
                                     GVariant   *parameter)
 {
   LoomSessionList *self = LOOM_SESSION_LIST (widget);
-  GtkRoot *root = gtk_widget_get_root (widget);
-  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-  GtkWidget *row = NULL;
-  graphene_rect_t bounds;
+  GtkRoot         *root = gtk_widget_get_root (widget);
+  GtkWidget       *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget       *row = NULL;
+  graphene_rect_t  bounds;
 
   if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->list_view)))
     {
@@ -256,16 +253,16 @@ loom_session_list_show_menu_action (GtkWidget  *widget,
   if (row != NULL && gtk_widget_compute_bounds (row, row, &bounds))
     {
       LoomSession *session = loom_session_row_get_session (LOOM_SESSION_ROW (row));
-      guint position = GTK_INVALID_LIST_POSITION;
+      guint        position = GTK_INVALID_LIST_POSITION;
 
       if (session != NULL)
         loom_session_list_model_find (self->model, loom_session_get_uuid (session), &position);
-      loom_session_list_popup_menu (self, row, position,
-                                    bounds.size.width / 2, bounds.size.height / 2);
+      loom_session_list_popup_menu (self, row, position, bounds.size.width / 2,
+                                    bounds.size.height / 2);
     }
   else if (loom_session_list_get_n_selected (self) > 0)
     {
-      loom_session_list_popup_menu (self, GTK_WIDGET (self->list_view),
-                                    GTK_INVALID_LIST_POSITION, 24, 24);
+      loom_session_list_popup_menu (self, GTK_WIDGET (self->list_view), GTK_INVALID_LIST_POSITION,
+                                    24, 24);
     }
 }

@@ -29,10 +29,10 @@
  * menu to scroll rather than to read. */
 #define MAX_MENU_PROJECTS 25
 
-
 G_DEFINE_FINAL_TYPE (LoomSessionList, loom_session_list, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_AGENT,
   PROP_N_SESSIONS,
@@ -46,7 +46,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
+enum
+{
   SESSION_ACTIVATED,
   SELECTION_CHANGED,
   SEARCH_HIT_ACTIVATED,
@@ -104,9 +105,10 @@ static const ScopeInfo collection_info[] = {
 };
 
 static const ScopeInfo folder_info = {
-  NULL, "folder-symbolic",
-  N_("Folder Is Empty"),
-  N_("Drag sessions onto the folder in the sidebar, or use “Move to…” in a session’s menu"),
+  NULL,
+  "folder-symbolic",
+  N_ ("Folder Is Empty"),
+  N_ ("Drag sessions onto the folder in the sidebar, or use “Move to…” in a session’s menu"),
 };
 
 static const ScopeInfo *
@@ -143,10 +145,10 @@ build_query (LoomSessionList  *self,
 /* ——— Header and state ——— */
 
 static void
-set_string_property (LoomSessionList  *self,
-                     char            **field,
-                     const char       *value,
-                     GParamSpec       *pspec)
+set_string_property (LoomSessionList *self,
+                     char           **field,
+                     const char      *value,
+                     GParamSpec      *pspec)
 {
   if (g_strcmp0 (*field, value) == 0)
     return;
@@ -159,10 +161,10 @@ set_string_property (LoomSessionList  *self,
 static void
 loom_session_list_update_header (LoomSessionList *self)
 {
-  g_autoptr(GString) subtitle = NULL;
+  g_autoptr (GString) subtitle = NULL;
   g_autofree char *count = NULL;
-  guint n_sessions = loom_session_list_get_n_sessions (self);
-  const char *title;
+  guint            n_sessions = loom_session_list_get_n_sessions (self);
+  const char      *title;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
@@ -171,7 +173,7 @@ loom_session_list_update_header (LoomSessionList *self)
     {
       const char *query = loom_search_results_get_query (self->search_results);
 
-      set_string_property (self, &self->title, _("Search"), properties[PROP_TITLE]);
+      set_string_property (self, &self->title, _ ("Search"), properties[PROP_TITLE]);
       set_string_property (self, &self->subtitle,
                            loom_search_results_get_summary (self->search_results),
                            properties[PROP_SUBTITLE]);
@@ -185,7 +187,7 @@ loom_session_list_update_header (LoomSessionList *self)
   if (self->folder_id > 0)
     title = self->folder_name != NULL ? self->folder_name : "";
   else
-    title = _(get_scope_info (self)->title);
+    title = _ (get_scope_info (self)->title);
 
   /* Grouped by the locale's rule: "1,234" reads better than "1234" in a long history. */
   count = g_strdup_printf ("%'u", n_sessions);
@@ -193,17 +195,17 @@ loom_session_list_update_header (LoomSessionList *self)
   g_string_printf (subtitle, ngettext ("%s session", "%s sessions", n_sessions), count);
   if (self->agent != NULL)
     /* Translators: a filter added to the session count, e.g. "12 sessions · Codex". */
-    g_string_append_printf (subtitle, _(" · %s"), loom_session_row_agent_name (self->agent));
+    g_string_append_printf (subtitle, _ (" · %s"), loom_session_row_agent_name (self->agent));
   if (self->project != NULL)
-    g_string_append_printf (subtitle, _(" · %s"),
+    g_string_append_printf (subtitle, _ (" · %s"),
                             self->project_name != NULL ? self->project_name : self->project);
 
   set_string_property (self, &self->title, title, properties[PROP_TITLE]);
   /* An empty list says so in its own page; the header needs no "0 sessions" then, unless
    * the filters are what empties it. */
   set_string_property (self, &self->subtitle,
-                       self->store != NULL && (n_sessions > 0 || has_filters (self))
-                       ? subtitle->str : NULL,
+                       self->store != NULL && (n_sessions > 0 || has_filters (self)) ? subtitle->str
+                                                                                     : NULL,
                        properties[PROP_SUBTITLE]);
 
   /* A filter that hides sessions must not be forgotten: its button says it is on. */
@@ -241,15 +243,15 @@ loom_session_list_update_state (LoomSessionList *self)
   if (has_filters (self))
     {
       adw_status_page_set_icon_name (self->empty_page, "edit-find-symbolic");
-      adw_status_page_set_title (self->empty_page, _("No Matching Sessions"));
+      adw_status_page_set_title (self->empty_page, _ ("No Matching Sessions"));
       adw_status_page_set_description (self->empty_page,
-                                       _("No session here matches the chosen agent and project"));
+                                       _ ("No session here matches the chosen agent and project"));
     }
   else
     {
       adw_status_page_set_icon_name (self->empty_page, info->icon_name);
-      adw_status_page_set_title (self->empty_page, _(info->empty_title));
-      adw_status_page_set_description (self->empty_page, _(info->empty_description));
+      adw_status_page_set_title (self->empty_page, _ (info->empty_title));
+      adw_status_page_set_description (self->empty_page, _ (info->empty_description));
     }
   gtk_widget_set_visible (self->clear_filters_button, has_filters (self));
   gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -272,7 +274,7 @@ loom_session_list_show_error (LoomSessionList *self,
 static void
 loom_session_list_update_folder_name (LoomSessionList *self)
 {
-  g_autoptr(LoomFolder) folder = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
   g_autofree char *id = NULL;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
@@ -305,7 +307,7 @@ loom_session_list_activate (LoomSessionList *self,
 static void
 loom_session_list_selection_changed (LoomSessionList *self)
 {
-  g_autoptr(GtkBitset) selected = NULL;
+  g_autoptr (GtkBitset) selected = NULL;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
@@ -313,11 +315,10 @@ loom_session_list_selection_changed (LoomSessionList *self)
   if (gtk_bitset_get_size (selected) == 1)
     {
       guint position = gtk_bitset_get_minimum (selected);
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (self->selection),
-                                                               position);
+      g_autoptr (LoomSession)
+        session = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
 
-      if (session != NULL &&
-          g_strcmp0 (loom_session_get_uuid (session), self->activated_uuid) != 0)
+      if (session != NULL && g_strcmp0 (loom_session_get_uuid (session), self->activated_uuid) != 0)
         loom_session_list_activate (self, session);
     }
   else
@@ -343,7 +344,7 @@ on_selection_changed_cb (LoomSessionList   *self,
 GPtrArray *
 loom_session_list_get_selected_uuids (LoomSessionList *self)
 {
-  g_autoptr(GPtrArray) sessions = loom_session_list_get_selected (self);
+  g_autoptr (GPtrArray) sessions = loom_session_list_get_selected (self);
   GPtrArray *uuids = g_ptr_array_new_full (sessions->len + 1, g_free);
 
   for (guint i = 0; i < sessions->len; i++)
@@ -371,9 +372,9 @@ static void
 restore_selection (LoomSessionList *self,
                    GPtrArray       *uuids)
 {
-  g_autoptr(GPtrArray) now = loom_session_list_get_selected_uuids (self);
-  g_autoptr(GtkBitset) selected = NULL;
-  g_autoptr(GtkBitset) mask = NULL;
+  g_autoptr (GPtrArray) now = loom_session_list_get_selected_uuids (self);
+  g_autoptr (GtkBitset) selected = NULL;
+  g_autoptr (GtkBitset) mask = NULL;
   guint n_items;
 
   if (same_uuids (uuids, now))
@@ -435,7 +436,7 @@ on_activate_cb (LoomSessionList *self,
                 guint            position,
                 GtkListView     *list_view)
 {
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
@@ -450,7 +451,7 @@ static void
 loom_session_list_update_search (LoomSessionList *self)
 {
   g_autofree char *text = NULL;
-  gboolean searching;
+  gboolean         searching;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
@@ -470,7 +471,7 @@ loom_session_list_update_search (LoomSessionList *self)
       gtk_widget_set_visible (GTK_WIDGET (self->filter_button), !searching);
       gtk_widget_set_visible (self->empty_trash_button,
                               !searching && self->collection == LOOM_COLLECTION_TRASH &&
-                              self->folder_id == 0);
+                                self->folder_id == 0);
     }
 
   loom_session_list_update_header (self);
@@ -633,9 +634,9 @@ static int
 compare_project_names (gconstpointer a,
                        gconstpointer b)
 {
-  const LoomProjectSummary *pa = *(LoomProjectSummary * const *)a;
-  const LoomProjectSummary *pb = *(LoomProjectSummary * const *)b;
-  int cmp = g_utf8_collate (pa->name, pb->name);
+  const LoomProjectSummary *pa = *(LoomProjectSummary *const *)a;
+  const LoomProjectSummary *pb = *(LoomProjectSummary *const *)b;
+  int                       cmp = g_utf8_collate (pa->name, pb->name);
 
   return cmp != 0 ? cmp : strcmp (pa->path, pb->path);
 }
@@ -646,17 +647,15 @@ refresh_projects_cb (GtkMenuButton *button,
                      gpointer       user_data)
 {
   LoomSessionList *self = LOOM_SESSION_LIST (user_data);
-  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) projects = NULL;
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) projects = NULL;
   gboolean current_listed = self->project == NULL;
-  guint n_shown;
+  guint    n_shown;
 
   g_menu_remove_all (self->project_section);
-  g_menu_append (self->project_section, _("All _Projects"),
-                 "session-list.project::");
+  g_menu_append (self->project_section, _ ("All _Projects"), "session-list.project::");
 
-  if (self->store == NULL ||
-      !(projects = loom_store_list_projects (self->store, NULL)))
+  if (self->store == NULL || !(projects = loom_store_list_projects (self->store, NULL)))
     return;
 
   /* The projects with the most sessions, and the chosen one so that the menu shows what
@@ -677,7 +676,7 @@ refresh_projects_cb (GtkMenuButton *button,
   for (guint i = 0; i < projects->len; i++)
     {
       LoomProjectSummary *summary = projects->pdata[i];
-      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name));
+      guint               n = GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name));
 
       g_hash_table_insert (names, summary->name, GUINT_TO_POINTER (n + 1));
     }
@@ -685,14 +684,14 @@ refresh_projects_cb (GtkMenuButton *button,
   for (guint i = 0; i < projects->len; i++)
     {
       LoomProjectSummary *summary = projects->pdata[i];
-      g_autoptr(GMenuItem) item = NULL;
+      g_autoptr (GMenuItem) item = NULL;
       g_autofree char *label = NULL;
 
       /* Two projects of the same name are told apart by their folder. */
       if (GPOINTER_TO_UINT (g_hash_table_lookup (names, summary->name)) > 1)
         /* Translators: a project in the filter menu that shares its name with another:
          * its name, then its folder. */
-        label = g_strdup_printf (_("%s (%s)"), summary->name, summary->path);
+        label = g_strdup_printf (_ ("%s (%s)"), summary->name, summary->path);
       else
         label = g_strdup (summary->name);
 
@@ -709,9 +708,9 @@ refresh_projects_cb (GtkMenuButton *button,
 static void
 loom_session_list_requery (LoomSessionList *self)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSessionQuery query;
-  gboolean had_selection;
+  gboolean         had_selection;
 
   g_assert (LOOM_IS_SESSION_LIST (self));
 
@@ -755,8 +754,8 @@ loom_session_list_size_allocate (GtkWidget *widget,
 {
   LoomSessionList *self = LOOM_SESSION_LIST (widget);
 
-  GTK_WIDGET_CLASS (loom_session_list_parent_class)->size_allocate (widget, width, height,
-                                                                    baseline);
+  GTK_WIDGET_CLASS (loom_session_list_parent_class)
+    ->size_allocate (widget, width, height, baseline);
 
   /* A popover is not laid out with the other children: it follows its parent from here. */
   if (self->context_menu != NULL)
@@ -846,8 +845,8 @@ loom_session_list_set_property (GObject      *object,
                                 GParamSpec   *pspec)
 {
   LoomSessionList *self = LOOM_SESSION_LIST (object);
-  const char *text;
-  LoomSort sort;
+  const char      *text;
+  LoomSort         sort;
 
   switch (prop_id)
     {
@@ -878,9 +877,9 @@ loom_session_list_set_property (GObject      *object,
 static void
 loom_session_list_class_init (LoomSessionListClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GParamFlags flags = G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags     flags = G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = loom_session_list_dispose;
   object_class->finalize = loom_session_list_finalize;
@@ -889,20 +888,19 @@ loom_session_list_class_init (LoomSessionListClass *klass)
 
   widget_class->size_allocate = loom_session_list_size_allocate;
 
-  properties[PROP_AGENT] =
-    g_param_spec_string ("agent", NULL, NULL, "", G_PARAM_READWRITE | flags);
-  properties[PROP_N_SESSIONS] =
-    g_param_spec_uint ("n-sessions", NULL, NULL, 0, G_MAXUINT, 0, G_PARAM_READABLE | flags);
-  properties[PROP_PROJECT] =
-    g_param_spec_string ("project", NULL, NULL, "", G_PARAM_READWRITE | flags);
-  properties[PROP_SORT] =
-    g_param_spec_string ("sort", NULL, NULL, "updated", G_PARAM_READWRITE | flags);
-  properties[PROP_STORE] =
-    g_param_spec_object ("store", NULL, NULL, LOOM_TYPE_STORE, G_PARAM_READWRITE | flags);
-  properties[PROP_SUBTITLE] =
-    g_param_spec_string ("subtitle", NULL, NULL, NULL, G_PARAM_READABLE | flags);
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL, NULL, G_PARAM_READABLE | flags);
+  properties[PROP_AGENT] = g_param_spec_string ("agent", NULL, NULL, "", G_PARAM_READWRITE | flags);
+  properties[PROP_N_SESSIONS] = g_param_spec_uint ("n-sessions", NULL, NULL, 0, G_MAXUINT, 0,
+                                                   G_PARAM_READABLE | flags);
+  properties[PROP_PROJECT] = g_param_spec_string ("project", NULL, NULL, "",
+                                                  G_PARAM_READWRITE | flags);
+  properties[PROP_SORT] = g_param_spec_string ("sort", NULL, NULL, "updated",
+                                               G_PARAM_READWRITE | flags);
+  properties[PROP_STORE] = g_param_spec_object ("store", NULL, NULL, LOOM_TYPE_STORE,
+                                                G_PARAM_READWRITE | flags);
+  properties[PROP_SUBTITLE] = g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                                                   G_PARAM_READABLE | flags);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
+                                                G_PARAM_READABLE | flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -913,13 +911,13 @@ loom_session_list_class_init (LoomSessionListClass *klass)
    * A session was chosen: selected alone, or activated (Enter, double click, a click on the
    * session already selected).
    */
-  signals[SESSION_ACTIVATED] =
-    g_signal_new ("session-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, LOOM_TYPE_SESSION);
+  signals[SESSION_ACTIVATED] = g_signal_new ("session-activated", G_TYPE_FROM_CLASS (klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                             LOOM_TYPE_SESSION);
 
-  signals[SELECTION_CHANGED] =
-    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                             0);
 
   /**
    * LoomSessionList::search-hit-activated:
@@ -929,10 +927,9 @@ loom_session_list_class_init (LoomSessionListClass *klass)
    *
    * A search result was chosen.
    */
-  signals[SEARCH_HIT_ACTIVATED] =
-    g_signal_new ("search-hit-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 3,
-                  G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING);
+  signals[SEARCH_HIT_ACTIVATED] = g_signal_new ("search-hit-activated", G_TYPE_FROM_CLASS (klass),
+                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE,
+                                                3, G_TYPE_STRING, G_TYPE_INT64, G_TYPE_STRING);
 
   g_type_ensure (LOOM_TYPE_SEARCH_FILTER_POPOVER);
   g_type_ensure (LOOM_TYPE_SEARCH_RESULTS);
@@ -966,8 +963,8 @@ loom_session_list_class_init (LoomSessionListClass *klass)
   gtk_widget_class_install_action (widget_class, "session-list.show-menu", NULL,
                                    loom_session_list_show_menu_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0,
-                                       "session-list.show-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "session-list.show-menu",
+                                       NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "session-list.show-menu", NULL);
 
@@ -975,12 +972,11 @@ loom_session_list_class_init (LoomSessionListClass *klass)
   gtk_widget_class_set_css_name (widget_class, "loomsessionlist");
 }
 
-
 static void
 loom_session_list_init (LoomSessionList *self)
 {
   GtkEventController *search_keys;
-  GtkLayoutManager *layout;
+  GtkLayoutManager   *layout;
 
   self->collection = LOOM_COLLECTION_ALL;
   self->sort = LOOM_SORT_UPDATED;
@@ -1003,29 +999,28 @@ loom_session_list_init (LoomSessionList *self)
   gtk_menu_button_set_create_popup_func (self->filter_button, refresh_projects_cb, self, NULL);
   refresh_projects_cb (self->filter_button, self);
 
-  g_signal_connect_object (self->search_entry, "search-changed",
-                           G_CALLBACK (on_search_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "activate",
-                           G_CALLBACK (on_search_activate_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "stop-search",
-                           G_CALLBACK (on_search_stop_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->search_entry, "next-match",
-                           G_CALLBACK (on_search_next_match_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "search-changed", G_CALLBACK (on_search_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "activate", G_CALLBACK (on_search_activate_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "stop-search", G_CALLBACK (on_search_stop_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_entry, "next-match", G_CALLBACK (on_search_next_match_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->search_entry, "previous-match",
                            G_CALLBACK (on_search_previous_match_cb), self, G_CONNECT_SWAPPED);
   search_keys = gtk_event_controller_key_new ();
-  g_signal_connect_object (search_keys, "key-pressed",
-                           G_CALLBACK (on_search_key_pressed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (search_keys, "key-pressed", G_CALLBACK (on_search_key_pressed_cb), self,
+                           G_CONNECT_SWAPPED);
   gtk_widget_add_controller (GTK_WIDGET (self->search_entry), search_keys);
   g_signal_connect_object (self->search_results, "notify::summary",
                            G_CALLBACK (on_search_summary_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->search_results, "hit-activated",
                            G_CALLBACK (on_search_hit_activated_cb), self, G_CONNECT_SWAPPED);
-  gtk_menu_button_set_create_popup_func (self->search_filter_button, update_search_filters_cb,
-                                         self, NULL);
+  gtk_menu_button_set_create_popup_func (self->search_filter_button, update_search_filters_cb, self,
+                                         NULL);
   g_signal_connect_object (self->search_filter_popover, "notify::query",
-                           G_CALLBACK (on_search_filter_query_changed_cb), self,
-                           G_CONNECT_SWAPPED);
+                           G_CALLBACK (on_search_filter_query_changed_cb), self, G_CONNECT_SWAPPED);
 
   loom_session_list_update_header (self);
   loom_session_list_update_state (self);
@@ -1092,9 +1087,9 @@ loom_session_list_set_scope (LoomSessionList *self,
 
   self->collection = collection;
   self->folder_id = folder_id;
-  gtk_widget_set_visible (self->empty_trash_button,
-                          !self->searching && collection == LOOM_COLLECTION_TRASH &&
-                          folder_id == 0);
+  gtk_widget_set_visible (self->empty_trash_button, !self->searching &&
+                                                      collection == LOOM_COLLECTION_TRASH &&
+                                                      folder_id == 0);
   loom_session_list_requery (self);
 }
 
@@ -1117,11 +1112,11 @@ loom_session_list_get_folder_id (LoomSessionList *self)
 void
 loom_session_list_reload (LoomSessionList *self)
 {
-  g_autoptr(GPtrArray) uuids = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) uuids = NULL;
+  g_autoptr (GError) error = NULL;
   GtkAdjustment *vadjustment;
-  gboolean at_top;
-  guint n_before;
+  gboolean       at_top;
+  guint          n_before;
 
   g_return_if_fail (LOOM_IS_SESSION_LIST (self));
 
@@ -1162,11 +1157,11 @@ loom_session_list_reload (LoomSessionList *self)
 GPtrArray *
 loom_session_list_get_selected (LoomSessionList *self)
 {
-  g_autoptr(GtkBitset) selected = NULL;
-  GPtrArray *sessions;
+  g_autoptr (GtkBitset) selected = NULL;
+  GPtrArray    *sessions;
   GtkBitsetIter iter;
-  guint position;
-  gboolean valid;
+  guint         position;
+  gboolean      valid;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST (self), NULL);
 
@@ -1179,8 +1174,8 @@ loom_session_list_get_selected (LoomSessionList *self)
   valid = gtk_bitset_iter_init_first (&iter, selected, &position);
   while (valid)
     {
-      g_autoptr(GPtrArray) run = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GPtrArray) run = NULL;
+      g_autoptr (GError) error = NULL;
       guint start = position, end = position + 1;
 
       while ((valid = gtk_bitset_iter_next (&iter, &position)) && position == end)
@@ -1201,7 +1196,7 @@ loom_session_list_get_selected (LoomSessionList *self)
 guint
 loom_session_list_get_n_selected (LoomSessionList *self)
 {
-  g_autoptr(GtkBitset) selected = NULL;
+  g_autoptr (GtkBitset) selected = NULL;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST (self), 0);
 
@@ -1297,8 +1292,7 @@ loom_session_list_set_project_filter (LoomSessionList *self,
       const char *slash = strrchr (project_path, '/');
 
       /* The header shows the name people know the project by: its folder's. */
-      self->project_name = g_strdup (slash != NULL && slash[1] != '\0' ? slash + 1
-                                                                        : project_path);
+      self->project_name = g_strdup (slash != NULL && slash[1] != '\0' ? slash + 1 : project_path);
     }
   loom_session_list_requery (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);

@@ -29,22 +29,22 @@
 
 struct _LoomSessionRow
 {
-  GtkWidget      parent_instance;
+  GtkWidget parent_instance;
 
   LoomSession   *session;
-  const char    *agent_class;   /* the badge's colour class now applied */
-  GdkFrameClock *frame_clock;   /* while waiting to be built */
+  const char    *agent_class; /* the badge's colour class now applied */
+  GdkFrameClock *frame_clock; /* while waiting to be built */
 
   /* NULL until built (see build_content()). */
-  GtkWidget     *content;
-  GtkLabel      *agent_label;
-  GtkImage      *archived_icon;
-  GtkLabel      *missing_label;
-  GtkImage      *pinned_icon;
-  GtkLabel      *project_label;   /* "gtk": gives way first when the row is narrow */
-  GtkLabel      *size_label;      /* "· 42 messages" */
-  GtkLabel      *time_label;
-  GtkLabel      *title_label;
+  GtkWidget *content;
+  GtkLabel  *agent_label;
+  GtkImage  *archived_icon;
+  GtkLabel  *missing_label;
+  GtkImage  *pinned_icon;
+  GtkLabel  *project_label; /* "gtk": gives way first when the row is narrow */
+  GtkLabel  *size_label;    /* "· 42 messages" */
+  GtkLabel  *time_label;
+  GtkLabel  *title_label;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSessionRow, loom_session_row, GTK_TYPE_WIDGET)
@@ -52,7 +52,8 @@ G_DEFINE_FINAL_TYPE (LoomSessionRow, loom_session_row, GTK_TYPE_WIDGET)
 /* The height of a built row, learnt from the first one built; 0 until then. */
 static int built_height;
 
-enum {
+enum
+{
   PROP_0,
   PROP_SESSION,
   N_PROPS
@@ -66,7 +67,7 @@ loom_session_row_agent_name (const char *source)
   const LoomImporter *importer;
 
   if (source == NULL)
-    return _("Unknown Agent");
+    return _ ("Unknown Agent");
   /* A source added to the core before it gets a name there is still better shown than hidden. */
   importer = loom_importer_find (source);
   return importer != NULL ? importer->title : source;
@@ -82,7 +83,7 @@ loom_session_row_display_text (const char *text)
 static const char *
 agent_style_class (const char *source)
 {
-  static const char * const known[] = { "claude-code", "codex", "gemini" };
+  static const char *const known[] = { "claude-code", "codex", "gemini" };
 
   for (guint i = 0; source != NULL && i < G_N_ELEMENTS (known); i++)
     {
@@ -96,9 +97,9 @@ char *
 loom_session_row_format_time (gint64 ms,
                               gint64 now_ms)
 {
-  g_autoptr(GDateTime) when = NULL;
-  g_autoptr(GDateTime) now = NULL;
-  g_autoptr(GDateTime) today = NULL;
+  g_autoptr (GDateTime) when = NULL;
+  g_autoptr (GDateTime) now = NULL;
+  g_autoptr (GDateTime) today = NULL;
   GTimeSpan since_midnight;
 
   if (ms <= 0)
@@ -109,43 +110,41 @@ loom_session_row_format_time (gint64 ms,
   if (when == NULL || now == NULL)
     return g_strdup ("");
 
-  today = g_date_time_new_local (g_date_time_get_year (now),
-                                 g_date_time_get_month (now),
-                                 g_date_time_get_day_of_month (now),
-                                 0, 0, 0);
+  today = g_date_time_new_local (g_date_time_get_year (now), g_date_time_get_month (now),
+                                 g_date_time_get_day_of_month (now), 0, 0, 0);
   since_midnight = g_date_time_difference (when, today);
 
   if (since_midnight >= 0)
     /* Translators: the time of a session updated today, see strftime(3). */
-    return g_date_time_format (when, _("%H:%M"));
+    return g_date_time_format (when, _ ("%H:%M"));
   if (since_midnight >= -G_TIME_SPAN_DAY)
-    return g_strdup (_("Yesterday"));
+    return g_strdup (_ ("Yesterday"));
   if (since_midnight >= -6 * G_TIME_SPAN_DAY)
     /* Translators: the weekday of a session updated this week, see strftime(3). */
-    return g_date_time_format (when, _("%A"));
+    return g_date_time_format (when, _ ("%A"));
   if (g_date_time_get_year (when) == g_date_time_get_year (now))
     /* Translators: the date of a session updated this year, see strftime(3). */
-    return g_date_time_format (when, _("%b %-e"));
+    return g_date_time_format (when, _ ("%b %-e"));
 
   /* Translators: the date of a session updated in an earlier year, see strftime(3). */
-  return g_date_time_format (when, _("%b %-e, %Y"));
+  return g_date_time_format (when, _ ("%b %-e, %Y"));
 }
 
 static void
 loom_session_row_update (LoomSessionRow *self)
 {
-  g_autoptr(GString) description = NULL;
-  g_autofree char *subtitle = NULL;
-  g_autofree char *size = NULL;
-  g_autofree char *messages = NULL;
-  g_autofree char *time = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *project = NULL;
+  g_autoptr (GString) description = NULL;
+  g_autofree char         *subtitle = NULL;
+  g_autofree char         *size = NULL;
+  g_autofree char         *messages = NULL;
+  g_autofree char         *time = NULL;
+  g_autofree char         *title = NULL;
+  g_autofree char         *project = NULL;
   const LoomSessionRecord *record;
-  const char *agent;
-  const char *agent_class;
-  gint64 updated_at;
-  guint n_messages;
+  const char              *agent;
+  const char              *agent_class;
+  gint64                   updated_at;
+  guint                    n_messages;
 
   g_assert (LOOM_IS_SESSION_ROW (self));
 
@@ -156,7 +155,7 @@ loom_session_row_update (LoomSessionRow *self)
   record = loom_session_get_record (self->session);
   title = loom_session_row_display_text (loom_session_get_title (self->session));
   if (title == NULL)
-    title = g_strdup (_("Untitled Session"));
+    title = g_strdup (_ ("Untitled Session"));
   project = loom_session_row_display_text (loom_session_get_project_name (self->session));
   agent = loom_session_row_agent_name (loom_session_get_source (self->session));
 
@@ -165,10 +164,10 @@ loom_session_row_update (LoomSessionRow *self)
   if (project != NULL && *project != '\0')
     {
       /* Translators: a session's subtitle: its project, then its size, e.g. "gtk · 42 messages". */
-      subtitle = g_strdup_printf (_("%s · %s"), project, messages);
+      subtitle = g_strdup_printf (_ ("%s · %s"), project, messages);
       /* Translators: the part of a session's subtitle after its project ("gtk · 42 messages"
        * above), shown apart so that a narrow row shortens the project's name, not this. */
-      size = g_strdup_printf (_("· %s"), messages);
+      size = g_strdup_printf (_ ("· %s"), messages);
     }
   else
     subtitle = g_strdup (messages);
@@ -202,20 +201,18 @@ loom_session_row_update (LoomSessionRow *self)
   description = g_string_new (NULL);
   /* Translators: read to screen reader users: a session's agent, subtitle and time, e.g.
    * "Codex, gtk · 42 messages, Yesterday". */
-  g_string_printf (description, _("%s, %s, %s"), agent, subtitle, time);
+  g_string_printf (description, _ ("%s, %s, %s"), agent, subtitle, time);
   if (record->pinned)
     /* Translators: read to screen reader users after the rest of a session's description. */
-    g_string_append (description, _(", pinned"));
+    g_string_append (description, _ (", pinned"));
   if (record->archived)
     /* Translators: read to screen reader users after the rest of a session's description. */
-    g_string_append (description, _(", archived"));
+    g_string_append (description, _ (", archived"));
   if (record->source_missing)
     /* Translators: read to screen reader users after the rest of a session's description. */
-    g_string_append (description, _(", source deleted"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str,
-                                  -1);
+    g_string_append (description, _ (", source deleted"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description->str, -1);
 }
 
 /* The tooltip of whatever part of the row is under the pointer. */
@@ -228,7 +225,7 @@ on_query_tooltip_cb (LoomSessionRow *self,
                      gpointer        user_data)
 {
   GtkWidget *picked;
-  gint64 updated_at;
+  gint64     updated_at;
 
   if (self->session == NULL || self->content == NULL || keyboard_mode)
     return FALSE;
@@ -239,23 +236,23 @@ on_query_tooltip_cb (LoomSessionRow *self,
 
   if (picked == GTK_WIDGET (self->missing_label))
     {
-      gtk_tooltip_set_text (tooltip, _("The agent deleted this session’s file; "
-                                       "Intentloom History keeps its copy"));
+      gtk_tooltip_set_text (tooltip, _ ("The agent deleted this session’s file; "
+                                        "Intentloom History keeps its copy"));
       return TRUE;
     }
   if (picked == GTK_WIDGET (self->archived_icon))
     {
-      gtk_tooltip_set_text (tooltip, _("Archived"));
+      gtk_tooltip_set_text (tooltip, _ ("Archived"));
       return TRUE;
     }
   if (picked == GTK_WIDGET (self->pinned_icon))
     {
-      gtk_tooltip_set_text (tooltip, _("Pinned"));
+      gtk_tooltip_set_text (tooltip, _ ("Pinned"));
       return TRUE;
     }
   if (picked == GTK_WIDGET (self->time_label))
     {
-      g_autoptr(GDateTime) when = NULL;
+      g_autoptr (GDateTime) when = NULL;
       g_autofree char *text = NULL;
 
       updated_at = loom_session_get_updated_at (self->session);
@@ -265,7 +262,7 @@ on_query_tooltip_cb (LoomSessionRow *self,
         return FALSE;
 
       /* Translators: the tooltip of a session's time, see strftime(3). */
-      text = g_date_time_format (when, _("Updated %c"));
+      text = g_date_time_format (when, _ ("Updated %c"));
       gtk_tooltip_set_text (tooltip, text);
       return TRUE;
     }
@@ -305,11 +302,11 @@ state_icon (const char *icon_name,
 static void
 build_content (LoomSessionRow *self)
 {
-  GtkGrid *grid = GTK_GRID (gtk_grid_new ());
+  GtkGrid   *grid = GTK_GRID (gtk_grid_new ());
   GtkWidget *caption = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *states = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *subtitle;
-  int height;
+  int        height;
 
   g_assert (LOOM_IS_SESSION_ROW (self));
   g_assert (self->content == NULL);
@@ -352,13 +349,13 @@ build_content (LoomSessionRow *self)
 
   /* The agent deleted its file (Claude Code cleans up after 30 days); our copy stays, and the
    * row says so. */
-  self->missing_label = caption_label (_("Source deleted"));
+  self->missing_label = caption_label (_ ("Source deleted"));
   gtk_widget_set_visible (GTK_WIDGET (self->missing_label), FALSE);
   gtk_box_append (GTK_BOX (caption), GTK_WIDGET (self->missing_label));
   gtk_grid_attach (grid, caption, 0, 1, 1, 1);
 
-  self->archived_icon = state_icon ("package-x-generic-symbolic", _("Archived"));
-  self->pinned_icon = state_icon ("view-pin-symbolic", _("Pinned"));
+  self->archived_icon = state_icon ("package-x-generic-symbolic", _ ("Archived"));
+  self->pinned_icon = state_icon ("view-pin-symbolic", _ ("Pinned"));
   gtk_widget_set_halign (states, GTK_ALIGN_END);
   gtk_widget_set_valign (states, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (states), GTK_WIDGET (self->archived_icon));
@@ -381,9 +378,9 @@ static void
 on_frame_layout_cb (GdkFrameClock *frame_clock,
                     GHashTable    *waiting)
 {
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   GHashTableIter iter;
-  gpointer row;
+  gpointer       row;
 
   if (g_hash_table_size (waiting) == 0)
     return;
@@ -439,7 +436,7 @@ static void
 loom_session_row_map (GtkWidget *widget)
 {
   LoomSessionRow *self = LOOM_SESSION_ROW (widget);
-  GdkFrameClock *frame_clock;
+  GdkFrameClock  *frame_clock;
 
   GTK_WIDGET_CLASS (loom_session_row_parent_class)->map (widget);
 
@@ -516,7 +513,7 @@ loom_session_row_set_property (GObject      *object,
 static void
 loom_session_row_class_init (LoomSessionRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_session_row_dispose;
@@ -525,17 +522,15 @@ loom_session_row_class_init (LoomSessionRowClass *klass)
   widget_class->map = loom_session_row_map;
   widget_class->unmap = loom_session_row_unmap;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         LOOM_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, LOOM_TYPE_SESSION,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                    G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "loomsessionrow");
 }
-
 
 static void
 loom_session_row_init (LoomSessionRow *self)
@@ -581,8 +576,7 @@ loom_session_row_set_session (LoomSessionRow *self,
   g_set_object (&self->session, session);
 
   if (self->session != NULL)
-    g_signal_connect_object (self->session, "notify",
-                             G_CALLBACK (loom_session_row_update), self,
+    g_signal_connect_object (self->session, "notify", G_CALLBACK (loom_session_row_update), self,
                              G_CONNECT_SWAPPED);
 
   loom_session_row_update (self);

@@ -13,22 +13,25 @@
 
 struct _LoomSessionSelection
 {
-  GObject     parent_instance;
+  GObject parent_instance;
 
   GListModel *model;
   GtkBitset  *selected;
 };
 
-static void loom_session_selection_list_model_init      (GListModelInterface        *iface);
+static void loom_session_selection_list_model_init (GListModelInterface *iface);
 static void loom_session_selection_selection_model_init (GtkSelectionModelInterface *iface);
 
+/* clang-format off */
 G_DEFINE_FINAL_TYPE_WITH_CODE (LoomSessionSelection, loom_session_selection, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       loom_session_selection_list_model_init)
                                G_IMPLEMENT_INTERFACE (GTK_TYPE_SELECTION_MODEL,
                                                       loom_session_selection_selection_model_init))
+/* clang-format on */
 
-enum {
+enum
+{
   PROP_0,
   PROP_MODEL,
   PROP_N_ITEMS,
@@ -96,7 +99,7 @@ loom_session_selection_set_selection (GtkSelectionModel *model,
                                       GtkBitset         *mask)
 {
   LoomSessionSelection *self = LOOM_SESSION_SELECTION (model);
-  g_autoptr(GtkBitset) changes = NULL;
+  g_autoptr (GtkBitset) changes = NULL;
   guint n_items = loom_session_selection_get_n_items (G_LIST_MODEL (self));
   guint min, max;
 
@@ -215,13 +218,13 @@ loom_session_selection_class_init (LoomSessionSelectionClass *klass)
   object_class->get_property = loom_session_selection_get_property;
   object_class->set_property = loom_session_selection_set_property;
 
-  properties[PROP_MODEL] =
-    g_param_spec_object ("model", NULL, NULL, G_TYPE_LIST_MODEL,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODEL] = g_param_spec_object ("model", NULL, NULL, G_TYPE_LIST_MODEL,
+                                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
 
-  properties[PROP_N_ITEMS] =
-    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_ITEMS] = g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -265,8 +268,8 @@ loom_session_selection_set_model (LoomSessionSelection *self,
     g_signal_handlers_disconnect_by_func (self->model, on_items_changed_cb, self);
   g_set_object (&self->model, model);
   if (self->model != NULL)
-    g_signal_connect_object (self->model, "items-changed",
-                             G_CALLBACK (on_items_changed_cb), self, G_CONNECT_SWAPPED);
+    g_signal_connect_object (self->model, "items-changed", G_CALLBACK (on_items_changed_cb), self,
+                             G_CONNECT_SWAPPED);
   n_after = loom_session_selection_get_n_items (G_LIST_MODEL (self));
 
   gtk_bitset_remove_all (self->selected);

@@ -10,18 +10,19 @@
 
 struct _LoomSidebarItem
 {
-  GObject         parent_instance;
+  GObject parent_instance;
 
-  LoomCollection  collection;
-  guint           count;
+  LoomCollection collection;
+  guint          count;
   /* Folders only: the store's id and the name, which a rename changes in place. */
-  gint64          folder_id;
-  char           *name;
+  gint64         folder_id;
+  char          *name;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSidebarItem, loom_sidebar_item, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   PROP_0,
   PROP_COLLECTION,
   PROP_COUNT,
@@ -77,9 +78,10 @@ static const CollectionInfo collection_info[] = {
 
 /* A folder lists the sessions of All that are filed in it. */
 static const CollectionInfo folder_info = {
-  NULL, "folder-symbolic",
-  N_("Folder Is Empty"),
-  N_("Drag sessions onto the folder, or choose “Move to…” in a session’s menu"),
+  NULL,
+  "folder-symbolic",
+  N_ ("Folder Is Empty"),
+  N_ ("Drag sessions onto the folder, or choose “Move to…” in a session’s menu"),
 };
 
 static const CollectionInfo *
@@ -179,30 +181,26 @@ loom_sidebar_item_class_init (LoomSidebarItemClass *klass)
   object_class->set_property = loom_sidebar_item_set_property;
 
   /* LoomCollection has no registered enum type in the core, so the property is a plain uint. */
-  properties[PROP_COLLECTION] =
-    g_param_spec_uint ("collection", NULL, NULL,
-                       0, G_N_ELEMENTS (collection_info) - 1, LOOM_COLLECTION_ALL,
-                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COLLECTION] = g_param_spec_uint (
+    "collection", NULL, NULL, 0, G_N_ELEMENTS (collection_info) - 1, LOOM_COLLECTION_ALL,
+    G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
 
-  properties[PROP_COUNT] =
-    g_param_spec_uint ("count", NULL, NULL,
-                       0, G_MAXUINT, 0,
-                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COUNT] = g_param_spec_uint ("count", NULL, NULL, 0, G_MAXUINT, 0,
+                                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                G_PARAM_STATIC_STRINGS);
 
   /* 0 for a collection. */
-  properties[PROP_FOLDER_ID] =
-    g_param_spec_int64 ("folder-id", NULL, NULL,
-                        0, G_MAXINT64, 0,
-                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FOLDER_ID] = g_param_spec_int64 ("folder-id", NULL, NULL, 0, G_MAXINT64, 0,
+                                                   G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                     G_PARAM_STATIC_STRINGS);
 
-  properties[PROP_ICON_NAME] =
-    g_param_spec_string ("icon-name", NULL, NULL, NULL,
-                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ICON_NAME] = g_param_spec_string ("icon-name", NULL, NULL, NULL,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   /* A collection's title is fixed; a folder's is its name, and can be set. */
-  properties[PROP_TITLE] =
-    g_param_spec_string ("title", NULL, NULL, NULL,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL,
+                                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -217,9 +215,7 @@ loom_sidebar_item_new_for_collection (LoomCollection collection)
 {
   g_return_val_if_fail (collection < G_N_ELEMENTS (collection_info), NULL);
 
-  return g_object_new (LOOM_TYPE_SIDEBAR_ITEM,
-                       "collection", (guint)collection,
-                       NULL);
+  return g_object_new (LOOM_TYPE_SIDEBAR_ITEM, "collection", (guint)collection, NULL);
 }
 
 /* A folder is shown as All narrowed to the folder, so the window needs no special case for it. */
@@ -230,11 +226,8 @@ loom_sidebar_item_new_for_folder (gint64      folder_id,
   g_return_val_if_fail (folder_id > 0, NULL);
   g_return_val_if_fail (name != NULL, NULL);
 
-  return g_object_new (LOOM_TYPE_SIDEBAR_ITEM,
-                       "collection", (guint)LOOM_COLLECTION_ALL,
-                       "folder-id", folder_id,
-                       "title", name,
-                       NULL);
+  return g_object_new (LOOM_TYPE_SIDEBAR_ITEM, "collection", (guint)LOOM_COLLECTION_ALL,
+                       "folder-id", folder_id, "title", name, NULL);
 }
 
 LoomCollection
@@ -268,7 +261,7 @@ loom_sidebar_item_get_title (LoomSidebarItem *self)
 
   if (self->folder_id > 0)
     return self->name;
-  return _(get_info (self)->title);
+  return _ (get_info (self)->title);
 }
 
 void
@@ -299,7 +292,7 @@ loom_sidebar_item_get_empty_title (LoomSidebarItem *self)
 {
   g_return_val_if_fail (LOOM_IS_SIDEBAR_ITEM (self), NULL);
 
-  return _(get_info (self)->empty_title);
+  return _ (get_info (self)->empty_title);
 }
 
 const char *
@@ -307,7 +300,7 @@ loom_sidebar_item_get_empty_description (LoomSidebarItem *self)
 {
   g_return_val_if_fail (LOOM_IS_SIDEBAR_ITEM (self), NULL);
 
-  return _(get_info (self)->empty_description);
+  return _ (get_info (self)->empty_description);
 }
 
 guint

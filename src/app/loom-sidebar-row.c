@@ -17,20 +17,21 @@
 
 struct _LoomSidebarRow
 {
-  GtkListBoxRow    parent_instance;
+  GtkListBoxRow parent_instance;
 
   LoomSidebarItem *item;
   /* Folders only, made the first time it opens. */
   GtkWidget       *menu;
 
-  GtkLabel        *count_label;
-  GtkImage        *icon;
-  GtkLabel        *title_label;
+  GtkLabel *count_label;
+  GtkImage *icon;
+  GtkLabel *title_label;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSidebarRow, loom_sidebar_row, GTK_TYPE_LIST_BOX_ROW)
 
-enum {
+enum
+{
   PROP_0,
   PROP_ITEM,
   N_PROPS
@@ -43,7 +44,7 @@ loom_sidebar_row_update_count (LoomSidebarRow *self)
 {
   g_autofree char *count = NULL;
   g_autofree char *description = NULL;
-  guint n;
+  guint            n;
 
   g_assert (LOOM_IS_SIDEBAR_ROW (self));
 
@@ -54,9 +55,8 @@ loom_sidebar_row_update_count (LoomSidebarRow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->count_label), n > 0);
 
   description = g_strdup_printf (ngettext ("%'u session", "%'u sessions", n), n);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  description, -1);
 }
 
 static void
@@ -68,9 +68,7 @@ loom_sidebar_row_update_title (LoomSidebarRow *self)
 
   title = loom_sidebar_item_get_title (self->item);
   gtk_label_set_label (self->title_label, title);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title,
-                                  -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
 }
 
 /* Whether another folder row comes before (@step -1) or after (@step 1) this one. */
@@ -79,7 +77,7 @@ has_neighbour (LoomSidebarRow *self,
                int             step)
 {
   GtkWidget *list_box = gtk_widget_get_parent (GTK_WIDGET (self));
-  int index = gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (self));
+  int        index = gtk_list_box_row_get_index (GTK_LIST_BOX_ROW (self));
 
   if (!GTK_IS_LIST_BOX (list_box) || index + step < 0)
     return FALSE;
@@ -96,21 +94,21 @@ has_menu (LoomSidebarRow *self)
 static GMenuModel *
 create_menu_model (LoomSidebarRow *self)
 {
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) edit = g_menu_new ();
-  g_autoptr(GMenu) order = g_menu_new ();
-  g_autoptr(GMenu) remove = g_menu_new ();
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) edit = g_menu_new ();
+  g_autoptr (GMenu) order = g_menu_new ();
+  g_autoptr (GMenu) remove = g_menu_new ();
 
   if (!loom_sidebar_item_is_folder (self->item))
     {
-      g_menu_append (menu, _("_Empty Trash…"), "win.empty-trash");
+      g_menu_append (menu, _ ("_Empty Trash…"), "win.empty-trash");
       return G_MENU_MODEL (g_steal_pointer (&menu));
     }
 
-  g_menu_append (edit, _("_Rename…"), "row.rename");
-  g_menu_append (order, _("Move _Up"), "row.move-up");
-  g_menu_append (order, _("Move _Down"), "row.move-down");
-  g_menu_append (remove, _("_Delete…"), "row.delete");
+  g_menu_append (edit, _ ("_Rename…"), "row.rename");
+  g_menu_append (order, _ ("Move _Up"), "row.move-up");
+  g_menu_append (order, _ ("Move _Down"), "row.move-down");
+  g_menu_append (remove, _ ("_Delete…"), "row.delete");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (edit));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (order));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (remove));
@@ -132,7 +130,7 @@ loom_sidebar_row_popup_menu (LoomSidebarRow *self,
 
   if (self->menu == NULL)
     {
-      g_autoptr(GMenuModel) model = create_menu_model (self);
+      g_autoptr (GMenuModel) model = create_menu_model (self);
 
       self->menu = gtk_popover_menu_new_from_model (model);
       gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
@@ -149,8 +147,7 @@ loom_sidebar_row_popup_menu (LoomSidebarRow *self,
       x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
       y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
     }
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu),
-                               &(GdkRectangle) { (int)x, (int)y, 1, 1 });
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle){ (int)x, (int)y, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->menu));
 }
 
@@ -192,18 +189,16 @@ add_menu_key (GtkShortcutController *controller,
               guint                  keyval,
               GdkModifierType        modifiers)
 {
-  gtk_shortcut_controller_add_shortcut (controller,
-                                        gtk_shortcut_new (gtk_keyval_trigger_new (keyval,
-                                                                                  modifiers),
-                                                          gtk_callback_action_new (menu_key_cb,
-                                                                                   NULL, NULL)));
+  gtk_shortcut_controller_add_shortcut (
+    controller, gtk_shortcut_new (gtk_keyval_trigger_new (keyval, modifiers),
+                                  gtk_callback_action_new (menu_key_cb, NULL, NULL)));
 }
 
 static void
 loom_sidebar_row_add_menu_controllers (LoomSidebarRow *self)
 {
-  GtkGesture *click;
-  GtkGesture *long_press;
+  GtkGesture         *click;
+  GtkGesture         *long_press;
   GtkEventController *shortcuts;
 
   g_assert (LOOM_IS_SIDEBAR_ROW (self));
@@ -231,7 +226,7 @@ forward_folder_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
 {
-  LoomSidebarRow *self = LOOM_SIDEBAR_ROW (widget);
+  LoomSidebarRow  *self = LOOM_SIDEBAR_ROW (widget);
   g_autofree char *folder_action = NULL;
 
   g_assert (g_str_has_prefix (action_name, "row."));
@@ -255,14 +250,12 @@ loom_sidebar_row_constructed (GObject *object)
   g_assert (self->item != NULL);
 
   gtk_image_set_from_icon_name (self->icon, loom_sidebar_item_get_icon_name (self->item));
-  g_signal_connect_object (self->item, "notify::title",
-                           G_CALLBACK (loom_sidebar_row_update_title), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->item, "notify::title", G_CALLBACK (loom_sidebar_row_update_title),
+                           self, G_CONNECT_SWAPPED);
   loom_sidebar_row_update_title (self);
 
-  g_signal_connect_object (self->item, "notify::count",
-                           G_CALLBACK (loom_sidebar_row_update_count), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->item, "notify::count", G_CALLBACK (loom_sidebar_row_update_count),
+                           self, G_CONNECT_SWAPPED);
   loom_sidebar_row_update_count (self);
 
   if (has_menu (self))
@@ -322,7 +315,7 @@ loom_sidebar_row_set_property (GObject      *object,
 static void
 loom_sidebar_row_class_init (LoomSidebarRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->constructed = loom_sidebar_row_constructed;
@@ -330,10 +323,9 @@ loom_sidebar_row_class_init (LoomSidebarRowClass *klass)
   object_class->get_property = loom_sidebar_row_get_property;
   object_class->set_property = loom_sidebar_row_set_property;
 
-  properties[PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL,
-                         LOOM_TYPE_SIDEBAR_ITEM,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, LOOM_TYPE_SIDEBAR_ITEM,
+                                               G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                 G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -360,9 +352,7 @@ loom_sidebar_row_new (LoomSidebarItem *item)
 {
   g_return_val_if_fail (LOOM_IS_SIDEBAR_ITEM (item), NULL);
 
-  return g_object_new (LOOM_TYPE_SIDEBAR_ROW,
-                       "item", item,
-                       NULL);
+  return g_object_new (LOOM_TYPE_SIDEBAR_ROW, "item", item, NULL);
 }
 
 LoomSidebarItem *

@@ -14,11 +14,11 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (LoomSidebarRow, loom_sidebar_row, LOOM, SIDEBAR_ROW, GtkListBoxRow)
 
-GtkWidget       *loom_sidebar_row_new       (LoomSidebarItem *item);
-LoomSidebarItem *loom_sidebar_row_get_item  (LoomSidebarRow  *self);
+GtkWidget       *loom_sidebar_row_new (LoomSidebarItem *item);
+LoomSidebarItem *loom_sidebar_row_get_item (LoomSidebarRow *self);
 /* Folders and Trash: opens the row's menu, as a right click or the Menu key does. */
-void             loom_sidebar_row_show_menu (LoomSidebarRow  *self);
+void             loom_sidebar_row_show_menu (LoomSidebarRow *self);
 /* The row's menu once it has been opened, else NULL. */
-GtkPopover      *loom_sidebar_row_get_menu  (LoomSidebarRow  *self);
+GtkPopover      *loom_sidebar_row_get_menu (LoomSidebarRow *self);
 
 G_END_DECLS

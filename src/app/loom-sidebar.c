@@ -27,53 +27,51 @@
 
 struct _LoomSidebar
 {
-  GtkWidget      parent_instance;
+  GtkWidget parent_instance;
 
   GListStore    *items;
   GListStore    *folders;
-  LoomStore     *store;         /* of the last reload, for the counts left for later */
-  GdkFrameClock *frame_clock;   /* while waiting for the end of a frame to count */
+  LoomStore     *store;       /* of the last reload, for the counts left for later */
+  GdkFrameClock *frame_clock; /* while waiting for the end of a frame to count */
   gulong         paint_handler;
   /* Set while the sidebar moves the selection itself, so that only the end result is reported. */
   guint          changing_selection : 1;
   guint          drawn : 1;
   guint          counts_pending : 1;
 
-  GtkListBox    *folder_list;
-  GtkListBox    *list_box;
+  GtkListBox *folder_list;
+  GtkListBox *list_box;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSidebar, loom_sidebar, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_SELECTED_ITEM,
   N_PROPS
 };
 
-enum {
+enum
+{
   ITEM_ACTIVATED,
   SESSIONS_DROPPED,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
+static guint       signals[N_SIGNALS];
 
 static const LoomCollection shown_collections[] = {
-  LOOM_COLLECTION_ALL,
-  LOOM_COLLECTION_RECENT,
-  LOOM_COLLECTION_PINNED,
-  LOOM_COLLECTION_ACTIVE,
-  LOOM_COLLECTION_ARCHIVED,
-  LOOM_COLLECTION_TRASH,
+  LOOM_COLLECTION_ALL,    LOOM_COLLECTION_RECENT,   LOOM_COLLECTION_PINNED,
+  LOOM_COLLECTION_ACTIVE, LOOM_COLLECTION_ARCHIVED, LOOM_COLLECTION_TRASH,
 };
 
 static gpointer
 list_store_peek (GListStore *store,
                  guint       position)
 {
-  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (store), position);
+  g_autoptr (GObject) item = g_list_model_get_item (G_LIST_MODEL (store), position);
 
   /* The store keeps it alive; only its address is wanted. */
   return item;
@@ -108,9 +106,9 @@ on_drop_cb (GtkDropTarget *target,
             double         y,
             LoomSidebar   *self)
 {
-  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (target));
-  LoomSidebarItem *item;
-  const char * const *uuids;
+  GtkWidget         *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (target));
+  LoomSidebarItem   *item;
+  const char *const *uuids;
 
   g_assert (LOOM_IS_SIDEBAR (self));
   g_assert (LOOM_IS_SIDEBAR_ROW (row));
@@ -120,8 +118,7 @@ on_drop_cb (GtkDropTarget *target,
     return FALSE;
 
   item = loom_sidebar_row_get_item (LOOM_SIDEBAR_ROW (row));
-  g_signal_emit (self, signals[SESSIONS_DROPPED], 0,
-                 uuids,
+  g_signal_emit (self, signals[SESSIONS_DROPPED], 0, uuids,
                  (guint)loom_sidebar_item_get_collection (item),
                  loom_sidebar_item_get_folder_id (item));
   return TRUE;
@@ -152,12 +149,11 @@ create_row_cb (gpointer item,
                gpointer user_data)
 {
   LoomSidebar *self = user_data;
-  GtkWidget *row = loom_sidebar_row_new (LOOM_SIDEBAR_ITEM (item));
+  GtkWidget   *row = loom_sidebar_row_new (LOOM_SIDEBAR_ITEM (item));
 
   if (accepts_drops (item))
     {
-      GtkDropTarget *target = gtk_drop_target_new (G_TYPE_STRV,
-                                                   GDK_ACTION_MOVE | GDK_ACTION_COPY);
+      GtkDropTarget *target = gtk_drop_target_new (G_TYPE_STRV, GDK_ACTION_MOVE | GDK_ACTION_COPY);
 
       g_signal_connect (target, "enter", G_CALLBACK (on_drop_enter_cb), NULL);
       g_signal_connect (target, "motion", G_CALLBACK (on_drop_enter_cb), NULL);
@@ -206,7 +202,7 @@ select_row_quietly (LoomSidebar   *self,
                     GtkListBoxRow *row)
 {
   GtkListBox *list_box = GTK_LIST_BOX (gtk_widget_get_parent (GTK_WIDGET (row)));
-  gboolean was_changing = self->changing_selection;
+  gboolean    was_changing = self->changing_selection;
 
   self->changing_selection = TRUE;
   clear_selection (other_list (self, list_box));
@@ -258,9 +254,9 @@ on_row_selected_cb (LoomSidebar   *self,
 /* The arrow keys go on from the last collection to the first folder and back, selecting as they
  * go, as they do within one list. */
 static gboolean
-on_keynav_failed_cb (LoomSidebar      *self,
-                     GtkDirectionType  direction,
-                     GtkListBox       *list_box)
+on_keynav_failed_cb (LoomSidebar     *self,
+                     GtkDirectionType direction,
+                     GtkListBox      *list_box)
 {
   GtkListBoxRow *row = NULL;
 
@@ -282,12 +278,12 @@ on_keynav_failed_cb (LoomSidebar      *self,
 /* ——— Counts ——— */
 
 static gboolean
-count_item (LoomSidebarItem  *item,
-            LoomStore        *store,
-            GError          **error)
+count_item (LoomSidebarItem *item,
+            LoomStore       *store,
+            GError         **error)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  guint count = 0;
+  guint            count = 0;
 
   /* A folder's count is what the folder lists (All narrowed to it), not every session filed in
    * it: a count that disagrees with the list it opens would look like a bug. */
@@ -308,9 +304,9 @@ stop_waiting (LoomSidebar *self)
 
 /* Counts the sessions of every collection and folder, or, with @all FALSE, only the trash. */
 static gboolean
-update_counts (LoomSidebar  *self,
-               gboolean      all,
-               GError      **error)
+update_counts (LoomSidebar *self,
+               gboolean     all,
+               GError     **error)
 {
   GListStore *stores[] = { self->items, self->folders };
 
@@ -342,7 +338,7 @@ static void
 on_after_paint_cb (LoomSidebar   *self,
                    GdkFrameClock *frame_clock)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert (LOOM_IS_SIDEBAR (self));
 
@@ -354,7 +350,7 @@ static void
 loom_sidebar_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
 {
-  LoomSidebar *self = LOOM_SIDEBAR (widget);
+  LoomSidebar   *self = LOOM_SIDEBAR (widget);
   GdkFrameClock *frame_clock;
 
   GTK_WIDGET_CLASS (loom_sidebar_parent_class)->snapshot (widget, snapshot);
@@ -366,9 +362,8 @@ loom_sidebar_snapshot (GtkWidget   *widget,
       (frame_clock = gtk_widget_get_frame_clock (widget)) != NULL)
     {
       self->frame_clock = g_object_ref (frame_clock);
-      self->paint_handler = g_signal_connect_object (frame_clock, "after-paint",
-                                                     G_CALLBACK (on_after_paint_cb), self,
-                                                     G_CONNECT_SWAPPED);
+      self->paint_handler = g_signal_connect_object (
+        frame_clock, "after-paint", G_CALLBACK (on_after_paint_cb), self, G_CONNECT_SWAPPED);
     }
 }
 
@@ -378,7 +373,7 @@ static void
 loom_sidebar_dispose (GObject *object)
 {
   LoomSidebar *self = LOOM_SIDEBAR (object);
-  GtkWidget *child;
+  GtkWidget   *child;
 
   stop_waiting (self);
 
@@ -417,28 +412,24 @@ loom_sidebar_get_property (GObject    *object,
 static void
 loom_sidebar_class_init (LoomSidebarClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_sidebar_dispose;
   object_class->get_property = loom_sidebar_get_property;
   widget_class->snapshot = loom_sidebar_snapshot;
 
-  properties[PROP_SELECTED_ITEM] =
-    g_param_spec_object ("selected-item", NULL, NULL,
-                         LOOM_TYPE_SIDEBAR_ITEM,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_ITEM] = g_param_spec_object (
+    "selected-item", NULL, NULL, LOOM_TYPE_SIDEBAR_ITEM,
+    G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Emitted when the user picks an item (a click or Enter), as opposed to the selection moving:
    * a folded window follows the user to the session list only then. */
-  signals[ITEM_ACTIVATED] =
-    g_signal_new ("item-activated",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, LOOM_TYPE_SIDEBAR_ITEM);
+  signals[ITEM_ACTIVATED] = g_signal_new ("item-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                          LOOM_TYPE_SIDEBAR_ITEM);
 
   /**
    * LoomSidebar::sessions-dropped:
@@ -449,13 +440,9 @@ loom_sidebar_class_init (LoomSidebarClass *klass)
    *
    * Sessions were dropped on a row. LoomCollection has no GType, so @target is a uint.
    */
-  signals[SESSIONS_DROPPED] =
-    g_signal_new ("sessions-dropped",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 3,
-                  G_TYPE_STRV | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_UINT, G_TYPE_INT64);
+  signals[SESSIONS_DROPPED] = g_signal_new (
+    "sessions-dropped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+    G_TYPE_NONE, 3, G_TYPE_STRV | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_UINT, G_TYPE_INT64);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-sidebar.ui");
@@ -478,16 +465,16 @@ loom_sidebar_init (LoomSidebar *self)
   self->items = g_list_store_new (LOOM_TYPE_SIDEBAR_ITEM);
   for (guint i = 0; i < G_N_ELEMENTS (shown_collections); i++)
     {
-      g_autoptr(LoomSidebarItem) item = loom_sidebar_item_new_for_collection (shown_collections[i]);
+      g_autoptr (LoomSidebarItem)
+        item = loom_sidebar_item_new_for_collection (shown_collections[i]);
 
       g_list_store_append (self->items, item);
     }
   self->folders = g_list_store_new (LOOM_TYPE_SIDEBAR_ITEM);
 
-  gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (self->items),
-                           create_row_cb, self, NULL);
-  gtk_list_box_bind_model (self->folder_list, G_LIST_MODEL (self->folders),
-                           create_row_cb, self, NULL);
+  gtk_list_box_bind_model (self->list_box, G_LIST_MODEL (self->items), create_row_cb, self, NULL);
+  gtk_list_box_bind_model (self->folder_list, G_LIST_MODEL (self->folders), create_row_cb, self,
+                           NULL);
   gtk_list_box_select_row (self->list_box, gtk_list_box_get_row_at_index (self->list_box, 0));
 }
 
@@ -506,22 +493,22 @@ loom_sidebar_update_folders (LoomSidebar *self,
 {
   guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->folders));
   guint n_new = g_list_model_get_n_items (folders);
-  g_autoptr(GHashTable) by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_full (n_new, g_object_unref);
+  g_autoptr (GHashTable) by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr (GPtrArray) items = g_ptr_array_new_full (n_new, g_object_unref);
   guint prefix = 0, suffix = 0;
 
   for (guint i = 0; i < n_old; i++)
     {
       LoomSidebarItem *item = list_store_peek (self->folders, i);
-      gint64 id = loom_sidebar_item_get_folder_id (item);
+      gint64           id = loom_sidebar_item_get_folder_id (item);
 
       g_hash_table_insert (by_id, g_memdup2 (&id, sizeof id), item);
     }
 
   for (guint i = 0; i < n_new; i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
-      gint64 id = loom_folder_get_id (folder);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
+      gint64           id = loom_folder_get_id (folder);
       LoomSidebarItem *item = g_hash_table_lookup (by_id, &id);
 
       if (item != NULL)
@@ -544,17 +531,17 @@ loom_sidebar_update_folders (LoomSidebar *self,
     suffix++;
 
   if (prefix + suffix < MAX (n_old, n_new))
-    g_list_store_splice (self->folders, prefix, n_old - prefix - suffix,
-                         items->pdata + prefix, n_new - prefix - suffix);
+    g_list_store_splice (self->folders, prefix, n_old - prefix - suffix, items->pdata + prefix,
+                         n_new - prefix - suffix);
 }
 
 gboolean
-loom_sidebar_reload (LoomSidebar  *self,
-                     LoomStore    *store,
-                     GError      **error)
+loom_sidebar_reload (LoomSidebar *self,
+                     LoomStore   *store,
+                     GError     **error)
 {
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(LoomSidebarItem) selected = NULL;
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (LoomSidebarItem) selected = NULL;
 
   g_return_val_if_fail (LOOM_IS_SIDEBAR (self), FALSE);
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
@@ -605,8 +592,8 @@ loom_sidebar_get_selected_item (LoomSidebar *self)
 }
 
 void
-loom_sidebar_select_collection (LoomSidebar    *self,
-                                LoomCollection  collection)
+loom_sidebar_select_collection (LoomSidebar   *self,
+                                LoomCollection collection)
 {
   guint n_items;
 
@@ -657,8 +644,8 @@ loom_sidebar_get_folder_row (LoomSidebar *self,
 }
 
 GtkWidget *
-loom_sidebar_get_collection_row (LoomSidebar    *self,
-                                 LoomCollection  collection)
+loom_sidebar_get_collection_row (LoomSidebar   *self,
+                                 LoomCollection collection)
 {
   guint n_items;
 

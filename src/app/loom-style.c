@@ -10,7 +10,7 @@ void
 loom_style_add (GtkWidget  *widget,
                 const char *resource)
 {
-  g_autoptr(GtkCssProvider) provider = NULL;
+  g_autoptr (GtkCssProvider) provider = NULL;
   GdkDisplay *display;
 
   g_return_if_fail (GTK_IS_WIDGET (widget));

@@ -14,23 +14,24 @@
 
 struct _LoomTimelineContext
 {
-  GObject           parent_instance;
+  GObject parent_instance;
 
-  LoomStore        *store;
-  LoomSession      *session;
-  GHashTable       *states;          /* item key → two bits per LoomTimelineState */
-  GHashTable       *payloads;        /* event id → payload, or NULL */
+  LoomStore          *store;
+  LoomSession        *session;
+  GHashTable         *states;   /* item key → two bits per LoomTimelineState */
+  GHashTable         *payloads; /* event id → payload, or NULL */
   LoomTimelineLoader *loader;
-  GHashTable       *deferred;        /* rows waiting to be built */
-  LoomSearchMarker *marker;
-  guint             marker_serial;
-  gboolean          show_reasoning;
-  gint64            highlight;
+  GHashTable         *deferred; /* rows waiting to be built */
+  LoomSearchMarker   *marker;
+  guint               marker_serial;
+  gboolean            show_reasoning;
+  gint64              highlight;
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineContext, loom_timeline_context, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   OPEN_SESSION,
   N_SIGNALS
 };
@@ -60,12 +61,9 @@ loom_timeline_context_class_init (LoomTimelineContextClass *klass)
 
   object_class->finalize = loom_timeline_context_finalize;
 
-  signals[OPEN_SESSION] =
-    g_signal_new ("open-session",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[OPEN_SESSION] = g_signal_new ("open-session", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                        G_TYPE_STRING);
 }
 
 static void
@@ -95,8 +93,8 @@ loom_timeline_context_set_session (LoomTimelineContext *self,
   g_set_object (&self->session, session);
   g_hash_table_remove_all (self->states);
   g_hash_table_remove_all (self->payloads);
-  loom_timeline_loader_set_store_path (self->loader, store != NULL ? loom_store_get_path (store)
-                                                                   : NULL);
+  loom_timeline_loader_set_store_path (self->loader,
+                                       store != NULL ? loom_store_get_path (store) : NULL);
   self->highlight = -1;
 }
 
@@ -137,7 +135,7 @@ loom_timeline_context_get_agent_name (LoomTimelineContext *self)
   g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
 
   if (self->session == NULL)
-    return _("Agent");
+    return _ ("Agent");
   return loom_session_row_agent_name (loom_session_get_source (self->session));
 }
 
@@ -146,7 +144,7 @@ loom_timeline_context_display_path (LoomTimelineContext *self,
                                     const char          *path)
 {
   const char *cwd;
-  gsize length;
+  gsize       length;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
 
@@ -180,7 +178,7 @@ loom_timeline_context_get_state (LoomTimelineContext *self,
                                  gboolean             fallback)
 {
   gint64 key;
-  guint bits;
+  guint  bits;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), fallback);
   g_return_val_if_fail (LOOM_IS_TIMELINE_ITEM (item), fallback);
@@ -198,9 +196,9 @@ loom_timeline_context_set_state (LoomTimelineContext *self,
                                  LoomTimelineState    state,
                                  gboolean             value)
 {
-  gint64 key;
+  gint64  key;
   gint64 *stored_key;
-  guint bits;
+  guint   bits;
 
   g_return_if_fail (LOOM_IS_TIMELINE_CONTEXT (self));
   g_return_if_fail (LOOM_IS_TIMELINE_ITEM (item));
@@ -287,9 +285,9 @@ const char *
 loom_timeline_context_get_payload (LoomTimelineContext *self,
                                    gint64               event_id)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gpointer payload = NULL;
-  gint64 *key;
+  gint64  *key;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
 
@@ -300,8 +298,8 @@ loom_timeline_context_get_payload (LoomTimelineContext *self,
 
   payload = loom_store_get_event_payload (self->store, event_id, &error);
   if (error != NULL)
-    g_debug ("Could not read the payload of event %" G_GINT64_FORMAT ": %s",
-             event_id, error->message);
+    g_debug ("Could not read the payload of event %" G_GINT64_FORMAT ": %s", event_id,
+             error->message);
   key = g_new (gint64, 1);
   *key = event_id;
   g_hash_table_insert (self->payloads, key, payload);
@@ -330,9 +328,9 @@ loom_timeline_context_cancel_build (LoomTimelineContext *self,
 GPtrArray *
 loom_timeline_context_take_deferred (LoomTimelineContext *self)
 {
-  GPtrArray *rows;
+  GPtrArray     *rows;
   GHashTableIter iter;
-  gpointer row;
+  gpointer       row;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_CONTEXT (self), NULL);
 
@@ -357,7 +355,7 @@ loom_timeline_context_open_session (LoomTimelineContext *self,
 char *
 loom_timeline_format_time (gint64 ms)
 {
-  g_autoptr(GDateTime) when = NULL;
+  g_autoptr (GDateTime) when = NULL;
 
   if (ms <= 0 || !(when = g_date_time_new_from_unix_local (ms / 1000)))
     return g_strdup ("");
@@ -394,8 +392,8 @@ loom_timeline_set_tooltip (GtkWidget  *widget,
       gtk_widget_get_has_tooltip (widget) == (text != NULL))
     return;
 
-  if (g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, on_query_tooltip_cb,
-                             NULL) == 0)
+  if (g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, on_query_tooltip_cb, NULL) ==
+      0)
     g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip_cb), NULL);
   g_object_set_data_full (G_OBJECT (widget), TOOLTIP_KEY, g_strdup (text), g_free);
   gtk_widget_set_has_tooltip (widget, text != NULL);
@@ -404,10 +402,10 @@ loom_timeline_set_tooltip (GtkWidget  *widget,
 char *
 loom_timeline_format_date_time (gint64 ms)
 {
-  g_autoptr(GDateTime) when = NULL;
+  g_autoptr (GDateTime) when = NULL;
 
   if (ms <= 0 || !(when = g_date_time_new_from_unix_local (ms / 1000)))
     return g_strdup ("");
   /* Translators: a message's full date and time, for its tooltip (strftime format). */
-  return g_date_time_format (when, _("%A, %B %-d, %Y, %H:%M:%S"));
+  return g_date_time_format (when, _ ("%A, %B %-d, %Y, %H:%M:%S"));
 }

@@ -37,17 +37,17 @@ loom_timeline_text_new_whole (char *text)
 }
 
 LoomTimelineText *
-loom_timeline_text_new (char  *text,
-                        guint  head_lines,
-                        gsize  head_chars)
+loom_timeline_text_new (char *text,
+                        guint head_lines,
+                        gsize head_chars)
 {
   LoomTimelineText *self = loom_timeline_text_new_whole (text);
 
   if (text == NULL)
     return self;
   self->head = loom_timeline_format_head (text, head_lines, head_chars, &self->n_lines);
-  self->most = loom_timeline_format_head (text, LOOM_TIMELINE_ALL_LINES,
-                                          LOOM_TIMELINE_ALL_CHARS, NULL);
+  self->most = loom_timeline_format_head (text, LOOM_TIMELINE_ALL_LINES, LOOM_TIMELINE_ALL_CHARS,
+                                          NULL);
   self->n_most_lines = self->n_lines;
   if (self->most != NULL)
     loom_timeline_format_head (self->most, G_MAXUINT, G_MAXSIZE, &self->n_most_lines);
@@ -55,9 +55,9 @@ loom_timeline_text_new (char  *text,
 }
 
 LoomTimelineText *
-loom_timeline_text_prepare (LoomTimelineTextKind  kind,
-                            const char           *payload,
-                            const char           *result_payload)
+loom_timeline_text_prepare (LoomTimelineTextKind kind,
+                            const char          *payload,
+                            const char          *result_payload)
 {
   switch (kind)
     {
@@ -71,8 +71,7 @@ loom_timeline_text_prepare (LoomTimelineTextKind  kind,
                                      LOOM_TIMELINE_OUTPUT_HEAD_CHARS);
     case LOOM_TIMELINE_TEXT_DIFF:
       return loom_timeline_text_new (loom_timeline_format_diff (payload, result_payload),
-                                     LOOM_TIMELINE_DIFF_HEAD_LINES,
-                                     LOOM_TIMELINE_DIFF_HEAD_CHARS);
+                                     LOOM_TIMELINE_DIFF_HEAD_LINES, LOOM_TIMELINE_DIFF_HEAD_CHARS);
     case LOOM_TIMELINE_TEXT_TASK:
     default:
       /* Rendered as Markdown, which finds its own head. */
@@ -109,7 +108,7 @@ typedef struct
 {
   char      *path;
   GMutex     mutex;
-  LoomStore *store;   /* guarded by mutex; opened by the first load */
+  LoomStore *store; /* guarded by mutex; opened by the first load */
 } Connection;
 
 static void
@@ -140,12 +139,12 @@ connection_unref (Connection *connection)
 
 struct _LoomTimelineLoader
 {
-  GObject     parent_instance;
+  GObject parent_instance;
 
-  Connection *connection;   /* NULL without a store */
-  GHashTable *texts;        /* (event id << 2 | kind) → LoomTimelineText */
-  GHashTable *markdowns;    /* message id → LoomTimelineMarkdown */
-  guint       serial;       /* counts store changes: a load of an older one is not kept */
+  Connection *connection; /* NULL without a store */
+  GHashTable *texts;      /* (event id << 2 | kind) → LoomTimelineText */
+  GHashTable *markdowns;  /* message id → LoomTimelineMarkdown */
+  guint       serial;     /* counts store changes: a load of an older one is not kept */
   guint       n_loaded;
 };
 
@@ -153,11 +152,11 @@ G_DEFINE_FINAL_TYPE (LoomTimelineLoader, loom_timeline_loader, G_TYPE_OBJECT)
 
 typedef struct
 {
-  Connection           *connection;
-  LoomTimelineTextKind  kind;
-  gint64                event_id;
-  gint64                result_id;
-  guint                 serial;
+  Connection          *connection;
+  LoomTimelineTextKind kind;
+  gint64               event_id;
+  gint64               result_id;
+  guint                serial;
 } LoadRequest;
 
 static void
@@ -224,9 +223,9 @@ loom_timeline_loader_set_store_path (LoomTimelineLoader *self,
 }
 
 LoomTimelineText *
-loom_timeline_loader_lookup (LoomTimelineLoader   *self,
-                             LoomTimelineTextKind  kind,
-                             gint64                event_id)
+loom_timeline_loader_lookup (LoomTimelineLoader  *self,
+                             LoomTimelineTextKind kind,
+                             gint64               event_id)
 {
   gint64 key = text_key (kind, event_id);
 
@@ -236,10 +235,10 @@ loom_timeline_loader_lookup (LoomTimelineLoader   *self,
 }
 
 LoomTimelineText *
-loom_timeline_loader_insert (LoomTimelineLoader   *self,
-                             LoomTimelineTextKind  kind,
-                             gint64                event_id,
-                             LoomTimelineText     *text)
+loom_timeline_loader_insert (LoomTimelineLoader  *self,
+                             LoomTimelineTextKind kind,
+                             gint64               event_id,
+                             LoomTimelineText    *text)
 {
   gint64 *key;
 
@@ -256,7 +255,7 @@ static char *
 read_payload (LoomStore *store,
               gint64     event_id)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *payload;
 
   if (event_id <= 0)
@@ -268,8 +267,8 @@ read_payload (LoomStore *store,
   return payload;
 }
 
-static GMutex hold_mutex;
-static GCond hold_cond;
+static GMutex   hold_mutex;
+static GCond    hold_cond;
 static gboolean held;
 
 void
@@ -298,15 +297,15 @@ load_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  LoadRequest *request = task_data;
-  Connection *connection = request->connection;
+  LoadRequest     *request = task_data;
+  Connection      *connection = request->connection;
   g_autofree char *payload = NULL;
   g_autofree char *result_payload = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   wait_while_held (cancellable);
   {
-    g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&connection->mutex);
+    g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&connection->mutex);
 
     if (g_task_return_error_if_cancelled (task))
       return;
@@ -328,15 +327,15 @@ load_thread (GTask        *task,
 }
 
 void
-loom_timeline_loader_load_async (LoomTimelineLoader   *self,
-                                 LoomTimelineTextKind  kind,
-                                 gint64                event_id,
-                                 gint64                result_id,
-                                 GCancellable         *cancellable,
-                                 GAsyncReadyCallback   callback,
-                                 gpointer              user_data)
+loom_timeline_loader_load_async (LoomTimelineLoader  *self,
+                                 LoomTimelineTextKind kind,
+                                 gint64               event_id,
+                                 gint64               result_id,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   LoadRequest *request;
 
   g_return_if_fail (LOOM_IS_TIMELINE_LOADER (self));
@@ -362,17 +361,17 @@ loom_timeline_loader_load_async (LoomTimelineLoader   *self,
 }
 
 LoomTimelineText *
-loom_timeline_loader_load_finish (LoomTimelineLoader  *self,
-                                  GAsyncResult        *result,
-                                  GError             **error)
+loom_timeline_loader_load_finish (LoomTimelineLoader *self,
+                                  GAsyncResult       *result,
+                                  GError            **error)
 {
   LoomTimelineText *text;
-  LoadRequest *request;
+  LoadRequest      *request;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_LOADER (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_timeline_loader_load_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_timeline_loader_load_async,
+                        NULL);
 
   if (!(text = g_task_propagate_pointer (G_TASK (result), error)))
     return NULL;
@@ -417,15 +416,15 @@ loom_timeline_loader_lookup_markdown (LoomTimelineLoader *self,
 
 typedef struct
 {
-  gint64          message_id;
-  gpointer        owner;
-  GDestroyNotify  owner_free;
-  const char     *text;    /* owned by @owner */
-  gboolean  strip_tags;
-  gsize     max_source;
-  gsize     max_chars;
-  guint     max_lines;
-  guint     serial;
+  gint64         message_id;
+  gpointer       owner;
+  GDestroyNotify owner_free;
+  const char    *text; /* owned by @owner */
+  gboolean       strip_tags;
+  gsize          max_source;
+  gsize          max_chars;
+  guint          max_lines;
+  guint          serial;
 } ParseRequest;
 
 static void
@@ -442,13 +441,13 @@ parse_thread (GTask        *task,
               gpointer      task_data,
               GCancellable *cancellable)
 {
-  ParseRequest *request = task_data;
-  g_autofree char *prefix = NULL;
-  g_autofree char *clean = NULL;
-  g_autofree char *untagged = NULL;
-  const char *text = request->text != NULL ? request->text : "";
-  gsize length = strlen (text);
-  gsize parsed, shown = 0;
+  ParseRequest         *request = task_data;
+  g_autofree char      *prefix = NULL;
+  g_autofree char      *clean = NULL;
+  g_autofree char      *untagged = NULL;
+  const char           *text = request->text != NULL ? request->text : "";
+  gsize                 length = strlen (text);
+  gsize                 parsed, shown = 0;
   LoomTimelineMarkdown *markdown;
 
   wait_while_held (cancellable);
@@ -480,20 +479,20 @@ parse_thread (GTask        *task,
 }
 
 void
-loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
-                                           gint64               message_id,
-                                           gpointer             owner,
-                                           GDestroyNotify       owner_free,
-                                           const char          *text,
-                                           gboolean             strip_tags,
-                                           gsize                max_source,
-                                           gsize                max_chars,
-                                           guint                max_lines,
-                                           GCancellable        *cancellable,
-                                           GAsyncReadyCallback  callback,
-                                           gpointer             user_data)
+loom_timeline_loader_parse_markdown_async (LoomTimelineLoader *self,
+                                           gint64              message_id,
+                                           gpointer            owner,
+                                           GDestroyNotify      owner_free,
+                                           const char         *text,
+                                           gboolean            strip_tags,
+                                           gsize               max_source,
+                                           gsize               max_chars,
+                                           guint               max_lines,
+                                           GCancellable       *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer            user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   ParseRequest *request;
 
   g_return_if_fail (LOOM_IS_TIMELINE_LOADER (self));
@@ -516,17 +515,17 @@ loom_timeline_loader_parse_markdown_async (LoomTimelineLoader  *self,
 }
 
 LoomTimelineMarkdown *
-loom_timeline_loader_parse_markdown_finish (LoomTimelineLoader  *self,
-                                            GAsyncResult        *result,
-                                            GError             **error)
+loom_timeline_loader_parse_markdown_finish (LoomTimelineLoader *self,
+                                            GAsyncResult       *result,
+                                            GError            **error)
 {
   LoomTimelineMarkdown *markdown;
-  ParseRequest *request;
+  ParseRequest         *request;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_LOADER (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_timeline_loader_parse_markdown_async, NULL);
+  g_return_val_if_fail (
+    g_task_get_source_tag (G_TASK (result)) == loom_timeline_loader_parse_markdown_async, NULL);
 
   if (!(markdown = g_task_propagate_pointer (G_TASK (result), error)))
     return NULL;

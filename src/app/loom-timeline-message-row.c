@@ -18,16 +18,16 @@
 #include "loom-timeline-message-row.h"
 
 /* A pasted log can be megabytes: show a screenful of it until asked for the rest. */
-#define HEAD_LINES 200
-#define HEAD_CHARS 12000
+#define HEAD_LINES        200
+#define HEAD_CHARS        12000
 /* Asked for the rest, still no more than a label lays out quickly; Copy takes all of it. */
-#define ALL_LINES 2000
-#define ALL_CHARS 32768
+#define ALL_LINES         2000
+#define ALL_CHARS         32768
 /* What md4c reads for each: it reads all it is given before the first block comes out.
  * Nesting is markup, not text, so the folded head reads well past its characters: the
  * words after 100,000 nested quotes are still in it. */
-#define HEAD_SOURCE (256 * 1024)
-#define ALL_SOURCE (4 * 1024 * 1024)
+#define HEAD_SOURCE       (256 * 1024)
+#define ALL_SOURCE        (4 * 1024 * 1024)
 #define DESCRIPTION_CHARS 160
 
 typedef enum
@@ -41,27 +41,28 @@ typedef enum
 
 struct _LoomTimelineMessageRow
 {
-  GtkWidget            parent_instance;
+  GtkWidget parent_instance;
 
   LoomTimelineContext *context;
   LoomTimelineItem    *item;
 
-  GtkLabel            *author_label;
-  GtkBox              *body_box;
-  GtkBox              *bubble;
-  GtkButton           *copy_button;
-  GtkButton           *expand_button;
-  GtkLabel            *model_label;
-  GtkButton           *more_button;
-  GtkLabel            *preview_label;
-  GtkLabel            *time_label;
+  GtkLabel  *author_label;
+  GtkBox    *body_box;
+  GtkBox    *bubble;
+  GtkButton *copy_button;
+  GtkButton *expand_button;
+  GtkLabel  *model_label;
+  GtkButton *more_button;
+  GtkLabel  *preview_label;
+  GtkLabel  *time_label;
 
-  GCancellable        *parse_cancellable;   /* the whole message being parsed in a worker */
+  GCancellable *parse_cancellable; /* the whole message being parsed in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineMessageRow, loom_timeline_message_row, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_CONTEXT,
   PROP_ITEM,
@@ -88,14 +89,14 @@ static const char *
 flag_title (guint flags)
 {
   if (flags & LOOM_MESSAGE_COMPACT_SUMMARY)
-    return _("Compaction summary");
+    return _ ("Compaction summary");
   if (flags & LOOM_MESSAGE_COMMAND)
-    return _("Slash command");
+    return _ ("Slash command");
   if (flags & LOOM_MESSAGE_API_ERROR)
-    return _("API error");
+    return _ ("API error");
   if (flags & LOOM_MESSAGE_META)
-    return _("Meta message");
-  return _("Injected context");
+    return _ ("Meta message");
+  return _ ("Injected context");
 }
 
 static const char *
@@ -105,16 +106,16 @@ author_for (LoomTimelineContext    *context,
   switch (message_kind (d))
     {
     case KIND_USER:
-      return _("You");
+      return _ ("You");
     case KIND_ASSISTANT:
       return loom_timeline_context_get_agent_name (context);
     case KIND_FLAGGED:
       return flag_title (d->flags);
     case KIND_REASONING:
-      return _("Thinking");
+      return _ ("Thinking");
     case KIND_SYSTEM:
     default:
-      return _("System");
+      return _ ("System");
     }
 }
 
@@ -123,9 +124,9 @@ static char *
 one_line (const char *text,
           glong       max_chars)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
   gboolean space = FALSE;
-  glong n = 0;
+  glong    n = 0;
 
   for (const char *p = text != NULL ? text : ""; *p != '\0' && n < max_chars;
        p = g_utf8_next_char (p))
@@ -156,24 +157,24 @@ loom_timeline_message_row_describe (LoomTimelineContext *context,
                                     LoomTimelineItem    *item)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (item);
-  g_autofree char *text = one_line (d->text, DESCRIPTION_CHARS);
+  g_autofree char        *text = one_line (d->text, DESCRIPTION_CHARS);
 
   switch (message_kind (d))
     {
     case KIND_USER:
       /* Translators: the accessible label of a person's message in the timeline. */
-      return g_strdup_printf (_("You said: %s"), text);
+      return g_strdup_printf (_ ("You said: %s"), text);
     case KIND_ASSISTANT:
       /* Translators: the first %s is the agent's name, the second its message. */
-      return g_strdup_printf (_("%s said: %s"),
-                              loom_timeline_context_get_agent_name (context), text);
+      return g_strdup_printf (_ ("%s said: %s"), loom_timeline_context_get_agent_name (context),
+                              text);
     case KIND_REASONING:
-      return g_strdup_printf (_("Reasoning: %s"), text);
+      return g_strdup_printf (_ ("Reasoning: %s"), text);
     case KIND_FLAGGED:
       return g_strdup_printf ("%s: %s", flag_title (d->flags), text);
     case KIND_SYSTEM:
     default:
-      return g_strdup_printf (_("System notice: %s"), text);
+      return g_strdup_printf (_ ("System notice: %s"), text);
     }
 }
 
@@ -181,14 +182,14 @@ static gboolean
 is_expanded (LoomTimelineMessageRow *self)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (self->item);
-  MessageKind kind = message_kind (d);
-  gboolean fallback;
+  MessageKind             kind = message_kind (d);
+  gboolean                fallback;
 
   if (kind != KIND_FLAGGED && kind != KIND_REASONING)
     return TRUE;
   fallback = kind == KIND_REASONING && loom_timeline_context_get_show_reasoning (self->context);
-  return loom_timeline_context_get_state (self->context, self->item,
-                                          LOOM_TIMELINE_STATE_EXPANDED, fallback);
+  return loom_timeline_context_get_state (self->context, self->item, LOOM_TIMELINE_STATE_EXPANDED,
+                                          fallback);
 }
 
 static void
@@ -218,22 +219,22 @@ static void
 update_body (LoomTimelineMessageRow *self)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (self->item);
-  MessageKind kind = message_kind (d);
-  gboolean collapsible = kind == KIND_FLAGGED || kind == KIND_REASONING;
-  gboolean expanded = is_expanded (self);
-  g_autofree char *prefix = NULL;
-  g_autofree char *clean = NULL;
-  g_autofree char *untagged = NULL;
-  const char *text = d->text;
+  MessageKind             kind = message_kind (d);
+  gboolean                collapsible = kind == KIND_FLAGGED || kind == KIND_REASONING;
+  gboolean                expanded = is_expanded (self);
+  g_autofree char        *prefix = NULL;
+  g_autofree char        *clean = NULL;
+  g_autofree char        *untagged = NULL;
+  const char             *text = d->text;
   gboolean show_more = loom_timeline_context_get_state (self->context, self->item,
                                                         LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
-  gsize length = d->text != NULL ? strlen (d->text) : 0;
-  gsize bound = show_more ? ALL_SOURCE : HEAD_SOURCE;
-  gsize left_out = 0;
-  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  gsize    length = d->text != NULL ? strlen (d->text) : 0;
+  gsize    bound = show_more ? ALL_SOURCE : HEAD_SOURCE;
+  gsize    left_out = 0;
+  LoomTimelineLoader   *loader = loom_timeline_context_get_loader (self->context);
   LoomTimelineMarkdown *markdown = NULL;
-  gboolean loading = FALSE;
-  gboolean whole = FALSE;
+  gboolean              loading = FALSE;
+  gboolean              whole = FALSE;
 
   /* Past a head's source, the whole is the worker's to parse. */
   if (show_more && expanded && length > HEAD_SOURCE)
@@ -259,15 +260,15 @@ update_body (LoomTimelineMessageRow *self)
 
   clear_body (self);
   gtk_widget_set_visible (GTK_WIDGET (self->expand_button), collapsible);
-  gtk_button_set_icon_name (self->expand_button, expanded ? "pan-down-symbolic"
-                                                          : "pan-end-symbolic");
+  gtk_button_set_icon_name (self->expand_button,
+                            expanded ? "pan-down-symbolic" : "pan-end-symbolic");
   loom_timeline_set_tooltip (GTK_WIDGET (self->expand_button),
-                             expanded ? _("Collapse") : _("Expand"));
+                             expanded ? _ ("Collapse") : _ ("Expand"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->expand_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  expanded ? _("Collapse") : _("Expand"), -1);
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self->expand_button),
-                               GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
+                                  expanded ? _ ("Collapse") : _ ("Expand"), -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->expand_button), GTK_ACCESSIBLE_STATE_EXPANDED,
+                               expanded, -1);
 
   /* Nothing past what md4c will read is looked at: a row of a 50 MB message binds as fast
    * as any other. */
@@ -306,9 +307,8 @@ update_body (LoomTimelineMessageRow *self)
     gtk_box_append (self->body_box,
                     loom_markdown_render_head (text, ALL_SOURCE, ALL_CHARS, ALL_LINES, &left_out));
   else
-    gtk_box_append (self->body_box,
-                    loom_markdown_render_head (text, HEAD_SOURCE, HEAD_CHARS, HEAD_LINES,
-                                               &left_out));
+    gtk_box_append (self->body_box, loom_markdown_render_head (text, HEAD_SOURCE, HEAD_CHARS,
+                                                               HEAD_LINES, &left_out));
   if (prefix != NULL)
     left_out += length - bound;
   gtk_widget_set_visible (GTK_WIDGET (self->more_button), !whole && left_out > 0);
@@ -319,7 +319,7 @@ update_body (LoomTimelineMessageRow *self)
     {
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
       GtkWidget *spinner = gtk_spinner_new ();
-      GtkWidget *label = gtk_label_new (_("Loading…"));
+      GtkWidget *label = gtk_label_new (_ ("Loading…"));
 
       gtk_spinner_start (GTK_SPINNER (spinner));
       gtk_box_append (GTK_BOX (box), spinner);
@@ -333,11 +333,11 @@ update_body (LoomTimelineMessageRow *self)
     {
       g_autofree char *more = loom_timeline_format_left_out (left_out, FALSE);
       g_autofree char *note = NULL;
-      GtkWidget *label;
+      GtkWidget       *label;
 
       if (whole)
         /* Translators: under the shown part of a very long message; %s is "… 49.9 MB more". */
-        note = g_strdup_printf (_("%s, not shown. Copy takes the whole message."), more);
+        note = g_strdup_printf (_ ("%s, not shown. Copy takes the whole message."), more);
       label = gtk_label_new (note != NULL ? note : more);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -354,8 +354,8 @@ on_markdown_parsed_cb (GObject      *source,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  g_autoptr(LoomTimelineMarkdown) markdown = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomTimelineMarkdown) markdown = NULL;
+  g_autoptr (GError) error = NULL;
   LoomTimelineMessageRow *self;
 
   markdown = loom_timeline_loader_parse_markdown_finish (LOOM_TIMELINE_LOADER (source), result,
@@ -412,8 +412,7 @@ on_more_clicked_cb (LoomTimelineMessageRow *self)
 
   if (self->item == NULL)
     return;
-  loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_SHOW_MORE,
-                                   TRUE);
+  loom_timeline_context_set_state (self->context, self->item, LOOM_TIMELINE_STATE_SHOW_MORE, TRUE);
   update_body (self);
   loom_timeline_context_mark (self->context, GTK_WIDGET (self));
 }
@@ -421,8 +420,8 @@ on_more_clicked_cb (LoomTimelineMessageRow *self)
 static void
 on_copy_clicked_cb (LoomTimelineMessageRow *self)
 {
-  g_autoptr(GdkContentProvider) provider = NULL;
-  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr (GdkContentProvider) provider = NULL;
+  g_autoptr (GBytes) bytes = NULL;
   const char *text;
 
   g_assert (LOOM_IS_TIMELINE_MESSAGE_ROW (self));
@@ -443,14 +442,14 @@ void
 loom_timeline_message_row_set_item (LoomTimelineMessageRow *self,
                                     LoomTimelineItem       *item)
 {
-  static const char * const kind_classes[] = {
+  static const char *const kind_classes[] = {
     "user", "assistant", "system", "flagged", "reasoning",
   };
   const LoomTimelineData *d;
-  g_autofree char *time = NULL;
-  g_autofree char *date_time = NULL;
-  MessageKind kind;
-  gboolean show_model;
+  g_autofree char        *time = NULL;
+  g_autofree char        *date_time = NULL;
+  MessageKind             kind;
+  gboolean                show_model;
 
   g_return_if_fail (LOOM_IS_TIMELINE_MESSAGE_ROW (self));
   g_return_if_fail (item == NULL || LOOM_IS_TIMELINE_ITEM (item));
@@ -545,26 +544,23 @@ loom_timeline_message_row_set_property (GObject      *object,
 static void
 loom_timeline_message_row_class_init (LoomTimelineMessageRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_timeline_message_row_dispose;
   object_class->get_property = loom_timeline_message_row_get_property;
   object_class->set_property = loom_timeline_message_row_set_property;
 
-  properties[PROP_CONTEXT] =
-    g_param_spec_object ("context", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_CONTEXT,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_ITEM,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, LOOM_TYPE_TIMELINE_CONTEXT,
+                                                  G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                    G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, LOOM_TYPE_TIMELINE_ITEM,
+                                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                 G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-timeline-message-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-timeline-message-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineMessageRow, author_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineMessageRow, body_box);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineMessageRow, bubble);
@@ -587,7 +583,7 @@ static void
 loom_timeline_message_row_init (LoomTimelineMessageRow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  loom_timeline_set_tooltip (GTK_WIDGET (self->copy_button), _("Copy Message"));
+  loom_timeline_set_tooltip (GTK_WIDGET (self->copy_button), _ ("Copy Message"));
   /* Who spoke and when is no part of what they said, where a search finds its words. */
   loom_search_marker_skip (GTK_WIDGET (self->author_label));
   loom_search_marker_skip (GTK_WIDGET (self->model_label));

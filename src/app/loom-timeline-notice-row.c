@@ -19,8 +19,8 @@
 #define DESCRIPTION_CHARS 160
 /* A notice is a line or a paragraph; an API error's message or a hook's output can be
  * megabytes, and a label lays out all it is given. Past these, a note says how much more. */
-#define NOTE_BYTES 2000
-#define ERROR_BYTES 8000
+#define NOTE_BYTES        2000
+#define ERROR_BYTES       8000
 /* The importer keeps an event's text to 64 KiB; its payload says about how long it was. */
 #define STORED_TEXT_BOUND (65536 - 4)
 
@@ -33,25 +33,26 @@ typedef enum
 
 struct _LoomTimelineNoticeRow
 {
-  GtkWidget            parent_instance;
+  GtkWidget parent_instance;
 
   LoomTimelineContext *context;
   LoomTimelineItem    *item;
 
-  GtkLabel            *divider_detail;
-  GtkLabel            *divider_label;
-  GtkLabel            *error_label;
-  GtkLabel            *error_time;
-  GtkLabel            *error_title;
-  GtkImage            *note_icon;
-  GtkLabel            *note_label;
-  GtkLabel            *note_time;
-  GtkStack            *stack;
+  GtkLabel *divider_detail;
+  GtkLabel *divider_label;
+  GtkLabel *error_label;
+  GtkLabel *error_time;
+  GtkLabel *error_title;
+  GtkImage *note_icon;
+  GtkLabel *note_label;
+  GtkLabel *note_time;
+  GtkStack *stack;
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineNoticeRow, loom_timeline_notice_row, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_CONTEXT,
   PROP_ITEM,
@@ -85,7 +86,7 @@ static char *
 compaction_detail (const char *text)
 {
   static const char prefix[] = "Conversation compacted";
-  g_autofree char *rest = NULL;
+  g_autofree char  *rest = NULL;
 
   if (text == NULL)
     return g_strdup ("");
@@ -105,7 +106,7 @@ note_text (const LoomTimelineData *d,
   if (g_strcmp0 (d->kind, "raw") == 0)
     {
       /* Translators: a record of a kind the importer did not know; %s is its type. */
-      *owned = g_strdup_printf (_("Unrecognised record: %s"), d->text != NULL ? d->text : "");
+      *owned = g_strdup_printf (_ ("Unrecognised record: %s"), d->text != NULL ? d->text : "");
       return *owned;
     }
   if ((*owned = loom_timeline_format_strip_controls (d->text)))
@@ -118,21 +119,21 @@ loom_timeline_notice_row_describe (LoomTimelineContext *context,
                                    LoomTimelineItem    *item)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (item);
-  g_autofree char *owned = NULL;
-  g_autofree char *detail = NULL;
-  g_autofree char *text = NULL;
+  g_autofree char        *owned = NULL;
+  g_autofree char        *detail = NULL;
+  g_autofree char        *text = NULL;
 
   switch (notice_kind (d))
     {
     case NOTICE_DIVIDER:
       detail = compaction_detail (d->text);
       if (*detail == '\0')
-        return g_strdup (_("Conversation compacted"));
-      return g_strdup_printf (_("Conversation compacted: %s"), detail);
+        return g_strdup (_ ("Conversation compacted"));
+      return g_strdup_printf (_ ("Conversation compacted: %s"), detail);
 
     case NOTICE_ERROR:
       text = prefix_chars (d->text != NULL ? d->text : "", DESCRIPTION_CHARS);
-      return g_strdup_printf (_("API error: %s"), text);
+      return g_strdup_printf (_ ("API error: %s"), text);
 
     case NOTICE_NOTE:
     default:
@@ -154,12 +155,12 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
                                    LoomTimelineItem      *item)
 {
   const LoomTimelineData *d;
-  g_autofree char *time = NULL;
-  g_autofree char *date_time = NULL;
-  g_autofree char *owned = NULL;
-  g_autofree char *detail = NULL;
-  g_autofree char *line = NULL;
-  const char *text;
+  g_autofree char        *time = NULL;
+  g_autofree char        *date_time = NULL;
+  g_autofree char        *owned = NULL;
+  g_autofree char        *detail = NULL;
+  g_autofree char        *line = NULL;
+  const char             *text;
 
   g_return_if_fail (LOOM_IS_TIMELINE_NOTICE_ROW (self));
   g_return_if_fail (item == NULL || LOOM_IS_TIMELINE_ITEM (item));
@@ -213,10 +214,9 @@ loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
         text = detail;
       /* The note is one line: a line break in a title shows as a glyph there. */
       text = line = g_strdelimit (g_strdup (text), "\n\r\t", ' ');
-      gtk_image_set_from_icon_name (self->note_icon,
-                                    g_strcmp0 (d->kind, "raw") == 0
-                                      ? "text-x-generic-symbolic"
-                                      : "document-open-recent-symbolic");
+      gtk_image_set_from_icon_name (self->note_icon, g_strcmp0 (d->kind, "raw") == 0
+                                                       ? "text-x-generic-symbolic"
+                                                       : "document-open-recent-symbolic");
       gtk_label_set_text (self->note_label, text);
       loom_timeline_set_tooltip (GTK_WIDGET (self->note_label), text);
       gtk_label_set_text (self->note_time, time);
@@ -285,26 +285,23 @@ loom_timeline_notice_row_set_property (GObject      *object,
 static void
 loom_timeline_notice_row_class_init (LoomTimelineNoticeRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_timeline_notice_row_dispose;
   object_class->get_property = loom_timeline_notice_row_get_property;
   object_class->set_property = loom_timeline_notice_row_set_property;
 
-  properties[PROP_CONTEXT] =
-    g_param_spec_object ("context", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_CONTEXT,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_ITEM,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, LOOM_TYPE_TIMELINE_CONTEXT,
+                                                  G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                    G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, LOOM_TYPE_TIMELINE_ITEM,
+                                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                 G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-timeline-notice-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-timeline-notice-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, divider_detail);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, divider_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineNoticeRow, error_label);

@@ -13,15 +13,15 @@ G_BEGIN_DECLS
 
 #define LOOM_TYPE_TIMELINE_NOTICE_ROW (loom_timeline_notice_row_get_type ())
 
-G_DECLARE_FINAL_TYPE (LoomTimelineNoticeRow, loom_timeline_notice_row,
-                      LOOM, TIMELINE_NOTICE_ROW, GtkWidget)
+G_DECLARE_FINAL_TYPE (LoomTimelineNoticeRow, loom_timeline_notice_row, LOOM, TIMELINE_NOTICE_ROW,
+                      GtkWidget)
 
-GtkWidget *loom_timeline_notice_row_new      (LoomTimelineContext   *context);
+GtkWidget *loom_timeline_notice_row_new (LoomTimelineContext *context);
 /* @item: an event that is neither a tool nor reasoning, or a message flagged as an API error;
  * NULL unbinds. */
 void       loom_timeline_notice_row_set_item (LoomTimelineNoticeRow *self,
                                               LoomTimelineItem      *item);
-char      *loom_timeline_notice_row_describe (LoomTimelineContext   *context,
-                                              LoomTimelineItem      *item);
+char      *loom_timeline_notice_row_describe (LoomTimelineContext *context,
+                                              LoomTimelineItem    *item);
 
 G_END_DECLS

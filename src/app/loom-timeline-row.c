@@ -37,23 +37,24 @@ typedef enum
 
 struct _LoomTimelineRow
 {
-  GtkWidget            parent_instance;
+  GtkWidget parent_instance;
 
   LoomTimelineContext *context;
   LoomTimelineItem    *item;
 
-  GtkWidget           *clamp;
-  GtkWidget           *box;
-  GtkWidget           *contents[N_CONTENTS];
-  char                *accessible_label;
-  ContentKind          shown;
-  gboolean             content_bound;   /* the shown content has the item */
-  guint                marker_serial;   /* of the search whose words the content marks */
+  GtkWidget  *clamp;
+  GtkWidget  *box;
+  GtkWidget  *contents[N_CONTENTS];
+  char       *accessible_label;
+  ContentKind shown;
+  gboolean    content_bound; /* the shown content has the item */
+  guint       marker_serial; /* of the search whose words the content marks */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineRow, loom_timeline_row, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_CONTEXT,
   PROP_ITEM,
@@ -65,7 +66,7 @@ static GParamSpec *properties[N_PROPS];
 static ContentKind
 content_kind (const LoomTimelineData *d)
 {
-  static const char * const tool_kinds[] = {
+  static const char *const tool_kinds[] = {
     "tool_call", "tool_result", "file_change", "subagent", NULL,
   };
 
@@ -160,9 +161,8 @@ loom_timeline_row_update_highlight (LoomTimelineRow *self)
 
   g_return_if_fail (LOOM_IS_TIMELINE_ROW (self));
 
-  highlighted = self->item != NULL &&
-                loom_timeline_item_get_data (self->item)->seq ==
-                loom_timeline_context_get_highlight (self->context);
+  highlighted = self->item != NULL && loom_timeline_item_get_data (self->item)->seq ==
+                                        loom_timeline_context_get_highlight (self->context);
   if (highlighted)
     gtk_widget_add_css_class (GTK_WIDGET (self), "highlighted");
   else
@@ -195,8 +195,8 @@ static int
 estimate_height (LoomTimelineItem *item)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (item);
-  gsize length = d->text != NULL ? strlen (d->text) : 0;
-  guint lines = 1;
+  gsize                   length = d->text != NULL ? strlen (d->text) : 0;
+  guint                   lines = 1;
 
   switch (content_kind (d))
     {
@@ -427,7 +427,7 @@ loom_timeline_row_set_property (GObject      *object,
 static void
 loom_timeline_row_class_init (LoomTimelineRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->constructed = loom_timeline_row_constructed;
@@ -437,14 +437,12 @@ loom_timeline_row_class_init (LoomTimelineRowClass *klass)
   widget_class->map = loom_timeline_row_map;
   widget_class->unmap = loom_timeline_row_unmap;
 
-  properties[PROP_CONTEXT] =
-    g_param_spec_object ("context", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_CONTEXT,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_ITEM,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, LOOM_TYPE_TIMELINE_CONTEXT,
+                                                  G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                    G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, LOOM_TYPE_TIMELINE_ITEM,
+                                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                 G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_css_name (widget_class, "timelinerow");

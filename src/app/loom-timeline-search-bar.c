@@ -28,7 +28,7 @@
 
 struct _LoomTimelineSearchBar
 {
-  GtkWidget         parent_instance;
+  GtkWidget parent_instance;
 
   LoomSearchWorker *worker;
   /* Counts all the hits once the first ones are in: a connection of its own. */
@@ -37,28 +37,29 @@ struct _LoomTimelineSearchBar
   /* What the hits are of; NULL when nothing is searched. */
   char             *query;
   GCancellable     *cancellable;
-  GArray           *seqs;          /* gint64, ascending */
+  GArray           *seqs; /* gint64, ascending */
   int               position;
   char             *status;
   char             *error;
   /* Where to count from once the hits are in (a hit chosen elsewhere); -1: nowhere. */
   gint64            target_seq;
 
-  guint             complete : 1;
-  guint             counting : 1;
-  guint             searching : 1;
+  guint complete : 1;
+  guint counting : 1;
+  guint searching : 1;
   /* The search was typed: its first hit is gone to as soon as it is found. */
-  guint             go_to_first : 1;
-  guint             setting_text : 1;
+  guint go_to_first : 1;
+  guint setting_text : 1;
 
-  GtkLabel         *count_label;
-  GtkSearchEntry   *entry;
-  GtkSearchBar     *search_bar;
+  GtkLabel       *count_label;
+  GtkSearchEntry *entry;
+  GtkSearchBar   *search_bar;
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineSearchBar, loom_timeline_search_bar, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_OPEN,
   PROP_QUERY,
@@ -69,7 +70,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
+enum
+{
   HIT_CHOSEN,
   N_SIGNALS
 };
@@ -83,25 +85,25 @@ update_status (LoomTimelineSearchBar *self)
 {
   g_autofree char *status = NULL;
   g_autofree char *total = NULL;
-  gboolean can_move;
+  gboolean         can_move;
 
   if (self->error != NULL)
     status = g_strdup (self->error);
   else if (self->query == NULL || self->searching)
     status = g_strdup ("");
   else if (self->seqs->len == 0)
-    status = g_strdup (_("No matches"));
+    status = g_strdup (_ ("No matches"));
   else
     {
       total = self->complete ? g_strdup_printf ("%'u", self->seqs->len)
                              /* Translators: more matches than were counted, e.g. "1,000+". */
-                             : g_strdup_printf (_("%'u+"), self->seqs->len);
+                             : g_strdup_printf (_ ("%'u+"), self->seqs->len);
       if (self->position < 0)
         /* Translators: %s is a number of matches in the session, e.g. "12". */
         status = g_strdup_printf (ngettext ("%s match", "%s matches", self->seqs->len), total);
       else
         /* Translators: the match gone to and how many there are, e.g. "3 of 12". */
-        status = g_strdup_printf (_("%'d of %s"), self->position + 1, total);
+        status = g_strdup_printf (_ ("%'d of %s"), self->position + 1, total);
     }
 
   gtk_label_set_label (self->count_label, status);
@@ -195,14 +197,14 @@ take_hits (LoomTimelineSearchBar *self,
   g_array_set_size (self->seqs, 0);
   for (guint i = 0; i < n_hits; i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (page->hits, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (page->hits, i);
       gint64 seq = loom_search_hit_get_data (hit)->seq;
 
       if (seq > 0)
         g_array_append_val (self->seqs, seq);
     }
   g_array_sort (self->seqs, compare_seqs);
-  for (guint i = 1; i < self->seqs->len; )
+  for (guint i = 1; i < self->seqs->len;)
     {
       if (g_array_index (self->seqs, gint64, i) == g_array_index (self->seqs, gint64, i - 1))
         g_array_remove_index (self->seqs, i);
@@ -237,8 +239,8 @@ take_error (LoomTimelineSearchBar *self,
 {
   g_free (self->error);
   self->error = g_error_matches (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT)
-                ? g_strdup (error->message)
-                : g_strdup_printf (_("Search failed: %s"), error->message);
+                  ? g_strdup (error->message)
+                  : g_strdup_printf (_ ("Search failed: %s"), error->message);
   update_status (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUERY]);
 }
@@ -248,11 +250,11 @@ count_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(SearchRequest) request = user_data;
-  g_autoptr(LoomSearchPage) page = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (SearchRequest) request = user_data;
+  g_autoptr (LoomSearchPage) page = NULL;
+  g_autoptr (GError) error = NULL;
   LoomTimelineSearchBar *self;
-  gint64 current;
+  gint64                 current;
 
   page = loom_search_worker_search_finish (LOOM_SEARCH_WORKER (object), result, &error);
   if (g_cancellable_is_cancelled (request->cancellable))
@@ -291,9 +293,9 @@ search_cb (GObject      *object,
            GAsyncResult *result,
            gpointer      user_data)
 {
-  g_autoptr(SearchRequest) request = user_data;
-  g_autoptr(LoomSearchPage) page = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (SearchRequest) request = user_data;
+  g_autoptr (LoomSearchPage) page = NULL;
+  g_autoptr (GError) error = NULL;
   LoomTimelineSearchBar *self;
 
   page = loom_search_worker_search_finish (LOOM_SEARCH_WORKER (object), result, &error);
@@ -347,7 +349,7 @@ run_search (LoomTimelineSearchBar *self,
             gboolean               go_to_first)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (query != NULL ? query : ""));
-  SearchRequest *request;
+  SearchRequest   *request;
 
   cancel_search (self);
   g_clear_pointer (&self->query, g_free);
@@ -391,8 +393,7 @@ on_search_changed_cb (LoomTimelineSearchBar *self,
   g_assert (LOOM_IS_TIMELINE_SEARCH_BAR (self));
 
   /* The text set for a hit chosen elsewhere is searched for already. */
-  if (self->setting_text ||
-      g_strcmp0 (*text != '\0' ? text : NULL, self->query) == 0)
+  if (self->setting_text || g_strcmp0 (*text != '\0' ? text : NULL, self->query) == 0)
     return;
 
   run_search (self, text, -1, TRUE);
@@ -522,9 +523,9 @@ loom_timeline_search_bar_get_property (GObject    *object,
 static void
 loom_timeline_search_bar_class_init (LoomTimelineSearchBarClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags     flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->dispose = loom_timeline_search_bar_dispose;
   object_class->finalize = loom_timeline_search_bar_finalize;
@@ -542,13 +543,11 @@ loom_timeline_search_bar_class_init (LoomTimelineSearchBarClass *klass)
    *
    * The reader went to a hit: the next, the previous, or the first of a search just typed.
    */
-  signals[HIT_CHOSEN] =
-    g_signal_new ("hit-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  signals[HIT_CHOSEN] = g_signal_new ("hit-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                      NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-timeline-search-bar.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-timeline-search-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineSearchBar, count_label);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineSearchBar, entry);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineSearchBar, search_bar);
@@ -603,8 +602,8 @@ loom_timeline_search_bar_set_store (LoomTimelineSearchBar *self,
   g_return_if_fail (store == NULL || LOOM_IS_STORE (store));
 
   if (store != NULL && self->worker != NULL &&
-      g_strcmp0 (loom_store_get_path (store),
-                 loom_search_worker_get_store_path (self->worker)) == 0)
+      g_strcmp0 (loom_store_get_path (store), loom_search_worker_get_store_path (self->worker)) ==
+        0)
     return;
 
   run_search (self, NULL, -1, FALSE);

@@ -19,41 +19,42 @@
 
 /* Long outputs fold to their first lines; "Show More" brings the rest (the heads: see
  * loom-timeline-loader.h). */
-#define INPUT_HEAD_LINES LOOM_TIMELINE_INPUT_HEAD_LINES
-#define INPUT_HEAD_CHARS LOOM_TIMELINE_INPUT_HEAD_CHARS
-#define ALL_LINES LOOM_TIMELINE_ALL_LINES
-#define ALL_CHARS LOOM_TIMELINE_ALL_CHARS
+#define INPUT_HEAD_LINES  LOOM_TIMELINE_INPUT_HEAD_LINES
+#define INPUT_HEAD_CHARS  LOOM_TIMELINE_INPUT_HEAD_CHARS
+#define ALL_LINES         LOOM_TIMELINE_ALL_LINES
+#define ALL_CHARS         LOOM_TIMELINE_ALL_CHARS
 /* What md4c reads of a sub-agent's task or report (see loom-timeline-message-row.c). */
-#define HEAD_SOURCE (256 * 1024)
-#define ALL_SOURCE (4 * 1024 * 1024)
+#define HEAD_SOURCE       (256 * 1024)
+#define ALL_SOURCE        (4 * 1024 * 1024)
 #define DESCRIPTION_CHARS 120
 /* The importer keeps an event's text to 64 KiB (cut on a character boundary). */
 #define STORED_TEXT_BOUND (65536 - 4)
 
 struct _LoomTimelineToolRow
 {
-  GtkWidget            parent_instance;
+  GtkWidget parent_instance;
 
   LoomTimelineContext *context;
   LoomTimelineItem    *item;
 
-  GtkBox              *card;
-  GtkImage            *chevron_image;
-  GtkBox              *details_box;
-  GtkImage            *icon_image;
-  GtkLabel            *name_label;
-  GtkButton           *open_button;
-  GtkRevealer         *revealer;
-  GtkImage            *status_image;
-  GtkLabel            *summary_label;
-  GtkButton           *toggle_button;
+  GtkBox      *card;
+  GtkImage    *chevron_image;
+  GtkBox      *details_box;
+  GtkImage    *icon_image;
+  GtkLabel    *name_label;
+  GtkButton   *open_button;
+  GtkRevealer *revealer;
+  GtkImage    *status_image;
+  GtkLabel    *summary_label;
+  GtkButton   *toggle_button;
 
-  GCancellable        *load_cancellable;   /* a payload being made in a worker */
+  GCancellable *load_cancellable; /* a payload being made in a worker */
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineToolRow, loom_timeline_tool_row, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_CONTEXT,
   PROP_EXPANDED,
@@ -74,7 +75,7 @@ static gboolean
 item_failed (LoomTimelineItem *item)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (item);
-  LoomTimelineItem *result = loom_timeline_model_item_get_result (item);
+  LoomTimelineItem       *result = loom_timeline_model_item_get_result (item);
 
   return d->is_error || (result != NULL && loom_timeline_item_get_data (result)->is_error);
 }
@@ -92,14 +93,14 @@ static char *
 title_for (const LoomTimelineData *d)
 {
   if (is_kind (d, "subagent"))
-    return g_strdup (_("Sub-agent"));
+    return g_strdup (_ ("Sub-agent"));
   if (d->tool_name != NULL)
     return g_strdup (d->tool_name);
   if (is_kind (d, "file_change"))
-    return d->change_kind != NULL ? capitalize (d->change_kind) : g_strdup (_("File change"));
+    return d->change_kind != NULL ? capitalize (d->change_kind) : g_strdup (_ ("File change"));
   if (is_kind (d, "tool_result"))
-    return g_strdup (_("Tool result"));
-  return g_strdup (_("Tool"));
+    return g_strdup (_ ("Tool result"));
+  return g_strdup (_ ("Tool"));
 }
 
 /* What it acted on: the file of a change, the command or path of a call. */
@@ -126,9 +127,9 @@ loom_timeline_tool_row_describe (LoomTimelineContext *context,
                                  LoomTimelineItem    *item)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (item);
-  g_autofree char *title = title_for (d);
-  g_autofree char *summary = summary_for (context, d);
-  g_autofree char *text = NULL;
+  g_autofree char        *title = title_for (d);
+  g_autofree char        *summary = summary_for (context, d);
+  g_autofree char        *text = NULL;
 
   if (g_utf8_strlen (summary, -1) > DESCRIPTION_CHARS)
     {
@@ -140,19 +141,19 @@ loom_timeline_tool_row_describe (LoomTimelineContext *context,
 
   if (is_kind (d, "subagent"))
     /* Translators: the accessible label of a sub-agent's start; %s is its task. */
-    text = g_strdup_printf (_("Sub-agent: %s"), summary);
+    text = g_strdup_printf (_ ("Sub-agent: %s"), summary);
   else if (is_kind (d, "file_change"))
     /* Translators: the first %s is the tool ("Edit"), the second the file. */
-    text = g_strdup_printf (_("File change %s: %s"), title, summary);
+    text = g_strdup_printf (_ ("File change %s: %s"), title, summary);
   else if (is_kind (d, "tool_result"))
-    text = g_strdup_printf (_("Tool result %s: %s"), title, summary);
+    text = g_strdup_printf (_ ("Tool result %s: %s"), title, summary);
   else
     /* Translators: the first %s is the tool ("Bash"), the second what it ran ("make"). */
-    text = g_strdup_printf (_("Tool call %s: %s"), title, summary);
+    text = g_strdup_printf (_ ("Tool call %s: %s"), title, summary);
 
   if (item_failed (item))
     /* Translators: appended to a tool call's accessible label when it failed. */
-    return g_strdup_printf (_("%s, failed"), text);
+    return g_strdup_printf (_ ("%s, failed"), text);
   return g_steal_pointer (&text);
 }
 
@@ -176,7 +177,7 @@ code_box (const char *text,
           const char *css_class,
           gboolean    error)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget       *label = gtk_label_new (NULL);
   g_autofree char *clean = loom_timeline_format_strip_controls (text);
 
   /* set_text: tool output is never markup. */
@@ -214,15 +215,15 @@ diff_run_label (GString    *run,
 GtkWidget *
 loom_timeline_diff_view_new (const char *diff)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget       *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   g_autofree char *clean = loom_timeline_format_strip_controls (diff);
-  g_auto(GStrv) lines = g_strsplit (clean != NULL ? clean : diff != NULL ? diff : "", "\n", -1);
-  g_autoptr(GString) run = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (clean != NULL ? clean : diff != NULL ? diff : "", "\n", -1);
+  g_autoptr (GString) run = g_string_new (NULL);
   const char *run_class = NULL;
 
   gtk_widget_add_css_class (box, "diff");
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Changes"), -1);
+                                  _ ("Changes"), -1);
 
   /* One label per run of lines of one kind keeps long diffs to a few widgets. */
   for (guint i = 0; lines[i] != NULL; i++)
@@ -259,9 +260,8 @@ loom_timeline_diff_view_new (const char *diff)
   return box;
 }
 
-static void
-on_show_more_clicked_cb (GtkButton           *button,
-                         LoomTimelineToolRow *self);
+static void on_show_more_clicked_cb (GtkButton           *button,
+                                     LoomTimelineToolRow *self);
 
 #define WHOLE_TEXT_KEY "loom-whole-text"
 
@@ -271,8 +271,8 @@ static void
 on_copy_all_clicked_cb (GtkButton *button)
 {
   LoomTimelineText *whole = g_object_get_data (G_OBJECT (button), WHOLE_TEXT_KEY);
-  g_autoptr(GBytes) bytes = whole != NULL ? loom_timeline_text_get_bytes (whole) : NULL;
-  g_autoptr(GdkContentProvider) provider = NULL;
+  g_autoptr (GBytes) bytes = whole != NULL ? loom_timeline_text_get_bytes (whole) : NULL;
+  g_autoptr (GdkContentProvider) provider = NULL;
 
   if (bytes == NULL)
     return;
@@ -313,7 +313,7 @@ loading_box (void)
 
   gtk_spinner_start (GTK_SPINNER (spinner));
   gtk_box_append (GTK_BOX (box), spinner);
-  gtk_box_append (GTK_BOX (box), note_label (_("Loading…")));
+  gtk_box_append (GTK_BOX (box), note_label (_ ("Loading…")));
   gtk_widget_add_css_class (box, "loom-loading");
   return box;
 }
@@ -321,12 +321,12 @@ loading_box (void)
 /* How much of a text shows, and how long it is: what the buttons under it say. */
 typedef struct
 {
-  guint    n_lines;        /* in the whole text (as far as it is known) */
+  guint    n_lines; /* in the whole text (as far as it is known) */
   guint    n_shown_lines;
-  guint64  size;           /* of the whole text, in bytes */
+  guint64  size; /* of the whole text, in bytes */
   guint64  shown_size;
-  gboolean estimate;       /* the whole text could not be read: @size is its payload's */
-  gboolean loading;        /* the whole text is being read: the button waits */
+  gboolean estimate; /* the whole text could not be read: @size is its payload's */
+  gboolean loading;  /* the whole text is being read: the button waits */
 } FoldState;
 
 /* Under folded text: "Show All 40 Lines" (or "Show More" for a huge text, with how much is
@@ -339,20 +339,21 @@ add_fold_buttons (LoomTimelineToolRow *self,
                   const FoldState     *fold,
                   LoomTimelineText    *whole)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *button;
+  GtkWidget       *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget       *button;
   g_autofree char *label = NULL;
   g_autofree char *note = NULL;
-  gboolean huge = fold->n_lines > ALL_LINES || fold->size > ALL_CHARS;
+  gboolean         huge = fold->n_lines > ALL_LINES || fold->size > ALL_CHARS;
 
   if (showing_all)
-    label = g_strdup (_("Show Less"));
+    label = g_strdup (_ ("Show Less"));
   else if (!huge)
     /* Translators: under a folded tool output; %'u is its number of lines, grouped (1,234). */
-    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Show All %'u Line",
-                                          "Show All %'u Lines", fold->n_lines), fold->n_lines);
+    label = g_strdup_printf (
+      g_dngettext (GETTEXT_PACKAGE, "Show All %'u Line", "Show All %'u Lines", fold->n_lines),
+      fold->n_lines);
   else
-    label = g_strdup (_("Show More"));
+    label = g_strdup (_ ("Show More"));
 
   button = gtk_button_new_with_label (label);
   gtk_widget_add_css_class (button, "flat");
@@ -369,7 +370,7 @@ add_fold_buttons (LoomTimelineToolRow *self,
 
   if (showing_all && whole != NULL && whole->text != NULL)
     {
-      button = gtk_button_new_with_label (_("Copy All"));
+      button = gtk_button_new_with_label (_ ("Copy All"));
       gtk_widget_add_css_class (button, "flat");
       g_object_set_data_full (G_OBJECT (button), WHOLE_TEXT_KEY, loom_timeline_text_ref (whole),
                               (GDestroyNotify)loom_timeline_text_unref);
@@ -381,7 +382,7 @@ add_fold_buttons (LoomTimelineToolRow *self,
     {
       if (showing_all && fold->n_shown_lines < fold->n_lines && !fold->estimate)
         /* Translators: under a very long tool output shown in part. */
-        note = g_strdup_printf (_("Showing the first %'u of %'u lines"), fold->n_shown_lines,
+        note = g_strdup_printf (_ ("Showing the first %'u of %'u lines"), fold->n_shown_lines,
                                 fold->n_lines);
       else if (showing_all && !fold->estimate)
         {
@@ -390,7 +391,7 @@ add_fold_buttons (LoomTimelineToolRow *self,
 
           /* Translators: under a very long tool output shown in part: "Showing the first
            * 100.0 kB of 50.0 MB". */
-          note = g_strdup_printf (_("Showing the first %s of %s"), shown, size);
+          note = g_strdup_printf (_ ("Showing the first %s of %s"), shown, size);
         }
       else
         note = loom_timeline_format_left_out (fold->size - fold->shown_size, fold->estimate);
@@ -416,7 +417,7 @@ add_folded (LoomTimelineToolRow *self,
 {
   const char *whole = text->text != NULL ? text->text : "";
   const char *shown;
-  FoldState fold = { 0 };
+  FoldState   fold = { 0 };
 
   fold.n_lines = text->n_lines;
   fold.n_shown_lines = text->n_lines;
@@ -425,7 +426,7 @@ add_folded (LoomTimelineToolRow *self,
   else if (!show_all)
     {
       shown = text->head;
-      fold.n_shown_lines = 0;  /* said only when all is shown */
+      fold.n_shown_lines = 0; /* said only when all is shown */
     }
   else if (text->most != NULL)
     {
@@ -435,9 +436,8 @@ add_folded (LoomTimelineToolRow *self,
   else
     shown = whole;
 
-  gtk_box_append (self->details_box,
-                  is_diff ? loom_timeline_diff_view_new (shown)
-                          : code_box (shown, css_class, error));
+  gtk_box_append (self->details_box, is_diff ? loom_timeline_diff_view_new (shown)
+                                             : code_box (shown, css_class, error));
 
   fold.shown_size = shown == whole ? text->length : strlen (shown);
   fold.size = MAX (size, text->length);
@@ -462,9 +462,9 @@ need_text (LoomTimelineToolRow    *self,
            const LoomTimelineData *r)
 {
   LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
-  LoomTimelineText *text = loom_timeline_loader_lookup (loader, kind, d->id);
-  gint64 bytes = d->payload_size + (kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL
-                                    ? r->payload_size : 0);
+  LoomTimelineText   *text = loom_timeline_loader_lookup (loader, kind, d->id);
+  gint64              bytes = d->payload_size +
+                              (kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL ? r->payload_size : 0);
 
   if (text != NULL)
     return text;
@@ -472,7 +472,7 @@ need_text (LoomTimelineToolRow    *self,
     {
       const char *payload = loom_timeline_context_get_payload (self->context, d->id);
       const char *result_payload = NULL;
-      g_autoptr(LoomTimelineText) made = NULL;
+      g_autoptr (LoomTimelineText) made = NULL;
 
       if (kind == LOOM_TIMELINE_TEXT_DIFF && r != NULL)
         result_payload = loom_timeline_context_get_payload (self->context, r->id);
@@ -496,14 +496,14 @@ add_result (LoomTimelineToolRow *self,
             const char          *title)
 {
   const LoomTimelineData *r = loom_timeline_item_get_data (result);
-  const char *stored = r->text != NULL && *r->text != '\0' ? r->text : _("(no output)");
-  g_autoptr(LoomTimelineText) text = NULL;
+  const char *stored = r->text != NULL && *r->text != '\0' ? r->text : _ ("(no output)");
+  g_autoptr (LoomTimelineText) text = NULL;
   LoomTimelineText *whole = NULL;
-  gboolean cut = strlen (stored) >= STORED_TEXT_BOUND;
+  gboolean          cut = strlen (stored) >= STORED_TEXT_BOUND;
   gboolean show_all = loom_timeline_context_get_state (self->context, self->item,
                                                        LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
   gboolean loading = FALSE;
-  guint64 size = 0;
+  guint64  size = 0;
 
   /* The stored text stops at its bound; asked for all of it, read the payload. Until then
    * (or when the payload says nothing more), its size tells about how much is left. */
@@ -522,18 +522,16 @@ add_result (LoomTimelineToolRow *self,
   if (cut && whole == NULL && r->payload_size > 0)
     size = (guint64)r->payload_size;
 
-  gtk_box_append (self->details_box,
-                  section_heading (r->is_error ? _("Error") : title));
+  gtk_box_append (self->details_box, section_heading (r->is_error ? _ ("Error") : title));
   /* Until the whole is in, the stored head shows as folded. */
-  add_folded (self, text, "output", r->is_error, FALSE, size, TRUE, show_all && !loading,
-              loading);
+  add_folded (self, text, "output", r->is_error, FALSE, size, TRUE, show_all && !loading, loading);
 }
 
 static gboolean
 get_show_all (LoomTimelineToolRow *self)
 {
-  return loom_timeline_context_get_state (self->context, self->item,
-                                          LOOM_TIMELINE_STATE_SHOW_MORE, FALSE);
+  return loom_timeline_context_get_state (self->context, self->item, LOOM_TIMELINE_STATE_SHOW_MORE,
+                                          FALSE);
 }
 
 static void
@@ -542,7 +540,7 @@ add_input (LoomTimelineToolRow    *self,
 {
   LoomTimelineText *input;
 
-  gtk_box_append (self->details_box, section_heading (_("Input")));
+  gtk_box_append (self->details_box, section_heading (_ ("Input")));
   if ((input = need_text (self, LOOM_TIMELINE_TEXT_INPUT, d, NULL)))
     add_folded (self, input, "input", FALSE, FALSE, 0, FALSE, get_show_all (self), FALSE);
   else
@@ -557,9 +555,9 @@ add_call_details (LoomTimelineToolRow    *self,
   add_input (self, d);
 
   if (result != NULL)
-    add_result (self, result, _("Output"));
+    add_result (self, result, _ ("Output"));
   else
-    gtk_box_append (self->details_box, section_heading (_("No result was recorded")));
+    gtk_box_append (self->details_box, section_heading (_ ("No result was recorded")));
 }
 
 static void
@@ -568,7 +566,7 @@ add_file_change_details (LoomTimelineToolRow    *self,
                          LoomTimelineItem       *result)
 {
   const LoomTimelineData *r = result != NULL ? loom_timeline_item_get_data (result) : NULL;
-  LoomTimelineText *diff = need_text (self, LOOM_TIMELINE_TEXT_DIFF, d, r);
+  LoomTimelineText       *diff = need_text (self, LOOM_TIMELINE_TEXT_DIFF, d, r);
 
   if (d->path != NULL)
     {
@@ -593,7 +591,7 @@ add_file_change_details (LoomTimelineToolRow    *self,
 
   /* "The file was updated" says nothing the diff does not; a failure does. */
   if (result != NULL && r->is_error)
-    add_result (self, result, _("Output"));
+    add_result (self, result, _ ("Output"));
 }
 
 static void on_markdown_parsed_cb (GObject      *source,
@@ -611,17 +609,17 @@ add_markdown (LoomTimelineToolRow *self,
               LoomTimelineText    *owner,
               LoomTimelineItem    *item)
 {
-  LoomTimelineLoader *loader = loom_timeline_context_get_loader (self->context);
+  LoomTimelineLoader   *loader = loom_timeline_context_get_loader (self->context);
   LoomTimelineMarkdown *markdown = NULL;
-  g_autofree char *prefix = NULL;
-  g_autofree char *clean = NULL;
-  g_autofree char *folded = NULL;
-  gsize length = text != NULL ? strlen (text) : 0;
-  gsize left_out = 0;
-  gboolean show_all = get_show_all (self);
-  gboolean loading = FALSE;
-  const char *head = text;
-  FoldState fold = { 0 };
+  g_autofree char      *prefix = NULL;
+  g_autofree char      *clean = NULL;
+  g_autofree char      *folded = NULL;
+  gsize                 length = text != NULL ? strlen (text) : 0;
+  gsize                 left_out = 0;
+  gboolean              show_all = get_show_all (self);
+  gboolean              loading = FALSE;
+  const char           *head = text;
+  FoldState             fold = { 0 };
 
   if (show_all && length > HEAD_SOURCE &&
       !(markdown = loom_timeline_loader_lookup_markdown (loader, key)))
@@ -633,13 +631,13 @@ add_markdown (LoomTimelineToolRow *self,
           self->load_cancellable = g_cancellable_new ();
           if (owner != NULL)
             loom_timeline_loader_parse_markdown_async (
-              loader, key, loom_timeline_text_ref (owner),
-              (GDestroyNotify)loom_timeline_text_unref, text, FALSE, ALL_SOURCE, ALL_CHARS,
-              ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+              loader, key, loom_timeline_text_ref (owner), (GDestroyNotify)loom_timeline_text_unref,
+              text, FALSE, ALL_SOURCE, ALL_CHARS, ALL_LINES, self->load_cancellable,
+              on_markdown_parsed_cb, self);
           else
             loom_timeline_loader_parse_markdown_async (
-              loader, key, g_object_ref (item), g_object_unref, text, FALSE, ALL_SOURCE,
-              ALL_CHARS, ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
+              loader, key, g_object_ref (item), g_object_unref, text, FALSE, ALL_SOURCE, ALL_CHARS,
+              ALL_LINES, self->load_cancellable, on_markdown_parsed_cb, self);
         }
     }
 
@@ -656,9 +654,8 @@ add_markdown (LoomTimelineToolRow *self,
       if ((clean = loom_timeline_format_strip_controls (head)))
         head = clean;
       if (show_all)
-        gtk_box_append (self->details_box,
-                        loom_markdown_render_head (head, ALL_SOURCE, ALL_CHARS, ALL_LINES,
-                                                   &left_out));
+        gtk_box_append (self->details_box, loom_markdown_render_head (head, ALL_SOURCE, ALL_CHARS,
+                                                                      ALL_LINES, &left_out));
       else
         gtk_box_append (self->details_box,
                         loom_markdown_render_head (head, HEAD_SOURCE, INPUT_HEAD_CHARS,
@@ -671,10 +668,10 @@ add_markdown (LoomTimelineToolRow *self,
    * label shows unfolded, the number of lines says nothing the size does not. */
   if (length <= ALL_CHARS)
     folded = loom_timeline_format_head (text, INPUT_HEAD_LINES, INPUT_HEAD_CHARS, &fold.n_lines);
-  if (left_out > 0 || loading || ((show_all || markdown != NULL) &&
-                                  (folded != NULL || length > ALL_CHARS)))
+  if (left_out > 0 || loading ||
+      ((show_all || markdown != NULL) && (folded != NULL || length > ALL_CHARS)))
     {
-      g_autoptr(LoomTimelineText) whole = NULL;
+      g_autoptr (LoomTimelineText) whole = NULL;
 
       show_all = show_all || markdown != NULL;
       fold.n_shown_lines = fold.n_lines;
@@ -695,7 +692,7 @@ add_subagent_details (LoomTimelineToolRow    *self,
 {
   LoomTimelineText *prompt = need_text (self, LOOM_TIMELINE_TEXT_TASK, d, NULL);
 
-  gtk_box_append (self->details_box, section_heading (_("Task")));
+  gtk_box_append (self->details_box, section_heading (_ ("Task")));
   /* Keyed apart from a message's Markdown: an event's id, shifted as the message row's. */
   if (prompt != NULL)
     add_markdown (self, d->id << 1, prompt->text != NULL ? prompt->text : "", prompt, NULL);
@@ -706,7 +703,7 @@ add_subagent_details (LoomTimelineToolRow    *self,
       const LoomTimelineData *r = loom_timeline_item_get_data (result);
 
       gtk_box_append (self->details_box,
-                      section_heading (r->is_error ? _("Error") : _("Report")));
+                      section_heading (r->is_error ? _ ("Error") : _ ("Report")));
       add_markdown (self, r->id << 1, r->text, NULL, result);
     }
 }
@@ -732,7 +729,7 @@ static void
 build_details (LoomTimelineToolRow *self)
 {
   const LoomTimelineData *d = loom_timeline_item_get_data (self->item);
-  LoomTimelineItem *result = loom_timeline_model_item_get_result (self->item);
+  LoomTimelineItem       *result = loom_timeline_model_item_get_result (self->item);
 
   clear_details (self);
   if (is_kind (d, "file_change"))
@@ -740,7 +737,7 @@ build_details (LoomTimelineToolRow *self)
   else if (is_kind (d, "subagent"))
     add_subagent_details (self, d, result);
   else if (is_kind (d, "tool_result"))
-    add_result (self, self->item, _("Output"));
+    add_result (self, self->item, _ ("Output"));
   else
     add_call_details (self, d, result);
 }
@@ -751,8 +748,8 @@ on_text_loaded_cb (GObject      *source,
                    gpointer      user_data)
 {
   LoomTimelineToolRow *self;
-  g_autoptr(LoomTimelineText) text = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomTimelineText) text = NULL;
+  g_autoptr (GError) error = NULL;
 
   text = loom_timeline_loader_load_finish (LOOM_TIMELINE_LOADER (source), result, &error);
   /* Cancelled: the row was recycled, folded or disposed, and may be gone. */
@@ -780,8 +777,8 @@ on_markdown_parsed_cb (GObject      *source,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  g_autoptr(LoomTimelineMarkdown) markdown = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomTimelineMarkdown) markdown = NULL;
+  g_autoptr (GError) error = NULL;
   LoomTimelineToolRow *self;
 
   markdown = loom_timeline_loader_parse_markdown_finish (LOOM_TIMELINE_LOADER (source), result,
@@ -838,8 +835,8 @@ loom_timeline_tool_row_get_expanded (LoomTimelineToolRow *self)
 
   if (self->item == NULL)
     return FALSE;
-  return loom_timeline_context_get_state (self->context, self->item,
-                                          LOOM_TIMELINE_STATE_EXPANDED, FALSE);
+  return loom_timeline_context_get_state (self->context, self->item, LOOM_TIMELINE_STATE_EXPANDED,
+                                          FALSE);
 }
 
 /* Shows the state of the bound item; @animate only when a person toggled it. */
@@ -869,8 +866,8 @@ sync_expanded (LoomTimelineToolRow *self,
   if (!expanded)
     cancel_load (self);
 
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self->toggle_button),
-                               GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (self->toggle_button), GTK_ACCESSIBLE_STATE_EXPANDED,
+                               expanded, -1);
 }
 
 void
@@ -913,10 +910,10 @@ loom_timeline_tool_row_set_item (LoomTimelineToolRow *self,
                                  LoomTimelineItem    *item)
 {
   const LoomTimelineData *d;
-  g_autofree char *title = NULL;
-  g_autofree char *summary = NULL;
-  g_autofree char *date_time = NULL;
-  gboolean failed, file;
+  g_autofree char        *title = NULL;
+  g_autofree char        *summary = NULL;
+  g_autofree char        *date_time = NULL;
+  gboolean                failed, file;
 
   g_return_if_fail (LOOM_IS_TIMELINE_TOOL_ROW (self));
   g_return_if_fail (item == NULL || LOOM_IS_TIMELINE_ITEM (item));
@@ -940,9 +937,8 @@ loom_timeline_tool_row_set_item (LoomTimelineToolRow *self,
   failed = item_failed (item);
   file = is_kind (d, "file_change") || is_kind (d, "tool_call") || is_kind (d, "tool_result");
 
-  gtk_image_set_from_icon_name (self->icon_image,
-                                loom_timeline_format_tool_icon (d->tool_name, d->kind,
-                                                                d->change_kind));
+  gtk_image_set_from_icon_name (
+    self->icon_image, loom_timeline_format_tool_icon (d->tool_name, d->kind, d->change_kind));
   gtk_label_set_text (self->name_label, title);
   gtk_label_set_text (self->summary_label, summary);
   /* Commands and paths read best in monospace; a sub-agent's task is prose. */
@@ -964,7 +960,7 @@ loom_timeline_tool_row_set_item (LoomTimelineToolRow *self,
   loom_timeline_set_tooltip (GTK_WIDGET (self->toggle_button), date_time);
   if (failed)
     gtk_accessible_update_property (GTK_ACCESSIBLE (self->toggle_button),
-                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Failed"), -1);
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _ ("Failed"), -1);
   else
     gtk_accessible_reset_property (GTK_ACCESSIBLE (self->toggle_button),
                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
@@ -1038,30 +1034,26 @@ loom_timeline_tool_row_set_property (GObject      *object,
 static void
 loom_timeline_tool_row_class_init (LoomTimelineToolRowClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_timeline_tool_row_dispose;
   object_class->get_property = loom_timeline_tool_row_get_property;
   object_class->set_property = loom_timeline_tool_row_set_property;
 
-  properties[PROP_CONTEXT] =
-    g_param_spec_object ("context", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_CONTEXT,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_EXPANDED] =
-    g_param_spec_boolean ("expanded", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ITEM] =
-    g_param_spec_object ("item", NULL, NULL,
-                         LOOM_TYPE_TIMELINE_ITEM,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONTEXT] = g_param_spec_object ("context", NULL, NULL, LOOM_TYPE_TIMELINE_CONTEXT,
+                                                  G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                    G_PARAM_STATIC_STRINGS);
+  properties[PROP_EXPANDED] = g_param_spec_boolean ("expanded", NULL, NULL, FALSE,
+                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                      G_PARAM_STATIC_STRINGS);
+  properties[PROP_ITEM] = g_param_spec_object ("item", NULL, NULL, LOOM_TYPE_TIMELINE_ITEM,
+                                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                 G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/org/intentloom/History/ui/"
-                                               "loom-timeline-tool-row.ui");
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
+                                                             "loom-timeline-tool-row.ui");
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineToolRow, card);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineToolRow, chevron_image);
   gtk_widget_class_bind_template_child (widget_class, LoomTimelineToolRow, details_box);

@@ -28,13 +28,13 @@
 
 struct _LoomTimelineView
 {
-  GtkWidget            parent_instance;
+  GtkWidget parent_instance;
 
   LoomTimelineContext *context;
   LoomSession         *session;
   LoomTimelineModel   *model;
   GSettings           *settings;
-  GHashTable          *bound_rows;      /* LoomTimelineRow set */
+  GHashTable          *bound_rows; /* LoomTimelineRow set */
   GdkFrameClock       *frame_clock;
   gulong               layout_handler;
   guint                highlight_id;
@@ -42,30 +42,31 @@ struct _LoomTimelineView
   int                  early_position;
   guint                model_laid_out : 1;
 
-  GtkRevealer         *end_revealer;
-  GtkListView         *list_view;
-  GtkScrolledWindow   *scrolled_window;
-  GtkStack            *stack;
-  GtkRevealer         *start_revealer;
-  AdwStatusPage       *status_page;
+  GtkRevealer       *end_revealer;
+  GtkListView       *list_view;
+  GtkScrolledWindow *scrolled_window;
+  GtkStack          *stack;
+  GtkRevealer       *start_revealer;
+  AdwStatusPage     *status_page;
 };
 
 G_DEFINE_FINAL_TYPE (LoomTimelineView, loom_timeline_view, GTK_TYPE_WIDGET)
 
-enum {
+enum
+{
   PROP_0,
   PROP_SESSION,
   N_PROPS
 };
 
-enum {
+enum
+{
   OPEN_SESSION,
   N_SIGNALS
 };
 
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
-
+static guint       signals[N_SIGNALS];
 
 /* List items */
 
@@ -105,7 +106,7 @@ static void
 update_highlights (LoomTimelineView *self)
 {
   GHashTableIter iter;
-  gpointer row;
+  gpointer       row;
 
   g_hash_table_iter_init (&iter, self->bound_rows);
   while (g_hash_table_iter_next (&iter, &row, NULL))
@@ -121,7 +122,7 @@ static void
 on_frame_layout_cb (GdkFrameClock    *frame_clock,
                     LoomTimelineView *self)
 {
-  g_autoptr(GPtrArray) rows = loom_timeline_context_take_deferred (self->context);
+  g_autoptr (GPtrArray) rows = loom_timeline_context_take_deferred (self->context);
 
   for (guint i = 0; i < rows->len; i++)
     loom_timeline_row_build (rows->pdata[i]);
@@ -177,10 +178,10 @@ static void
 on_vadjustment_changed_cb (LoomTimelineView *self)
 {
   GtkAdjustment *adjustment = get_vadjustment (self);
-  double value = gtk_adjustment_get_value (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-  double lower = gtk_adjustment_get_lower (adjustment);
-  double upper = gtk_adjustment_get_upper (adjustment);
+  double         value = gtk_adjustment_get_value (adjustment);
+  double         page = gtk_adjustment_get_page_size (adjustment);
+  double         lower = gtk_adjustment_get_lower (adjustment);
+  double         upper = gtk_adjustment_get_upper (adjustment);
 
   /* Offered once the start or the end is more than a screen away. */
   gtk_revealer_set_reveal_child (self->start_revealer, value - lower > page);
@@ -234,7 +235,7 @@ loom_timeline_view_scroll_to_seq (LoomTimelineView *self,
                                   gint64            seq,
                                   gboolean          highlight)
 {
-  g_autoptr(LoomTimelineItem) item = NULL;
+  g_autoptr (LoomTimelineItem) item = NULL;
   guint position;
 
   g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
@@ -272,10 +273,10 @@ void
 loom_timeline_view_show_hit (LoomTimelineView *self,
                              gint64            seq)
 {
-  g_autoptr(LoomTimelineItem) item = NULL;
+  g_autoptr (LoomTimelineItem) item = NULL;
   GHashTableIter iter;
-  gpointer row;
-  gint64 row_seq;
+  gpointer       row;
+  gint64         row_seq;
 
   g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
 
@@ -287,8 +288,7 @@ loom_timeline_view_show_hit (LoomTimelineView *self,
   item = g_list_model_get_item (G_LIST_MODEL (self->model),
                                 loom_timeline_model_find_seq (self->model, seq));
   if (item != NULL && is_foldable (item) &&
-      !loom_timeline_context_get_state (self->context, item, LOOM_TIMELINE_STATE_EXPANDED,
-                                        FALSE))
+      !loom_timeline_context_get_state (self->context, item, LOOM_TIMELINE_STATE_EXPANDED, FALSE))
     {
       loom_timeline_context_set_state (self->context, item, LOOM_TIMELINE_STATE_EXPANDED, TRUE);
 
@@ -312,9 +312,9 @@ loom_timeline_view_set_search (LoomTimelineView *self,
                                const char       *query)
 {
   LoomSearchMarker *marker = loom_timeline_context_get_marker (self->context);
-  g_autoptr(LoomSearchMarker) new_marker = NULL;
+  g_autoptr (LoomSearchMarker) new_marker = NULL;
   GHashTableIter iter;
-  gpointer row;
+  gpointer       row;
 
   g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
 
@@ -380,7 +380,7 @@ show_status (LoomTimelineView *self,
 static void
 rebind_all (LoomTimelineView *self)
 {
-  g_autoptr(GtkNoSelection) selection = NULL;
+  g_autoptr (GtkNoSelection) selection = NULL;
 
   if (self->model == NULL)
     return;
@@ -392,9 +392,8 @@ rebind_all (LoomTimelineView *self)
 static void
 on_show_reasoning_changed_cb (LoomTimelineView *self)
 {
-  loom_timeline_context_set_show_reasoning (self->context,
-                                            g_settings_get_boolean (self->settings,
-                                                                    "show-reasoning"));
+  loom_timeline_context_set_show_reasoning (
+    self->context, g_settings_get_boolean (self->settings, "show-reasoning"));
   rebind_all (self);
 }
 
@@ -403,7 +402,7 @@ loom_timeline_view_set_session (LoomTimelineView *self,
                                 LoomStore        *store,
                                 LoomSession      *session)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_return_if_fail (LOOM_IS_TIMELINE_VIEW (self));
   g_return_if_fail (store == NULL || LOOM_IS_STORE (store));
@@ -434,22 +433,21 @@ loom_timeline_view_set_session (LoomTimelineView *self,
 
   if (session == NULL)
     {
-      show_status (self, "org.intentloom.History-symbolic", _("No Session Selected"),
-                   _("Choose a session to read its conversation"));
+      show_status (self, "org.intentloom.History-symbolic", _ ("No Session Selected"),
+                   _ ("Choose a session to read its conversation"));
     }
   else if (!(self->model = loom_timeline_model_new (store, loom_session_get_id (session), &error)))
     {
-      show_status (self, "dialog-error-symbolic", _("Could Not Read the Session"),
-                   error->message);
+      show_status (self, "dialog-error-symbolic", _ ("Could Not Read the Session"), error->message);
     }
   else if (g_list_model_get_n_items (G_LIST_MODEL (self->model)) == 0)
     {
-      show_status (self, "org.intentloom.History-symbolic", _("Nothing to Show"),
-                   _("This session has no messages"));
+      show_status (self, "org.intentloom.History-symbolic", _ ("Nothing to Show"),
+                   _ ("This session has no messages"));
     }
   else
     {
-      g_autoptr(GtkNoSelection) selection = NULL;
+      g_autoptr (GtkNoSelection) selection = NULL;
 
       selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
       gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
@@ -523,7 +521,7 @@ loom_timeline_view_get_property (GObject    *object,
 static void
 loom_timeline_view_class_init (LoomTimelineViewClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = loom_timeline_view_dispose;
@@ -531,10 +529,9 @@ loom_timeline_view_class_init (LoomTimelineViewClass *klass)
   widget_class->realize = loom_timeline_view_realize;
   widget_class->unrealize = loom_timeline_view_unrealize;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         LOOM_TYPE_SESSION,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SESSION] = g_param_spec_object ("session", NULL, NULL, LOOM_TYPE_SESSION,
+                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                    G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -543,12 +540,9 @@ loom_timeline_view_class_init (LoomTimelineViewClass *klass)
    *
    * A person asked for another session: a sub-agent's, from its start in this one.
    */
-  signals[OPEN_SESSION] =
-    g_signal_new ("open-session",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[OPEN_SESSION] = g_signal_new ("open-session", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                        G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/intentloom/History/ui/loom-timeline-view.ui");
@@ -592,9 +586,8 @@ loom_timeline_view_init (LoomTimelineView *self)
   loom_style_add (GTK_WIDGET (self), "/org/intentloom/History/ui/loom-timeline.css");
 
   self->settings = g_settings_new (APP_ID);
-  loom_timeline_context_set_show_reasoning (self->context,
-                                            g_settings_get_boolean (self->settings,
-                                                                    "show-reasoning"));
+  loom_timeline_context_set_show_reasoning (
+    self->context, g_settings_get_boolean (self->settings, "show-reasoning"));
   g_signal_connect_object (self->settings, "changed::show-reasoning",
                            G_CALLBACK (on_show_reasoning_changed_cb), self, G_CONNECT_SWAPPED);
 

@@ -11,29 +11,29 @@
 #define MAKE_WAY_AFTER_USEC (350 * G_TIME_SPAN_MILLISECOND)
 /* A dismissed toast fades out in 300 ms of the overlay's frames, and is looked for at each. An
  * overlay that draws no frames (one that was hidden meanwhile) is looked at this often. */
-#define LOOK_AGAIN_MSEC 500
+#define LOOK_AGAIN_MSEC     500
 
 struct _LoomToastQueue
 {
-  GObject          parent_instance;
+  GObject parent_instance;
 
-  AdwToastOverlay *overlay;           /* weak */
-  GQueue           waiting;           /* owned AdwToast *, the urgent ones first */
+  AdwToastOverlay *overlay; /* weak */
+  GQueue           waiting; /* owned AdwToast *, the urgent ones first */
   guint            n_urgent_waiting;
 
   /* The overlay has a toast: on show, then fading once dismissed. */
-  gboolean         busy;
-  AdwToast        *current;           /* weak; the overlay owns it */
-  gint64           current_shown_at;
-  gulong           current_dismissed_id;
-  guint            current_urgent : 1;
-  guint            current_dismissed : 1;
+  gboolean  busy;
+  AdwToast *current; /* weak; the overlay owns it */
+  gint64    current_shown_at;
+  gulong    current_dismissed_id;
+  guint     current_urgent : 1;
+  guint     current_dismissed : 1;
 
-  guint            show_next_id;      /* idle: the next toast goes to the overlay */
-  guint            make_way_id;       /* timeout: the toast on show makes way for an urgent one */
-  guint            fade_tick_id;      /* the overlay's frames, until its toast is gone */
-  guint            look_again_id;     /* timeout: LOOK_AGAIN_MSEC, until its toast is gone */
-  guint            look_soon_id;      /* idle: without animations, it is gone at once */
+  guint show_next_id;  /* idle: the next toast goes to the overlay */
+  guint make_way_id;   /* timeout: the toast on show makes way for an urgent one */
+  guint fade_tick_id;  /* the overlay's frames, until its toast is gone */
+  guint look_again_id; /* timeout: LOOK_AGAIN_MSEC, until its toast is gone */
+  guint look_soon_id;  /* idle: without animations, it is gone at once */
 };
 
 G_DEFINE_FINAL_TYPE (LoomToastQueue, loom_toast_queue, G_TYPE_OBJECT)
@@ -46,8 +46,7 @@ overlay_shows_a_toast (AdwToastOverlay *overlay)
 {
   GtkWidget *content = adw_toast_overlay_get_child (overlay);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (overlay));
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (overlay)); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (child != content)
       return TRUE;
@@ -146,7 +145,7 @@ static gboolean
 show_next_cb (gpointer data)
 {
   LoomToastQueue *self = data;
-  AdwToast *toast;
+  AdwToast       *toast;
 
   self->show_next_id = 0;
   if (self->busy || self->overlay == NULL)
@@ -205,8 +204,8 @@ make_way (LoomToastQueue *self)
       self->make_way_id != 0)
     return;
   wait = self->current_shown_at + MAKE_WAY_AFTER_USEC - g_get_monotonic_time ();
-  self->make_way_id = g_timeout_add ((guint)(MAX (wait, 0) / G_TIME_SPAN_MILLISECOND),
-                                     make_way_cb, self);
+  self->make_way_id = g_timeout_add ((guint)(MAX (wait, 0) / G_TIME_SPAN_MILLISECOND), make_way_cb,
+                                     self);
 }
 
 void

@@ -19,15 +19,15 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (LoomToastQueue, loom_toast_queue, LOOM, TOAST_QUEUE, GObject)
 
-LoomToastQueue *loom_toast_queue_new          (AdwToastOverlay *overlay);
+LoomToastQueue *loom_toast_queue_new (AdwToastOverlay *overlay);
 /* Shows @toast after those added before it, or, @urgent (an offer to undo what was just done),
  * before them, the one on show making way unless it is urgent too. Takes @toast. A toast that
  * waits has not been shown: change it in place rather than dismiss it. */
-void            loom_toast_queue_add          (LoomToastQueue  *self,
-                                               AdwToast        *toast,
-                                               gboolean         urgent);
+void            loom_toast_queue_add (LoomToastQueue *self,
+                                      AdwToast       *toast,
+                                      gboolean        urgent);
 /* When @toast, added and not dismissed, was shown (monotonic time), or 0 while it waits. */
-gint64          loom_toast_queue_get_shown_at (LoomToastQueue  *self,
-                                               AdwToast        *toast);
+gint64          loom_toast_queue_get_shown_at (LoomToastQueue *self,
+                                               AdwToast       *toast);
 
 G_END_DECLS

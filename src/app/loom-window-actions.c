@@ -27,24 +27,24 @@
 /* The undo toast on show or waiting to be, if any: a newer action's toast replaces it, so that
  * Undo never reverts an older action than the one just done. On the toast, what its Undo
  * restores. */
-#define UNDO_TOAST_KEY "loom-window-undo-toast"
-#define UNDO_DATA_KEY "loom-undo-data"
+#define UNDO_TOAST_KEY         "loom-window-undo-toast"
+#define UNDO_DATA_KEY          "loom-undo-data"
 /* An undo toast shown for less than this is given the newer action's title and undo instead of
  * being replaced: it has most of its time left, and nothing flickers. */
 #define UNDO_TOAST_SETTLE_USEC G_USEC_PER_SEC
 /* Session titles are quoted in toasts up to this many characters. */
-#define TOAST_TITLE_CHARS 40
+#define TOAST_TITLE_CHARS      40
 
 /* ——— Session states and undo ——— */
 
 /* Where a session is: what a move, archiving or trashing changes, and what undo restores. */
 typedef struct
 {
-  char     *uuid;
-  char     *title;
-  gint64    folder_id;
-  gboolean  archived;
-  gboolean  trashed;
+  char    *uuid;
+  char    *title;
+  gint64   folder_id;
+  gboolean archived;
+  gboolean trashed;
 } SessionState;
 
 static SessionState *
@@ -74,9 +74,7 @@ static gboolean
 session_state_equal (const SessionState *a,
                      const SessionState *b)
 {
-  return a->folder_id == b->folder_id &&
-         !a->archived == !b->archived &&
-         !a->trashed == !b->trashed;
+  return a->folder_id == b->folder_id && !a->archived == !b->archived && !a->trashed == !b->trashed;
 }
 
 /* A session that changes: where it was, which undo restores, and where it goes. */
@@ -101,11 +99,11 @@ session_change_free (gpointer data)
  * after, so that an Undo pressed before its action has landed lands after it. */
 typedef struct
 {
-  GWeakRef   *window;     /* loom_window_begin_write() */
-  const char *failure;    /* what a toast says failed */
+  GWeakRef   *window;  /* loom_window_begin_write() */
+  const char *failure; /* what a toast says failed */
   gboolean    undoing;
   guint       n_pending;
-  GError     *error;      /* the first failure */
+  GError     *error; /* the first failure */
 } ChangeWrites;
 
 typedef enum
@@ -139,7 +137,7 @@ change_writes_new (LoomWindow *self,
 static void
 change_writes_end (ChangeWrites *writes)
 {
-  g_autoptr(LoomWindow) self = loom_window_end_write (writes->window);
+  g_autoptr (LoomWindow) self = loom_window_end_write (writes->window);
 
   if (self != NULL)
     {
@@ -157,10 +155,10 @@ on_change_written_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  LoomStore *store = LOOM_STORE (object);
-  ChangeWrite *write = user_data;
+  LoomStore    *store = LOOM_STORE (object);
+  ChangeWrite  *write = user_data;
   ChangeWrites *writes = write->writes;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean ok = FALSE;
 
   switch (write->kind)
@@ -246,7 +244,7 @@ write_changes (LoomWindow *self,
                const char *failure,
                gboolean    undoing)
 {
-  LoomStore *store = loom_window_get_store (self);
+  LoomStore    *store = loom_window_get_store (self);
   ChangeWrites *writes;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -279,20 +277,20 @@ typedef void (*ChangeFunc) (SessionState *state,
  * that the caller's undo toast shows at once. A failure to read a session is shown and stops
  * there; what was asked until then is returned, so that it can still be undone. */
 static GPtrArray *
-change_sessions (LoomWindow         *self,
-                 const char * const *uuids,
-                 ChangeFunc          change,
-                 gpointer            user_data)
+change_sessions (LoomWindow        *self,
+                 const char *const *uuids,
+                 ChangeFunc         change,
+                 gpointer           user_data)
 {
   LoomStore *store = loom_window_get_store (self);
   GPtrArray *changes = g_ptr_array_new_with_free_func (session_change_free);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert (LOOM_IS_WINDOW (self));
 
   for (guint i = 0; store != NULL && uuids[i] != NULL; i++)
     {
-      g_autoptr(LoomSession) session = NULL;
+      g_autoptr (LoomSession) session = NULL;
       SessionChange *step;
 
       if (!(session = loom_store_get_session (store, uuids[i], &error)))
@@ -311,9 +309,9 @@ change_sessions (LoomWindow         *self,
     }
 
   if (error != NULL)
-    loom_window_show_error (self, _("Could not move the sessions"), error);
+    loom_window_show_error (self, _ ("Could not move the sessions"), error);
 
-  write_changes (self, changes, _("Could not move the sessions"), FALSE);
+  write_changes (self, changes, _ ("Could not move the sessions"), FALSE);
   return changes;
 }
 
@@ -338,7 +336,7 @@ on_undo_clicked_cb (AdwToast *toast,
                     gpointer  user_data)
 {
   UndoData *undo = g_object_get_data (G_OBJECT (toast), UNDO_DATA_KEY);
-  g_autoptr(LoomWindow) self = g_weak_ref_get (&undo->window);
+  g_autoptr (LoomWindow) self = g_weak_ref_get (&undo->window);
 
   if (self == NULL || loom_window_get_store (self) == NULL)
     return;
@@ -349,7 +347,7 @@ on_undo_clicked_cb (AdwToast *toast,
 
   /* Back exactly what the action wrote, without reading the sessions first: the action's
    * writes may not have landed yet, and the undo's land after them. */
-  write_changes (self, undo->changes, _("Could not undo"), TRUE);
+  write_changes (self, undo->changes, _ ("Could not undo"), TRUE);
 }
 
 static void
@@ -393,11 +391,10 @@ show_undo_toast (LoomWindow *self,
     }
 
   toast = adw_toast_new (title);
-  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_button_label (toast, _ ("_Undo"));
   g_object_set_data_full (G_OBJECT (toast), UNDO_DATA_KEY, undo, undo_data_free);
   g_signal_connect (toast, "button-clicked", G_CALLBACK (on_undo_clicked_cb), NULL);
-  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed_cb),
-                           self, 0);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_undo_toast_dismissed_cb), self, 0);
   g_object_set_data (G_OBJECT (self), UNDO_TOAST_KEY, toast);
 
   loom_toast_queue_add (self->toasts, toast, TRUE);
@@ -420,7 +417,7 @@ toast_title_for (const char *title)
   if (g_utf8_strlen (name, -1) > TOAST_TITLE_CHARS)
     {
       g_autofree char *head = g_utf8_substring (name, 0, TOAST_TITLE_CHARS);
-      char *space = strrchr (head, ' ');
+      char            *space = strrchr (head, ' ');
 
       if (space != NULL && space - head > TOAST_TITLE_CHARS / 2)
         *space = '\0';
@@ -479,39 +476,40 @@ describe_move (LoomWindow       *self,
                GPtrArray        *changes)
 {
   const SessionState *first = ((SessionChange *)g_ptr_array_index (changes, 0))->from;
-  g_autofree char *title = toast_title_for (first->title);
-  g_autofree char *folder = NULL;
-  g_autofree char *escaped = NULL;
-  guint n = changes->len;
+  g_autofree char    *title = toast_title_for (first->title);
+  g_autofree char    *folder = NULL;
+  g_autofree char    *escaped = NULL;
+  guint               n = changes->len;
 
   switch (move->target)
     {
     case LOOM_COLLECTION_ARCHIVED:
       if (n == 1)
-        return g_strdup_printf (_("“%s” archived"), title);
+        return g_strdup_printf (_ ("“%s” archived"), title);
       return g_strdup_printf (ngettext ("%'u session archived", "%'u sessions archived", n), n);
 
     case LOOM_COLLECTION_TRASH:
       if (n == 1)
-        return g_strdup_printf (_("“%s” moved to the trash"), title);
-      return g_strdup_printf (ngettext ("%'u session moved to the trash",
-                                        "%'u sessions moved to the trash", n), n);
+        return g_strdup_printf (_ ("“%s” moved to the trash"), title);
+      return g_strdup_printf (
+        ngettext ("%'u session moved to the trash", "%'u sessions moved to the trash", n), n);
 
     case LOOM_COLLECTION_ALL:
       if (move->folder_id == 0)
         {
           if (n == 1)
-            return g_strdup_printf (_("“%s” moved to All Sessions"), title);
-          return g_strdup_printf (ngettext ("%'u session moved to All Sessions",
-                                            "%'u sessions moved to All Sessions", n), n);
+            return g_strdup_printf (_ ("“%s” moved to All Sessions"), title);
+          return g_strdup_printf (
+            ngettext ("%'u session moved to All Sessions", "%'u sessions moved to All Sessions", n),
+            n);
         }
       folder = loom_window_dup_folder_name (self, move->folder_id);
       escaped = g_markup_escape_text (folder != NULL ? folder : "", -1);
       if (n == 1)
         /* Translators: a session's title, then a folder's name. */
-        return g_strdup_printf (_("“%s” moved to “%s”"), title, escaped);
-      return g_strdup_printf (ngettext ("%'u session moved to “%s”",
-                                        "%'u sessions moved to “%s”", n), n, escaped);
+        return g_strdup_printf (_ ("“%s” moved to “%s”"), title, escaped);
+      return g_strdup_printf (
+        ngettext ("%'u session moved to “%s”", "%'u sessions moved to “%s”", n), n, escaped);
 
     case LOOM_COLLECTION_RECENT:
     case LOOM_COLLECTION_PINNED:
@@ -523,13 +521,13 @@ describe_move (LoomWindow       *self,
 }
 
 void
-loom_window_move_sessions (LoomWindow         *self,
-                           const char * const *uuids,
-                           LoomCollection      target,
-                           gint64              folder_id)
+loom_window_move_sessions (LoomWindow        *self,
+                           const char *const *uuids,
+                           LoomCollection     target,
+                           gint64             folder_id)
 {
   MoveTarget move = { target, folder_id };
-  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr (GPtrArray) changes = NULL;
   g_autofree char *title = NULL;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
@@ -552,9 +550,9 @@ loom_window_move_sessions (LoomWindow         *self,
 static GStrv
 dup_selected_uuids (LoomWindow *self)
 {
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
   GStrvBuilder *builder;
-  GStrv uuids;
+  GStrv         uuids;
 
   if (sessions->len == 0)
     return NULL;
@@ -570,8 +568,8 @@ dup_selected_uuids (LoomWindow *self)
 typedef gboolean (*SessionTest) (LoomSession *session);
 
 static gboolean
-all_sessions (GPtrArray   *sessions,
-              SessionTest  test)
+all_sessions (GPtrArray  *sessions,
+              SessionTest test)
 {
   for (guint i = 0; i < sessions->len; i++)
     {
@@ -591,7 +589,7 @@ is_archived_only (LoomSession *session)
 static LoomSession *
 dup_single_selected (LoomWindow *self)
 {
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
 
   if (sessions->len != 1)
     return NULL;
@@ -605,11 +603,11 @@ on_session_renamed_cb (GObject      *object,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  g_autoptr(LoomWindow) self = loom_window_end_write (user_data);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomWindow) self = loom_window_end_write (user_data);
+  g_autoptr (GError) error = NULL;
 
   if (!loom_store_rename_session_finish (LOOM_STORE (object), result, &error) && self != NULL)
-    loom_window_show_error (self, _("Could not rename the session"), error);
+    loom_window_show_error (self, _ ("Could not rename the session"), error);
   if (self != NULL)
     loom_window_reload (self);
 }
@@ -619,9 +617,9 @@ on_rename_response_cb (LoomWindow       *self,
                        const char       *response,
                        LoomRenameDialog *dialog)
 {
-  LoomSession *session = loom_rename_dialog_get_session (dialog);
+  LoomSession     *session = loom_rename_dialog_get_session (dialog);
   g_autofree char *title = NULL;
-  LoomStore *store;
+  LoomStore       *store;
 
   if (!g_str_equal (response, "rename") || (store = loom_window_get_store (self)) == NULL)
     return;
@@ -640,11 +638,11 @@ static char *
 find_first_prompt (LoomWindow  *self,
                    LoomSession *session)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *prompt;
 
   prompt = loom_store_find_first_prompt (loom_window_get_store (self),
-                                          loom_session_get_uuid (session), &error);
+                                         loom_session_get_uuid (session), &error);
   if (error != NULL)
     g_debug ("No name suggestion for %s: %s", loom_session_get_uuid (session), error->message);
   return prompt;
@@ -656,8 +654,8 @@ session_rename_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(LoomSession) session = dup_single_selected (self);
-  g_autofree char *prompt = NULL;
+  g_autoptr (LoomSession) session = dup_single_selected (self);
+  g_autofree char  *prompt = NULL;
   LoomRenameDialog *dialog;
 
   if (session == NULL || loom_window_get_store (self) == NULL)
@@ -676,7 +674,7 @@ session_copy_rename_command_action (GtkWidget  *widget,
                                     GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(LoomSession) session = dup_single_selected (self);
+  g_autoptr (LoomSession) session = dup_single_selected (self);
   g_autofree char *prompt = NULL;
   g_autofree char *title = NULL;
   g_autofree char *command = NULL;
@@ -691,21 +689,20 @@ session_copy_rename_command_action (GtkWidget  *widget,
   command = loom_naming_rename_command (title);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), command);
 
-  loom_window_add_toast (self, adw_toast_new (_("Rename command copied")));
+  loom_window_add_toast (self, adw_toast_new (_ ("Rename command copied")));
 }
 
 /* Pins or unpins sessions one after another, stopping at the first failure. */
 typedef struct
 {
-  GWeakRef  *window;   /* loom_window_begin_write() */
+  GWeakRef  *window; /* loom_window_begin_write() */
   LoomStore *store;
   GStrv      uuids;
   guint      next;
   gboolean   pin;
 } PinRun;
 
-static void
-pin_next (PinRun *run);
+static void pin_next (PinRun *run);
 
 static void
 on_pinned_cb (GObject      *object,
@@ -713,7 +710,7 @@ on_pinned_cb (GObject      *object,
               gpointer      user_data)
 {
   PinRun *run = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (loom_store_set_pinned_finish (LOOM_STORE (object), result, &error))
     {
@@ -723,12 +720,13 @@ on_pinned_cb (GObject      *object,
     }
 
   {
-    g_autoptr(LoomWindow) self = loom_window_end_write (run->window);
+    g_autoptr (LoomWindow) self = loom_window_end_write (run->window);
 
     if (self != NULL)
       {
-        loom_window_show_error (self, run->pin ? _("Could not pin the session")
-                                               : _("Could not unpin the session"), error);
+        loom_window_show_error (
+          self, run->pin ? _ ("Could not pin the session") : _ ("Could not unpin the session"),
+          error);
         loom_window_reload (self);
         loom_window_actions_update (self);
       }
@@ -743,13 +741,13 @@ pin_next (PinRun *run)
 {
   if (run->uuids[run->next] != NULL)
     {
-      loom_store_set_pinned_async (run->store, run->uuids[run->next], run->pin, NULL,
-                                   on_pinned_cb, run);
+      loom_store_set_pinned_async (run->store, run->uuids[run->next], run->pin, NULL, on_pinned_cb,
+                                   run);
       return;
     }
 
   {
-    g_autoptr(LoomWindow) self = loom_window_end_write (run->window);
+    g_autoptr (LoomWindow) self = loom_window_end_write (run->window);
 
     if (self != NULL)
       {
@@ -768,9 +766,9 @@ session_pin_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
   LoomStore *store = loom_window_get_store (self);
-  PinRun *run;
+  PinRun    *run;
 
   if (store == NULL || sessions->len == 0)
     return;
@@ -804,41 +802,43 @@ restore_selected (LoomWindow *self,
                   ChangeFunc  change,
                   gboolean    from_trash)
 {
-  g_auto(GStrv) uuids = dup_selected_uuids (self);
-  g_autoptr(GPtrArray) changes = NULL;
+  g_auto (GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr (GPtrArray) changes = NULL;
   g_autofree char *title = NULL;
   g_autofree char *quoted = NULL;
-  guint n;
+  guint            n;
 
   if (uuids == NULL)
     return;
 
-  changes = change_sessions (self, (const char * const *)uuids, change, NULL);
+  changes = change_sessions (self, (const char *const *)uuids, change, NULL);
   if ((n = changes->len) == 0)
     return;
 
   quoted = toast_title_for (((SessionChange *)g_ptr_array_index (changes, 0))->from->title);
   if (from_trash)
-    title = n == 1 ? g_strdup_printf (_("“%s” restored from the trash"), quoted)
+    title = n == 1 ? g_strdup_printf (_ ("“%s” restored from the trash"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the trash",
-                                                "%'u sessions restored from the trash", n), n);
+                                                "%'u sessions restored from the trash", n),
+                                      n);
   else
-    title = n == 1 ? g_strdup_printf (_("“%s” restored from the archive"), quoted)
+    title = n == 1 ? g_strdup_printf (_ ("“%s” restored from the archive"), quoted)
                    : g_strdup_printf (ngettext ("%'u session restored from the archive",
-                                                "%'u sessions restored from the archive", n), n);
+                                                "%'u sessions restored from the archive", n),
+                                      n);
   show_undo_toast (self, title, g_steal_pointer (&changes));
 }
 
 /* Archive and Trash are toggles: a selection already wholly there is brought back, anything
  * else goes there. Either way the toast offers to undo. */
 static void
-toggle_removal (LoomWindow     *self,
-                SessionTest     is_there,
-                ChangeFunc      bring_back,
-                LoomCollection  target)
+toggle_removal (LoomWindow    *self,
+                SessionTest    is_there,
+                ChangeFunc     bring_back,
+                LoomCollection target)
 {
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
-  g_auto(GStrv) uuids = NULL;
+  g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_auto (GStrv) uuids = NULL;
 
   if (sessions->len == 0)
     return;
@@ -850,7 +850,7 @@ toggle_removal (LoomWindow     *self,
     }
 
   uuids = dup_selected_uuids (self);
-  loom_window_move_sessions (self, (const char * const *)uuids, target, 0);
+  loom_window_move_sessions (self, (const char *const *)uuids, target, 0);
 }
 
 static void
@@ -873,7 +873,7 @@ session_trash_action (GtkWidget  *widget,
 
 typedef struct
 {
-  GWeakRef *window;   /* loom_window_begin_write() */
+  GWeakRef *window; /* loom_window_begin_write() */
   guint     n_sessions;
 } DeleteCall;
 
@@ -883,9 +883,9 @@ on_deleted_cb (GObject      *object,
                gpointer      user_data)
 {
   DeleteCall *call = user_data;
-  g_autoptr(LoomWindow) self = loom_window_end_write (call->window);
-  g_autoptr(GError) error = NULL;
-  guint n = call->n_sessions;
+  g_autoptr (LoomWindow) self = loom_window_end_write (call->window);
+  g_autoptr (GError) error = NULL;
+  guint    n = call->n_sessions;
   gboolean deleted;
 
   g_free (call);
@@ -895,13 +895,13 @@ on_deleted_cb (GObject      *object,
 
   if (!deleted)
     {
-      loom_window_show_error (self, _("Could not delete the sessions"), error);
+      loom_window_show_error (self, _ ("Could not delete the sessions"), error);
     }
   else
     {
-      loom_window_add_toast (self, adw_toast_new_format (ngettext ("%'u session deleted",
-                                                                   "%'u sessions deleted", n),
-                                                         n));
+      loom_window_add_toast (
+        self,
+        adw_toast_new_format (ngettext ("%'u session deleted", "%'u sessions deleted", n), n));
     }
 
   loom_window_reload (self);
@@ -914,8 +914,8 @@ on_delete_response_cb (LoomWindow       *self,
                        LoomDeleteDialog *dialog)
 {
   LoomDeletePlan *plan = loom_delete_dialog_get_plan (dialog);
-  DeleteCall *call;
-  LoomStore *store;
+  DeleteCall     *call;
+  LoomStore      *store;
 
   if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
     return;
@@ -945,17 +945,17 @@ session_delete_action (GtkWidget  *widget,
                        GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_auto(GStrv) uuids = dup_selected_uuids (self);
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
   LoomStore *store = loom_window_get_store (self);
 
   if (store == NULL || uuids == NULL)
     return;
 
-  if (!(plan = loom_store_plan_delete (store, (const char * const *)uuids, &error)))
+  if (!(plan = loom_store_plan_delete (store, (const char *const *)uuids, &error)))
     {
-      loom_window_show_error (self, _("Could not plan the deletion"), error);
+      loom_window_show_error (self, _ ("Could not plan the deletion"), error);
       return;
     }
   show_delete_dialog (self, plan, FALSE);
@@ -967,8 +967,8 @@ empty_trash_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
   LoomStore *store = loom_window_get_store (self);
 
   if (store == NULL)
@@ -976,12 +976,12 @@ empty_trash_action (GtkWidget  *widget,
 
   if (!(plan = loom_store_plan_empty_trash (store, &error)))
     {
-      loom_window_show_error (self, _("Could not plan emptying the trash"), error);
+      loom_window_show_error (self, _ ("Could not plan emptying the trash"), error);
       return;
     }
   if (loom_delete_plan_get_n_sessions (plan) == 0)
     {
-      loom_window_add_toast (self, adw_toast_new (_("The trash is empty")));
+      loom_window_add_toast (self, adw_toast_new (_ ("The trash is empty")));
       return;
     }
   show_delete_dialog (self, plan, TRUE);
@@ -1004,9 +1004,9 @@ common_place (GPtrArray      *sessions,
 {
   for (guint i = 0; i < sessions->len; i++)
     {
-      LoomSession *session = g_ptr_array_index (sessions, i);
+      LoomSession   *session = g_ptr_array_index (sessions, i);
       LoomCollection here = LOOM_COLLECTION_ALL;
-      gint64 folder = 0;
+      gint64         folder = 0;
 
       if (loom_session_get_trashed (session))
         here = LOOM_COLLECTION_TRASH;
@@ -1032,13 +1032,13 @@ session_move_to_action (GtkWidget  *widget,
                         GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
-  g_auto(GStrv) uuids = dup_selected_uuids (self);
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
-  LoomStore *store = loom_window_get_store (self);
-  LoomCollection collection = LOOM_COLLECTION_EVERYTHING;
-  gint64 folder_id = 0;
+  g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
+  g_auto (GStrv) uuids = dup_selected_uuids (self);
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomStore      *store = loom_window_get_store (self);
+  LoomCollection  collection = LOOM_COLLECTION_EVERYTHING;
+  gint64          folder_id = 0;
   LoomMoveDialog *dialog;
 
   if (store == NULL || uuids == NULL)
@@ -1046,13 +1046,13 @@ session_move_to_action (GtkWidget  *widget,
 
   if (!(folders = loom_store_list_folders (store, &error)))
     {
-      loom_window_show_error (self, _("Could not list the folders"), error);
+      loom_window_show_error (self, _ ("Could not list the folders"), error);
       return;
     }
 
   common_place (sessions, &collection, &folder_id);
-  dialog = loom_move_dialog_new (GTK_WINDOW (self), folders, (const char * const *)uuids,
-                                 collection, folder_id);
+  dialog = loom_move_dialog_new (GTK_WINDOW (self), folders, (const char *const *)uuids, collection,
+                                 folder_id);
   g_signal_connect_object (dialog, "target-chosen", G_CALLBACK (on_move_target_chosen_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -1064,13 +1064,13 @@ session_move_to_folder_action (GtkWidget  *widget,
                                GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_auto(GStrv) uuids = dup_selected_uuids (self);
+  g_auto (GStrv) uuids = dup_selected_uuids (self);
   gint64 folder_id = g_variant_get_int64 (parameter);
 
   if (uuids == NULL || folder_id < 0)
     return;
 
-  loom_window_move_sessions (self, (const char * const *)uuids, LOOM_COLLECTION_ALL, folder_id);
+  loom_window_move_sessions (self, (const char *const *)uuids, LOOM_COLLECTION_ALL, folder_id);
 }
 
 /* The folder that holds the agent's file, when that file is still there. */
@@ -1078,7 +1078,7 @@ static GFile *
 dup_source_folder (LoomSession *session)
 {
   const LoomSessionRecord *record = loom_session_get_record (session);
-  g_autoptr(GFile) file = NULL;
+  g_autoptr (GFile) file = NULL;
 
   if (record->source_path == NULL || record->source_missing)
     return NULL;
@@ -1093,8 +1093,8 @@ session_open_source_folder_action (GtkWidget  *widget,
                                    GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  g_autoptr(LoomSession) session = dup_single_selected (self);
-  g_autoptr(GFile) folder = NULL;
+  g_autoptr (LoomSession) session = dup_single_selected (self);
+  g_autoptr (GFile) folder = NULL;
   g_autofree char *uri = NULL;
 
   if (session == NULL || (folder = dup_source_folder (session)) == NULL)
@@ -1111,18 +1111,14 @@ loom_window_actions_class_init (GtkWidgetClass *widget_class)
 {
   g_return_if_fail (g_type_is_a (G_TYPE_FROM_CLASS (widget_class), LOOM_TYPE_WINDOW));
 
-  gtk_widget_class_install_action (widget_class, "session.rename", NULL,
-                                   session_rename_action);
+  gtk_widget_class_install_action (widget_class, "session.rename", NULL, session_rename_action);
   gtk_widget_class_install_action (widget_class, "session.copy-rename-command", NULL,
                                    session_copy_rename_command_action);
   gtk_widget_class_install_action (widget_class, "session.pin", NULL, session_pin_action);
-  gtk_widget_class_install_action (widget_class, "session.archive", NULL,
-                                   session_archive_action);
+  gtk_widget_class_install_action (widget_class, "session.archive", NULL, session_archive_action);
   gtk_widget_class_install_action (widget_class, "session.trash", NULL, session_trash_action);
-  gtk_widget_class_install_action (widget_class, "session.delete", NULL,
-                                   session_delete_action);
-  gtk_widget_class_install_action (widget_class, "session.move-to", NULL,
-                                   session_move_to_action);
+  gtk_widget_class_install_action (widget_class, "session.delete", NULL, session_delete_action);
+  gtk_widget_class_install_action (widget_class, "session.move-to", NULL, session_move_to_action);
   gtk_widget_class_install_action (widget_class, "session.move-to-folder", "x",
                                    session_move_to_folder_action);
   gtk_widget_class_install_action (widget_class, "session.open-source-folder", NULL,
@@ -1146,10 +1142,10 @@ trash_count (LoomWindow *self)
 void
 loom_window_actions_update (LoomWindow *self)
 {
-  g_autoptr(GFile) source_folder = NULL;
+  g_autoptr (GFile) source_folder = NULL;
   GtkWidget *widget = GTK_WIDGET (self);
-  gboolean has_store, any, one;
-  guint n_selected;
+  gboolean   has_store, any, one;
+  guint      n_selected;
 
   g_return_if_fail (LOOM_IS_WINDOW (self));
 
@@ -1161,7 +1157,7 @@ loom_window_actions_update (LoomWindow *self)
   one = has_store && n_selected == 1;
   if (one)
     {
-      g_autoptr(GPtrArray) sessions = loom_window_get_selected_sessions (self);
+      g_autoptr (GPtrArray) sessions = loom_window_get_selected_sessions (self);
 
       if (sessions->len == 1)
         source_folder = dup_source_folder (g_ptr_array_index (sessions, 0));

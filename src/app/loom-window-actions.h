@@ -19,16 +19,16 @@
 G_BEGIN_DECLS
 
 /* Call from LoomWindow's class_init. */
-void loom_window_actions_class_init (GtkWidgetClass     *widget_class);
+void loom_window_actions_class_init (GtkWidgetClass *widget_class);
 /* Enables the actions that apply to the present selection and store; call when they change. */
-void loom_window_actions_update     (LoomWindow         *self);
+void loom_window_actions_update (LoomWindow *self);
 /* Moves sessions as a drop or "Move to…" does, with an undo toast. @target:
  * LOOM_COLLECTION_ALL files them in @folder_id (0: in no folder) and brings them back from the
  * archive and the trash; LOOM_COLLECTION_ARCHIVED archives them (out of the trash, folder kept);
  * LOOM_COLLECTION_TRASH moves them to the trash (folder and archive kept for a restore). */
-void loom_window_move_sessions      (LoomWindow         *self,
-                                     const char * const *uuids,
-                                     LoomCollection      target,
-                                     gint64              folder_id);
+void loom_window_move_sessions (LoomWindow        *self,
+                                const char *const *uuids,
+                                LoomCollection     target,
+                                gint64             folder_id);
 
 G_END_DECLS

@@ -24,7 +24,7 @@ loom_window_dup_folder_name (LoomWindow *self,
                              gint64      folder_id)
 {
   LoomStore *store = loom_window_get_store (self);
-  g_autoptr(GListModel) folders = NULL;
+  g_autoptr (GListModel) folders = NULL;
   guint n_folders;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -33,7 +33,7 @@ loom_window_dup_folder_name (LoomWindow *self,
   n_folders = folders != NULL ? g_list_model_get_n_items (folders) : 0;
   for (guint i = 0; i < n_folders; i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
 
       if (loom_folder_get_id (folder) == folder_id)
         return g_strdup (loom_folder_get_name (folder));
@@ -49,7 +49,7 @@ end_folder_write (GWeakRef     *ref,
                   const char   *failure,
                   const GError *error)
 {
-  g_autoptr(LoomWindow) self = loom_window_end_write (ref);
+  g_autoptr (LoomWindow) self = loom_window_end_write (ref);
 
   if (self == NULL)
     return;
@@ -64,13 +64,13 @@ on_folder_created_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* A new folder leaves the selection alone: the sessions on show are the ones about to be
    * dragged into it. */
   folder = loom_store_create_folder_finish (LOOM_STORE (object), result, &error);
-  end_folder_write (user_data, _("Could not create the folder"), error);
+  end_folder_write (user_data, _ ("Could not create the folder"), error);
 }
 
 static void
@@ -78,10 +78,10 @@ on_folder_renamed_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   loom_store_rename_folder_finish (LOOM_STORE (object), result, &error);
-  end_folder_write (user_data, _("Could not rename the folder"), error);
+  end_folder_write (user_data, _ ("Could not rename the folder"), error);
 }
 
 static void
@@ -89,9 +89,9 @@ on_folder_response_cb (LoomWindow       *self,
                        const char       *response,
                        LoomFolderDialog *dialog)
 {
-  gint64 folder_id = loom_folder_dialog_get_folder_id (dialog);
+  gint64      folder_id = loom_folder_dialog_get_folder_id (dialog);
   const char *name = loom_folder_dialog_get_name (dialog);
-  LoomStore *store;
+  LoomStore  *store;
 
   if (!g_str_equal (response, "save") || (store = loom_window_get_store (self)) == NULL)
     return;
@@ -108,9 +108,9 @@ static void
 show_folder_dialog (LoomWindow *self,
                     gint64      folder_id)
 {
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
-  LoomStore *store = loom_window_get_store (self);
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomStore        *store = loom_window_get_store (self);
   LoomFolderDialog *dialog;
 
   if (store == NULL)
@@ -118,7 +118,7 @@ show_folder_dialog (LoomWindow *self,
 
   if (!(folders = loom_store_list_folders (store, &error)))
     {
-      loom_window_show_error (self, _("Could not list the folders"), error);
+      loom_window_show_error (self, _ ("Could not list the folders"), error);
       return;
     }
 
@@ -154,10 +154,10 @@ on_folder_deleted_cb (GObject      *object,
                       GAsyncResult *result,
                       gpointer      user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   loom_store_delete_folder_finish (LOOM_STORE (object), result, NULL, &error);
-  end_folder_write (user_data, _("Could not delete the folder"), error);
+  end_folder_write (user_data, _ ("Could not delete the folder"), error);
 }
 
 static void
@@ -165,7 +165,7 @@ on_folder_delete_response_cb (LoomWindow       *self,
                               const char       *response,
                               AdwMessageDialog *dialog)
 {
-  gint64 *folder_id = g_object_get_data (G_OBJECT (dialog), "loom-folder-id");
+  gint64    *folder_id = g_object_get_data (G_OBJECT (dialog), "loom-folder-id");
   LoomStore *store;
 
   if (!g_str_equal (response, "delete") || (store = loom_window_get_store (self)) == NULL)
@@ -180,14 +180,14 @@ folder_delete_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
-  gint64 folder_id = g_variant_get_int64 (parameter);
+  LoomWindow      *self = LOOM_WINDOW (widget);
+  gint64           folder_id = g_variant_get_int64 (parameter);
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  LoomStore *store = loom_window_get_store (self);
-  g_autoptr(GError) error = NULL;
+  LoomStore       *store = loom_window_get_store (self);
+  g_autoptr (GError) error = NULL;
   g_autofree char *name = NULL;
-  GtkWidget *dialog;
-  guint n_sessions = 0;
+  GtkWidget       *dialog;
+  guint            n_sessions = 0;
 
   if (store == NULL || folder_id <= 0)
     return;
@@ -201,14 +201,14 @@ folder_delete_action (GtkWidget  *widget,
       if (error == NULL)
         g_set_error (&error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
                      "No folder with id %" G_GINT64_FORMAT, folder_id);
-      loom_window_show_error (self, _("Could not delete the folder"), error);
+      loom_window_show_error (self, _ ("Could not delete the folder"), error);
       return;
     }
 
-  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete Folder?"), NULL);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Delete Folder?"), NULL);
   if (n_sessions == 0)
     adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
-                                    _("“%s” is empty. No session is affected."), name);
+                                    _ ("“%s” is empty. No session is affected."), name);
   else
     adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
                                     ngettext ("The %'u session in “%s” is kept and moves out "
@@ -217,10 +217,8 @@ folder_delete_action (GtkWidget  *widget,
                                               "of the folder.",
                                               n_sessions),
                                     n_sessions, name);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "delete", _("_Delete"),
-                                    NULL);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _ ("_Cancel"), "delete",
+                                    _ ("_Delete"), NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
                                               ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
@@ -247,8 +245,8 @@ on_folder_moved_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(LoomWindow) self = loom_window_end_write (user_data);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomWindow) self = loom_window_end_write (user_data);
+  g_autoptr (GError) error = NULL;
   FolderMove move;
   GtkWidget *row;
 
@@ -259,7 +257,7 @@ on_folder_moved_cb (GObject      *object,
   move = g_array_index (self->folder_moves, FolderMove, 0);
   g_array_remove_index (self->folder_moves, 0);
   if (error != NULL)
-    loom_window_show_error (self, _("Could not move the folder"), error);
+    loom_window_show_error (self, _ ("Could not move the folder"), error);
 
   loom_window_reload (self);
 
@@ -282,14 +280,14 @@ start_folder_move (LoomWindow *self)
   while (self->folder_moves->len > 0)
     {
       FolderMove *move = &g_array_index (self->folder_moves, FolderMove, 0);
-      g_autoptr(GListModel) folders = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GListModel) folders = NULL;
+      g_autoptr (GError) error = NULL;
       guint n_folders;
 
       if (store == NULL || !(folders = loom_store_list_folders (store, &error)))
         {
           if (error != NULL)
-            loom_window_show_error (self, _("Could not move the folder"), error);
+            loom_window_show_error (self, _ ("Could not move the folder"), error);
           g_array_set_size (self->folder_moves, 0);
           return;
         }
@@ -297,7 +295,7 @@ start_folder_move (LoomWindow *self)
       n_folders = g_list_model_get_n_items (folders);
       for (guint i = 0; i < n_folders; i++)
         {
-          g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+          g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
 
           if (loom_folder_get_id (folder) != move->folder_id)
             continue;
@@ -317,8 +315,8 @@ folder_move_action (GtkWidget  *widget,
                     GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  FolderMove move;
-  gboolean idle;
+  FolderMove  move;
+  gboolean    idle;
 
   move.folder_id = g_variant_get_int64 (parameter);
   move.step = g_str_equal (action_name, "folder.move-up") ? -1 : 1;
@@ -352,7 +350,7 @@ void
 loom_window_folder_actions_update (LoomWindow *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
-  gboolean has_store;
+  gboolean   has_store;
 
   g_assert (LOOM_IS_WINDOW (self));
 

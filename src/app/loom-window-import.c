@@ -17,11 +17,11 @@
 /* A pass that ends within this time shows no progress at all: most live passes take a few
  * milliseconds, and a bar flashing at every change would only distract. */
 #define PROGRESS_DELAY_MSEC 500
-#define PULSE_MSEC 150
+#define PULSE_MSEC          150
 /* While a long import runs, the list is read again this often, to show the sessions it brings
  * as it commits them (every half second or so). A session an agent writes meanwhile is shown
  * as soon as it is in ("changes-imported"). */
-#define LIVE_RELOAD_MSEC 700
+#define LIVE_RELOAD_MSEC    700
 
 /* The sample history is compiled into the application (loom-samples.gresource.xml), so that it
  * is there however the application was installed, or not installed at all. */
@@ -50,7 +50,7 @@ void
 loom_window_update_progress (LoomWindow *self)
 {
   gboolean shown;
-  double fraction = 0.0;
+  double   fraction = 0.0;
 
   g_assert (LOOM_IS_WINDOW (self));
 
@@ -88,7 +88,7 @@ loom_window_update_progress (LoomWindow *self)
 static void
 offer_problems (AdwToast *toast)
 {
-  adw_toast_set_button_label (toast, _("_Details"));
+  adw_toast_set_button_label (toast, _ ("_Details"));
   adw_toast_set_action_name (toast, "win.show-import-problems");
 }
 
@@ -166,8 +166,8 @@ on_progress_changed_cb (LoomWindow        *self,
    * meanwhile follow it (at most once a second, see loom-search-results.c), as the list does
    * (live_reload_cb ()). */
   if (loom_session_list_get_searching (self->session_list))
-    loom_search_results_refresh (LOOM_SEARCH_RESULTS (
-      loom_session_list_get_search_results (self->session_list)));
+    loom_search_results_refresh (
+      LOOM_SEARCH_RESULTS (loom_session_list_get_search_results (self->session_list)));
 }
 
 static void
@@ -187,10 +187,9 @@ on_imported_cb (LoomWindow            *self,
     {
       g_autofree char *title = NULL;
 
-      title = g_strdup_printf (ngettext ("Imported %'u new session",
-                                         "Imported %'u new sessions",
-                                         stats->sessions_new),
-                               stats->sessions_new);
+      title = g_strdup_printf (
+        ngettext ("Imported %'u new session", "Imported %'u new sessions", stats->sessions_new),
+        stats->sessions_new);
       /* The pass's problems were listed just before (the application hears of the pass
        * first): one toast tells of both, and keeps its Details. */
       if (self->problems_toast != NULL)
@@ -232,7 +231,7 @@ on_import_failed_cb (LoomWindow        *self,
     return;
   g_free (self->last_import_error);
   self->last_import_error = g_strdup (error->message);
-  loom_window_show_error (self, _("Could not import sessions"), error);
+  loom_window_show_error (self, _ ("Could not import sessions"), error);
 }
 
 void
@@ -246,16 +245,16 @@ loom_window_set_watcher (LoomWindow        *self,
     return;
 
   self->watcher = g_object_ref (watcher);
-  g_signal_connect_object (watcher, "notify::importing",
-                           G_CALLBACK (on_importing_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "notify::progress",
-                           G_CALLBACK (on_progress_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "changes-imported",
-                           G_CALLBACK (on_changes_imported_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "imported",
-                           G_CALLBACK (on_imported_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (watcher, "import-failed",
-                           G_CALLBACK (on_import_failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "notify::importing", G_CALLBACK (on_importing_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "notify::progress", G_CALLBACK (on_progress_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "changes-imported", G_CALLBACK (on_changes_imported_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "imported", G_CALLBACK (on_imported_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (watcher, "import-failed", G_CALLBACK (on_import_failed_cb), self,
+                           G_CONNECT_SWAPPED);
 
   /* The application starts its first pass before any window exists. */
   if (loom_source_watcher_get_importing (watcher))
@@ -293,9 +292,9 @@ on_problems_added_cb (LoomWindow         *self,
   if (self->problems_toast_result != NULL)
     title = with_problems (self->problems_toast_result, self->n_problems_toasted);
   else
-    title = g_strdup_printf (ngettext ("%'u import problem", "%'u import problems",
-                                       self->n_problems_toasted),
-                             self->n_problems_toasted);
+    title = g_strdup_printf (
+      ngettext ("%'u import problem", "%'u import problems", self->n_problems_toasted),
+      self->n_problems_toasted);
   if (self->problems_toast != NULL)
     {
       adw_toast_set_title (self->problems_toast, title);
@@ -317,8 +316,8 @@ loom_window_set_import_problems (LoomWindow         *self,
   g_assert (self->import_problems == NULL);
 
   self->import_problems = g_object_ref (problems);
-  g_signal_connect_object (problems, "added",
-                           G_CALLBACK (on_problems_added_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (problems, "added", G_CALLBACK (on_problems_added_cb), self,
+                           G_CONNECT_SWAPPED);
 }
 
 static void
@@ -335,8 +334,8 @@ show_import_problems_action (GtkWidget  *widget,
    * in makes libadwaita 1.2 free it twice. */
   if (self->problems_window == NULL)
     {
-      self->problems_window =
-        GTK_WINDOW (loom_import_problems_window_new (GTK_WINDOW (self), self->import_problems));
+      self->problems_window = GTK_WINDOW (
+        loom_import_problems_window_new (GTK_WINDOW (self), self->import_problems));
       g_object_add_weak_pointer (G_OBJECT (self->problems_window),
                                  (gpointer *)&self->problems_window);
     }
@@ -348,7 +347,7 @@ show_import_problems_action (GtkWidget  *widget,
 typedef struct
 {
   LoomWindow *window;
-  char       *name;       /* what the toast calls the folder */
+  char       *name; /* what the toast calls the folder */
   gboolean    samples;
 } UserImport;
 
@@ -386,26 +385,23 @@ describe_user_import (const UserImport      *import,
   g_autofree char *result = NULL;
 
   if (import->samples && stats->sessions_touched == 0)
-    result = g_strdup (_("The sample history is already loaded"));
+    result = g_strdup (_ ("The sample history is already loaded"));
   else if (import->samples)
-    result = g_strdup_printf (ngettext ("Loaded %'u sample session",
-                                        "Loaded %'u sample sessions",
-                                        stats->sessions_touched),
-                              stats->sessions_touched);
+    result = g_strdup_printf (
+      ngettext ("Loaded %'u sample session", "Loaded %'u sample sessions", stats->sessions_touched),
+      stats->sessions_touched);
   else if (stats->sessions_new > 0)
     result = g_strdup_printf (ngettext ("Imported %'u session from “%s”",
-                                        "Imported %'u sessions from “%s”",
-                                        stats->sessions_new),
+                                        "Imported %'u sessions from “%s”", stats->sessions_new),
                               stats->sessions_new, import->name);
   else if (stats->sessions_touched > 0)
     result = g_strdup_printf (ngettext ("Updated %'u session from “%s”",
-                                        "Updated %'u sessions from “%s”",
-                                        stats->sessions_touched),
+                                        "Updated %'u sessions from “%s”", stats->sessions_touched),
                               stats->sessions_touched, import->name);
   else if (stats->files_unchanged > 0)
-    result = g_strdup_printf (_("The sessions in “%s” were already imported"), import->name);
+    result = g_strdup_printf (_ ("The sessions in “%s” were already imported"), import->name);
   else
-    result = g_strdup_printf (_("No sessions found in “%s”"), import->name);
+    result = g_strdup_printf (_ ("No sessions found in “%s”"), import->name);
 
   if (stats->files_failed == 0 && n_problems == 0)
     return g_steal_pointer (&result);
@@ -415,8 +411,7 @@ describe_user_import (const UserImport      *import,
 
   /* Translators: %s says what was imported (a whole sentence), %'u how many files failed. */
   return g_strdup_printf (ngettext ("%s. %'u file could not be read",
-                                    "%s. %'u files could not be read",
-                                    stats->files_failed),
+                                    "%s. %'u files could not be read", stats->files_failed),
                           result, stats->files_failed);
 }
 
@@ -425,14 +420,14 @@ user_import_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(UserImport) import = user_data;
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (UserImport) import = user_data;
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *title = NULL;
   g_autofree char *escaped = NULL;
-  LoomWindow *self = import->window;
-  AdwToast *toast;
-  guint n_problems;
+  LoomWindow      *self = import->window;
+  AdwToast        *toast;
+  guint            n_problems;
 
   stats = loom_import_run_finish (result, &error);
 
@@ -446,8 +441,8 @@ user_import_cb (GObject      *object,
   if (stats == NULL)
     {
       loom_window_show_error (self,
-                              import->samples ? _("Could not load the sample history")
-                                              : _("Could not import the folder"),
+                              import->samples ? _ ("Could not load the sample history")
+                                              : _ ("Could not import the folder"),
                               error);
       return;
     }
@@ -477,8 +472,8 @@ loom_window_start_import (LoomWindow *self,
                           const char *path,
                           gboolean    samples)
 {
-  LoomImportOptions options = { NULL, (const char * const[]) { path, NULL } };
-  UserImport *import;
+  LoomImportOptions options = { NULL, (const char *const[]){ path, NULL } };
+  UserImport       *import;
 
   g_assert (LOOM_IS_WINDOW (self));
   g_assert (self->store != NULL);
@@ -503,7 +498,7 @@ on_folder_chosen_cb (LoomWindow           *self,
                      int                   response,
                      GtkFileChooserNative *chooser)
 {
-  g_autoptr(GFile) folder = NULL;
+  g_autoptr (GFile) folder = NULL;
   g_autofree char *path = NULL;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -518,7 +513,7 @@ on_folder_chosen_cb (LoomWindow           *self,
   path = g_file_get_path (folder);
   if (path == NULL)
     {
-      loom_window_add_toast (self, adw_toast_new (_("Only local folders can be imported")));
+      loom_window_add_toast (self, adw_toast_new (_ ("Only local folders can be imported")));
       return;
     }
 
@@ -530,7 +525,7 @@ import_folder_action (GtkWidget  *widget,
                       const char *action_name,
                       GVariant   *parameter)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
+  LoomWindow           *self = LOOM_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
   if (self->folder_chooser != NULL)
@@ -539,11 +534,9 @@ import_folder_action (GtkWidget  *widget,
       return;
     }
 
-  chooser = gtk_file_chooser_native_new (_("Import Folder"),
-                                         GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
-                                         _("_Import"),
-                                         _("_Cancel"));
+  chooser = gtk_file_chooser_native_new (_ ("Import Folder"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Import"),
+                                         _ ("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_folder_chosen_cb), self,
                            G_CONNECT_SWAPPED);
@@ -554,11 +547,11 @@ import_folder_action (GtkWidget  *widget,
 /* Copies the resource folder @resource_path into @dir, leaving alone the files that are already
  * there with the same contents: an unchanged file is then not imported again. */
 static gboolean
-extract_resource_tree (const char  *resource_path,
-                       const char  *dir,
-                       GError     **error)
+extract_resource_tree (const char *resource_path,
+                       const char *dir,
+                       GError    **error)
 {
-  g_auto(GStrv) children = NULL;
+  g_auto (GStrv) children = NULL;
 
   children = g_resources_enumerate_children (resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE, error);
   if (children == NULL)
@@ -569,7 +562,7 @@ extract_resource_tree (const char  *resource_path,
       int saved_errno = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create the folder %s: %s"), dir, g_strerror (saved_errno));
+                   _ ("Could not create the folder %s: %s"), dir, g_strerror (saved_errno));
       return FALSE;
     }
 
@@ -578,9 +571,9 @@ extract_resource_tree (const char  *resource_path,
       g_autofree char *child_resource = g_build_path ("/", resource_path, children[i], NULL);
       g_autofree char *name = g_strdup (children[i]);
       g_autofree char *child_path = NULL;
-      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr (GBytes) bytes = NULL;
       g_autofree char *existing = NULL;
-      gsize existing_len = 0;
+      gsize            existing_len = 0;
 
       /* Folders are listed with a trailing slash. */
       if (g_str_has_suffix (name, "/"))
@@ -616,10 +609,10 @@ load_samples_action (GtkWidget  *widget,
                      const char *action_name,
                      GVariant   *parameter)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
+  LoomWindow      *self = LOOM_WINDOW (widget);
   g_autofree char *store_dir = NULL;
   g_autofree char *samples_dir = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (self->store == NULL || self->user_import_running)
     return;
@@ -631,7 +624,7 @@ load_samples_action (GtkWidget  *widget,
   samples_dir = g_build_filename (store_dir, "samples", NULL);
   if (!extract_resource_tree (SAMPLES_RESOURCE, samples_dir, &error))
     {
-      loom_window_show_error (self, _("Could not load the sample history"), error);
+      loom_window_show_error (self, _ ("Could not load the sample history"), error);
       return;
     }
 
@@ -641,8 +634,7 @@ load_samples_action (GtkWidget  *widget,
 void
 loom_window_import_class_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "win.import-folder", NULL,
-                                   import_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.import-folder", NULL, import_folder_action);
   gtk_widget_class_install_action (widget_class, "win.load-samples", NULL, load_samples_action);
   gtk_widget_class_install_action (widget_class, "win.show-import-problems", NULL,
                                    show_import_problems_action);

@@ -36,7 +36,7 @@ loom_window_show_error (LoomWindow   *self,
 
   /* A toast's title is markup; the message may quote a path or a title with an "&" in it. */
   /* Translators: the first %s says what failed, the second why. */
-  title = g_strdup_printf (_("%s: %s"), what, error->message);
+  title = g_strdup_printf (_ ("%s: %s"), what, error->message);
   escaped = g_markup_escape_text (title, -1);
   loom_window_add_toast (self, adw_toast_new (escaped));
 }
@@ -103,12 +103,12 @@ on_marked_opened_cb (GObject      *object,
                      GAsyncResult *result,
                      gpointer      user_data)
 {
-  LoomStore *store = LOOM_STORE (object);
+  LoomStore  *store = LOOM_STORE (object);
   MarkOpened *mark = user_data;
-  g_autoptr(LoomWindow) self = loom_window_end_write (mark->window);
+  g_autoptr (LoomWindow) self = loom_window_end_write (mark->window);
   g_autofree char *uuid = mark->uuid;
-  g_autoptr(LoomSession) fresh = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) fresh = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_free (mark);
   if (loom_store_mark_opened_finish (store, result, &error) && self != NULL &&
@@ -159,11 +159,11 @@ loom_window_show_session (LoomWindow  *self,
       g_autofree char *project = loom_session_row_display_text (
         loom_session_get_project_name (session));
       g_autofree char *title = loom_session_row_display_text (loom_session_get_title (session));
-      const char *agent = loom_session_row_agent_name (loom_session_get_source (session));
+      const char      *agent = loom_session_row_agent_name (loom_session_get_source (session));
       g_autofree char *subtitle = NULL;
 
       /* Translators: the subtitle of a session's timeline: a project, then an agent. */
-      subtitle = project != NULL ? g_strdup_printf (_("%s · %s"), project, agent)
+      subtitle = project != NULL ? g_strdup_printf (_ ("%s · %s"), project, agent)
                                  : g_strdup (agent);
       adw_window_title_set_title (self->content_title, title);
       adw_window_title_set_subtitle (self->content_title, subtitle);
@@ -173,9 +173,8 @@ loom_window_show_session (LoomWindow  *self,
     {
       g_autofree char *title = NULL;
 
-      title = g_strdup_printf (ngettext ("%'u Session Selected", "%'u Sessions Selected",
-                                         n_selected),
-                               n_selected);
+      title = g_strdup_printf (
+        ngettext ("%'u Session Selected", "%'u Sessions Selected", n_selected), n_selected);
       adw_status_page_set_title (self->several_page, title);
       adw_window_title_set_title (self->content_title, NULL);
       adw_window_title_set_subtitle (self->content_title, NULL);
@@ -204,8 +203,8 @@ static void
 loom_window_refresh_shown_session (LoomWindow *self,
                                    gboolean    only_if_grown)
 {
-  g_autoptr(LoomSession) fresh = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) fresh = NULL;
+  g_autoptr (GError) error = NULL;
   const LoomSessionRecord *now, *shown;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -213,8 +212,7 @@ loom_window_refresh_shown_session (LoomWindow *self,
   if (self->shown_session == NULL || self->store == NULL)
     return;
 
-  fresh = loom_store_get_session (self->store, loom_session_get_uuid (self->shown_session),
-                                  &error);
+  fresh = loom_store_get_session (self->store, loom_session_get_uuid (self->shown_session), &error);
   if (fresh == NULL)
     {
       loom_window_show_session (self, NULL, 0);
@@ -333,8 +331,8 @@ on_open_session_cb (LoomWindow *self,
                     const char *uuid,
                     GtkWidget  *source)
 {
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert (LOOM_IS_WINDOW (self));
 
@@ -347,7 +345,7 @@ on_open_session_cb (LoomWindow *self,
   session = loom_store_get_session (self->store, uuid, &error);
   if (session == NULL)
     {
-      loom_window_show_error (self, _("Could not open the session"), error);
+      loom_window_show_error (self, _ ("Could not open the session"), error);
       return;
     }
   loom_window_show_session (self, session, 1);
@@ -384,12 +382,12 @@ on_search_hit_activated_cb (LoomWindow      *self,
     loom_session_list_select_uuid (session_list, session_uuid);
   if (!is_shown (self, session_uuid))
     {
-      g_autoptr(LoomSession) session = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (LoomSession) session = NULL;
+      g_autoptr (GError) error = NULL;
 
       if (!(session = loom_store_get_session (self->store, session_uuid, &error)))
         {
-          loom_window_show_error (self, _("Could not open the session"), error);
+          loom_window_show_error (self, _ ("Could not open the session"), error);
           return;
         }
       loom_window_show_session (self, session, 1);
@@ -455,13 +453,13 @@ update_session_menu_cb (GtkMenuButton *button,
                         gpointer       user_data)
 {
   LoomWindow *self = user_data;
-  g_autoptr(GPtrArray) sessions = NULL;
-  g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) jump = g_menu_new ();
-  g_autoptr(GMenu) edit = g_menu_new ();
-  g_autoptr(GMenu) file = g_menu_new ();
-  g_autoptr(GMenu) source = g_menu_new ();
-  g_autoptr(GMenu) remove = g_menu_new ();
+  g_autoptr (GPtrArray) sessions = NULL;
+  g_autoptr (GMenu) menu = g_menu_new ();
+  g_autoptr (GMenu) jump = g_menu_new ();
+  g_autoptr (GMenu) edit = g_menu_new ();
+  g_autoptr (GMenu) file = g_menu_new ();
+  g_autoptr (GMenu) source = g_menu_new ();
+  g_autoptr (GMenu) remove = g_menu_new ();
   gboolean all_pinned, all_archived, all_trashed;
 
   g_assert (LOOM_IS_WINDOW (self));
@@ -480,18 +478,18 @@ update_session_menu_cb (GtkMenuButton *button,
       all_trashed &= loom_session_get_trashed (sessions->pdata[i]);
     }
 
-  g_menu_append (jump, _("Jump to _Start"), "win.jump-to-start");
-  g_menu_append (jump, _("Jump to _End"), "win.jump-to-end");
-  g_menu_append (edit, _("_Rename…"), "session.rename");
-  g_menu_append (edit, _("Copy Rename _Command"), "session.copy-rename-command");
-  g_menu_append (file, all_pinned ? _("Un_pin") : _("_Pin"), "session.pin");
-  g_menu_append (file, _("_Move to…"), "session.move-to");
-  g_menu_append (file, all_archived ? _("Restore from _Archive") : _("_Archive"),
+  g_menu_append (jump, _ ("Jump to _Start"), "win.jump-to-start");
+  g_menu_append (jump, _ ("Jump to _End"), "win.jump-to-end");
+  g_menu_append (edit, _ ("_Rename…"), "session.rename");
+  g_menu_append (edit, _ ("Copy Rename _Command"), "session.copy-rename-command");
+  g_menu_append (file, all_pinned ? _ ("Un_pin") : _ ("_Pin"), "session.pin");
+  g_menu_append (file, _ ("_Move to…"), "session.move-to");
+  g_menu_append (file, all_archived ? _ ("Restore from _Archive") : _ ("_Archive"),
                  "session.archive");
-  g_menu_append (source, _("_Open Source Folder"), "session.open-source-folder");
-  g_menu_append (remove, all_trashed ? _("Restore from _Trash") : _("Move to _Trash"),
+  g_menu_append (source, _ ("_Open Source Folder"), "session.open-source-folder");
+  g_menu_append (remove, all_trashed ? _ ("Restore from _Trash") : _ ("Move to _Trash"),
                  "session.trash");
-  g_menu_append (remove, _("_Delete Permanently…"), "session.delete");
+  g_menu_append (remove, _ ("_Delete Permanently…"), "session.delete");
 
   g_menu_append_section (menu, NULL, G_MENU_MODEL (jump));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (edit));
@@ -522,8 +520,7 @@ on_leaflet_folded_changed_cb (LoomWindow *self,
   /* A window that folds while the content pane is chosen but empty would open on "Select a
    * Session" with nothing to select from: the list is the better place to land. */
   if (adw_leaflet_get_folded (leaflet) &&
-      adw_leaflet_get_visible_child (leaflet) == self->content_pane &&
-      self->shown_session == NULL)
+      adw_leaflet_get_visible_child (leaflet) == self->content_pane && self->shown_session == NULL)
     adw_leaflet_set_visible_child (leaflet, self->list_pane);
 }
 
@@ -554,17 +551,16 @@ on_sidebar_selected_item_changed_cb (LoomWindow  *self,
   if (item == NULL)
     return;
 
-  loom_session_list_set_scope (self->session_list,
-                               loom_sidebar_item_get_collection (item),
+  loom_session_list_set_scope (self->session_list, loom_sidebar_item_get_collection (item),
                                loom_sidebar_item_get_folder_id (item));
 }
 
 static void
-on_sessions_dropped_cb (LoomWindow         *self,
-                        const char * const *uuids,
-                        guint               target,
-                        gint64              folder_id,
-                        LoomSidebar        *sidebar)
+on_sessions_dropped_cb (LoomWindow        *self,
+                        const char *const *uuids,
+                        guint              target,
+                        gint64             folder_id,
+                        LoomSidebar       *sidebar)
 {
   g_assert (LOOM_IS_WINDOW (self));
 
@@ -578,7 +574,7 @@ show_collection_action (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *parameter)
 {
-  LoomWindow *self = LOOM_WINDOW (widget);
+  LoomWindow    *self = LOOM_WINDOW (widget);
   LoomCollection collection;
 
   if (!loom_collection_from_string (g_variant_get_string (parameter, NULL), &collection) ||
@@ -600,7 +596,7 @@ focus_search_action (GtkWidget  *widget,
                      GVariant   *parameter)
 {
   LoomWindow *self = LOOM_WINDOW (widget);
-  GtkWidget *focus;
+  GtkWidget  *focus;
 
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "sessions") != 0)
     return;
@@ -755,10 +751,10 @@ loom_window_dispose (GObject *object)
 static void
 loom_window_class_init (LoomWindowClass *klass)
 {
-  static const char * const collections[] = {
+  static const char *const collections[] = {
     "all", "recent", "pinned", "active", "archived", "trash",
   };
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GObjectClass   *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
@@ -810,26 +806,24 @@ loom_window_class_init (LoomWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.show-collection", "s",
                                    show_collection_action);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL, focus_search_action);
-  gtk_widget_class_install_action (widget_class, "win.search-session", NULL,
-                                   search_session_action);
+  gtk_widget_class_install_action (widget_class, "win.search-session", NULL, search_session_action);
   gtk_widget_class_install_action (widget_class, "win.find-next", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.find-previous", NULL, find_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-details", NULL,
-                                   toggle_details_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-details", NULL, toggle_details_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-start", NULL, jump_action);
   gtk_widget_class_install_action (widget_class, "win.jump-to-end", NULL, jump_action);
   loom_window_import_class_init (widget_class);
   loom_window_actions_class_init (widget_class);
 
   /* GtkWindow provides window.close; Ctrl+W is the shortcut GNOME applications give it. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
-                                       "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close",
+                                       NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.focus-search", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-details", NULL);
   /* From hit to hit in the open session, as in GNOME's editors and browsers. */
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
-                                       "win.find-next", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.find-next",
+                                       NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.find-previous", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "win.find-next", NULL);
@@ -857,8 +851,8 @@ loom_window_init (LoomWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->toasts = loom_toast_queue_new (self->toast_overlay);
 
-  gtk_menu_button_set_create_popup_func (self->session_menu_button, update_session_menu_cb,
-                                         self, NULL);
+  gtk_menu_button_set_create_popup_func (self->session_menu_button, update_session_menu_cb, self,
+                                         NULL);
 
   keys = gtk_event_controller_key_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
@@ -876,12 +870,10 @@ loom_window_init (LoomWindow *self)
   /* Delayed, so that resizing does not write to dconf on every step; closing applies it. */
   self->settings = g_settings_new (APP_ID);
   g_settings_delay (self->settings);
-  g_settings_bind (self->settings, "window-width", self, "default-width",
-                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "window-maximized", self, "maximized",
-                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
 }
 
 LoomWindow *
@@ -889,9 +881,7 @@ loom_window_new (LoomApplication *application)
 {
   g_return_val_if_fail (LOOM_IS_APPLICATION (application), NULL);
 
-  return g_object_new (LOOM_TYPE_WINDOW,
-                       "application", application,
-                       NULL);
+  return g_object_new (LOOM_TYPE_WINDOW, "application", application, NULL);
 }
 
 LoomStore *
@@ -906,7 +896,7 @@ static void
 reload (LoomWindow *self,
         gboolean    following_import)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean any = FALSE;
 
   if (self->store == NULL)
@@ -918,7 +908,7 @@ reload (LoomWindow *self,
   /* The sidebar is worth showing as soon as any session exists, even one in the trash. */
   if (!loom_store_has_sessions (self->store, &any, &error))
     {
-      loom_window_show_error (self, _("Could not read the history"), error);
+      loom_window_show_error (self, _ ("Could not read the history"), error);
       return;
     }
 
@@ -932,7 +922,7 @@ reload (LoomWindow *self,
 
   /* The sidebar first: a folder that is gone moves its selection, and so the list's scope. */
   if (!loom_sidebar_reload (self->sidebar, self->store, &error))
-    loom_window_show_error (self, _("Could not list the folders"), error);
+    loom_window_show_error (self, _ ("Could not list the folders"), error);
   loom_session_list_reload (self->session_list);
   loom_window_refresh_shown_session (self, following_import);
   loom_window_actions_update (self);

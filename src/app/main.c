@@ -12,7 +12,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(LoomApplication) app = NULL;
+  g_autoptr (LoomApplication) app = NULL;
 
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

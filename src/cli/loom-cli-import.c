@@ -27,10 +27,10 @@ draw_progress (guint64     done,
                gpointer    user_data)
 {
   Progress *progress = user_data;
-  guint percent = total > 0 ? (guint)(done * 100 / total) : 100;
-  gint64 now = g_get_monotonic_time ();
-  char bar[BAR_WIDTH + 1];
-  guint filled = percent * BAR_WIDTH / 100;
+  guint     percent = total > 0 ? (guint)(done * 100 / total) : 100;
+  gint64    now = g_get_monotonic_time ();
+  char      bar[BAR_WIDTH + 1];
+  guint     filled = percent * BAR_WIDTH / 100;
 
   if (percent == progress->percent && now - progress->last_draw < 100000)
     return;
@@ -47,7 +47,7 @@ draw_progress (guint64     done,
 static JsonNode *
 stats_to_json (const LoomImportStats *stats)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
 
 #define ADD_INT(name, value) \
   json_builder_set_member_name (builder, name); \
@@ -80,15 +80,15 @@ print_summary (const LoomImportStats *stats)
   g_autofree char *messages = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->messages);
   g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->events);
 
-  printf (_("Files:     %u (%u read, %u unchanged, %u failed)\n"), stats->files_seen,
+  printf (_ ("Files:     %u (%u read, %u unchanged, %u failed)\n"), stats->files_seen,
           stats->files_imported, stats->files_unchanged, stats->files_failed);
-  printf (_("Sessions:  %u (%u new)\n"), stats->sessions_touched, stats->sessions_new);
+  printf (_ ("Sessions:  %u (%u new)\n"), stats->sessions_touched, stats->sessions_new);
   /* gettext cannot see through G_GUINT64_FORMAT: the numbers are formatted apart. */
-  printf (_("Messages:  %s\n"), messages);
-  printf (_("Events:    %s\n"), events);
+  printf (_ ("Messages:  %s\n"), messages);
+  printf (_ ("Events:    %s\n"), events);
   if (stats->sessions_missing > 0)
-    printf (_("Kept:      %u sessions whose agent file is gone\n"), stats->sessions_missing);
-  printf (_("Warnings:  %u\n"), stats->warnings->len);
+    printf (_ ("Kept:      %u sessions whose agent file is gone\n"), stats->sessions_missing);
+  printf (_ ("Warnings:  %u\n"), stats->warnings->len);
   for (guint i = 0; i < stats->warnings->len; i++)
     printf ("  %s\n", (const char *)g_ptr_array_index (stats->warnings, i));
 }
@@ -99,8 +99,8 @@ static char **
 extra_source_folders (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) settings = NULL;
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_autoptr (GSettings) settings = NULL;
 
   if (source == NULL || !(schema = g_settings_schema_source_lookup (source, APP_ID, TRUE)) ||
       !g_settings_schema_has_key (schema, "extra-source-folders"))
@@ -110,43 +110,43 @@ extra_source_folders (void)
 }
 
 int
-loom_cli_import (LoomCli  *cli,
-                 int       argc,
-                 char    **argv)
+loom_cli_import (LoomCli *cli,
+                 int      argc,
+                 char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("[PATH…]"));
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *source = NULL;
-  gboolean json = FALSE, quiet = FALSE;
-  LoomImportOptions options = { 0 };
-  Progress progress = { 0, G_MAXUINT };
-  gboolean show_progress;
-  LoomStore *store;
-  int status;
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("[PATH…]"));
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char   *source = NULL;
+  gboolean           json = FALSE, quiet = FALSE;
+  LoomImportOptions  options = { 0 };
+  Progress           progress = { 0, G_MAXUINT };
+  gboolean           show_progress;
+  LoomStore         *store;
+  int                status;
   const GOptionEntry entries[] = {
     { "source", 's', 0, G_OPTION_ARG_STRING, &source,
-      N_("The agent that wrote the files: claude-code, codex or gemini (default: detect)"),
-      N_("AGENT") },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print no progress"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the summary as JSON"), NULL },
+      N_ ("The agent that wrote the files: claude-code, codex or gemini (default: detect)"),
+      N_ ("AGENT") },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_ ("Print no progress"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print the summary as JSON"), NULL },
     { NULL }
   };
 
   g_option_context_set_summary (context,
-                                _("Import agent sessions into the store. Without PATH, the "
-                                  "agents' own folders are read (~/.claude/projects, "
-                                  "~/.codex/sessions, ~/.gemini/tmp, or CLAUDE_CONFIG_DIR and "
-                                  "CODEX_HOME), and the extra folders chosen in the app’s "
-                                  "preferences. A PATH may be a file or a folder. Only what is "
-                                  "new since the last import is read; the agents' files are "
-                                  "never changed."));
+                                _ ("Import agent sessions into the store. Without PATH, the "
+                                   "agents' own folders are read (~/.claude/projects, "
+                                   "~/.codex/sessions, ~/.gemini/tmp, or CLAUDE_CONFIG_DIR and "
+                                   "CODEX_HOME), and the extra folders chosen in the app’s "
+                                   "preferences. A PATH may be a file or a folder. Only what is "
+                                   "new since the last import is read; the agents' files are "
+                                   "never changed."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
 
   options.source = source;
-  options.paths = argc > 1 ? (const char * const *)argv + 1 : NULL;
+  options.paths = argc > 1 ? (const char *const *)argv + 1 : NULL;
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
@@ -162,12 +162,12 @@ loom_cli_import (LoomCli  *cli,
 
   if (options.paths == NULL)
     {
-      g_auto(GStrv) extra = extra_source_folders ();
-      LoomImportOptions extra_options = { source, (const char * const *)extra };
+      g_auto (GStrv) extra = extra_source_folders ();
+      LoomImportOptions extra_options = { source, (const char *const *)extra };
 
       if (extra != NULL && extra[0] != NULL &&
-          !loom_import_run (store, &extra_options, show_progress ? draw_progress : NULL,
-                            &progress, NULL, stats, &error))
+          !loom_import_run (store, &extra_options, show_progress ? draw_progress : NULL, &progress,
+                            NULL, stats, &error))
         {
           if (show_progress)
             fputc ('\n', stderr);
@@ -179,7 +179,7 @@ loom_cli_import (LoomCli  *cli,
 
   if (json)
     {
-      g_autoptr(JsonNode) node = stats_to_json (stats);
+      g_autoptr (JsonNode) node = stats_to_json (stats);
       loom_cli_print_json (node);
     }
   else

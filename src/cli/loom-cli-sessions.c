@@ -14,8 +14,8 @@
 static char *
 format_local_time (gint64 ms)
 {
-  g_autoptr(GDateTime) utc = NULL;
-  g_autoptr(GDateTime) local = NULL;
+  g_autoptr (GDateTime) utc = NULL;
+  g_autoptr (GDateTime) local = NULL;
 
   if (ms == 0 || !(utc = g_date_time_new_from_unix_utc (ms / 1000)))
     return g_strdup ("-");
@@ -27,75 +27,75 @@ static void
 print_session_line (LoomSession *session)
 {
   const LoomSessionRecord *r = loom_session_get_record (session);
-  g_autofree char *updated = format_local_time (r->updated_at);
-  g_autoptr(GString) flags = g_string_new (NULL);
+  g_autofree char         *updated = format_local_time (r->updated_at);
+  g_autoptr (GString) flags = g_string_new (NULL);
 
   if (r->pinned)
-    g_string_append (flags, _("  [pinned]"));
+    g_string_append (flags, _ ("  [pinned]"));
   if (r->archived)
-    g_string_append (flags, _("  [archived]"));
+    g_string_append (flags, _ ("  [archived]"));
   if (r->trashed_at != 0)
-    g_string_append (flags, _("  [trash]"));
+    g_string_append (flags, _ ("  [trash]"));
   if (r->folder_name != NULL)
     g_string_append_printf (flags, "  [%s]", r->folder_name);
 
-  printf ("%.8s  %-16s  %-11s  %5" G_GINT64_FORMAT "  %s%s\n",
-          r->uuid, updated, r->source, r->message_count, r->title, flags->str);
+  printf ("%.8s  %-16s  %-11s  %5" G_GINT64_FORMAT "  %s%s\n", r->uuid, updated, r->source,
+          r->message_count, r->title, flags->str);
 }
 
 static int
-sessions_list (LoomCli  *cli,
-               int       argc,
-               char    **argv)
+sessions_list (LoomCli *cli,
+               int      argc,
+               char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *collection = NULL;
   g_autofree char *folder_name = NULL;
   g_autofree char *agent = NULL;
   g_autofree char *project = NULL;
   g_autofree char *sort = NULL;
-  g_autoptr(LoomFolder) folder = NULL;
-  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  gboolean all = FALSE, json = FALSE, reverse = FALSE;
-  int limit = 0, offset = 0;
-  int status;
-  LoomStore *store;
+  g_autoptr (LoomFolder) folder = NULL;
+  LoomSessionQuery   query = LOOM_SESSION_QUERY_INIT;
+  gboolean           all = FALSE, json = FALSE, reverse = FALSE;
+  int                limit = 0, offset = 0;
+  int                status;
+  LoomStore         *store;
   const GOptionEntry entries[] = {
-    { "all", 'a', 0, G_OPTION_ARG_NONE, &all, N_("Include archived and trashed sessions"), NULL },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &all, N_ ("Include archived and trashed sessions"), NULL },
     { "collection", 'c', 0, G_OPTION_ARG_STRING, &collection,
-      N_("Only this collection: all, recent, pinned, active, archived, trash"), N_("NAME") },
-    { "folder", 'f', 0, G_OPTION_ARG_STRING, &folder_name, N_("Only sessions in this folder"),
-      N_("FOLDER") },
+      N_ ("Only this collection: all, recent, pinned, active, archived, trash"), N_ ("NAME") },
+    { "folder", 'f', 0, G_OPTION_ARG_STRING, &folder_name, N_ ("Only sessions in this folder"),
+      N_ ("FOLDER") },
     { "agent", 0, 0, G_OPTION_ARG_STRING, &agent,
-      N_("Only sessions of this agent: claude-code, codex, gemini"), N_("AGENT") },
-    { "project", 'p', 0, G_OPTION_ARG_STRING, &project, N_("Only sessions of this project"),
-      N_("NAME") },
+      N_ ("Only sessions of this agent: claude-code, codex, gemini"), N_ ("AGENT") },
+    { "project", 'p', 0, G_OPTION_ARG_STRING, &project, N_ ("Only sessions of this project"),
+      N_ ("NAME") },
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort,
-      N_("Sort by updated (default), created or title"), N_("KEY") },
-    { "reverse", 'r', 0, G_OPTION_ARG_NONE, &reverse, N_("Reverse the order"), NULL },
-    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Show at most N sessions"), N_("N") },
-    { "offset", 0, 0, G_OPTION_ARG_INT, &offset, N_("Skip the first N sessions"), N_("N") },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
+      N_ ("Sort by updated (default), created or title"), N_ ("KEY") },
+    { "reverse", 'r', 0, G_OPTION_ARG_NONE, &reverse, N_ ("Reverse the order"), NULL },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_ ("Show at most N sessions"), N_ ("N") },
+    { "offset", 0, 0, G_OPTION_ARG_INT, &offset, N_ ("Skip the first N sessions"), N_ ("N") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { NULL }
   };
 
-  g_option_context_set_summary (context, _("List sessions, most recently active first."));
+  g_option_context_set_summary (context, _ ("List sessions, most recently active first."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc > 1)
-    return loom_cli_usage_error (context, _("unexpected argument “%s”"), argv[1]);
+    return loom_cli_usage_error (context, _ ("unexpected argument “%s”"), argv[1]);
   if (limit < 0 || offset < 0)
-    return loom_cli_usage_error (context, _("--limit and --offset cannot be negative"));
+    return loom_cli_usage_error (context, _ ("--limit and --offset cannot be negative"));
 
   if (all)
     query.collection = LOOM_COLLECTION_EVERYTHING;
   if (collection != NULL && !loom_collection_from_string (collection, &query.collection))
-    return loom_cli_usage_error (context, _("unknown collection “%s”"), collection);
+    return loom_cli_usage_error (context, _ ("unknown collection “%s”"), collection);
   if (sort != NULL && !loom_sort_from_string (sort, &query.sort))
-    return loom_cli_usage_error (context, _("unknown sort key “%s”"), sort);
+    return loom_cli_usage_error (context, _ ("unknown sort key “%s”"), sort);
   query.ascending = reverse;
   query.source = agent;
   query.project = project;
@@ -117,12 +117,12 @@ sessions_list (LoomCli  *cli,
 
   if (json)
     {
-      g_autoptr(JsonArray) array = json_array_new ();
-      g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+      g_autoptr (JsonArray) array = json_array_new ();
+      g_autoptr (JsonNode) node = json_node_new (JSON_NODE_ARRAY);
 
       for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
         {
-          g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+          g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
           json_array_add_element (array, loom_session_to_json (session));
         }
       json_node_set_array (node, array);
@@ -132,15 +132,15 @@ sessions_list (LoomCli  *cli,
 
   if (g_list_model_get_n_items (sessions) == 0)
     {
-      g_printerr (_("No sessions.\n"));
+      g_printerr (_ ("No sessions.\n"));
       return LOOM_EXIT_OK;
     }
 
-  printf ("%-8s  %-16s  %-11s  %5s  %s\n", _("ID"), _("UPDATED"), _("AGENT"), _("MSGS"),
-          _("TITLE"));
+  printf ("%-8s  %-16s  %-11s  %5s  %s\n", _ ("ID"), _ ("UPDATED"), _ ("AGENT"), _ ("MSGS"),
+          _ ("TITLE"));
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
       print_session_line (session);
     }
   return LOOM_EXIT_OK;
@@ -167,43 +167,43 @@ static void
 print_session_details (LoomSession *session)
 {
   const LoomSessionRecord *r = loom_session_get_record (session);
-  g_autofree char *counts = NULL;
-  g_autofree char *tokens = NULL;
-  g_autofree char *n_messages = NULL;
-  g_autofree char *n_events = NULL;
+  g_autofree char         *counts = NULL;
+  g_autofree char         *tokens = NULL;
+  g_autofree char         *n_messages = NULL;
+  g_autofree char         *n_events = NULL;
 
-  print_field (_("Title"), r->title);
-  print_field (_("ID"), r->uuid);
-  print_field (_("Agent"), r->source);
-  print_field (_("Agent version"), r->agent_version);
-  print_field (_("Agent session"), r->source_session_id);
-  print_field (_("Source file"), r->source_path);
+  print_field (_ ("Title"), r->title);
+  print_field (_ ("ID"), r->uuid);
+  print_field (_ ("Agent"), r->source);
+  print_field (_ ("Agent version"), r->agent_version);
+  print_field (_ ("Agent session"), r->source_session_id);
+  print_field (_ ("Source file"), r->source_path);
   if (r->source_missing)
-    print_field (_("Source status"), _("deleted by the agent; kept here"));
-  print_field (_("Type"), r->session_type);
-  print_field (_("Parent"), r->parent_uuid);
-  print_field (_("Forked from"), r->fork_source_uuid);
-  print_field (_("Project"), r->project_name);
-  print_field (_("Working folder"), r->cwd);
-  print_field (_("Git branch"), r->git_branch);
-  print_field (_("Git commit"), r->git_commit);
-  print_field (_("Model"), r->model);
-  print_field (_("Agent mode"), r->agent_mode);
-  print_time_field (_("Created"), r->created_at);
-  print_time_field (_("Updated"), r->updated_at);
-  print_time_field (_("Last opened"), r->last_opened_at);
-  print_time_field (_("Archived"), r->archived_at);
-  print_time_field (_("Trashed"), r->trashed_at);
-  print_field (_("Folder"), r->folder_name);
-  print_field (_("Pinned"), r->pinned ? _("yes") : NULL);
+    print_field (_ ("Source status"), _ ("deleted by the agent; kept here"));
+  print_field (_ ("Type"), r->session_type);
+  print_field (_ ("Parent"), r->parent_uuid);
+  print_field (_ ("Forked from"), r->fork_source_uuid);
+  print_field (_ ("Project"), r->project_name);
+  print_field (_ ("Working folder"), r->cwd);
+  print_field (_ ("Git branch"), r->git_branch);
+  print_field (_ ("Git commit"), r->git_commit);
+  print_field (_ ("Model"), r->model);
+  print_field (_ ("Agent mode"), r->agent_mode);
+  print_time_field (_ ("Created"), r->created_at);
+  print_time_field (_ ("Updated"), r->updated_at);
+  print_time_field (_ ("Last opened"), r->last_opened_at);
+  print_time_field (_ ("Archived"), r->archived_at);
+  print_time_field (_ ("Trashed"), r->trashed_at);
+  print_field (_ ("Folder"), r->folder_name);
+  print_field (_ ("Pinned"), r->pinned ? _ ("yes") : NULL);
   /* gettext cannot see through G_GINT64_FORMAT: the numbers are formatted apart. */
   n_messages = g_strdup_printf ("%" G_GINT64_FORMAT, r->message_count);
   n_events = g_strdup_printf ("%" G_GINT64_FORMAT, r->event_count);
-  counts = g_strdup_printf (_("%s messages, %s events"), n_messages, n_events);
-  print_field (_("Contents"), counts);
-  print_field (_("Task"), r->task_objective);
-  print_field (_("Task status"), r->task_status);
-  print_field (_("Tools used"), g_strcmp0 (r->tools_used_json, "{}") ? r->tools_used_json : NULL);
+  counts = g_strdup_printf (_ ("%s messages, %s events"), n_messages, n_events);
+  print_field (_ ("Contents"), counts);
+  print_field (_ ("Task"), r->task_objective);
+  print_field (_ ("Task status"), r->task_status);
+  print_field (_ ("Tools used"), g_strcmp0 (r->tools_used_json, "{}") ? r->tools_used_json : NULL);
   if (r->tokens_input || r->tokens_output || r->tokens_cache_read || r->tokens_cache_creation)
     {
       g_autofree char *in = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_input);
@@ -211,9 +211,9 @@ print_session_details (LoomSession *session)
       g_autofree char *read = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_cache_read);
       g_autofree char *written = g_strdup_printf ("%" G_GINT64_FORMAT, r->tokens_cache_creation);
 
-      tokens = g_strdup_printf (_("%s in, %s out, %s cache read, %s cache written"),
-                                in, out, read, written);
-      print_field (_("Tokens"), tokens);
+      tokens = g_strdup_printf (_ ("%s in, %s out, %s cache read, %s cache written"), in, out, read,
+                                written);
+      print_field (_ ("Tokens"), tokens);
     }
   if (r->tokens_reasoning >= 0)
     {
@@ -221,34 +221,33 @@ print_session_details (LoomSession *session)
       g_autofree char *of_output = NULL;
 
       /* Translators: the part of a session's output tokens the model spent reasoning. */
-      of_output = g_strdup_printf (_("%s of the output"), reasoning);
-      print_field (_("Reasoning tokens"), of_output);
+      of_output = g_strdup_printf (_ ("%s of the output"), reasoning);
+      print_field (_ ("Reasoning tokens"), of_output);
     }
 }
 
 static int
-sessions_show (LoomCli  *cli,
-               int       argc,
-               char    **argv)
+sessions_show (LoomCli *cli,
+               int      argc,
+               char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("ID"));
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean json = FALSE;
-  LoomStore *store;
-  int status;
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID"));
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           json = FALSE;
+  LoomStore         *store;
+  int                status;
   const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { NULL }
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL }, { NULL }
   };
 
-  g_option_context_set_summary (context, _("Show every detail of one session. ID may be our id, "
-                                           "the agent's session id or a unique prefix."));
+  g_option_context_set_summary (context, _ ("Show every detail of one session. ID may be our id, "
+                                            "the agent's session id or a unique prefix."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc != 2)
-    return loom_cli_usage_error (context, _("give exactly one session id"));
+    return loom_cli_usage_error (context, _ ("give exactly one session id"));
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
@@ -257,8 +256,8 @@ sessions_show (LoomCli  *cli,
 
   if (json)
     {
-      g_autoptr(JsonNode) node = loom_session_to_json (session);
-      g_autoptr(GListModel) timeline = NULL;
+      g_autoptr (JsonNode) node = loom_session_to_json (session);
+      g_autoptr (GListModel) timeline = NULL;
       JsonArray *items = json_array_new ();
 
       if (!(timeline = loom_store_list_timeline (store, argv[1], 0, 0, &error)))
@@ -268,7 +267,7 @@ sessions_show (LoomCli  *cli,
         }
       for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
         {
-          g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+          g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
           json_array_add_element (items, loom_timeline_item_to_json (item));
         }
       json_object_set_array_member (json_node_get_object (node), "timeline", items);
@@ -280,7 +279,8 @@ sessions_show (LoomCli  *cli,
 }
 
 /* The simple state changes share one shape: ID in, one store call, the new state out. */
-typedef enum {
+typedef enum
+{
   CHANGE_PIN,
   CHANGE_UNPIN,
   CHANGE_ARCHIVE,
@@ -289,12 +289,12 @@ typedef enum {
 } Change;
 
 static gboolean
-apply_change (LoomStore   *store,
-              Change       change,
-              const char  *id,
-              GError     **error)
+apply_change (LoomStore  *store,
+              Change      change,
+              const char *id,
+              GError    **error)
 {
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   switch (change)
     {
@@ -329,12 +329,18 @@ change_done_message (Change change)
 {
   switch (change)
     {
-    case CHANGE_PIN: return _("Pinned");
-    case CHANGE_UNPIN: return _("Unpinned");
-    case CHANGE_ARCHIVE: return _("Archived");
-    case CHANGE_RESTORE: return _("Restored");
-    case CHANGE_TRASH: return _("Moved to the trash");
-    default: g_assert_not_reached ();
+    case CHANGE_PIN:
+      return _ ("Pinned");
+    case CHANGE_UNPIN:
+      return _ ("Unpinned");
+    case CHANGE_ARCHIVE:
+      return _ ("Archived");
+    case CHANGE_RESTORE:
+      return _ ("Restored");
+    case CHANGE_TRASH:
+      return _ ("Moved to the trash");
+    default:
+      g_assert_not_reached ();
     }
 }
 
@@ -345,15 +351,15 @@ report_session (LoomStore  *store,
                 gboolean    json,
                 const char *done)
 {
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!(session = loom_store_get_session (store, id, &error)))
     return loom_cli_fail (error);
 
   if (json)
     {
-      g_autoptr(JsonNode) node = loom_session_to_json (session);
+      g_autoptr (JsonNode) node = loom_session_to_json (session);
       loom_cli_print_json (node);
     }
   else
@@ -363,29 +369,28 @@ report_session (LoomStore  *store,
 }
 
 static int
-sessions_change (LoomCli  *cli,
-                 int       argc,
-                 char    **argv,
-                 Change    change,
+sessions_change (LoomCli    *cli,
+                 int         argc,
+                 char      **argv,
+                 Change      change,
                  const char *summary)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("ID…"));
-  gboolean json = FALSE;
-  LoomStore *store;
-  int status;
-  const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the changed session as JSON"), NULL },
-    { NULL }
-  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID…"));
+  gboolean           json = FALSE;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = { { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+                                     N_ ("Print the changed session as JSON"), NULL },
+                                   { NULL } };
 
   g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc < 2)
-    return loom_cli_usage_error (context, _("give at least one session id"));
+    return loom_cli_usage_error (context, _ ("give at least one session id"));
   if (json && argc > 2)
-    return loom_cli_usage_error (context, _("--json takes exactly one session id"));
+    return loom_cli_usage_error (context, _ ("--json takes exactly one session id"));
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
@@ -393,7 +398,7 @@ sessions_change (LoomCli  *cli,
   status = LOOM_EXIT_OK;
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
 
       if (!apply_change (store, change, argv[i], &error))
         status = loom_cli_fail (error);
@@ -404,93 +409,102 @@ sessions_change (LoomCli  *cli,
 }
 
 static int
-sessions_pin (LoomCli *cli, int argc, char **argv)
+sessions_pin (LoomCli *cli,
+              int      argc,
+              char   **argv)
 {
-  return sessions_change (cli, argc, argv, CHANGE_PIN, _("Pin sessions to the Pinned collection."));
+  return sessions_change (cli, argc, argv, CHANGE_PIN,
+                          _ ("Pin sessions to the Pinned collection."));
 }
 
 static int
-sessions_unpin (LoomCli *cli, int argc, char **argv)
+sessions_unpin (LoomCli *cli,
+                int      argc,
+                char   **argv)
 {
-  return sessions_change (cli, argc, argv, CHANGE_UNPIN, _("Unpin sessions."));
+  return sessions_change (cli, argc, argv, CHANGE_UNPIN, _ ("Unpin sessions."));
 }
 
 static int
-sessions_archive (LoomCli *cli, int argc, char **argv)
+sessions_archive (LoomCli *cli,
+                  int      argc,
+                  char   **argv)
 {
   return sessions_change (cli, argc, argv, CHANGE_ARCHIVE,
-                          _("Move sessions to the archive. They stay searchable."));
+                          _ ("Move sessions to the archive. They stay searchable."));
 }
 
 static int
-sessions_restore (LoomCli *cli, int argc, char **argv)
+sessions_restore (LoomCli *cli,
+                  int      argc,
+                  char   **argv)
 {
   return sessions_change (cli, argc, argv, CHANGE_RESTORE,
-                          _("Bring sessions back from the trash, or else from the archive."));
+                          _ ("Bring sessions back from the trash, or else from the archive."));
 }
 
 static int
-sessions_trash (LoomCli *cli, int argc, char **argv)
+sessions_trash (LoomCli *cli,
+                int      argc,
+                char   **argv)
 {
   return sessions_change (cli, argc, argv, CHANGE_TRASH,
-                          _("Move sessions to the trash. “loom sessions restore” undoes it."));
+                          _ ("Move sessions to the trash. “loom sessions restore” undoes it."));
 }
 
 static int
-sessions_rename (LoomCli  *cli,
-                 int       argc,
-                 char    **argv)
+sessions_rename (LoomCli *cli,
+                 int      argc,
+                 char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("ID TITLE"));
-  g_autoptr(GError) error = NULL;
-  gboolean json = FALSE;
-  LoomStore *store;
-  int status;
-  const GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the renamed session as JSON"), NULL },
-    { NULL }
-  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID TITLE"));
+  g_autoptr (GError) error = NULL;
+  gboolean           json = FALSE;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = { { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+                                     N_ ("Print the renamed session as JSON"), NULL },
+                                   { NULL } };
 
-  g_option_context_set_summary (context, _("Give a session a new title. The convention is "
-                                           "“<descriptive name> - YYYY-MM-DD”."));
+  g_option_context_set_summary (context, _ ("Give a session a new title. The convention is "
+                                            "“<descriptive name> - YYYY-MM-DD”."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc != 3)
-    return loom_cli_usage_error (context, _("give a session id and the new title"));
+    return loom_cli_usage_error (context, _ ("give a session id and the new title"));
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
   if (!loom_store_rename_session (store, argv[1], argv[2], &error))
     return loom_cli_fail (error);
-  return report_session (store, argv[1], json, _("Renamed"));
+  return report_session (store, argv[1], json, _ ("Renamed"));
 }
 
 static int
-sessions_move (LoomCli  *cli,
-               int       argc,
-               char    **argv)
+sessions_move (LoomCli *cli,
+               int      argc,
+               char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("ID [FOLDER]"));
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean json = FALSE, no_folder = FALSE;
-  LoomStore *store;
-  int status;
-  const GOptionEntry entries[] = {
-    { "no-folder", 0, 0, G_OPTION_ARG_NONE, &no_folder, N_("Take the session out of its folder"),
-      NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the moved session as JSON"), NULL },
-    { NULL }
-  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID [FOLDER]"));
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           json = FALSE, no_folder = FALSE;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = { { "no-folder", 0, 0, G_OPTION_ARG_NONE, &no_folder,
+                                     N_ ("Take the session out of its folder"), NULL },
+                                   { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+                                     N_ ("Print the moved session as JSON"), NULL },
+                                   { NULL } };
 
-  g_option_context_set_summary (context, _("File a session in a folder (by name or id). A "
-                                           "session is in at most one folder."));
+  g_option_context_set_summary (context, _ ("File a session in a folder (by name or id). A "
+                                            "session is in at most one folder."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (!(argc == 3 && !no_folder) && !(argc == 2 && no_folder))
-    return loom_cli_usage_error (context, _("give a session id and a folder, or --no-folder"));
+    return loom_cli_usage_error (context, _ ("give a session id and a folder, or --no-folder"));
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
@@ -498,22 +512,22 @@ sessions_move (LoomCli  *cli,
     return loom_cli_fail (error);
   if (!loom_store_move_session (store, argv[1], folder ? loom_folder_get_id (folder) : 0, &error))
     return loom_cli_fail (error);
-  return report_session (store, argv[1], json, _("Moved"));
+  return report_session (store, argv[1], json, _ ("Moved"));
 }
 
 static void
 print_plan (LoomDeletePlan *plan,
             gboolean        dry_run)
 {
-  const char * const *tables = loom_delete_plan_get_tables (plan);
-  guint n = loom_delete_plan_get_n_sessions (plan);
+  const char *const *tables = loom_delete_plan_get_tables (plan);
+  guint              n = loom_delete_plan_get_n_sessions (plan);
 
   if (dry_run)
-    printf (g_dngettext (GETTEXT_PACKAGE, "Would delete %u session:\n",
-                         "Would delete %u sessions:\n", n), n);
+    printf (
+      g_dngettext (GETTEXT_PACKAGE, "Would delete %u session:\n", "Would delete %u sessions:\n", n),
+      n);
   else
-    printf (g_dngettext (GETTEXT_PACKAGE, "Deleted %u session:\n", "Deleted %u sessions:\n", n),
-            n);
+    printf (g_dngettext (GETTEXT_PACKAGE, "Deleted %u session:\n", "Deleted %u sessions:\n", n), n);
 
   for (guint i = 0; i < n; i++)
     {
@@ -521,10 +535,9 @@ print_plan (LoomDeletePlan *plan,
       printf ("  %.8s  %s\n", loom_session_get_uuid (session), loom_session_get_title (session));
     }
 
-  printf (dry_run ? _("Rows that would be removed:\n") : _("Rows removed:\n"));
+  printf (dry_run ? _ ("Rows that would be removed:\n") : _ ("Rows removed:\n"));
   for (guint i = 0; tables[i] != NULL; i++)
-    printf ("  %-14s %8" G_GSIZE_FORMAT "\n", tables[i],
-            loom_delete_plan_count (plan, tables[i]));
+    printf ("  %-14s %8" G_GSIZE_FORMAT "\n", tables[i], loom_delete_plan_count (plan, tables[i]));
 }
 
 static int
@@ -533,14 +546,14 @@ run_delete_plan (LoomStore      *store,
                  gboolean        dry_run,
                  gboolean        json)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (!dry_run && !loom_store_execute_delete (store, plan, &error))
     return loom_cli_fail (error);
 
   if (json)
     {
-      g_autoptr(JsonNode) node = loom_delete_plan_to_json (plan);
+      g_autoptr (JsonNode) node = loom_delete_plan_to_json (plan);
 
       json_object_set_boolean_member (json_node_get_object (node), "dry_run", dry_run);
       loom_cli_print_json (node);
@@ -551,65 +564,63 @@ run_delete_plan (LoomStore      *store,
 }
 
 static int
-sessions_delete (LoomCli  *cli,
-                 int       argc,
-                 char    **argv)
+sessions_delete (LoomCli *cli,
+                 int      argc,
+                 char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (_("ID…"));
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean json = FALSE, dry_run = FALSE;
-  LoomStore *store;
-  int status;
-  const GOptionEntry entries[] = {
-    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
-      N_("Only list exactly what would be removed"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { NULL }
-  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID…"));
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           json = FALSE, dry_run = FALSE;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = { { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
+                                     N_ ("Only list exactly what would be removed"), NULL },
+                                   { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"),
+                                     NULL },
+                                   { NULL } };
 
   g_option_context_set_summary (context,
-                                _("Delete sessions permanently from the store, with their "
-                                  "sub-agent sessions, messages, events and search entries. "
-                                  "The agents' own files are never touched, and a deleted "
-                                  "session is not imported again."));
+                                _ ("Delete sessions permanently from the store, with their "
+                                   "sub-agent sessions, messages, events and search entries. "
+                                   "The agents' own files are never touched, and a deleted "
+                                   "session is not imported again."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc < 2)
-    return loom_cli_usage_error (context, _("give at least one session id"));
+    return loom_cli_usage_error (context, _ ("give at least one session id"));
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
-  if (!(plan = loom_store_plan_delete (store, (const char * const *)argv + 1, &error)))
+  if (!(plan = loom_store_plan_delete (store, (const char *const *)argv + 1, &error)))
     return loom_cli_fail (error);
   return run_delete_plan (store, plan, dry_run, json);
 }
 
 static int
-sessions_empty_trash (LoomCli  *cli,
-                      int       argc,
-                      char    **argv)
+sessions_empty_trash (LoomCli *cli,
+                      int      argc,
+                      char   **argv)
 {
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean json = FALSE, dry_run = FALSE;
-  LoomStore *store;
-  int status;
-  const GOptionEntry entries[] = {
-    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
-      N_("Only list exactly what would be removed"), NULL },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
-    { NULL }
-  };
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           json = FALSE, dry_run = FALSE;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = { { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry_run,
+                                     N_ ("Only list exactly what would be removed"), NULL },
+                                   { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"),
+                                     NULL },
+                                   { NULL } };
 
-  g_option_context_set_summary (context, _("Delete every session in the trash permanently."));
+  g_option_context_set_summary (context, _ ("Delete every session in the trash permanently."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
   if (argc > 1)
-    return loom_cli_usage_error (context, _("unexpected argument “%s”"), argv[1]);
+    return loom_cli_usage_error (context, _ ("unexpected argument “%s”"), argv[1]);
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
@@ -619,24 +630,24 @@ sessions_empty_trash (LoomCli  *cli,
 }
 
 static const LoomCliCommand session_commands[] = {
-  { "list", sessions_list, N_("List sessions") },
-  { "show", sessions_show, N_("Show one session") },
-  { "rename", sessions_rename, N_("Give a session a new title") },
-  { "pin", sessions_pin, N_("Pin sessions") },
-  { "unpin", sessions_unpin, N_("Unpin sessions") },
-  { "archive", sessions_archive, N_("Archive sessions") },
-  { "restore", sessions_restore, N_("Restore sessions from the trash or the archive") },
-  { "trash", sessions_trash, N_("Move sessions to the trash") },
-  { "delete", sessions_delete, N_("Delete sessions permanently (see --dry-run)") },
-  { "empty-trash", sessions_empty_trash, N_("Delete every session in the trash") },
-  { "move", sessions_move, N_("File a session in a folder") },
+  { "list", sessions_list, N_ ("List sessions") },
+  { "show", sessions_show, N_ ("Show one session") },
+  { "rename", sessions_rename, N_ ("Give a session a new title") },
+  { "pin", sessions_pin, N_ ("Pin sessions") },
+  { "unpin", sessions_unpin, N_ ("Unpin sessions") },
+  { "archive", sessions_archive, N_ ("Archive sessions") },
+  { "restore", sessions_restore, N_ ("Restore sessions from the trash or the archive") },
+  { "trash", sessions_trash, N_ ("Move sessions to the trash") },
+  { "delete", sessions_delete, N_ ("Delete sessions permanently (see --dry-run)") },
+  { "empty-trash", sessions_empty_trash, N_ ("Delete every session in the trash") },
+  { "move", sessions_move, N_ ("File a session in a folder") },
   { NULL }
 };
 
 int
-loom_cli_sessions (LoomCli  *cli,
-                   int       argc,
-                   char    **argv)
+loom_cli_sessions (LoomCli *cli,
+                   int      argc,
+                   char   **argv)
 {
   return loom_cli_dispatch (cli, "sessions", session_commands, argc, argv);
 }

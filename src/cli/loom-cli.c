@@ -12,11 +12,11 @@
 #include "loom-core.h"
 
 static const LoomCliCommand top_commands[] = {
-  { "import", loom_cli_import, N_("Import sessions from the agents’ files") },
-  { "search", loom_cli_search, N_("Search all history") },
-  { "sessions", loom_cli_sessions, N_("List, show and organise sessions") },
-  { "folders", loom_cli_folders, N_("Create, rename, reorder and delete folders") },
-  { "index", loom_cli_index, N_("Maintain the search index") },
+  { "import", loom_cli_import, N_ ("Import sessions from the agents’ files") },
+  { "search", loom_cli_search, N_ ("Search all history") },
+  { "sessions", loom_cli_sessions, N_ ("List, show and organise sessions") },
+  { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
+  { "index", loom_cli_index, N_ ("Maintain the search index") },
   { NULL }
 };
 
@@ -35,7 +35,7 @@ set_program_name (int    argc,
                   char **argv)
 {
   g_autofree char *name = NULL;
-  int i = 1;
+  int              i = 1;
 
   while (i < argc && argv[i][0] == '-')
     i += g_str_equal (argv[i], "--db") ? 2 : 1;
@@ -54,7 +54,7 @@ print_commands (FILE                 *out,
                 const LoomCliCommand *commands)
 {
   for (guint i = 0; commands[i].name != NULL; i++)
-    fprintf (out, "  %-12s %s\n", commands[i].name, _(commands[i].summary));
+    fprintf (out, "  %-12s %s\n", commands[i].name, _ (commands[i].summary));
 }
 
 static void
@@ -62,24 +62,25 @@ print_top_help (FILE *out)
 {
   g_autofree char *default_path = NULL;
 
-  fprintf (out, _("Usage: loom [--db PATH] COMMAND [ARGUMENTS…]\n\n"
-                  "Keep a private, searchable history of your coding-agent sessions.\n\n"
-                  "Commands:\n"));
+  fprintf (out, _ ("Usage: loom [--db PATH] COMMAND [ARGUMENTS…]\n\n"
+                   "Keep a private, searchable history of your coding-agent sessions.\n\n"
+                   "Commands:\n"));
   print_commands (out, top_commands);
   default_path = loom_store_default_path ();
-  fprintf (out, _("\nOptions:\n"
-                  "  --db PATH      Use the store at PATH instead of %s\n"
-                  "                 (the environment variable LOOM_DB does the same)\n"
-                  "  --version      Print the version and exit\n"
-                  "  -h, --help     Print this help and exit\n\n"
-                  "Run “loom COMMAND --help” for the options of a command.\n"),
+  fprintf (out,
+           _ ("\nOptions:\n"
+              "  --db PATH      Use the store at PATH instead of %s\n"
+              "                 (the environment variable LOOM_DB does the same)\n"
+              "  --version      Print the version and exit\n"
+              "  -h, --help     Print this help and exit\n\n"
+              "Run “loom COMMAND --help” for the options of a command.\n"),
            default_path);
 }
 
 LoomStore *
 loom_cli_get_store (LoomCli *cli)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (cli->store != NULL)
     return cli->store;
@@ -92,7 +93,7 @@ loom_cli_get_store (LoomCli *cli)
     }
 
   if (loom_store_get_recovered_path (cli->store) != NULL)
-    g_printerr (_("loom: the store was damaged; it was kept as “%s” and a new one was started\n"),
+    g_printerr (_ ("loom: the store was damaged; it was kept as “%s” and a new one was started\n"),
                 loom_store_get_recovered_path (cli->store));
   return cli->store;
 }
@@ -110,7 +111,7 @@ loom_cli_usage_error (GOptionContext *context,
                       ...)
 {
   g_autofree char *message = NULL;
-  va_list args;
+  va_list          args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
@@ -118,21 +119,20 @@ loom_cli_usage_error (GOptionContext *context,
 
   g_printerr ("%s: %s\n", g_get_prgname (), message);
   if (context != NULL)
-    g_printerr (_("Try “%s --help” for more information.\n"), g_get_prgname ());
+    g_printerr (_ ("Try “%s --help” for more information.\n"), g_get_prgname ());
   return LOOM_EXIT_USAGE;
 }
 
 gboolean
-loom_cli_parse (GOptionContext  *context,
-                int             *argc,
-                char          ***argv,
-                int             *exit_status)
+loom_cli_parse (GOptionContext *context,
+                int            *argc,
+                char         ***argv,
+                int            *exit_status)
 {
-  g_autoptr(GError) error = NULL;
-  gboolean help = FALSE;
+  g_autoptr (GError) error = NULL;
+  gboolean           help = FALSE;
   const GOptionEntry help_entries[] = {
-    { "help", 'h', 0, G_OPTION_ARG_NONE, &help, N_("Show this help"), NULL },
-    { NULL }
+    { "help", 'h', 0, G_OPTION_ARG_NONE, &help, N_ ("Show this help"), NULL }, { NULL }
   };
 
   /* GOption's own --help would exit() from inside the parser; ours returns normally. */
@@ -161,7 +161,7 @@ loom_cli_parse (GOptionContext  *context,
 void
 loom_cli_print_json (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autofree char *text = NULL;
 
   json_generator_set_pretty (generator, TRUE);
@@ -195,9 +195,9 @@ loom_cli_dispatch (LoomCli              *cli,
     {
       FILE *out = name != NULL ? stdout : stderr;
 
-      fprintf (out, _("Usage: loom %s COMMAND [ARGUMENTS…]\n\nCommands:\n"), group);
+      fprintf (out, _ ("Usage: loom %s COMMAND [ARGUMENTS…]\n\nCommands:\n"), group);
       print_commands (out, commands);
-      fprintf (out, _("\nRun “loom %s COMMAND --help” for the options of a command.\n"), group);
+      fprintf (out, _ ("\nRun “loom %s COMMAND --help” for the options of a command.\n"), group);
       return name != NULL ? LOOM_EXIT_OK : LOOM_EXIT_USAGE;
     }
 
@@ -205,8 +205,8 @@ loom_cli_dispatch (LoomCli              *cli,
     if (g_str_equal (name, commands[i].name))
       return commands[i].run (cli, argc - 1, argv + 1);
 
-  g_printerr (_("loom %s: unknown command “%s”\n"), group, name);
-  g_printerr (_("Try “loom %s --help” for the list of commands.\n"), group);
+  g_printerr (_ ("loom %s: unknown command “%s”\n"), group, name);
+  g_printerr (_ ("Try “loom %s --help” for the list of commands.\n"), group);
   return LOOM_EXIT_USAGE;
 }
 
@@ -215,9 +215,9 @@ loom_cli_run (int    argc,
               char **argv)
 {
   g_autofree char *db_path = NULL;
-  LoomCli cli = { 0 };
-  int status = LOOM_EXIT_USAGE;
-  int i;
+  LoomCli          cli = { 0 };
+  int              status = LOOM_EXIT_USAGE;
+  int              i;
 
   loom_core_init ();
   set_program_name (argc, argv);
@@ -248,15 +248,15 @@ loom_cli_run (int    argc,
         }
       else
         {
-          g_printerr (_("loom: unknown option “%s”\n"), arg);
-          g_printerr (_("Try “loom --help” for more information.\n"));
+          g_printerr (_ ("loom: unknown option “%s”\n"), arg);
+          g_printerr (_ ("Try “loom --help” for more information.\n"));
           return LOOM_EXIT_USAGE;
         }
     }
 
   if (db_path != NULL && *db_path == '\0')
     {
-      g_printerr (_("loom: --db needs a path\n"));
+      g_printerr (_ ("loom: --db needs a path\n"));
       return LOOM_EXIT_USAGE;
     }
   cli.db_path = db_path;
@@ -280,8 +280,8 @@ loom_cli_run (int    argc,
         }
       if (!found)
         {
-          g_printerr (_("loom: unknown command “%s”\n"), argv[i]);
-          g_printerr (_("Try “loom --help” for the list of commands.\n"));
+          g_printerr (_ ("loom: unknown command “%s”\n"), argv[i]);
+          g_printerr (_ ("Try “loom --help” for the list of commands.\n"));
         }
     }
 

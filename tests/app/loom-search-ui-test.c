@@ -53,13 +53,13 @@ fixture_path (const char *name)
 static void
 prepare_store (Fixture *fixture)
 {
-  g_autofree char *claude = fixture_path ("claude");
-  g_autofree char *codex = fixture_path ("codex");
-  const char *paths[] = { claude, codex, NULL };
+  g_autofree char  *claude = fixture_path ("claude");
+  g_autofree char  *codex = fixture_path ("codex");
+  const char       *paths[] = { claude, codex, NULL };
   LoomImportOptions options = { NULL, paths };
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
 
   store = loom_store_open (fixture->db_path, &error);
   g_assert_no_error (error);
@@ -71,8 +71,7 @@ prepare_store (Fixture *fixture)
   if (fixture->flags & WITH_MANY_HITS)
     {
       g_autofree char *uuid = loom_test_add_session (store, MANY_TITLE, "codex", "capword",
-                                                     N_MANY_MESSAGES, 0,
-                                                     g_get_real_time () / 1000);
+                                                     N_MANY_MESSAGES, 0, g_get_real_time () / 1000);
     }
 
   /* More hits of one word than a page holds, in many sessions. */
@@ -83,9 +82,8 @@ prepare_store (Fixture *fixture)
       for (guint i = 0; i < N_PAGED_SESSIONS; i++)
         {
           g_autofree char *title = g_strdup_printf ("Paging session %u - 2026-11-29", i);
-          g_autofree char *uuid = loom_test_add_session (store, title, "codex", "pagingword",
-                                                         N_PAGED_MESSAGES, 0,
-                                                         now - (gint64)i * 60 * 1000);
+          g_autofree char *uuid = loom_test_add_session (
+            store, title, "codex", "pagingword", N_PAGED_MESSAGES, 0, now - (gint64)i * 60 * 1000);
         }
     }
 }
@@ -95,7 +93,7 @@ prepare_store (Fixture *fixture)
 static char *
 iso_now (void)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
 
   return g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.000Z");
 }
@@ -137,10 +135,10 @@ append_file (const char *path,
 static void
 prepare_watched_folder (Fixture *fixture)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GString) records = g_string_new (NULL);
   g_autofree char *nowhere = g_build_filename (fixture->dir, "nowhere", NULL);
-  const char *folders[] = { NULL, NULL };
+  const char      *folders[] = { NULL, NULL };
 
   fixture->watched = g_build_filename (fixture->dir, "agent", NULL);
   g_assert_cmpint (g_mkdir_with_parents (fixture->watched, 0700), ==, 0);
@@ -157,10 +155,10 @@ prepare_watched_folder (Fixture *fixture)
 }
 
 void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
   fixture->dir = g_dir_make_tmp ("loom-test-search-ui-XXXXXX", &error);
@@ -176,10 +174,9 @@ fixture_set_up (Fixture       *fixture,
 }
 
 void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-
   /* Once closed, nothing may hold the window, nor the application once it has shut down. */
   if (fixture->window != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->window));
@@ -189,7 +186,7 @@ fixture_tear_down (Fixture       *fixture,
   loom_ui_test_reset_settings ();
   if (fixture->flags & WITH_WATCHED_FOLDER)
     {
-      g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+      g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
       g_settings_reset (settings, "extra-source-folders");
       g_unsetenv ("CLAUDE_CONFIG_DIR");
@@ -209,7 +206,7 @@ fixture_tear_down (Fixture       *fixture,
 static gboolean
 run_body_cb (gpointer user_data)
 {
-  Fixture *fixture = user_data;
+  Fixture   *fixture = user_data;
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
   loom_ui_test_wait_for_frames (window, 2);
@@ -217,8 +214,8 @@ run_body_cb (gpointer user_data)
   fixture->list = LOOM_SESSION_LIST (loom_ui_test_find_any (window, LOOM_TYPE_SESSION_LIST));
   fixture->entry = loom_session_list_get_search_entry (fixture->list);
   fixture->results = LOOM_SEARCH_RESULTS (loom_session_list_get_search_results (fixture->list));
-  fixture->bar = LOOM_TIMELINE_SEARCH_BAR (loom_ui_test_find_any (window,
-                                                                 LOOM_TYPE_TIMELINE_SEARCH_BAR));
+  fixture->bar = LOOM_TIMELINE_SEARCH_BAR (
+    loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_SEARCH_BAR));
   fixture->view = LOOM_TIMELINE_VIEW (loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_VIEW));
   fixture->body (fixture);
 
@@ -226,8 +223,8 @@ run_body_cb (gpointer user_data)
 }
 
 void
-fixture_run (Fixture  *fixture,
-             TestBody  body)
+fixture_run (Fixture *fixture,
+             TestBody body)
 {
   /* Non-unique: each test starts its own instance on the private bus. */
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
@@ -242,15 +239,15 @@ session_uuid_titled (LoomStore  *store,
                      const char *title)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
   sessions = loom_store_list_sessions (store, &query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
       if (g_str_equal (loom_session_get_title (session), title))
         return g_strdup (loom_session_get_uuid (session));
@@ -282,8 +279,8 @@ wait_for_results (Fixture    *fixture,
   SearchWait wait = { fixture->results, query };
 
   if (!loom_ui_test_wait_until (search_done, &wait))
-    g_error ("The search for “%s” did not finish: the results are of “%s”, %s, %s",
-             query, loom_search_results_get_query (fixture->results),
+    g_error ("The search for “%s” did not finish: the results are of “%s”, %s, %s", query,
+             loom_search_results_get_query (fixture->results),
              loom_search_results_get_searching (fixture->results) ? "searching" : "not searching",
              loom_search_results_get_error (fixture->results));
   loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
@@ -313,11 +310,11 @@ find_result (Fixture    *fixture,
              gint64      seq)
 {
   GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
-  guint n_items = g_list_model_get_n_items (model);
+  guint       n_items = g_list_model_get_n_items (model);
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
 
       if (LOOM_IS_SEARCH_HIT (item) &&
           g_str_equal (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->session_uuid,
@@ -332,8 +329,8 @@ find_result (Fixture    *fixture,
 LoomTimelineRow *
 highlighted_row (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->view),
-                                                         LOOM_TYPE_TIMELINE_ROW);
+  g_autoptr (GPtrArray)
+    rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->view), LOOM_TYPE_TIMELINE_ROW);
   LoomTimelineRow *found = NULL;
 
   for (guint i = 0; i < rows->len; i++)
@@ -370,7 +367,7 @@ static gboolean
 shows_highlighted (gpointer data)
 {
   HighlightWait *wait = data;
-  gint64 seq = highlighted_seq (wait->fixture);
+  gint64         seq = highlighted_seq (wait->fixture);
 
   return seq >= 0 && seq <= wait->seq && seq >= wait->seq - 1;
 }
@@ -382,8 +379,9 @@ wait_for_highlight (Fixture *fixture,
   HighlightWait wait = { fixture, seq };
 
   if (!loom_ui_test_wait_until (shows_highlighted, &wait))
-    g_error ("The timeline does not show #%" G_GINT64_FORMAT " highlighted (it shows #%"
-             G_GINT64_FORMAT ")", seq, highlighted_seq (fixture));
+    g_error ("The timeline does not show #%" G_GINT64_FORMAT
+             " highlighted (it shows #%" G_GINT64_FORMAT ")",
+             seq, highlighted_seq (fixture));
 }
 
 gboolean

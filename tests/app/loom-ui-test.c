@@ -16,7 +16,7 @@
  * sanitizers are slow, and a test checks what happened, never how soon. A test that waits on
  * slower work (an import, a large store) may set a longer one. */
 static gint64 wait_timeout_usec = 0;
-static guint wake_up_interval_msec = 20;
+static guint  wake_up_interval_msec = 20;
 
 /* Sets how long loom_ui_test_wait_until() waits before giving up. */
 void
@@ -45,8 +45,8 @@ gboolean
 loom_ui_test_wait_until (LoomUiTestCondition condition,
                          gpointer            data)
 {
-  gint64 deadline;
-  guint wake_up = g_timeout_add (wake_up_interval_msec, wake_up_cb, NULL);
+  gint64   deadline;
+  guint    wake_up = g_timeout_add (wake_up_interval_msec, wake_up_cb, NULL);
   gboolean met;
 
   if (wait_timeout_usec == 0)
@@ -122,16 +122,16 @@ void
 loom_ui_test_wait_for_frames (GtkWidget *widget,
                               guint      n_frames)
 {
-  FrameWait wait = { widget, 0, n_frames };
+  FrameWait      wait = { widget, 0, n_frames };
   GdkFrameClock *frame_clock;
-  gulong handler;
+  gulong         handler;
 
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, widget));
 
   frame_clock = gtk_widget_get_frame_clock (widget);
   g_assert_nonnull (frame_clock);
-  handler = g_signal_connect (frame_clock, "after-paint",
-                              G_CALLBACK (loom_ui_test_on_after_paint), &wait.n_frames);
+  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (loom_ui_test_on_after_paint),
+                              &wait.n_frames);
   g_assert_true (loom_ui_test_wait_until (has_painted, &wait));
   g_signal_handler_disconnect (frame_clock, handler);
 }
@@ -149,8 +149,7 @@ loom_ui_test_collect_visible (GtkWidget *root,
   if (g_type_is_a (G_OBJECT_TYPE (root), type))
     g_ptr_array_add (found, root);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     loom_ui_test_collect_visible (child, type, found);
 }
@@ -171,7 +170,7 @@ guint
 loom_ui_test_count_visible (GtkWidget *root,
                             GType      type)
 {
-  g_autoptr(GPtrArray) found = loom_ui_test_find_visible (root, type);
+  g_autoptr (GPtrArray) found = loom_ui_test_find_visible (root, type);
 
   return found->len;
 }
@@ -182,7 +181,7 @@ GtkWidget *
 loom_ui_test_find_visible_status_page (GtkWidget  *root,
                                        const char *title)
 {
-  g_autoptr(GPtrArray) pages = loom_ui_test_find_visible (root, ADW_TYPE_STATUS_PAGE);
+  g_autoptr (GPtrArray) pages = loom_ui_test_find_visible (root, ADW_TYPE_STATUS_PAGE);
 
   for (guint i = 0; i < pages->len; i++)
     {
@@ -196,12 +195,12 @@ loom_ui_test_find_visible_status_page (GtkWidget  *root,
 GtkWindow *
 loom_ui_test_find_toplevel (GType type)
 {
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* owned by GTK */
-  guint n_items = g_list_model_get_n_items (toplevels);
+  GListModel *toplevels = gtk_window_get_toplevels (); /* owned by GTK */
+  guint       n_items = g_list_model_get_n_items (toplevels);
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i);
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
 
       if (g_type_is_a (G_OBJECT_TYPE (window), type) &&
           gtk_widget_get_visible (GTK_WIDGET (window)))
@@ -243,8 +242,8 @@ take_last_drawing (GtkWidget *widget,
 {
   for (guint attempt = 0; attempt < 100; attempt++)
     {
-      g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-      g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+      g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
       GskRenderNode *node;
 
       gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
@@ -261,9 +260,9 @@ loom_ui_test_save_screenshot (GtkWidget  *widget,
                               const char *name)
 {
   GtkNative *native = gtk_widget_get_native (widget);
-  g_autoptr(GskRenderNode) drawing = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr (GskRenderNode) drawing = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
   int width, height;
 
   g_assert_nonnull (native);
@@ -280,13 +279,12 @@ loom_ui_test_save_screenshot (GtkWidget  *widget,
   else
     {
       /* A pane has no background of its own: the window's colour goes under it. */
-      g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+      g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
       GdkRGBA background;
 
       g_assert_true (gtk_style_context_lookup_color (gtk_widget_get_style_context (widget),
                                                      "window_bg_color", &background));
-      gtk_snapshot_append_color (snapshot, &background,
-                                 &GRAPHENE_RECT_INIT (0, 0, width, height));
+      gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
       gtk_snapshot_append_node (snapshot, drawing);
       node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
     }
@@ -306,16 +304,16 @@ loom_ui_test_set_window_size (GtkWidget *window,
 }
 
 gboolean
-loom_ui_test_press_key (GtkWidget       *widget,
-                        guint            keyval,
-                        GdkModifierType  modifiers)
+loom_ui_test_press_key (GtkWidget      *widget,
+                        guint           keyval,
+                        GdkModifierType modifiers)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
   guint n_controllers = g_list_model_get_n_items (controllers);
 
   for (guint c = 0; c < n_controllers; c++)
     {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, c);
       guint n_shortcuts;
 
       /* Key bindings live in shortcut controllers, which list them. */
@@ -325,7 +323,7 @@ loom_ui_test_press_key (GtkWidget       *widget,
       n_shortcuts = g_list_model_get_n_items (G_LIST_MODEL (controller));
       for (guint i = 0; i < n_shortcuts; i++)
         {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          g_autoptr (GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
           GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
 
           if (GTK_IS_KEYVAL_TRIGGER (trigger) &&
@@ -344,7 +342,7 @@ void
 loom_ui_test_prepare_settings (int width,
                                int height)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
   g_settings_set_boolean (settings, "watch-sources", FALSE);
   g_settings_set_int (settings, "window-width", width);
@@ -356,7 +354,7 @@ loom_ui_test_prepare_settings (int width,
 void
 loom_ui_test_reset_settings (void)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
   g_settings_reset (settings, "watch-sources");
   g_settings_reset (settings, "window-width");
@@ -400,7 +398,7 @@ typedef struct
 static gboolean
 run_app_body_cb (gpointer user_data)
 {
-  AppRun *run = user_data;
+  AppRun    *run = user_data;
   GtkWidget *window = GTK_WIDGET (*run->window);
 
   run->body (run->data);
@@ -426,10 +424,10 @@ on_app_activate_cb (GApplication *application,
 }
 
 void
-loom_ui_test_run_app (LoomApplication  *app,
-                      LoomWindow      **window,
-                      GSourceFunc       body,
-                      gpointer          data)
+loom_ui_test_run_app (LoomApplication *app,
+                      LoomWindow     **window,
+                      GSourceFunc      body,
+                      gpointer         data)
 {
   AppRun run = { window, body, data, FALSE };
   gulong activate;
@@ -444,7 +442,7 @@ GtkWidget *
 loom_ui_test_find_visible_label (GtkWidget  *root,
                                  const char *text)
 {
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -458,7 +456,7 @@ GtkWidget *
 loom_ui_test_find_visible_button (GtkWidget  *root,
                                   const char *icon_name)
 {
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -472,7 +470,7 @@ GtkWidget *
 loom_ui_test_find_visible_button_labelled (GtkWidget  *root,
                                            const char *label)
 {
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -489,8 +487,7 @@ loom_ui_test_find_any (GtkWidget *root,
   if (g_type_is_a (G_OBJECT_TYPE (root), type))
     return root;
 
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
       GtkWidget *found = loom_ui_test_find_any (child, type);

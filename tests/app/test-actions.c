@@ -58,7 +58,7 @@ static void
 click_button (GtkWidget *button)
 {
   gboolean clicked = FALSE;
-  gulong handler;
+  gulong   handler;
 
   g_assert_nonnull (button);
   handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
@@ -71,7 +71,7 @@ static GtkWindow *
 wait_for_toplevel (GType type)
 {
   GtkWindow *window = NULL;
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  gint64     deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
 
   while (window == NULL && g_get_monotonic_time () < deadline)
     {
@@ -97,20 +97,20 @@ struct _Fixture
   TestBody         body;
 
   /* The prepared store's folders and sessions. */
-  gint64           work_id;
-  gint64           personal_id;
-  char            *login;      /* in Work, pinned, 4 messages and 2 events */
-  char            *settings;   /* in Work */
-  char            *arm64;      /* no name yet: "Untitled session", a prompt to suggest one */
-  char            *notes;      /* in Personal, archived */
-  char            *experiment; /* in the trash */
-  char            *review;     /* a title outside the convention; its agent file is gone */
+  gint64 work_id;
+  gint64 personal_id;
+  char  *login;      /* in Work, pinned, 4 messages and 2 events */
+  char  *settings;   /* in Work */
+  char  *arm64;      /* no name yet: "Untitled session", a prompt to suggest one */
+  char  *notes;      /* in Personal, archived */
+  char  *experiment; /* in the trash */
+  char  *review;     /* a title outside the convention; its agent file is gone */
 };
 
 static gint64
 created_at (void)
 {
-  g_autoptr(GDateTime) local = g_date_time_new_local (2026, 11, 20, 10, 0, 0);
+  g_autoptr (GDateTime) local = g_date_time_new_local (2026, 11, 20, 10, 0, 0);
 
   return g_date_time_to_unix (local) * 1000;
 }
@@ -123,8 +123,8 @@ add_session (Fixture    *fixture,
              const char *prompt,
              guint       age_hours)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GError) error = NULL;
   gint64 now = g_get_real_time () / 1000;
 
   record->title = g_strdup (title);
@@ -141,10 +141,12 @@ add_session (Fixture    *fixture,
 
   if (prompt != NULL)
     {
-      g_assert_cmpint (loom_store_add_message (store, record->id, "user", prompt,
-                                               record->created_at, &error), >, 0);
+      g_assert_cmpint (
+        loom_store_add_message (store, record->id, "user", prompt, record->created_at, &error), >,
+        0);
       g_assert_cmpint (loom_store_add_message (store, record->id, "assistant", "Looking into it.",
-                                               record->created_at + 1, &error), >, 0);
+                                               record->created_at + 1, &error),
+                       >, 0);
       g_assert_no_error (error);
     }
   return g_strdup (record->uuid);
@@ -153,13 +155,13 @@ add_session (Fixture    *fixture,
 static void
 prepare_store (Fixture *fixture)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(LoomFolder) work = NULL;
-  g_autoptr(LoomFolder) personal = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (LoomFolder) work = NULL;
+  g_autoptr (LoomFolder) personal = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *agent_dir = g_build_filename (fixture->dir, "agent", NULL);
   g_autofree char *agent_file = g_build_filename (agent_dir, "session.jsonl", NULL);
-  gint64 login_id;
+  gint64           login_id;
 
   g_assert_cmpint (g_mkdir (agent_dir, 0700), ==, 0);
   g_assert_true (g_file_set_contents (agent_file, "{}\n", -1, NULL));
@@ -177,17 +179,18 @@ prepare_store (Fixture *fixture)
   fixture->login = add_session (fixture, store, "Fix the flaky login test - " CREATED_DATE,
                                 "claude-code", "Please fix the flaky login test.", 1);
   fixture->settings = add_session (fixture, store,
-                                   "Port the settings page to libadwaita - " CREATED_DATE,
-                                   "codex", "port the settings page to libadwaita", 3);
+                                   "Port the settings page to libadwaita - " CREATED_DATE, "codex",
+                                   "port the settings page to libadwaita", 3);
   fixture->arm64 = add_session (fixture, store, "Untitled session - " CREATED_DATE, "gemini",
                                 "Can you explain why the arm64 build fails? It started "
-                                "yesterday.", 5);
-  fixture->notes = add_session (fixture, store, "Draft the release notes - " CREATED_DATE,
-                                "codex", "draft the release notes", 30);
+                                "yesterday.",
+                                5);
+  fixture->notes = add_session (fixture, store, "Draft the release notes - " CREATED_DATE, "codex",
+                                "draft the release notes", 30);
   fixture->experiment = add_session (fixture, store, "Old experiment - " CREATED_DATE,
                                      "claude-code", "try something", 40);
-  fixture->review = add_session (fixture, store, "Summarise the design review", "claude-code",
-                                 NULL, 7);
+  fixture->review = add_session (fixture, store, "Summarise the design review", "claude-code", NULL,
+                                 7);
 
   g_assert_true (loom_store_move_session (store, fixture->login, fixture->work_id, &error));
   g_assert_true (loom_store_move_session (store, fixture->settings, fixture->work_id, &error));
@@ -199,27 +202,31 @@ prepare_store (Fixture *fixture)
 
   /* The login session has more to delete: two more messages and two events. */
   {
-    g_autoptr(LoomSession) login = loom_store_get_session (store, fixture->login, &error);
+    g_autoptr (LoomSession) login = loom_store_get_session (store, fixture->login, &error);
 
     login_id = loom_session_get_id (login);
   }
   g_assert_cmpint (loom_store_add_message (store, login_id, "user", "and the logout test",
-                                           created_at () + 10, &error), >, 0);
-  g_assert_cmpint (loom_store_add_message (store, login_id, "assistant", "Done.",
-                                           created_at () + 11, &error), >, 0);
+                                           created_at () + 10, &error),
+                   >, 0);
+  g_assert_cmpint (
+    loom_store_add_message (store, login_id, "assistant", "Done.", created_at () + 11, &error), >,
+    0);
   g_assert_cmpint (loom_store_add_event (store, login_id, "tool_call", "Bash",
                                          "{\"command\":\"make check\"}", created_at () + 12,
-                                         &error), >, 0);
-  g_assert_cmpint (loom_store_add_event (store, login_id, "tool_result", "Bash", "ok",
-                                         created_at () + 13, &error), >, 0);
+                                         &error),
+                   >, 0);
+  g_assert_cmpint (
+    loom_store_add_event (store, login_id, "tool_result", "Bash", "ok", created_at () + 13, &error),
+    >, 0);
   g_assert_no_error (error);
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
   fixture->dir = g_dir_make_tmp ("loom-test-actions-XXXXXX", &error);
@@ -232,8 +239,8 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   if (fixture->window != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->window));
@@ -254,11 +261,11 @@ fixture_tear_down (Fixture       *fixture,
 }
 
 static void
-on_sessions_dropped_cb (LoomSidebar         *sidebar,
-                        const char * const  *uuids,
-                        guint                target,
-                        gint64               folder_id,
-                        LoomWindow          *window)
+on_sessions_dropped_cb (LoomSidebar       *sidebar,
+                        const char *const *uuids,
+                        guint              target,
+                        gint64             folder_id,
+                        LoomWindow        *window)
 {
   loom_window_move_sessions (window, uuids, target, folder_id);
 }
@@ -272,10 +279,10 @@ get_sidebar (Fixture *fixture)
 static gboolean
 run_body_cb (gpointer user_data)
 {
-  Fixture *fixture = user_data;
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  Fixture     *fixture = user_data;
+  GtkWidget   *window = GTK_WIDGET (fixture->window);
   LoomSidebar *sidebar = get_sidebar (fixture);
-  guint dropped = g_signal_lookup ("sessions-dropped", LOOM_TYPE_SIDEBAR);
+  guint        dropped = g_signal_lookup ("sessions-dropped", LOOM_TYPE_SIDEBAR);
 
   /* The window connects the drops to the actions; a window that does not yet gets the same
    * connection here, as the contract between them says. */
@@ -290,8 +297,8 @@ run_body_cb (gpointer user_data)
 }
 
 static void
-fixture_run (Fixture  *fixture,
-             TestBody  body)
+fixture_run (Fixture *fixture,
+             TestBody body)
 {
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   fixture->body = body;
@@ -305,7 +312,7 @@ static LoomSession *
 get_session (Fixture    *fixture,
              const char *uuid)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSession *session;
 
   session = loom_store_get_session (loom_window_get_store (fixture->window), uuid, &error);
@@ -318,7 +325,7 @@ static char *
 place_of (Fixture    *fixture,
           const char *uuid)
 {
-  g_autoptr(LoomSession) session = get_session (fixture, uuid);
+  g_autoptr (LoomSession) session = get_session (fixture, uuid);
 
   return g_strdup_printf ("%" G_GINT64_FORMAT "/%d/%d", loom_session_get_folder_id (session),
                           loom_session_get_archived (session), loom_session_get_trashed (session));
@@ -346,18 +353,18 @@ assert_place (Fixture    *fixture,
 }
 
 static guint
-count_in (Fixture        *fixture,
-          LoomCollection  collection,
-          gint64          folder_id)
+count_in (Fixture       *fixture,
+          LoomCollection collection,
+          gint64         folder_id)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   guint n = 0;
 
   query.collection = collection;
   query.folder_id = folder_id;
-  g_assert_true (loom_store_count_sessions (loom_window_get_store (fixture->window), &query, &n,
-                                            &error));
+  g_assert_true (
+    loom_store_count_sessions (loom_window_get_store (fixture->window), &query, &n, &error));
   g_assert_no_error (error);
   return n;
 }
@@ -366,15 +373,15 @@ count_in (Fixture        *fixture,
 static char *
 store_folders (Fixture *fixture)
 {
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) names = g_string_new (NULL);
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) names = g_string_new (NULL);
 
   folders = loom_store_list_folders (loom_window_get_store (fixture->window), &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (folders); i++)
     {
-      g_autoptr(LoomFolder) folder = g_list_model_get_item (folders, i);
+      g_autoptr (LoomFolder) folder = g_list_model_get_item (folders, i);
 
       g_string_append_printf (names, "%s%s", i > 0 ? "," : "", loom_folder_get_name (folder));
     }
@@ -386,11 +393,11 @@ static char *
 sidebar_folders (Fixture *fixture)
 {
   GListModel *folders = loom_sidebar_get_folders (get_sidebar (fixture));
-  g_autoptr(GString) names = g_string_new (NULL);
+  g_autoptr (GString) names = g_string_new (NULL);
 
   for (guint i = 0; i < g_list_model_get_n_items (folders); i++)
     {
-      g_autoptr(LoomSidebarItem) item = g_list_model_get_item (folders, i);
+      g_autoptr (LoomSidebarItem) item = g_list_model_get_item (folders, i);
       GtkWidget *row;
 
       /* What the row shows, not only what its item says. */
@@ -409,8 +416,8 @@ static gint64
 folder_id_named (Fixture    *fixture,
                  const char *name)
 {
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
 
   folder = loom_store_find_folder (loom_window_get_store (fixture->window), name, &error);
   g_assert_no_error (error);
@@ -421,12 +428,12 @@ folder_id_named (Fixture    *fixture,
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
 
   for (guint i = 0; i < lists->len; i++)
     {
       GtkSelectionModel *model = gtk_list_view_get_model (lists->pdata[i]);
-      g_autoptr(GObject) first = NULL;
+      g_autoptr (GObject) first = NULL;
 
       if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
           LOOM_IS_SESSION (first))
@@ -437,13 +444,13 @@ session_selection (GtkWidget *window)
 
 /* Shows @collection and selects the session with @uuid alone in the list, as a click does. */
 static void
-select_session (Fixture        *fixture,
-                LoomCollection  collection,
-                const char     *uuid)
+select_session (Fixture       *fixture,
+                LoomCollection collection,
+                const char    *uuid)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   GtkSelectionModel *selection;
-  guint n_items;
+  guint              n_items;
 
   loom_sidebar_select_collection (get_sidebar (fixture), collection);
   loom_ui_test_wait_for_frames (window, 2);
@@ -452,7 +459,7 @@ select_session (Fixture        *fixture,
   n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
@@ -472,13 +479,13 @@ static void
 add_to_selection (Fixture    *fixture,
                   const char *uuid)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   GtkSelectionModel *selection = session_selection (window);
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  guint              n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
@@ -541,7 +548,7 @@ undo_from_toast (Fixture    *fixture,
 static gboolean
 shows_one_undo_button (gpointer data)
 {
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (data, GTK_TYPE_BUTTON);
+  g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (data, GTK_TYPE_BUTTON);
   guint undo_buttons = 0;
 
   for (guint i = 0; i < buttons->len; i++)
@@ -572,11 +579,11 @@ respond (AdwMessageDialog *dialog,
 static GtkDropTarget *
 drop_target_of (GtkWidget *row)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (row);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (row);
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, i);
 
       if (GTK_IS_DROP_TARGET (controller))
         return GTK_DROP_TARGET (controller);
@@ -586,12 +593,12 @@ drop_target_of (GtkWidget *row)
 
 /* Drops @uuids on @row, as the end of a drag from the session list does. */
 static void
-drop_on (Fixture            *fixture,
-         GtkWidget          *row,
-         const char * const *uuids)
+drop_on (Fixture           *fixture,
+         GtkWidget         *row,
+         const char *const *uuids)
 {
   GtkDropTarget *target = drop_target_of (row);
-  g_auto(GValue) value = G_VALUE_INIT;
+  g_auto (GValue) value = G_VALUE_INIT;
   gboolean handled = FALSE;
 
   g_assert_nonnull (target);
@@ -623,14 +630,14 @@ open_folder_dialog (Fixture    *fixture,
 static void
 folders_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomSidebar *sidebar = get_sidebar (fixture);
+  GtkWidget        *window = GTK_WIDGET (fixture->window);
+  LoomSidebar      *sidebar = get_sidebar (fixture);
   LoomFolderDialog *folder_dialog;
   AdwMessageDialog *dialog;
-  GtkWidget *row;
-  GtkPopover *menu;
-  g_autofree char *folders = NULL;
-  gint64 research_id;
+  GtkWidget        *row;
+  GtkPopover       *menu;
+  g_autofree char  *folders = NULL;
+  gint64            research_id;
 
   /* The folders, in the store's order, each with the number of sessions it lists: the archived
    * release notes are in Archived, not in Personal's list. */
@@ -645,11 +652,11 @@ folders_body (Fixture *fixture)
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (folder_dialog)) == GTK_WINDOW (window));
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (folder_dialog)), ==,
                    "New Folder");
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (folder_dialog),
-                                                           "save"));
+  g_assert_false (
+    adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (folder_dialog), "save"));
   loom_folder_dialog_set_name (folder_dialog, "work");
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (folder_dialog),
-                                                           "save"));
+  g_assert_false (
+    adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (folder_dialog), "save"));
   wait_for_label (GTK_WIDGET (folder_dialog), "A folder named “work” already exists");
   loom_ui_test_save_screenshot (GTK_WIDGET (folder_dialog), "actions-folder-name-taken");
   loom_folder_dialog_set_name (folder_dialog, "Reading");
@@ -708,8 +715,8 @@ folders_body (Fixture *fixture)
   g_clear_pointer (&folders, g_free);
   g_assert_true (gtk_widget_activate_action (window, "folder.move-up", "x", research_id));
   loom_ui_test_wait_for_writes (fixture->window);
-  g_assert_true (gtk_widget_activate_action (window, "folder.move-down", "x",
-                                             fixture->personal_id));
+  g_assert_true (
+    gtk_widget_activate_action (window, "folder.move-down", "x", fixture->personal_id));
   loom_ui_test_wait_for_writes (fixture->window);
   folders = sidebar_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research:0,Work:2,Personal:0");
@@ -737,18 +744,17 @@ folders_body (Fixture *fixture)
                    research_id);
   g_assert_true (gtk_widget_has_focus (loom_sidebar_get_folder_row (sidebar, research_id)));
   g_assert_null (gtk_list_box_get_selected_row (GTK_LIST_BOX (gtk_widget_get_parent (row))));
-  g_assert_true (loom_ui_test_press_key (gtk_widget_get_parent (loom_sidebar_get_folder_row (sidebar,
-                                                                                 research_id)),
-                            GDK_KEY_Up, 0));
-  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)),
-                   ==, LOOM_COLLECTION_TRASH);
+  g_assert_true (loom_ui_test_press_key (
+    gtk_widget_get_parent (loom_sidebar_get_folder_row (sidebar, research_id)), GDK_KEY_Up, 0));
+  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)), ==,
+                   LOOM_COLLECTION_TRASH);
 
   /* A folder is shown as All narrowed to it. */
   g_assert_true (loom_sidebar_select_folder (sidebar, fixture->work_id));
-  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)),
-                   ==, LOOM_COLLECTION_ALL);
-  g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)),
-                   ==, fixture->work_id);
+  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)), ==,
+                   LOOM_COLLECTION_ALL);
+  g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)), ==,
+                   fixture->work_id);
   loom_ui_test_wait_for_frames (window, 2);
   loom_ui_test_save_screenshots (fixture->app, window, "actions-sidebar-folder-selected");
 
@@ -778,8 +784,8 @@ folders_body (Fixture *fixture)
   /* The selected folder went: the sidebar shows All Sessions instead. */
   g_assert_cmpint (loom_sidebar_item_get_folder_id (loom_sidebar_get_selected_item (sidebar)), ==,
                    0);
-  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)),
-                   ==, LOOM_COLLECTION_ALL);
+  g_assert_cmpint (loom_sidebar_item_get_collection (loom_sidebar_get_selected_item (sidebar)), ==,
+                   LOOM_COLLECTION_ALL);
   folders = sidebar_folders (fixture);
   g_assert_cmpstr (folders, ==, "Research:0,Personal:0");
   g_clear_pointer (&folders, g_free);
@@ -811,8 +817,8 @@ folders_body (Fixture *fixture)
 }
 
 static void
-test_folders (Fixture       *fixture,
-              gconstpointer  user_data)
+test_folders (Fixture      *fixture,
+              gconstpointer user_data)
 {
   fixture_run (fixture, folders_body);
 }
@@ -822,14 +828,14 @@ test_folders (Fixture       *fixture,
 static void
 move_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomSidebar *sidebar = get_sidebar (fixture);
-  const char *both[] = { fixture->login, fixture->arm64, NULL };
-  const char *notes[] = { fixture->notes, NULL };
-  GtkWidget *personal_row, *archived_row, *trash_row, *all_row;
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomSidebar     *sidebar = get_sidebar (fixture);
+  const char      *both[] = { fixture->login, fixture->arm64, NULL };
+  const char      *notes[] = { fixture->notes, NULL };
+  GtkWidget       *personal_row, *archived_row, *trash_row, *all_row;
   g_autofree char *folders = NULL;
-  LoomMoveDialog *move_dialog;
-  g_autoptr(GPtrArray) rows = NULL;
+  LoomMoveDialog  *move_dialog;
+  g_autoptr (GPtrArray) rows = NULL;
 
   personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
   archived_row = loom_sidebar_get_collection_row (sidebar, LOOM_COLLECTION_ARCHIVED);
@@ -837,10 +843,10 @@ move_body (Fixture *fixture)
   all_row = loom_sidebar_get_collection_row (sidebar, LOOM_COLLECTION_ALL);
 
   /* Only the rows that mean something as a place take drops. */
-  g_assert_null (drop_target_of (loom_sidebar_get_collection_row (sidebar,
-                                                                  LOOM_COLLECTION_RECENT)));
-  g_assert_null (drop_target_of (loom_sidebar_get_collection_row (sidebar,
-                                                                  LOOM_COLLECTION_PINNED)));
+  g_assert_null (
+    drop_target_of (loom_sidebar_get_collection_row (sidebar, LOOM_COLLECTION_RECENT)));
+  g_assert_null (
+    drop_target_of (loom_sidebar_get_collection_row (sidebar, LOOM_COLLECTION_PINNED)));
 
   /* A row under a drag says that it takes the drop. */
   gtk_widget_set_state_flags (personal_row, GTK_STATE_FLAG_DROP_ACTIVE, FALSE);
@@ -887,8 +893,8 @@ move_body (Fixture *fixture)
 
   /* By action, on the selected session. */
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->review);
-  g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x",
-                                             fixture->personal_id));
+  g_assert_true (
+    gtk_widget_activate_action (window, "session.move-to-folder", "x", fixture->personal_id));
   loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->review, fixture->personal_id, FALSE, FALSE);
   undo_from_toast (fixture, "“Summarise the design review” moved to “Personal”");
@@ -927,8 +933,8 @@ move_body (Fixture *fixture)
   assert_place (fixture, fixture->login, fixture->work_id, FALSE, FALSE);
 
   /* A newer action's toast replaces the older one: Undo is always about the last action. */
-  drop_on (fixture, trash_row, (const char *[]) { fixture->settings, NULL });
-  drop_on (fixture, archived_row, (const char *[]) { fixture->review, NULL });
+  drop_on (fixture, trash_row, (const char *[]){ fixture->settings, NULL });
+  drop_on (fixture, archived_row, (const char *[]){ fixture->review, NULL });
   undo_from_toast (fixture, "“Summarise the design review” archived");
   assert_place (fixture, fixture->review, 0, FALSE, FALSE);
   assert_place (fixture, fixture->settings, fixture->work_id, FALSE, TRUE);
@@ -940,11 +946,11 @@ move_body (Fixture *fixture)
 static void
 quick_succession_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget   *window = GTK_WIDGET (fixture->window);
   LoomSidebar *sidebar = get_sidebar (fixture);
-  GtkWidget *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
-  GtkWidget *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
-  const char *review[] = { fixture->review, NULL };
+  GtkWidget   *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
+  GtkWidget   *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
+  const char  *review[] = { fixture->review, NULL };
 
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
   for (guint frames = 0; frames < 16; frames++)
@@ -984,11 +990,10 @@ current_undo_button (Fixture *fixture)
 {
   GtkWidget *overlay = loom_ui_test_find_any (GTK_WIDGET (fixture->window), ADW_TYPE_TOAST_OVERLAY);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (overlay);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (overlay); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+      g_autoptr (GPtrArray) buttons = g_ptr_array_new ();
 
       if (!g_str_equal (G_OBJECT_TYPE_NAME (child), "AdwToastWidget") ||
           !gtk_widget_get_can_target (child))
@@ -998,8 +1003,8 @@ current_undo_button (Fixture *fixture)
         {
           GtkWidget *button = loom_ui_test_find_any (w, GTK_TYPE_BUTTON);
 
-          if (button != NULL && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)),
-                                           "_Undo") == 0)
+          if (button != NULL &&
+              g_strcmp0 (gtk_button_get_label (GTK_BUTTON (button)), "_Undo") == 0)
             return button;
         }
     }
@@ -1022,12 +1027,12 @@ shows_current_undo (gpointer data)
 static void
 dismiss_sliding_in_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  GtkWidget *overlay = loom_ui_test_find_any (window, ADW_TYPE_TOAST_OVERLAY);
+  GtkWidget   *window = GTK_WIDGET (fixture->window);
+  GtkWidget   *overlay = loom_ui_test_find_any (window, ADW_TYPE_TOAST_OVERLAY);
   LoomSidebar *sidebar = get_sidebar (fixture);
-  GtkWidget *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
-  GtkWidget *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
-  const char *review[] = { fixture->review, NULL };
+  GtkWidget   *personal_row = loom_sidebar_get_folder_row (sidebar, fixture->personal_id);
+  GtkWidget   *work_row = loom_sidebar_get_folder_row (sidebar, fixture->work_id);
+  const char  *review[] = { fixture->review, NULL };
 
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
 
@@ -1052,7 +1057,7 @@ dismiss_sliding_in_body (Fixture *fixture)
   for (guint frames = 0; frames < 4; frames++)
     {
       g_assert_true (gtk_widget_activate_action (window, "session.copy-rename-command", NULL));
-      drop_on (fixture, personal_row, (const char *[]) { fixture->settings, NULL });
+      drop_on (fixture, personal_row, (const char *[]){ fixture->settings, NULL });
       g_assert_true (loom_ui_test_wait_until (shows_current_undo, fixture));
       loom_ui_test_wait_for_frames (window, frames);
       g_signal_emit_by_name (current_undo_button (fixture), "clicked");
@@ -1064,15 +1069,15 @@ dismiss_sliding_in_body (Fixture *fixture)
 }
 
 static void
-test_dismiss_sliding_in (Fixture       *fixture,
-                         gconstpointer  user_data)
+test_dismiss_sliding_in (Fixture      *fixture,
+                         gconstpointer user_data)
 {
   fixture_run (fixture, dismiss_sliding_in_body);
 }
 
 static void
-test_move (Fixture       *fixture,
-           gconstpointer  user_data)
+test_move (Fixture      *fixture,
+           gconstpointer user_data)
 {
   fixture_run (fixture, move_body);
 }
@@ -1081,8 +1086,8 @@ test_move (Fixture       *fixture,
 
 typedef struct
 {
-  char     *text;
-  gboolean  done;
+  char    *text;
+  gboolean done;
 } ClipboardRead;
 
 static void
@@ -1091,7 +1096,7 @@ on_clipboard_read_cb (GObject      *source,
                       gpointer      user_data)
 {
   ClipboardRead *read = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
   g_assert_no_error (error);
@@ -1112,20 +1117,19 @@ read_clipboard (GtkWidget *widget)
 static LoomRenameDialog *
 open_rename_dialog (Fixture *fixture)
 {
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "session.rename",
-                                             NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "session.rename", NULL));
   return LOOM_RENAME_DIALOG (wait_for_toplevel (LOOM_TYPE_RENAME_DIALOG));
 }
 
 static void
 sessions_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget        *window = GTK_WIDGET (fixture->window);
+  LoomStore        *store = loom_window_get_store (fixture->window);
   LoomRenameDialog *rename_dialog;
   LoomDeleteDialog *delete_dialog;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *clipboard = NULL;
   g_autofree char *rows = NULL;
 
@@ -1141,8 +1145,8 @@ sessions_body (Fixture *fixture)
                   "New title: Explain why the arm64 build fails - " CREATED_DATE);
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (rename_dialog), "actions-rename-dialog");
   loom_rename_dialog_set_name (rename_dialog, "");
-  g_assert_false (adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (rename_dialog),
-                                                           "rename"));
+  g_assert_false (
+    adw_message_dialog_get_response_enabled (ADW_MESSAGE_DIALOG (rename_dialog), "rename"));
   loom_rename_dialog_set_name (rename_dialog, "arm64 build failure - 2020-01-01");
   respond (ADW_MESSAGE_DIALOG (rename_dialog), "rename");
   session = get_session (fixture, fixture->arm64);
@@ -1156,8 +1160,8 @@ sessions_body (Fixture *fixture)
   loom_rename_dialog_set_name (rename_dialog, "Something else");
   respond (ADW_MESSAGE_DIALOG (rename_dialog), "cancel");
   session = get_session (fixture, fixture->login);
-  g_assert_cmpstr (loom_session_get_title (session), ==, "Fix the flaky login test - "
-                   CREATED_DATE);
+  g_assert_cmpstr (loom_session_get_title (session), ==,
+                   "Fix the flaky login test - " CREATED_DATE);
   g_clear_object (&session);
 
   /* The rename command, alone on the clipboard, ready to paste into the agent. */
@@ -1192,7 +1196,7 @@ sessions_body (Fixture *fixture)
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->login);
   add_to_selection (fixture, fixture->settings);
   {
-    g_autoptr(GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
+    g_autoptr (GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
 
     g_assert_cmpuint (selected->len, ==, 2);
   }
@@ -1225,8 +1229,7 @@ sessions_body (Fixture *fixture)
   g_assert_true (gtk_widget_activate_action (window, "session.archive", NULL));
   loom_ui_test_wait_for_writes (fixture->window);
   assert_place (fixture, fixture->notes, fixture->personal_id, FALSE, FALSE);
-  undo_from_toast (fixture,
-                   "“Draft the release notes” restored from the archive");
+  undo_from_toast (fixture, "“Draft the release notes” restored from the archive");
   assert_place (fixture, fixture->notes, fixture->personal_id, TRUE, FALSE);
 
   /* Trash (Delete does it too), and undo; restore from the trash, and undo that. */
@@ -1251,20 +1254,20 @@ sessions_body (Fixture *fixture)
   delete_dialog = LOOM_DELETE_DIALOG (wait_for_toplevel (LOOM_TYPE_DELETE_DIALOG));
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (delete_dialog)), ==,
                    "Delete Session Permanently?");
-  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (delete_dialog)),
-                            "cannot be undone"));
-  g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (delete_dialog)),
-                   ==, "cancel");
-  g_assert_cmpint (adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (delete_dialog),
-                                                               "delete"),
-                   ==, ADW_RESPONSE_DESTRUCTIVE);
+  g_assert_nonnull (
+    strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (delete_dialog)), "cannot be undone"));
+  g_assert_cmpstr (adw_message_dialog_get_default_response (ADW_MESSAGE_DIALOG (delete_dialog)), ==,
+                   "cancel");
+  g_assert_cmpint (
+    adw_message_dialog_get_response_appearance (ADW_MESSAGE_DIALOG (delete_dialog), "delete"), ==,
+    ADW_RESPONSE_DESTRUCTIVE);
   rows = loom_delete_dialog_describe_rows (loom_delete_dialog_get_plan (delete_dialog));
   g_assert_true (g_str_has_prefix (rows, "4 messages, 2 events, "));
   g_assert_true (g_str_has_suffix (rows, " search entries"));
   {
     g_autofree char *also = g_strdup_printf ("Also removed: %s.", rows);
-    g_autoptr(GPtrArray) titles = loom_ui_test_find_visible (GTK_WIDGET (delete_dialog),
-                                                             ADW_TYPE_ACTION_ROW);
+    g_autoptr (GPtrArray)
+      titles = loom_ui_test_find_visible (GTK_WIDGET (delete_dialog), ADW_TYPE_ACTION_ROW);
 
     wait_for_label (GTK_WIDGET (delete_dialog), also);
     g_assert_cmpuint (titles->len, ==, 1);
@@ -1279,15 +1282,14 @@ sessions_body (Fixture *fixture)
   wait_for_label (window, "1 session deleted");
 
   /* Empty Trash: two sessions there; the dialog names both, and both go. */
-  drop_on (fixture, loom_sidebar_get_collection_row (get_sidebar (fixture),
-                                                     LOOM_COLLECTION_TRASH),
-           (const char *[]) { fixture->review, NULL });
+  drop_on (fixture, loom_sidebar_get_collection_row (get_sidebar (fixture), LOOM_COLLECTION_TRASH),
+           (const char *[]){ fixture->review, NULL });
   g_assert_cmpuint (count_in (fixture, LOOM_COLLECTION_TRASH, 0), ==, 2);
   loom_window_actions_update (fixture->window);
   /* The Trash row's own menu offers it too. */
   {
-    GtkWidget *trash_row = loom_sidebar_get_collection_row (get_sidebar (fixture),
-                                                           LOOM_COLLECTION_TRASH);
+    GtkWidget  *trash_row = loom_sidebar_get_collection_row (get_sidebar (fixture),
+                                                             LOOM_COLLECTION_TRASH);
     GtkPopover *menu;
 
     g_assert_true (loom_ui_test_press_key (trash_row, GDK_KEY_F10, GDK_SHIFT_MASK));
@@ -1301,8 +1303,9 @@ sessions_body (Fixture *fixture)
   delete_dialog = LOOM_DELETE_DIALOG (wait_for_toplevel (LOOM_TYPE_DELETE_DIALOG));
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (delete_dialog)), ==,
                    "Empty Trash?");
-  g_assert_cmpstr (adw_message_dialog_get_response_label (ADW_MESSAGE_DIALOG (delete_dialog),
-                                                          "delete"), ==, "_Empty Trash");
+  g_assert_cmpstr (
+    adw_message_dialog_get_response_label (ADW_MESSAGE_DIALOG (delete_dialog), "delete"), ==,
+    "_Empty Trash");
   g_assert_cmpuint (loom_delete_plan_get_n_sessions (loom_delete_dialog_get_plan (delete_dialog)),
                     ==, 2);
   loom_ui_test_save_screenshot (GTK_WIDGET (delete_dialog), "actions-empty-trash-dialog");
@@ -1323,15 +1326,15 @@ sessions_body (Fixture *fixture)
 }
 
 static void
-test_sessions (Fixture       *fixture,
-               gconstpointer  user_data)
+test_sessions (Fixture      *fixture,
+               gconstpointer user_data)
 {
   fixture_run (fixture, sessions_body);
 }
 
 static void
-test_quick_succession (Fixture       *fixture,
-                       gconstpointer  user_data)
+test_quick_succession (Fixture      *fixture,
+                       gconstpointer user_data)
 {
   fixture_run (fixture, quick_succession_body);
 }
@@ -1341,12 +1344,12 @@ test_quick_succession (Fixture       *fixture,
 static void
 ensure_actions (void)
 {
-  GtkWidgetClass *klass = g_type_class_ref (LOOM_TYPE_WINDOW);
+  GtkWidgetClass     *klass = g_type_class_ref (LOOM_TYPE_WINDOW);
   const GVariantType *parameter_type;
-  const char *property_name;
-  const char *name;
-  gboolean found = FALSE;
-  GType owner;
+  const char         *property_name;
+  const char         *name;
+  gboolean            found = FALSE;
+  GType               owner;
 
   for (guint i = 0;
        gtk_widget_class_query_action (klass, i, &owner, &name, &parameter_type, &property_name);
@@ -1373,16 +1376,15 @@ main (int   argc,
   /* Screenshots must not catch a transition half-way. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
-  g_test_add ("/app/actions/folders", Fixture, NULL,
-              fixture_set_up, test_folders, fixture_tear_down);
-  g_test_add ("/app/actions/move", Fixture, NULL,
-              fixture_set_up, test_move, fixture_tear_down);
-  g_test_add ("/app/actions/sessions", Fixture, NULL,
-              fixture_set_up, test_sessions, fixture_tear_down);
-  g_test_add ("/app/actions/quick-succession", Fixture, NULL,
-              fixture_set_up, test_quick_succession, fixture_tear_down);
-  g_test_add ("/app/actions/dismiss-sliding-in", Fixture, NULL,
-              fixture_set_up, test_dismiss_sliding_in, fixture_tear_down);
+  g_test_add ("/app/actions/folders", Fixture, NULL, fixture_set_up, test_folders,
+              fixture_tear_down);
+  g_test_add ("/app/actions/move", Fixture, NULL, fixture_set_up, test_move, fixture_tear_down);
+  g_test_add ("/app/actions/sessions", Fixture, NULL, fixture_set_up, test_sessions,
+              fixture_tear_down);
+  g_test_add ("/app/actions/quick-succession", Fixture, NULL, fixture_set_up, test_quick_succession,
+              fixture_tear_down);
+  g_test_add ("/app/actions/dismiss-sliding-in", Fixture, NULL, fixture_set_up,
+              test_dismiss_sliding_in, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -25,18 +25,18 @@ static void
 add_icon_names_from_ui (const char *resource_path,
                         GHashTable *names)
 {
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GRegex) regex = NULL;
-  g_autoptr(GMatchInfo) match = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GRegex) regex = NULL;
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GError) error = NULL;
 
   bytes = g_resources_lookup_data (resource_path, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
   g_assert_no_error (error);
 
   regex = g_regex_new ("<property name=\"icon[-_]name\">([^<]+)</property>", 0, 0, &error);
   g_assert_no_error (error);
-  g_regex_match_full (regex, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), 0, 0,
-                      &match, &error);
+  g_regex_match_full (regex, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), 0, 0, &match,
+                      &error);
   g_assert_no_error (error);
   for (; g_match_info_matches (match); g_match_info_next (match, NULL))
     g_hash_table_add (names, g_match_info_fetch (match, 1));
@@ -47,8 +47,8 @@ static void
 add_icon_names_from_templates (GHashTable *names)
 {
   static const char ui_dir[] = "/org/intentloom/History/ui/";
-  g_auto(GStrv) children = NULL;
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) children = NULL;
+  g_autoptr (GError) error = NULL;
   guint n_templates = 0;
 
   children = g_resources_enumerate_children (ui_dir, G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
@@ -72,11 +72,11 @@ static void
 add_icon_names_from_sources (GHashTable *names)
 {
   g_autofree char *app_dir = NULL;
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GRegex) regex = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (GRegex) regex = NULL;
+  g_autoptr (GError) error = NULL;
   const char *name;
-  guint n_sources = 0;
+  guint       n_sources = 0;
 
   app_dir = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "..", "src", "app", NULL);
   dir = g_dir_open (app_dir, 0, &error);
@@ -88,7 +88,7 @@ add_icon_names_from_sources (GHashTable *names)
     {
       g_autofree char *path = NULL;
       g_autofree char *text = NULL;
-      g_autoptr(GMatchInfo) match = NULL;
+      g_autoptr (GMatchInfo) match = NULL;
 
       if (!g_str_has_suffix (name, ".c"))
         continue;
@@ -108,8 +108,8 @@ load_icon_file (GFile   *file,
                 GError **error)
 {
   g_autofree char *uri = g_file_get_uri (file);
-  char *contents = NULL;
-  gsize length = 0;
+  char            *contents = NULL;
+  gsize            length = 0;
 
   if (g_str_has_prefix (uri, "resource://"))
     {
@@ -130,12 +130,12 @@ decode_icon (const char *file_name,
              int         size,
              GError    **error)
 {
-  g_autoptr(GdkPixbufLoader) loader = NULL;
+  g_autoptr (GdkPixbufLoader) loader = NULL;
   GdkPixbuf *pixbuf;
 
   if (g_str_has_suffix (file_name, ".png"))
     {
-      g_autoptr(GdkTexture) texture = gdk_texture_new_from_bytes (bytes, error);
+      g_autoptr (GdkTexture) texture = gdk_texture_new_from_bytes (bytes, error);
 
       return texture != NULL;
     }
@@ -164,12 +164,12 @@ check_icon (GtkIconTheme *theme,
             const char   *icon_name,
             int           size)
 {
-  g_autoptr(GtkIconPaintable) paintable = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GtkIconPaintable) paintable = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *file_name = NULL;
-  const char *found_name;
+  const char      *found_name;
 
   paintable = gtk_icon_theme_lookup_icon (theme, icon_name, NULL, size, 1, GTK_TEXT_DIR_NONE, 0);
   found_name = gtk_icon_paintable_get_icon_name (paintable);
@@ -195,13 +195,13 @@ check_icon (GtkIconTheme *theme,
 static void
 test_every_named_icon_loads (void)
 {
-  g_autoptr(LoomApplication) app = NULL;
-  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomApplication) app = NULL;
+  g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
   g_autofree const char **sorted = NULL;
-  GtkIconTheme *theme;
-  guint n_names;
+  GtkIconTheme           *theme;
+  guint                   n_names;
 
   /* Registering runs the application's startup, which adds its resources' icons to the icon
    * theme exactly as for a user; no window is needed. */
@@ -219,8 +219,8 @@ test_every_named_icon_loads (void)
    * the names, or this test would prove nothing about it. */
   g_assert_true (g_hash_table_contains (names, APP_ID "-symbolic"));
 
-  sorted = (const char **) g_hash_table_get_keys_as_array (names, &n_names);
-  g_qsort_with_data (sorted, n_names, sizeof (char *), (GCompareDataFunc) g_strcmp0, NULL);
+  sorted = (const char **)g_hash_table_get_keys_as_array (names, &n_names);
+  g_qsort_with_data (sorted, n_names, sizeof (char *), (GCompareDataFunc)g_strcmp0, NULL);
   g_test_message ("%u icon names", n_names);
 
   for (guint i = 0; i < n_names; i++)
@@ -233,11 +233,11 @@ test_every_named_icon_loads (void)
       }
 
   for (guint i = 0; i < problems->len; i++)
-    g_test_message ("%s", (const char *) g_ptr_array_index (problems, i));
+    g_test_message ("%s", (const char *)g_ptr_array_index (problems, i));
   if (problems->len > 0)
     g_test_fail_printf ("%u icons cannot be shown (the first: %s); is GdkPixbuf's SVG loader, "
                         "Debian's librsvg2-common, installed?",
-                        problems->len, (const char *) g_ptr_array_index (problems, 0));
+                        problems->len, (const char *)g_ptr_array_index (problems, 0));
 }
 
 int

@@ -35,8 +35,8 @@
 /* Generous: llvmpipe and a busy CI machine can be slow to draw the first frame. */
 #define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 
-#define N_FIXTURE_SESSIONS 19  /* tests/import/fixtures/claude + codex, sub-agents included */
-#define N_SAMPLE_SESSIONS  7   /* data/samples/README.md */
+#define N_FIXTURE_SESSIONS 19 /* tests/import/fixtures/claude + codex, sub-agents included */
+#define N_SAMPLE_SESSIONS  7  /* data/samples/README.md */
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
@@ -59,7 +59,7 @@ static void
 click_button (GtkWidget *button)
 {
   gboolean clicked = FALSE;
-  gulong handler;
+  gulong   handler;
 
   g_assert_nonnull (button);
   handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
@@ -96,13 +96,13 @@ fixture_path (const char *name)
 static void
 prepare_store (Fixture *fixture)
 {
-  g_autofree char *claude = fixture_path ("claude");
-  g_autofree char *codex = fixture_path ("codex");
-  const char *paths[] = { claude, codex, NULL };
+  g_autofree char  *claude = fixture_path ("claude");
+  g_autofree char  *codex = fixture_path ("codex");
+  const char       *paths[] = { claude, codex, NULL };
   LoomImportOptions options = { NULL, paths };
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
 
   store = loom_store_open (fixture->db_path, &error);
   g_assert_no_error (error);
@@ -112,10 +112,10 @@ prepare_store (Fixture *fixture)
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
   fixture->dir = g_dir_make_tmp ("loom-test-main-window-XXXXXX", &error);
@@ -130,10 +130,9 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-
   /* Once closed, nothing may hold the window, nor the application once it has shut down. */
   if (fixture->window != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->window));
@@ -152,7 +151,7 @@ fixture_tear_down (Fixture       *fixture,
 static gboolean
 run_body_cb (gpointer user_data)
 {
-  Fixture *fixture = user_data;
+  Fixture   *fixture = user_data;
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
   loom_ui_test_wait_for_frames (window, 2);
@@ -162,8 +161,8 @@ run_body_cb (gpointer user_data)
 }
 
 static void
-fixture_run (Fixture  *fixture,
-             TestBody  body)
+fixture_run (Fixture *fixture,
+             TestBody body)
 {
   /* Non-unique: each test starts its own instance on the private bus. */
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
@@ -175,11 +174,11 @@ fixture_run (Fixture  *fixture,
 /* ——— What the window shows ——— */
 
 static guint
-count_sessions (LoomStore      *store,
-                LoomCollection  collection)
+count_sessions (LoomStore     *store,
+                LoomCollection collection)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   guint n_sessions = 0;
 
   query.collection = collection;
@@ -192,7 +191,7 @@ static LoomSession *
 get_session (LoomStore  *store,
              const char *uuid)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSession *session = loom_store_get_session (store, uuid, &error);
 
   g_assert_no_error (error);
@@ -205,7 +204,7 @@ static LoomSession *
 find_listed_session (GtkWidget  *window,
                      const char *title)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -221,12 +220,12 @@ find_listed_session (GtkWidget  *window,
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
 
   for (guint i = 0; i < lists->len; i++)
     {
       GtkSelectionModel *model = gtk_list_view_get_model (lists->pdata[i]);
-      g_autoptr(GObject) first = NULL;
+      g_autoptr (GObject) first = NULL;
 
       /* GTK 4.8's selection models say their items are GObjects: look at one. */
       if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
@@ -242,11 +241,11 @@ select_session (GtkWidget  *window,
                 const char *uuid)
 {
   GtkSelectionModel *selection = session_selection (window);
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  guint              n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
@@ -263,7 +262,7 @@ select_session (GtkWidget  *window,
 static LoomCollection
 selected_collection (GtkWidget *window)
 {
-  LoomSidebar *sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
+  LoomSidebar     *sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
   LoomSidebarItem *item = loom_sidebar_get_selected_item (sidebar);
 
   g_assert_nonnull (item);
@@ -306,7 +305,7 @@ static GtkWindow *
 wait_for_toplevel (GType type)
 {
   GtkWindow *window = NULL;
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  gint64     deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
 
   while (window == NULL && g_get_monotonic_time () < deadline)
     {
@@ -325,8 +324,8 @@ import_folder (GtkWidget  *window,
                const char *folder,
                const char *screenshot)
 {
-  g_autoptr(GFile) folder_file = g_file_new_for_path (folder);
-  g_autoptr(GFile) chosen = NULL;
+  g_autoptr (GFile) folder_file = g_file_new_for_path (folder);
+  g_autoptr (GFile) chosen = NULL;
   GtkWindow *chooser;
 
   g_assert_true (gtk_widget_activate_action (window, "win.import-folder", NULL));
@@ -335,8 +334,8 @@ import_folder (GtkWidget  *window,
   g_assert_true (gtk_window_get_modal (chooser));
   g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
                    GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER);
-  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder_file,
-                                                      NULL));
+  g_assert_true (
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder_file, NULL));
   loom_ui_test_wait_for_frames (GTK_WIDGET (chooser), 3);
   chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_assert_true (g_file_equal (chosen, folder_file));
@@ -348,11 +347,11 @@ import_folder (GtkWidget  *window,
 static void
 first_run_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *samples = NULL;
   g_autofree char *gemini = fixture_path ("gemini");
-  GtkWidget *load_button;
+  GtkWidget       *load_button;
 
   /* Someone without any agent history is offered a way in. */
   g_assert_nonnull (loom_ui_test_find_visible_status_page (window, "No Sessions Yet"));
@@ -399,8 +398,7 @@ has_mapped_action_button (GtkWidget  *root,
       g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
     return TRUE;
 
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     if (has_mapped_action_button (child, action))
       return TRUE;
@@ -408,8 +406,8 @@ has_mapped_action_button (GtkWidget  *root,
 }
 
 static void
-test_first_run (Fixture       *fixture,
-                gconstpointer  user_data)
+test_first_run (Fixture      *fixture,
+                gconstpointer user_data)
 {
   fixture_run (fixture, first_run_body);
 }
@@ -424,7 +422,7 @@ write_damaged_folder (Fixture *fixture)
 {
   g_autofree char *folder = g_build_filename (fixture->dir, "damaged", NULL);
   g_autofree char *path = g_build_filename (folder, DAMAGED_SESSION ".jsonl", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   static const char contents[] =
     "{\"parentUuid\":null,\"isSidechain\":false,\"userType\":\"external\","
     "\"cwd\":\"/tmp/proj\",\"sessionId\":\"" DAMAGED_SESSION "\",\"version\":\"2.1.100\","
@@ -451,12 +449,12 @@ close_window (GtkWindow *window)
 
 /* The one problem listed: its message and its place, the two labels of its row. */
 static GtkWidget *
-find_problem_row (GtkWidget  *root,
-                  GtkLabel  **what,
-                  GtkLabel  **where)
+find_problem_row (GtkWidget *root,
+                  GtkLabel **what,
+                  GtkLabel **where)
 {
-  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (root, GTK_TYPE_LIST_VIEW);
-  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (root, GTK_TYPE_LIST_VIEW);
+  g_autoptr (GPtrArray) labels = NULL;
 
   g_assert_cmpuint (lists->len, ==, 1);
   labels = loom_ui_test_find_visible (lists->pdata[0], GTK_TYPE_LABEL);
@@ -469,8 +467,8 @@ find_problem_row (GtkWidget  *root,
 
 typedef struct
 {
-  char     *text;
-  gboolean  done;
+  char    *text;
+  gboolean done;
 } ClipboardRead;
 
 static void
@@ -489,8 +487,8 @@ read_clipboard (GtkWidget *widget)
 {
   ClipboardRead read = { NULL, FALSE };
 
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL,
-                                 on_clipboard_read_cb, &read);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, on_clipboard_read_cb,
+                                 &read);
   g_assert_true (loom_ui_test_wait_until (is_true, &read.done));
   return read.text;
 }
@@ -498,20 +496,20 @@ read_clipboard (GtkWidget *widget)
 static void
 import_problems_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
   g_autofree char *folder = write_damaged_folder (fixture);
   g_autofree char *copied = NULL;
   g_autofree char *expected = NULL;
-  GtkWindow *problems;
-  GtkLabel *what, *where;
-  GtkWidget *row, *focus;
+  GtkWindow       *problems;
+  GtkLabel        *what, *where;
+  GtkWidget       *row, *focus;
 
   /* Before any import, the list says what it is for. */
   g_assert_true (gtk_widget_activate_action (window, "win.show-import-problems", NULL));
   problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
   g_assert_true (gtk_window_get_transient_for (problems) == GTK_WINDOW (window));
-  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (problems),
-                                                           "No Import Problems"));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_status_page (GTK_WIDGET (problems), "No Import Problems"));
   loom_ui_test_save_screenshot (GTK_WIDGET (problems), "import-problems-none");
   close_window (problems);
 
@@ -525,17 +523,16 @@ import_problems_body (Fixture *fixture)
   problems = wait_for_toplevel (LOOM_TYPE_IMPORT_PROBLEMS_WINDOW);
   row = find_problem_row (GTK_WIDGET (problems), &what, &where);
   g_assert_true (g_str_has_prefix (gtk_label_get_text (what), "Not valid JSON ("));
-  g_assert_true (g_str_has_suffix (gtk_label_get_text (where),
-                                   "/damaged/" DAMAGED_SESSION ".jsonl, line 2"));
-  g_assert_true (g_str_has_suffix (gtk_widget_get_tooltip_text (row),
-                                   "/damaged/" DAMAGED_SESSION ".jsonl"));
+  g_assert_true (
+    g_str_has_suffix (gtk_label_get_text (where), "/damaged/" DAMAGED_SESSION ".jsonl, line 2"));
+  g_assert_true (
+    g_str_has_suffix (gtk_widget_get_tooltip_text (row), "/damaged/" DAMAGED_SESSION ".jsonl"));
   /* The keyboard starts in the list, not on Clear. */
   focus = gtk_root_get_focus (GTK_ROOT (problems));
   g_test_message ("focus: %s", focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "none");
   g_assert_nonnull (focus);
   g_assert_true (focus == gtk_widget_get_ancestor (row, GTK_TYPE_LIST_VIEW) ||
-                 gtk_widget_is_ancestor (focus, gtk_widget_get_ancestor (row,
-                                                                          GTK_TYPE_LIST_VIEW)));
+                 gtk_widget_is_ancestor (focus, gtk_widget_get_ancestor (row, GTK_TYPE_LIST_VIEW)));
   loom_ui_test_save_screenshots (fixture->app, GTK_WIDGET (problems), "import-problems");
 
   /* "Copy All" gives the warnings as `loom import` prints them. */
@@ -549,21 +546,21 @@ import_problems_body (Fixture *fixture)
 
   /* Clearing empties the list. */
   click_button (loom_ui_test_find_visible_button_labelled (GTK_WIDGET (problems), "C_lear"));
-  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (problems),
-                                                           "No Import Problems"));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_status_page (GTK_WIDGET (problems), "No Import Problems"));
   close_window (problems);
 }
 
 static void
-test_import_problems (Fixture       *fixture,
-                      gconstpointer  user_data)
+test_import_problems (Fixture      *fixture,
+                      gconstpointer user_data)
 {
   fixture_run (fixture, import_problems_body);
 }
 
 /* ——— Browsing ——— */
 
-#define BROWSED_TITLE "Run the test suite and fix what fails - 2026-03-05"
+#define BROWSED_TITLE   "Run the test suite and fix what fails - 2026-03-05"
 /* Its 17 messages and events, each tool result shown within its call: 11 rows. */
 #define N_BROWSED_ITEMS 11
 
@@ -572,7 +569,7 @@ static gboolean
 shows_title (GtkWidget  *window,
              const char *title)
 {
-  g_autoptr(GPtrArray) titles = loom_ui_test_find_visible (window, ADW_TYPE_WINDOW_TITLE);
+  g_autoptr (GPtrArray) titles = loom_ui_test_find_visible (window, ADW_TYPE_WINDOW_TITLE);
 
   for (guint i = 0; i < titles->len; i++)
     {
@@ -587,12 +584,12 @@ browse_body (Fixture *fixture)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
   LoomStore *store = loom_window_get_store (fixture->window);
-  g_autoptr(LoomSession) before = NULL;
-  g_autoptr(LoomSession) after = NULL;
+  g_autoptr (LoomSession) before = NULL;
+  g_autoptr (LoomSession) after = NULL;
   g_autofree char *uuid = NULL;
-  LoomSession *listed;
-  GtkWidget *back_button;
-  GtkWidget *details_button;
+  LoomSession     *listed;
+  GtkWidget       *back_button;
+  GtkWidget       *details_button;
 
   /* Wide: the three panes side by side, All selected, no session yet. */
   g_assert_cmpuint (loom_ui_test_count_visible (window, LOOM_TYPE_SIDEBAR), ==, 1);
@@ -618,9 +615,9 @@ browse_body (Fixture *fixture)
 
   /* Its timeline: every message and event of the session, the first of them on screen. */
   {
-    LoomTimelineView *timeline =
-      LOOM_TIMELINE_VIEW (loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_VIEW));
-    g_autoptr(GPtrArray) rows = NULL;
+    LoomTimelineView *timeline = LOOM_TIMELINE_VIEW (
+      loom_ui_test_find_any (window, LOOM_TYPE_TIMELINE_VIEW));
+    g_autoptr (GPtrArray) rows = NULL;
 
     g_assert_true (loom_timeline_view_get_session (timeline) != NULL);
     g_assert_cmpstr (loom_session_get_uuid (loom_timeline_view_get_session (timeline)), ==, uuid);
@@ -632,7 +629,7 @@ browse_body (Fixture *fixture)
                      "You said: Run the test suite and fix what fails");
   }
   {
-    g_autoptr(GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
+    g_autoptr (GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
 
     g_assert_cmpuint (selected->len, ==, 1);
     g_assert_cmpstr (loom_session_get_uuid (selected->pdata[0]), ==, uuid);
@@ -673,8 +670,8 @@ browse_body (Fixture *fixture)
 
   /* Ctrl+F: the search entry of the list gets the keyboard. */
   {
-    LoomSessionList *list =
-      LOOM_SESSION_LIST (loom_ui_test_find_any (window, LOOM_TYPE_SESSION_LIST));
+    LoomSessionList *list = LOOM_SESSION_LIST (
+      loom_ui_test_find_any (window, LOOM_TYPE_SESSION_LIST));
     GtkWidget *entry = GTK_WIDGET (loom_session_list_get_search_entry (list));
     GtkWidget *focus;
 
@@ -716,8 +713,8 @@ browse_body (Fixture *fixture)
 }
 
 static void
-test_browse (Fixture       *fixture,
-             gconstpointer  user_data)
+test_browse (Fixture      *fixture,
+             gconstpointer user_data)
 {
   fixture_run (fixture, browse_body);
 }
@@ -739,12 +736,10 @@ static State
 read_state (LoomStore  *store,
             const char *uuid)
 {
-  g_autoptr(LoomSession) session = get_session (store, uuid);
+  g_autoptr (LoomSession) session = get_session (store, uuid);
   State state = {
-    loom_session_get_folder_id (session),
-    loom_session_get_pinned (session),
-    loom_session_get_archived (session),
-    loom_session_get_trashed (session),
+    loom_session_get_folder_id (session),        loom_session_get_pinned (session),
+    loom_session_get_archived (session),         loom_session_get_trashed (session),
     g_strdup (loom_session_get_title (session)),
   };
 
@@ -801,11 +796,11 @@ add_to_selection (GtkWidget  *window,
                   const char *uuid)
 {
   GtkSelectionModel *selection = session_selection (window);
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  guint              n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
@@ -822,13 +817,13 @@ organise_body (Fixture *fixture)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
   LoomStore *store = loom_window_get_store (fixture->window);
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *a = NULL;
   g_autofree char *b = NULL;
-  LoomSidebar *sidebar;
-  GtkWindow *dialog;
-  gint64 folder_id;
+  LoomSidebar     *sidebar;
+  GtkWindow       *dialog;
+  gint64           folder_id;
 
   /* A folder to file sessions in, made as the CLI would. */
   folder = loom_store_create_folder (store, "Releases", &error);
@@ -846,7 +841,7 @@ organise_body (Fixture *fixture)
   select_session (window, a);
   add_to_selection (window, b);
   {
-    g_autoptr(GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
+    g_autoptr (GPtrArray) selected = loom_window_get_selected_sessions (fixture->window);
 
     g_assert_cmpuint (selected->len, ==, 2);
   }
@@ -854,8 +849,8 @@ organise_body (Fixture *fixture)
   loom_ui_test_save_screenshots (fixture->app, window, "main-window-several");
 
   sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
-  g_signal_emit_by_name (sidebar, "sessions-dropped",
-                         (const char * const[]) { a, b, NULL }, LOOM_COLLECTION_ALL, folder_id);
+  g_signal_emit_by_name (sidebar, "sessions-dropped", (const char *const[]){ a, b, NULL },
+                         LOOM_COLLECTION_ALL, folder_id);
   loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, folder_id, FALSE, FALSE, FALSE);
   assert_state (store, b, folder_id, FALSE, FALSE, FALSE);
@@ -866,8 +861,8 @@ organise_body (Fixture *fixture)
   assert_state (store, b, 0, FALSE, FALSE, FALSE);
 
   /* Dropped on the trash, then brought back. */
-  g_signal_emit_by_name (sidebar, "sessions-dropped",
-                         (const char * const[]) { a, NULL }, LOOM_COLLECTION_TRASH, (gint64)0);
+  g_signal_emit_by_name (sidebar, "sessions-dropped", (const char *const[]){ a, NULL },
+                         LOOM_COLLECTION_TRASH, (gint64)0);
   loom_ui_test_wait_for_writes (LOOM_WINDOW (window));
   assert_state (store, a, 0, FALSE, FALSE, TRUE);
   g_assert_null (find_listed_session (window, BROWSED_TITLE));
@@ -948,8 +943,8 @@ organise_body (Fixture *fixture)
 }
 
 static void
-test_organise (Fixture       *fixture,
-               gconstpointer  user_data)
+test_organise (Fixture      *fixture,
+               gconstpointer user_data)
 {
   fixture_run (fixture, organise_body);
 }
@@ -970,14 +965,14 @@ main (int   argc,
   /* Screenshots must not catch a transition half-way. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
-  g_test_add ("/app/main-window/first-run", Fixture, GINT_TO_POINTER (FALSE),
-              fixture_set_up, test_first_run, fixture_tear_down);
-  g_test_add ("/app/main-window/import-problems", Fixture, GINT_TO_POINTER (FALSE),
-              fixture_set_up, test_import_problems, fixture_tear_down);
-  g_test_add ("/app/main-window/browse", Fixture, GINT_TO_POINTER (TRUE),
-              fixture_set_up, test_browse, fixture_tear_down);
-  g_test_add ("/app/main-window/organise", Fixture, GINT_TO_POINTER (TRUE),
-              fixture_set_up, test_organise, fixture_tear_down);
+  g_test_add ("/app/main-window/first-run", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
+              test_first_run, fixture_tear_down);
+  g_test_add ("/app/main-window/import-problems", Fixture, GINT_TO_POINTER (FALSE), fixture_set_up,
+              test_import_problems, fixture_tear_down);
+  g_test_add ("/app/main-window/browse", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
+              test_browse, fixture_tear_down);
+  g_test_add ("/app/main-window/organise", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
+              test_organise, fixture_tear_down);
 
   return g_test_run ();
 }

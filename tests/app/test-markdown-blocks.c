@@ -15,11 +15,11 @@
 
 typedef struct
 {
-  guint max_depth;    /* containers around the deepest block, counted on the tree */
-  guint max_field;    /* the deepest block's depth field */
-  guint n_blocks;
-  guint n_cells;
-  GString *text;      /* every paragraph's, heading's, cell's and code block's text */
+  guint    max_depth; /* containers around the deepest block, counted on the tree */
+  guint    max_field; /* the deepest block's depth field */
+  guint    n_blocks;
+  guint    n_cells;
+  GString *text; /* every paragraph's, heading's, cell's and code block's text */
 } Walk;
 
 static void
@@ -38,8 +38,8 @@ append_markup_text (GString    *out,
                     const char *markup)
 {
   static const GMarkupParser parser = { .text = markup_text_cb };
-  g_autoptr(GMarkupParseContext) context = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GMarkupParseContext) context = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *wrapped = g_strconcat ("<markup>", markup, "</markup>", NULL);
 
   context = g_markup_parse_context_new (&parser, 0, out, NULL);
@@ -55,8 +55,8 @@ static void
 walk (const LoomMarkdownBlock *root,
       Walk                    *w)
 {
-  g_autoptr(GPtrArray) stack = g_ptr_array_new ();
-  g_autoptr(GArray) depths = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) stack = g_ptr_array_new ();
+  g_autoptr (GArray) depths = g_array_new (FALSE, FALSE, sizeof (guint));
   guint zero = 0;
 
   memset (w, 0, sizeof *w);
@@ -66,8 +66,8 @@ walk (const LoomMarkdownBlock *root,
   while (stack->len > 0)
     {
       const LoomMarkdownBlock *block = stack->pdata[stack->len - 1];
-      guint depth = g_array_index (depths, guint, depths->len - 1);
-      gboolean container;
+      guint                    depth = g_array_index (depths, guint, depths->len - 1);
+      gboolean                 container;
 
       g_ptr_array_set_size (stack, stack->len - 1);
       g_array_set_size (depths, depths->len - 1);
@@ -123,7 +123,7 @@ static void
 assert_words_in_order (const char *text,
                        const char *expected)
 {
-  g_auto(GStrv) words = g_strsplit (expected, " ", -1);
+  g_auto (GStrv) words = g_strsplit (expected, " ", -1);
   const char *from = text;
 
   for (guint i = 0; words[i] != NULL; i++)
@@ -143,7 +143,7 @@ test_deep_quotes (void)
   g_autofree char *quotes = repeat ("> ", HOSTILE_DEPTH);
   g_autofree char *document = g_strconcat ("before\n\n", quotes, "deep *words* here\n\n",
                                            "after the quotes", NULL);
-  g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
+  g_autoptr (LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
   Walk w;
 
   walk (root, &w);
@@ -162,10 +162,9 @@ test_deep_list (void)
   g_autofree char *items = repeat ("- ", HOSTILE_DEPTH);
   g_autofree char *ordered = repeat ("1. ", HOSTILE_DEPTH);
   g_autofree char *mixed = repeat ("> - ", HOSTILE_DEPTH / 2);
-  g_autofree char *document = g_strconcat (items, "innermost item\n\nafter the list\n\n",
-                                           ordered, "numbered\n\n", mixed, "mixed end\n",
-                                           NULL);
-  g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
+  g_autofree char *document = g_strconcat (items, "innermost item\n\nafter the list\n\n", ordered,
+                                           "numbered\n\n", mixed, "mixed end\n", NULL);
+  g_autoptr (LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
   Walk w;
 
   walk (root, &w);
@@ -182,9 +181,9 @@ static void
 test_many_blocks (void)
 {
   GString *document = g_string_new (NULL);
-  g_autoptr(LoomMarkdownBlock) root = NULL;
+  g_autoptr (LoomMarkdownBlock) root = NULL;
   g_autofree char *markup = NULL;
-  Walk w;
+  Walk             w;
 
   for (guint i = 0; i < 100000; i++)
     g_string_append_printf (document, "paragraph%u\n\n", i);
@@ -207,8 +206,8 @@ test_big_tables (void)
 {
   GString *rows = g_string_new ("| a | b |\n|---|---|\n");
   GString *columns = g_string_new ("|");
-  g_autoptr(LoomMarkdownBlock) root = NULL;
-  g_autoptr(LoomMarkdownBlock) wide = NULL;
+  g_autoptr (LoomMarkdownBlock) root = NULL;
+  g_autoptr (LoomMarkdownBlock) wide = NULL;
   Walk w;
 
   for (guint i = 0; i < 100000; i++)
@@ -245,7 +244,7 @@ test_deep_spans (void)
   g_autofree char *links = repeat ("[", 30000);
   g_autofree char *document = g_strconcat (open, "middle", close, "\n\n", strong, "x", strong,
                                            "\n\n", links, "end](https://example.org)", NULL);
-  g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
+  g_autoptr (LoomMarkdownBlock) root = loom_markdown_blocks_parse (document, -1);
   Walk w;
 
   /* Walking parses every markup: it is valid however deep the emphasis went. */
@@ -256,7 +255,7 @@ test_deep_spans (void)
   for (guint i = 0; i < root->children->len; i++)
     {
       const LoomMarkdownBlock *block = root->children->pdata[i];
-      guint open_tags = 0;
+      guint                    open_tags = 0;
 
       for (const char *p = block->markup; p != NULL && *p != '\0'; p++)
         if (p[0] == '<' && p[1] != '/')
@@ -268,19 +267,20 @@ test_deep_spans (void)
 static void
 test_escaping (void)
 {
-  g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (
+  g_autoptr (LoomMarkdownBlock) root = loom_markdown_blocks_parse (
     "<b>bold?</b> <span foreground=\"red\">red?</span> &amp; \001 "
     "[safe](https://example.org/?a=1&b=\"2\") [unsafe](javascript:alert(1)) "
-    "[file](file:///etc/passwd)\n\n```\n\xff<code>\n```\n", -1);
+    "[file](file:///etc/passwd)\n\n```\n\xff<code>\n```\n",
+    -1);
   const LoomMarkdownBlock *paragraph = root->children->pdata[0];
   const LoomMarkdownBlock *code = root->children->pdata[1];
-  Walk w;
+  Walk                     w;
 
   g_assert_cmpint (paragraph->kind, ==, LOOM_MARKDOWN_PARAGRAPH);
   g_assert_null (strstr (paragraph->markup, "<b>"));
   g_assert_null (strstr (paragraph->markup, "<span"));
-  g_assert_nonnull (strstr (paragraph->markup,
-                            "<a href=\"https://example.org/?a=1&amp;b=&quot;2&quot;\">"));
+  g_assert_nonnull (
+    strstr (paragraph->markup, "<a href=\"https://example.org/?a=1&amp;b=&quot;2&quot;\">"));
   g_assert_null (strstr (paragraph->markup, "javascript"));
   g_assert_null (strstr (paragraph->markup, "file:"));
   g_assert_cmpint (code->kind, ==, LOOM_MARKDOWN_CODE);
@@ -295,16 +295,16 @@ test_escaping (void)
 static void
 test_head (void)
 {
-  g_autofree char *quotes = repeat ("> ", HOSTILE_DEPTH);
-  g_autofree char *long_words = repeat ("word\u00e9 ", 5000);
-  g_autofree char *lines = repeat ("line\n", 5000);
-  g_autofree char *deep = g_strconcat (quotes, "deep text\n\nafter", NULL);
-  g_autofree char *spans = g_strconcat ("**bold *and em ", long_words, "* end**\n\n| a |\n|---|\n| ",
-                                        long_words, " |\n", NULL);
-  g_autofree char *code = g_strconcat ("```\n", lines, "```\n\nlast", NULL);
+  g_autofree char   *quotes = repeat ("> ", HOSTILE_DEPTH);
+  g_autofree char   *long_words = repeat ("word\u00e9 ", 5000);
+  g_autofree char   *lines = repeat ("line\n", 5000);
+  g_autofree char   *deep = g_strconcat (quotes, "deep text\n\nafter", NULL);
+  g_autofree char   *spans = g_strconcat ("**bold *and em ", long_words,
+                                          "* end**\n\n| a |\n|---|\n| ", long_words, " |\n", NULL);
+  g_autofree char   *code = g_strconcat ("```\n", lines, "```\n\nlast", NULL);
   LoomMarkdownBlock *root;
-  gsize shown = 0;
-  Walk w;
+  gsize              shown = 0;
+  Walk               w;
 
   /* The nesting is markup, not text: the head reaches the words after it. */
   root = loom_markdown_blocks_parse_head (deep, -1, 12000, 200, &shown);
@@ -355,7 +355,7 @@ test_head (void)
 static void
 test_unbalanced_spans (void)
 {
-  static const char * const documents[] = {
+  static const char *const documents[] = {
     "~x [y](z~.)",
     "| ~x [y](c~.) |\n|---|\n| d |\n",
     "- ~x [y](z~.)\n  - nested\n",
@@ -363,16 +363,16 @@ test_unbalanced_spans (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (documents); i++)
     {
-      g_autoptr(LoomMarkdownBlock) root = loom_markdown_blocks_parse (documents[i], -1);
+      g_autoptr (LoomMarkdownBlock) root = loom_markdown_blocks_parse (documents[i], -1);
       g_autofree char *markup = loom_markdown_blocks_to_markup (root);
-      Walk w;
+      Walk             w;
 
       /* The walk parses each block's markup, and this the whole document's. */
       walk (root, &w);
       assert_words_in_order (w.text->str, "x y");
       walk_clear (&w);
       {
-        g_autoptr(GString) text = g_string_new (NULL);
+        g_autoptr (GString) text = g_string_new (NULL);
 
         append_markup_text (text, markup);
       }
@@ -382,11 +382,11 @@ test_unbalanced_spans (void)
 static void
 test_empty (void)
 {
-  g_autoptr(LoomMarkdownBlock) none = loom_markdown_blocks_parse (NULL, -1);
-  g_autoptr(LoomMarkdownBlock) empty = loom_markdown_blocks_parse ("", 0);
-  g_autoptr(LoomMarkdownBlock) nul = loom_markdown_blocks_parse ("a\0b", 3);
+  g_autoptr (LoomMarkdownBlock) none = loom_markdown_blocks_parse (NULL, -1);
+  g_autoptr (LoomMarkdownBlock) empty = loom_markdown_blocks_parse ("", 0);
+  g_autoptr (LoomMarkdownBlock) nul = loom_markdown_blocks_parse ("a\0b", 3);
   g_autofree char *markup = loom_markdown_blocks_to_markup (none);
-  Walk w;
+  Walk             w;
 
   g_assert_cmpint (none->kind, ==, LOOM_MARKDOWN_DOCUMENT);
   g_assert_null (none->children);

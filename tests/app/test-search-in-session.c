@@ -37,10 +37,11 @@
 static void
 test_marker (void)
 {
-  struct {
+  struct
+  {
     const char *query;
     const char *text;
-    const char *marked;   /* the marked stretches, joined by "|" */
+    const char *marked; /* the marked stretches, joined by "|" */
   } cases[] = {
     { "cafe", "Un Café, deux cafés: CAFE.", "Café|CAFE" },
     { "pars*", "The parser parses; a spare parsnip.", "parser|parses|parsnip" },
@@ -54,9 +55,9 @@ test_marker (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(LoomSearchMarker) marker = loom_search_marker_new (cases[i].query);
-      g_autoptr(GArray) found = NULL;
-      g_autoptr(GString) marked = g_string_new (NULL);
+      g_autoptr (LoomSearchMarker) marker = loom_search_marker_new (cases[i].query);
+      g_autoptr (GArray) found = NULL;
+      g_autoptr (GString) marked = g_string_new (NULL);
 
       g_assert_nonnull (marker);
       found = loom_search_marker_find (marker, cases[i].text);
@@ -105,16 +106,15 @@ has_mark (PangoAttrList *attributes,
           int            start,
           int            end)
 {
-  GSList *list = attributes != NULL ? pango_attr_list_get_attributes (attributes) : NULL;
+  GSList  *list = attributes != NULL ? pango_attr_list_get_attributes (attributes) : NULL;
   gboolean found = FALSE;
 
   for (GSList *l = list; l != NULL; l = l->next)
     {
       PangoAttribute *attribute = l->data;
 
-      if (is_mark (attribute) &&
-          (start < 0 || (attribute->start_index <= (guint)start &&
-                         attribute->end_index >= (guint)end)))
+      if (is_mark (attribute) && (start < 0 || (attribute->start_index <= (guint)start &&
+                                                attribute->end_index >= (guint)end)))
         found = TRUE;
     }
   g_slist_free_full (list, (GDestroyNotify)pango_attribute_destroy);
@@ -137,9 +137,9 @@ count_word (GtkLabel   *label,
 {
   g_autofree char *text = g_ascii_strdown (gtk_label_get_text (label), -1);
   g_autofree char *needle = g_ascii_strdown (word, -1);
-  PangoAttrList *attributes = drawn_attributes (label);
-  gsize length = strlen (needle);
-  guint n = 0;
+  PangoAttrList   *attributes = drawn_attributes (label);
+  gsize            length = strlen (needle);
+  guint            n = 0;
 
   *all_marked = TRUE;
   for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
@@ -157,9 +157,9 @@ count_word (GtkLabel   *label,
 
 typedef struct
 {
-  guint n_words;       /* times the word is said in the labels looked at */
-  guint n_marked;      /* labels with marks */
-  guint n_wrong;       /* labels marked where the word is not, or the word unmarked */
+  guint n_words;  /* times the word is said in the labels looked at */
+  guint n_marked; /* labels with marks */
+  guint n_wrong;  /* labels marked where the word is not, or the word unmarked */
 } MarkCount;
 
 /* Looks at every label under @root: each says @word marked or not at all. */
@@ -168,12 +168,12 @@ count_marks (GtkWidget  *root,
              const char *word,
              MarkCount  *count)
 {
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
       gboolean all_marked;
-      guint n = count_word (labels->pdata[i], word, &all_marked);
+      guint    n = count_word (labels->pdata[i], word, &all_marked);
       gboolean marked = is_marked (labels->pdata[i]);
 
       count->n_words += n;
@@ -193,14 +193,13 @@ count_marked_labels (GtkWidget  *widget,
                      const char *word)
 {
   gboolean all_marked;
-  guint n = 0;
+  guint    n = 0;
 
   if (GTK_IS_LABEL (widget))
     return is_marked (GTK_LABEL (widget)) &&
            count_word (GTK_LABEL (widget), word, &all_marked) > 0 && all_marked;
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     n += count_marked_labels (child, word);
   return n;
@@ -216,8 +215,7 @@ count_marked_off_screen (GtkWidget  *widget,
   if (LOOM_IS_TIMELINE_ROW (widget))
     return gtk_widget_get_mapped (widget) ? 0 : count_marked_labels (widget, word);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     n += count_marked_off_screen (child, word);
   return n;
@@ -229,13 +227,13 @@ count_marked_off_screen (GtkWidget  *widget,
 static void
 session_search_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *codex_uuid = session_uuid_titled (store, CODEX_TITLE);
-  GtkWidget *timeline_list;
-  GtkWidget *sidebar;
-  GtkWidget *focus;
-  int position;
+  GtkWidget       *timeline_list;
+  GtkWidget       *sidebar;
+  GtkWidget       *focus;
+  int              position;
 
   /* The Codex session, opened from a search for its title's words (its title's hit opens it
    * at its start). */
@@ -286,8 +284,7 @@ session_search_body (Fixture *fixture)
   gtk_editable_set_text (GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
                          "role:nobody");
   g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
-  g_assert_nonnull (strstr (loom_timeline_search_bar_get_status (fixture->bar),
-                            "Unknown role"));
+  g_assert_nonnull (strstr (loom_timeline_search_bar_get_status (fixture->bar), "Unknown role"));
   loom_ui_test_save_screenshots (fixture->app, window, "search-in-session-error");
 
   /* Escape closes it, and the focus goes back to the timeline. */
@@ -306,8 +303,7 @@ session_search_body (Fixture *fixture)
       g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
       g_assert_true (loom_timeline_search_bar_get_open (fixture->bar));
       g_assert_true (gtk_editable_get_selection_bounds (
-                       GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)),
-                       &start, &end));
+        GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar)), &start, &end));
       g_assert_cmpint (start, ==, 0);
       g_assert_cmpint (end, ==, strlen ("role:nobody"));
       if (i == 0)
@@ -325,9 +321,8 @@ session_search_body (Fixture *fixture)
   g_assert_true (loom_ui_test_press_key (window, GDK_KEY_f, GDK_CONTROL_MASK));
   g_assert_false (loom_timeline_search_bar_get_open (fixture->bar));
   focus = gtk_root_get_focus (GTK_ROOT (window));
-  g_assert_true (focus != NULL &&
-                 (focus == GTK_WIDGET (fixture->entry) ||
-                  gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->entry))));
+  g_assert_true (focus != NULL && (focus == GTK_WIDGET (fixture->entry) ||
+                                   gtk_widget_is_ancestor (focus, GTK_WIDGET (fixture->entry))));
 }
 
 /* The words searched for are marked in the rows on screen, and only there: opening a hit from
@@ -336,13 +331,13 @@ session_search_body (Fixture *fixture)
 static void
 marks_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  GtkWidget *view = GTK_WIDGET (fixture->view);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  GtkWidget       *view = GTK_WIDGET (fixture->view);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *codex_uuid = session_uuid_titled (store, CODEX_TITLE);
-  GtkEditable *bar_entry = GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar));
-  MarkCount count = { 0 };
-  int position;
+  GtkEditable     *bar_entry = GTK_EDITABLE (loom_timeline_search_bar_get_entry (fixture->bar));
+  MarkCount        count = { 0 };
+  int              position;
 
   /* A hit chosen in the results: the timeline marks its query's words. */
   search_for (fixture, "token");
@@ -357,7 +352,7 @@ marks_body (Fixture *fixture)
   count_marks (GTK_WIDGET (highlighted_row (fixture)), "token", &count);
   g_assert_cmpuint (count.n_words, >=, 1);
   g_assert_cmpuint (count.n_wrong, ==, 0);
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "token", &count);
   g_test_message ("“token”: said %u times on screen, %u labels marked", count.n_words,
                   count.n_marked);
@@ -370,7 +365,7 @@ marks_body (Fixture *fixture)
   gtk_editable_set_text (bar_entry, "importer");
   g_assert_true (loom_ui_test_wait_until (bar_done, fixture->bar));
   loom_ui_test_wait_for_frames (window, 3);
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "importer", &count);
   g_assert_cmpuint (count.n_marked, >=, 1);
   g_assert_cmpuint (count.n_wrong, ==, 0);
@@ -383,11 +378,11 @@ marks_body (Fixture *fixture)
   wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar, 0));
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpstr (loom_timeline_view_get_search (fixture->view), ==, "exited");
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (GTK_WIDGET (highlighted_row (fixture)), "exited", &count);
   g_assert_cmpuint (count.n_words, >=, 1);
   g_assert_cmpuint (count.n_wrong, ==, 0);
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "exited", &count);
   g_assert_cmpuint (count.n_wrong, ==, 0);
   g_assert_cmpuint (count_marked_off_screen (view, "exited"), ==, 0);
@@ -396,10 +391,10 @@ marks_body (Fixture *fixture)
   /* Rows that come into view catch up: no "token" left, "exited" where it is said. */
   loom_timeline_view_scroll_to_end (fixture->view);
   loom_ui_test_wait_for_frames (window, 6);
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "exited", &count);
   g_assert_cmpuint (count.n_wrong, ==, 0);
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "token", &count);
   g_assert_cmpuint (count.n_marked, ==, 0);
 
@@ -409,7 +404,7 @@ marks_body (Fixture *fixture)
   g_signal_emit_by_name (loom_timeline_search_bar_get_entry (fixture->bar), "stop-search");
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_null (loom_timeline_view_get_search (fixture->view));
-  count = (MarkCount) { 0 };
+  count = (MarkCount){ 0 };
   count_marks (view, "exited", &count);
   g_assert_cmpuint (count.n_marked, ==, 0);
 }
@@ -438,18 +433,18 @@ bar_counted (gpointer data)
 static void
 many_hits_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *uuid = session_uuid_titled (store, MANY_TITLE);
-  GListModel *results = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
-  g_autoptr(GPtrArray) statuses = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GObject) item = NULL;
+  GListModel      *results = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  g_autoptr (GPtrArray) statuses = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GObject) item = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *last = NULL;
-  gboolean counted_later = FALSE;
-  gint64 seq;
-  int position = -1;
-  guint index = 0;
+  gboolean         counted_later = FALSE;
+  gint64           seq;
+  int              position = -1;
+  guint            index = 0;
 
   search_for (fixture, "capword");
   /* The newest hits rank first: one late in the session. */
@@ -503,27 +498,27 @@ many_hits_body (Fixture *fixture)
   g_assert_true (loom_timeline_search_bar_previous (fixture->bar));
   last = g_strdup_printf ("%'u of %'u", N_MANY_MESSAGES, N_MANY_MESSAGES);
   g_assert_cmpstr (loom_timeline_search_bar_get_status (fixture->bar), ==, last);
-  wait_for_highlight (fixture, loom_timeline_search_bar_get_hit_seq (fixture->bar,
-                                                                      N_MANY_MESSAGES - 1));
+  wait_for_highlight (fixture,
+                      loom_timeline_search_bar_get_hit_seq (fixture->bar, N_MANY_MESSAGES - 1));
 }
 
 static void
-test_many_hits (Fixture       *fixture,
-                gconstpointer  user_data)
+test_many_hits (Fixture      *fixture,
+                gconstpointer user_data)
 {
   fixture_run (fixture, many_hits_body);
 }
 
 static void
-test_marks (Fixture       *fixture,
-            gconstpointer  user_data)
+test_marks (Fixture      *fixture,
+            gconstpointer user_data)
 {
   fixture_run (fixture, marks_body);
 }
 
 static void
-test_session_search (Fixture       *fixture,
-                     gconstpointer  user_data)
+test_session_search (Fixture      *fixture,
+                     gconstpointer user_data)
 {
   fixture_run (fixture, session_search_body);
 }
@@ -535,12 +530,11 @@ main (int   argc,
   search_ui_test_init (&argc, &argv);
 
   g_test_add_func ("/app/search/marker", test_marker);
-  g_test_add ("/app/search/in-session", Fixture, NULL,
-              fixture_set_up, test_session_search, fixture_tear_down);
-  g_test_add ("/app/search/marks", Fixture, NULL,
-              fixture_set_up, test_marks, fixture_tear_down);
-  g_test_add ("/app/search/many-hits", Fixture, GINT_TO_POINTER (WITH_MANY_HITS),
-              fixture_set_up, test_many_hits, fixture_tear_down);
+  g_test_add ("/app/search/in-session", Fixture, NULL, fixture_set_up, test_session_search,
+              fixture_tear_down);
+  g_test_add ("/app/search/marks", Fixture, NULL, fixture_set_up, test_marks, fixture_tear_down);
+  g_test_add ("/app/search/many-hits", Fixture, GINT_TO_POINTER (WITH_MANY_HITS), fixture_set_up,
+              test_many_hits, fixture_tear_down);
 
   return g_test_run ();
 }

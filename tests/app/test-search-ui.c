@@ -38,12 +38,13 @@
 static void
 test_query_text (void)
 {
-  struct {
+  struct
+  {
     const char *text;
     const char *key;
     const char *value;
-    const char *expected_value;   /* get_filter (text, key) */
-    const char *expected_text;    /* set_filter (text, key, value) */
+    const char *expected_value; /* get_filter (text, key) */
+    const char *expected_text;  /* set_filter (text, key, value) */
   } cases[] = {
     { "", "agent", "codex", NULL, "agent:codex" },
     { "token", "agent", "codex", NULL, "token agent:codex" },
@@ -69,23 +70,24 @@ test_query_text (void)
 
   /* The words a hit is found by, as the core marks them: no filters, exclusions or OR. */
   {
-    struct {
+    struct
+    {
       const char *text;
-      const char *words;     /* joined by "|", a prefix ending in "*" */
+      const char *words; /* joined by "|", a prefix ending in "*" */
     } word_cases[] = {
       { "flaky store test", "flaky|store|test" },
       { "\"null pointer\" migrat* -leak agent:codex", "null pointer|migrat*" },
       { "deadlock OR panic has:error", "deadlock|panic" },
       { "project:\"my app\" tool:Bash", NULL },
       { "loadConfig src/auth/login.c", "loadConfig|src/auth/login.c" },
-      { "\"unclosed phrase", NULL },   /* refused by the parser: no search, no marks */
+      { "\"unclosed phrase", NULL }, /* refused by the parser: no search, no marks */
     };
 
     for (guint i = 0; i < G_N_ELEMENTS (word_cases); i++)
       {
-        g_autoptr(GArray) prefix = NULL;
-        g_auto(GStrv) words = loom_search_query_text_get_words (word_cases[i].text, &prefix);
-        g_autoptr(GString) joined = g_string_new (NULL);
+        g_autoptr (GArray) prefix = NULL;
+        g_auto (GStrv) words = loom_search_query_text_get_words (word_cases[i].text, &prefix);
+        g_autoptr (GString) joined = g_string_new (NULL);
 
         for (guint w = 0; words != NULL && words[w] != NULL; w++)
           g_string_append_printf (joined, "%s%s%s", w > 0 ? "|" : "", words[w],
@@ -102,7 +104,8 @@ test_query_text (void)
 static void
 test_snippet_markup (void)
 {
-  struct {
+  struct
+  {
     const char *snippet;
     const char *markup;
     const char *text;
@@ -116,7 +119,7 @@ test_snippet_markup (void)
     { "", "", "" },
   };
   LoomSearchHitData data = { 0 };
-  g_autofree char *kind = NULL;
+  g_autofree char  *kind = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -141,17 +144,16 @@ static gboolean
 send_key (GtkWidget *widget,
           guint      keyval)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-  guint n_controllers = g_list_model_get_n_items (controllers);
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+  guint    n_controllers = g_list_model_get_n_items (controllers);
   gboolean handled = FALSE;
 
   for (guint c = 0; c < n_controllers && !handled; c++)
     {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, c);
+      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, c);
 
       if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
-        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0,
-                               &handled);
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, (GdkModifierType)0, &handled);
     }
   return handled;
 }
@@ -176,19 +178,19 @@ search_body (Fixture *fixture)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
   LoomStore *store = loom_window_get_store (fixture->window);
-  g_autoptr(GListModel) expected = NULL;
-  g_autoptr(GHashTable) expected_sessions = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(GError) error = NULL;
-  GListModel *model;
-  const char *current_uuid = NULL;
-  gint64 last_seq = -1;
-  guint n_items, n_headers = 0, n_bold = 0;
-  int position, n_hits;
+  g_autoptr (GListModel) expected = NULL;
+  g_autoptr (GHashTable) expected_sessions = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) rows = NULL;
+  g_autoptr (GError) error = NULL;
+  GListModel      *model;
+  const char      *current_uuid = NULL;
+  gint64           last_seq = -1;
+  guint            n_items, n_headers = 0, n_bold = 0;
+  int              position, n_hits;
   g_autofree char *summary = NULL;
-  GtkWidget *focus;
-  GtkWidget *back;
-  GtkWidget *empty_page;
+  GtkWidget       *focus;
+  GtkWidget       *back;
+  GtkWidget       *empty_page;
   g_autofree char *codex_uuid = session_uuid_titled (store, CODEX_TITLE);
 
   /* Before anything is typed: the list, and no results. */
@@ -205,7 +207,7 @@ search_body (Fixture *fixture)
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (expected); i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (expected, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (expected, i);
 
       g_hash_table_add (expected_sessions, (gpointer)loom_search_hit_get_data (hit)->session_uuid);
     }
@@ -213,11 +215,11 @@ search_body (Fixture *fixture)
 
   model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
   n_items = g_list_model_get_n_items (model);
-  g_assert_cmpuint (n_items, ==, g_list_model_get_n_items (expected) +
-                                 g_hash_table_size (expected_sessions));
+  g_assert_cmpuint (n_items, ==,
+                    g_list_model_get_n_items (expected) + g_hash_table_size (expected_sessions));
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
 
       if (LOOM_IS_SESSION (item))
         {
@@ -238,8 +240,8 @@ search_body (Fixture *fixture)
   g_assert_cmpuint (g_hash_table_size (expected_sessions), ==, 0);
 
   /* The header says how many. */
-  summary = g_strdup_printf ("%u results in %u sessions",
-                             g_list_model_get_n_items (expected), n_headers);
+  summary = g_strdup_printf ("%u results in %u sessions", g_list_model_get_n_items (expected),
+                             n_headers);
   g_assert_cmpstr (loom_session_list_get_title (fixture->list), ==, "Search");
   g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, summary);
 
@@ -249,8 +251,8 @@ search_body (Fixture *fixture)
   g_assert_cmpuint (rows->len, >=, 8);
   for (guint i = 0; i < rows->len; i++)
     {
-      GObject *item = loom_search_result_row_get_item (rows->pdata[i]);
-      GtkLabel *snippet = loom_search_result_row_get_snippet_label (rows->pdata[i]);
+      GObject    *item = loom_search_result_row_get_item (rows->pdata[i]);
+      GtkLabel   *snippet = loom_search_result_row_get_snippet_label (rows->pdata[i]);
       const char *label = loom_search_result_row_get_accessible_label (rows->pdata[i]);
 
       g_assert_nonnull (label);
@@ -314,7 +316,7 @@ search_body (Fixture *fixture)
   g_signal_emit_by_name (fixture->entry, "activate");
   loom_ui_test_wait_for_frames (window, 3);
   {
-    g_autoptr(GObject) first = g_list_model_get_item (model, 1);
+    g_autoptr (GObject) first = g_list_model_get_item (model, 1);
 
     g_assert_cmpstr (loom_session_get_uuid (loom_window_get_shown_session (fixture->window)), ==,
                      loom_search_hit_get_data (LOOM_SEARCH_HIT (first))->session_uuid);
@@ -344,8 +346,8 @@ search_body (Fixture *fixture)
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
   empty_page = loom_ui_test_find_visible_status_page (window, "No Results");
   g_assert_nonnull (empty_page);
-  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (empty_page)),
-                            "zzyzzyva"));
+  g_assert_nonnull (
+    strstr (adw_status_page_get_description (ADW_STATUS_PAGE (empty_page)), "zzyzzyva"));
   g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, "0 results in 0 sessions");
   loom_ui_test_save_screenshots (fixture->app, window, "search-empty");
 
@@ -373,7 +375,7 @@ static void
 cancel_body (Fixture *fixture)
 {
   GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
-  guint n_items;
+  guint       n_items;
 
   /* Without the entry's pause, each query starts a search at once, cancelling the one
    * before; the last finds nothing, so any stale result would show. */
@@ -402,7 +404,7 @@ cancel_body (Fixture *fixture)
   g_assert_cmpuint (n_items, >=, 2);
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
       g_autofree char *text = NULL;
 
       if (!LOOM_IS_SEARCH_HIT (item))
@@ -425,19 +427,20 @@ has_hits (gpointer data)
   HitsWait *wait = data;
 
   return loom_search_result_model_get_n_hits (loom_search_results_get_model (wait->results)) >=
-         wait->n_hits && !loom_search_results_get_searching (wait->results);
+           wait->n_hits &&
+         !loom_search_results_get_searching (wait->results);
 }
 
 /* Scrolls the results to their end, as a reader going down does. */
 static void
 scroll_results_to_end (Fixture *fixture)
 {
-  GtkWidget *scrolled = loom_ui_test_find_any (GTK_WIDGET (fixture->results),
-                                               GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget     *scrolled = loom_ui_test_find_any (GTK_WIDGET (fixture->results),
+                                                   GTK_TYPE_SCROLLED_WINDOW);
   GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
 
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
-                                        gtk_adjustment_get_page_size (adjustment));
+                                          gtk_adjustment_get_page_size (adjustment));
 }
 
 /* Results come a page at a time, the next one as the list scrolls near its end, into the
@@ -446,12 +449,12 @@ static void
 pages_body (Fixture *fixture)
 {
   LoomSearchResultModel *model = loom_search_results_get_model (fixture->results);
-  g_autoptr(GHashTable) headers = g_hash_table_new (g_str_hash, g_str_equal);
-  const char *current_uuid = NULL;
-  gint64 last_seq = -1;
-  HitsWait wait = { fixture->results, 0 };
+  g_autoptr (GHashTable) headers = g_hash_table_new (g_str_hash, g_str_equal);
+  const char      *current_uuid = NULL;
+  gint64           last_seq = -1;
+  HitsWait         wait = { fixture->results, 0 };
   g_autofree char *summary = NULL;
-  guint n_items;
+  guint            n_items;
 
   search_for (fixture, "pagingword");
   g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==, PAGE_SIZE);
@@ -476,7 +479,7 @@ pages_body (Fixture *fixture)
   g_assert_cmpuint (n_items, ==, N_PAGED_SESSIONS * (N_PAGED_MESSAGES + 1));
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr (GObject) item = g_list_model_get_item (G_LIST_MODEL (model), i);
 
       if (LOOM_IS_SESSION (item))
         {
@@ -504,11 +507,11 @@ pages_body (Fixture *fixture)
 static void
 filters_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  GtkWidget *button = NULL;
+  GtkWidget               *window = GTK_WIDGET (fixture->window);
+  GtkWidget               *button = NULL;
   LoomSearchFilterPopover *popover;
-  GListModel *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
-  g_autoptr(GPtrArray) buttons = NULL;
+  GListModel              *model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
+  g_autoptr (GPtrArray) buttons = NULL;
   guint n_items;
 
   search_for (fixture, "token");
@@ -536,7 +539,7 @@ filters_body (Fixture *fixture)
   g_assert_cmpuint (n_items, >, 0);
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
 
       if (LOOM_IS_SESSION (item))
         g_assert_cmpstr (loom_session_get_source (LOOM_SESSION (item)), ==, "codex");
@@ -552,8 +555,8 @@ filters_body (Fixture *fixture)
   /* "Last 7 Days": after: the start of the sixth day back; "Any Time" takes it out again. */
   loom_search_filter_popover_choose (popover, "after", 2);
   {
-    g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-    g_autoptr(GDateTime) week = g_date_time_add_days (now, -6);
+    g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+    g_autoptr (GDateTime) week = g_date_time_add_days (now, -6);
     g_autofree char *date = g_date_time_format (week, "%Y-%m-%d");
     g_autofree char *expected = g_strdup_printf ("token agent:codex has:error after:%s", date);
 
@@ -571,8 +574,7 @@ filters_body (Fixture *fixture)
   g_assert_cmpstr (loom_search_filter_popover_get_query (popover), ==,
                    "token agent:claude role:prompt");
   loom_search_filter_popover_choose (popover, "role", 0);
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==,
-                   "token agent:claude");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fixture->entry)), ==, "token agent:claude");
   wait_for_results (fixture, "token agent:claude");
   g_assert_true (gtk_widget_has_css_class (button, "filter-active"));
   gtk_popover_popdown (GTK_POPOVER (popover));
@@ -592,8 +594,8 @@ static gboolean
 store_has_hits (gpointer data)
 {
   StoreWait *wait = data;
-  g_autoptr(LoomStore) store = loom_store_open (wait->db_path, NULL);
-  g_autoptr(GListModel) hits = NULL;
+  g_autoptr (LoomStore) store = loom_store_open (wait->db_path, NULL);
+  g_autoptr (GListModel) hits = NULL;
 
   if (store == NULL || !(hits = loom_store_search (store, wait->query, 0, 0, NULL)))
     return FALSE;
@@ -653,18 +655,18 @@ results_vadjustment (Fixture *fixture)
 static void
 live_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomSourceWatcher *watcher = loom_application_get_source_watcher (fixture->app);
+  GtkWidget             *window = GTK_WIDGET (fixture->window);
+  LoomSourceWatcher     *watcher = loom_application_get_source_watcher (fixture->app);
   LoomSearchResultModel *model = loom_search_results_get_model (fixture->results);
-  GtkSelectionModel *selection = results_selection (fixture);
-  GtkAdjustment *adjustment = results_vadjustment (fixture);
-  StoreWait store_wait = { fixture->db_path, "zebrafinch", 1 };
-  RefreshWait refresh_wait = { fixture->results, 0 };
-  HitsWait hits_wait = { fixture->results, 0 };
-  g_autoptr(GString) records = g_string_new (NULL);
+  GtkSelectionModel     *selection = results_selection (fixture);
+  GtkAdjustment         *adjustment = results_vadjustment (fixture);
+  StoreWait              store_wait = { fixture->db_path, "zebrafinch", 1 };
+  RefreshWait            refresh_wait = { fixture->results, 0 };
+  HitsWait               hits_wait = { fixture->results, 0 };
+  g_autoptr (GString) records = g_string_new (NULL);
   g_autofree char *second = NULL;
-  g_autoptr(GObject) selected = NULL;
-  guint n_changes = 0;
+  g_autoptr (GObject) selected = NULL;
+  guint  n_changes = 0;
   gulong handler;
   double value;
 
@@ -676,8 +678,9 @@ live_body (Fixture *fixture)
   /* Reading the query again when nothing changed: nothing moves, nothing is reported. */
   search_for (fixture, "pagingword");
   g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==, PAGE_SIZE);
-  gtk_adjustment_set_value (adjustment, (gtk_adjustment_get_upper (adjustment) -
-                                         gtk_adjustment_get_page_size (adjustment)) / 3);
+  gtk_adjustment_set_value (
+    adjustment,
+    (gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment)) / 3);
   loom_ui_test_wait_for_frames (window, 3);
   value = gtk_adjustment_get_value (adjustment);
   g_assert_cmpfloat (value, >, 0);
@@ -697,8 +700,8 @@ live_body (Fixture *fixture)
   g_assert_cmpuint (loom_search_result_model_get_n_hits (model), ==, 2);
   g_assert_true (gtk_selection_model_select_item (selection, 1, TRUE));
   loom_ui_test_wait_for_frames (window, 3);
-  selected = g_object_ref (gtk_single_selection_get_selected_item (
-    GTK_SINGLE_SELECTION (selection)));
+  selected = g_object_ref (
+    gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)));
   g_assert_true (LOOM_IS_SEARCH_HIT (selected));
 
   add_prompt_record (records, LIVE_SESSION_ID, 1, "Still hangs: the zebrafinch cache is stale");
@@ -714,8 +717,7 @@ live_body (Fixture *fixture)
              loom_search_result_model_get_n_hits (model));
   loom_ui_test_wait_for_frames (window, 3);
   g_assert_cmpuint (loom_search_result_model_get_n_sessions (model), ==, 2);
-  g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==,
-                   "5 results in 2 sessions");
+  g_assert_cmpstr (loom_session_list_get_subtitle (fixture->list), ==, "5 results in 2 sessions");
   g_assert_true (gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection)) ==
                  (gpointer)selected);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 7);
@@ -743,36 +745,36 @@ live_body (Fixture *fixture)
 }
 
 static void
-test_live (Fixture       *fixture,
-           gconstpointer  user_data)
+test_live (Fixture      *fixture,
+           gconstpointer user_data)
 {
   fixture_run (fixture, live_body);
 }
 
 static void
-test_search (Fixture       *fixture,
-             gconstpointer  user_data)
+test_search (Fixture      *fixture,
+             gconstpointer user_data)
 {
   fixture_run (fixture, search_body);
 }
 
 static void
-test_cancel (Fixture       *fixture,
-             gconstpointer  user_data)
+test_cancel (Fixture      *fixture,
+             gconstpointer user_data)
 {
   fixture_run (fixture, cancel_body);
 }
 
 static void
-test_pages (Fixture       *fixture,
-            gconstpointer  user_data)
+test_pages (Fixture      *fixture,
+            gconstpointer user_data)
 {
   fixture_run (fixture, pages_body);
 }
 
 static void
-test_filters (Fixture       *fixture,
-              gconstpointer  user_data)
+test_filters (Fixture      *fixture,
+              gconstpointer user_data)
 {
   fixture_run (fixture, filters_body);
 }
@@ -785,17 +787,15 @@ main (int   argc,
 
   g_test_add_func ("/app/search/query-text", test_query_text);
   g_test_add_func ("/app/search/snippet-markup", test_snippet_markup);
-  g_test_add ("/app/search/results", Fixture, NULL,
-              fixture_set_up, test_search, fixture_tear_down);
-  g_test_add ("/app/search/cancel", Fixture, NULL,
-              fixture_set_up, test_cancel, fixture_tear_down);
-  g_test_add ("/app/search/pages", Fixture, GINT_TO_POINTER (WITH_PAGED_SESSIONS),
-              fixture_set_up, test_pages, fixture_tear_down);
-  g_test_add ("/app/search/filters", Fixture, NULL,
-              fixture_set_up, test_filters, fixture_tear_down);
+  g_test_add ("/app/search/results", Fixture, NULL, fixture_set_up, test_search, fixture_tear_down);
+  g_test_add ("/app/search/cancel", Fixture, NULL, fixture_set_up, test_cancel, fixture_tear_down);
+  g_test_add ("/app/search/pages", Fixture, GINT_TO_POINTER (WITH_PAGED_SESSIONS), fixture_set_up,
+              test_pages, fixture_tear_down);
+  g_test_add ("/app/search/filters", Fixture, NULL, fixture_set_up, test_filters,
+              fixture_tear_down);
   g_test_add ("/app/search/live", Fixture,
-              GINT_TO_POINTER (WITH_PAGED_SESSIONS | WITH_WATCHED_FOLDER),
-              fixture_set_up, test_live, fixture_tear_down);
+              GINT_TO_POINTER (WITH_PAGED_SESSIONS | WITH_WATCHED_FOLDER), fixture_set_up,
+              test_live, fixture_tear_down);
 
   return g_test_run ();
 }

@@ -28,8 +28,8 @@
 #include "loom-ui-test.h"
 
 #define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
-#define N_SESSIONS 500
-#define HOUR_MS ((gint64)3600 * 1000)
+#define N_SESSIONS        500
+#define HOUR_MS           ((gint64)3600 * 1000)
 
 /* ——— Waiting and looking (the common helpers are in loom-ui-test.c) ——— */
 
@@ -47,10 +47,10 @@ compare_y (gconstpointer a,
 {
   graphene_point_t pa, pb;
 
-  g_assert_true (gtk_widget_compute_point (*(GtkWidget **)a, sort_root,
-                                           &GRAPHENE_POINT_INIT (0, 0), &pa));
-  g_assert_true (gtk_widget_compute_point (*(GtkWidget **)b, sort_root,
-                                           &GRAPHENE_POINT_INIT (0, 0), &pb));
+  g_assert_true (
+    gtk_widget_compute_point (*(GtkWidget **)a, sort_root, &GRAPHENE_POINT_INIT (0, 0), &pa));
+  g_assert_true (
+    gtk_widget_compute_point (*(GtkWidget **)b, sort_root, &GRAPHENE_POINT_INIT (0, 0), &pb));
   return pa.y < pb.y ? -1 : pa.y > pb.y;
 }
 
@@ -72,7 +72,7 @@ static GtkWidget *
 find_one (GtkWidget *root,
           GType      type)
 {
-  g_autoptr(GPtrArray) found = find_visible (root, type);
+  g_autoptr (GPtrArray) found = find_visible (root, type);
 
   g_assert_cmpuint (found->len, ==, 1);
   return found->pdata[0];
@@ -80,31 +80,37 @@ find_one (GtkWidget *root,
 
 /* ——— The store ——— */
 
-static const char * const topics[] = {
-  "Fix the flaky login test", "Port the settings page to libadwaita",
-  "Explain the build failure on arm64", "Stream huge JSONL lines instead of reading them whole",
-  "Draft the release notes", "Add keyboard shortcuts to the timeline",
-  "Profile the importer on a 2 GB corpus", "Review the migration to schema v2",
-  "Write the Flatpak manifest", "Track down the memory leak in the watcher",
-  "Translate the welcome page", "Refactor the search query parser",
+static const char *const topics[] = {
+  "Fix the flaky login test",
+  "Port the settings page to libadwaita",
+  "Explain the build failure on arm64",
+  "Stream huge JSONL lines instead of reading them whole",
+  "Draft the release notes",
+  "Add keyboard shortcuts to the timeline",
+  "Profile the importer on a 2 GB corpus",
+  "Review the migration to schema v2",
+  "Write the Flatpak manifest",
+  "Track down the memory leak in the watcher",
+  "Translate the welcome page",
+  "Refactor the search query parser",
 };
-static const char * const projects[] = {
+static const char *const projects[] = {
   "intentloom-history", "gnome-app", "webapp", "toolchain", "dotfiles", "gtk",
 };
 
 typedef struct
 {
-  char       *dir;
-  char       *db_path;
-  LoomStore  *store;
-  gint64      now;
-  gint64      folder_id;
-  gint64      empty_folder_id;
-  GtkWidget  *window;
+  char            *dir;
+  char            *db_path;
+  LoomStore       *store;
+  gint64           now;
+  gint64           folder_id;
+  gint64           empty_folder_id;
+  GtkWidget       *window;
   LoomSessionList *list;
-  guint       n_activated;
-  guint       n_selection_changed;
-  char       *last_activated;
+  guint            n_activated;
+  guint            n_selection_changed;
+  char            *last_activated;
 } Fixture;
 
 static void
@@ -112,7 +118,7 @@ exec_raw (const char *path,
           const char *sql)
 {
   sqlite3 *db = NULL;
-  char *message = NULL;
+  char    *message = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
@@ -126,9 +132,9 @@ exec_raw (const char *path,
 static void
 fill_store (Fixture *f)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(LoomFolder) empty_folder = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (LoomFolder) empty_folder = NULL;
 
   folder = loom_store_create_folder (f->store, "Release 1.0", &error);
   g_assert_no_error (error);
@@ -139,11 +145,11 @@ fill_store (Fixture *f)
 
   for (guint i = 0; i < N_SESSIONS; i++)
     {
-      g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-      g_autoptr(GDateTime) created = NULL;
+      g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+      g_autoptr (GDateTime) created = NULL;
       g_autofree char *date = NULL;
-      const char *project = projects[(i * 7) % G_N_ELEMENTS (projects)];
-      guint kind = i % 10;
+      const char      *project = projects[(i * 7) % G_N_ELEMENTS (projects)];
+      guint            kind = i % 10;
 
       record->updated_at = f->now - (gint64)i * (i < 48 ? 1 : 9) * HOUR_MS - 60 * 1000;
       record->created_at = record->updated_at - (gint64)(i % 5 + 1) * HOUR_MS;
@@ -166,8 +172,8 @@ fill_store (Fixture *f)
         g_error ("%s", error->message);
       if (i % 43 == 42 && !loom_store_set_trashed (f->store, record->uuid, TRUE, &error))
         g_error ("%s", error->message);
-      if (i >= 20 && i < 32 && !loom_store_move_session (f->store, record->uuid, f->folder_id,
-                                                         &error))
+      if (i >= 20 && i < 32 &&
+          !loom_store_move_session (f->store, record->uuid, f->folder_id, &error))
         g_error ("%s", error->message);
     }
 
@@ -177,14 +183,14 @@ fill_store (Fixture *f)
 }
 
 static guint
-count_query (Fixture        *f,
-             LoomCollection  collection,
-             gint64          folder_id,
-             const char     *source,
-             const char     *project)
+count_query (Fixture       *f,
+             LoomCollection collection,
+             gint64         folder_id,
+             const char    *source,
+             const char    *project)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   guint n = 0;
 
   query.collection = collection;
@@ -218,15 +224,15 @@ on_selection_changed_cb (LoomSessionList *list,
 static void
 install_session_actions (GtkWidget *window)
 {
-  static const char * const names[] = {
-    "rename", "copy-rename-command", "pin", "move-to", "archive", "open-source-folder",
-    "trash", "delete",
+  static const char *const names[] = {
+    "rename",  "copy-rename-command", "pin",   "move-to",
+    "archive", "open-source-folder",  "trash", "delete",
   };
-  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr (GSimpleActionGroup) group = g_simple_action_group_new ();
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr(GSimpleAction) action = g_simple_action_new (names[i], NULL);
+      g_autoptr (GSimpleAction) action = g_simple_action_new (names[i], NULL);
 
       g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (action));
     }
@@ -234,10 +240,10 @@ install_session_actions (GtkWidget *window)
 }
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   GtkWidget *header_bar;
   GtkWidget *title;
   GtkWidget *box;
@@ -278,7 +284,7 @@ fixture_set_up (Fixture       *f,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -291,8 +297,8 @@ remove_tree (const char *path)
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
   g_assert_true (loom_ui_test_wait_until (is_unmapped, f->list));
@@ -305,8 +311,8 @@ fixture_tear_down (Fixture       *f,
 }
 
 static void
-set_dark (Fixture  *f,
-          gboolean  dark)
+set_dark (Fixture *f,
+          gboolean dark)
 {
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK
@@ -324,7 +330,7 @@ list_view (Fixture *f)
 static GPtrArray *
 visible_sessions (Fixture *f)
 {
-  g_autoptr(GPtrArray) rows = find_visible (GTK_WIDGET (f->list), LOOM_TYPE_SESSION_ROW);
+  g_autoptr (GPtrArray) rows = find_visible (GTK_WIDGET (f->list), LOOM_TYPE_SESSION_ROW);
   GPtrArray *sessions = g_ptr_array_new ();
 
   for (guint i = 0; i < rows->len; i++)
@@ -336,7 +342,7 @@ static LoomSessionRow *
 visible_row (Fixture *f,
              guint    index)
 {
-  g_autoptr(GPtrArray) rows = find_visible (GTK_WIDGET (f->list), LOOM_TYPE_SESSION_ROW);
+  g_autoptr (GPtrArray) rows = find_visible (GTK_WIDGET (f->list), LOOM_TYPE_SESSION_ROW);
 
   g_assert_cmpuint (index, <, rows->len);
   return rows->pdata[index];
@@ -346,7 +352,7 @@ static GtkWidget *
 find_menu_button (Fixture    *f,
                   const char *tooltip)
 {
-  g_autoptr(GPtrArray) buttons = find_visible (GTK_WIDGET (f->list), GTK_TYPE_MENU_BUTTON);
+  g_autoptr (GPtrArray) buttons = find_visible (GTK_WIDGET (f->list), GTK_TYPE_MENU_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -359,7 +365,7 @@ find_menu_button (Fixture    *f,
 static const char *
 shown_status_title (Fixture *f)
 {
-  g_autoptr(GPtrArray) pages = find_visible (GTK_WIDGET (f->list), ADW_TYPE_STATUS_PAGE);
+  g_autoptr (GPtrArray) pages = find_visible (GTK_WIDGET (f->list), ADW_TYPE_STATUS_PAGE);
 
   return pages->len == 1 ? adw_status_page_get_title (pages->pdata[0]) : NULL;
 }
@@ -370,7 +376,7 @@ activate (Fixture    *f,
           const char *format,
           ...)
 {
-  va_list args;
+  va_list   args;
   GVariant *parameter = NULL;
 
   if (format != NULL)
@@ -386,13 +392,13 @@ activate (Fixture    *f,
 /* ——— Tests ——— */
 
 static void
-test_scopes (Fixture       *f,
-             gconstpointer  data)
+test_scopes (Fixture      *f,
+             gconstpointer data)
 {
-  guint n_all = count_query (f, LOOM_COLLECTION_ALL, 0, NULL, NULL);
-  guint n_pinned = count_query (f, LOOM_COLLECTION_PINNED, 0, NULL, NULL);
+  guint            n_all = count_query (f, LOOM_COLLECTION_ALL, 0, NULL, NULL);
+  guint            n_pinned = count_query (f, LOOM_COLLECTION_PINNED, 0, NULL, NULL);
   g_autofree char *subtitle = NULL;
-  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr (GPtrArray) sessions = NULL;
   LoomSessionListModel *model = loom_session_list_get_model (f->list);
 
   /* All Sessions, newest first; only the pages on screen (and the rows the list view keeps
@@ -470,15 +476,15 @@ test_scopes (Fixture       *f,
 }
 
 static void
-test_sort_and_filter (Fixture       *f,
-                      gconstpointer  data)
+test_sort_and_filter (Fixture      *f,
+                      gconstpointer data)
 {
-  g_autoptr(GPtrArray) sessions = NULL;
-  g_autoptr(GPtrArray) projects_found = NULL;
-  g_autoptr(GError) error = NULL;
-  guint n_codex = count_query (f, LOOM_COLLECTION_ALL, 0, "codex", NULL);
+  g_autoptr (GPtrArray) sessions = NULL;
+  g_autoptr (GPtrArray) projects_found = NULL;
+  g_autoptr (GError) error = NULL;
+  guint       n_codex = count_query (f, LOOM_COLLECTION_ALL, 0, "codex", NULL);
   const char *project_path = "/home/ada/src/gtk";
-  GtkWidget *filter_button;
+  GtkWidget  *filter_button;
 
   /* Title, A first. */
   activate (f, "session-list.sort", "s", "title");
@@ -486,7 +492,8 @@ test_sort_and_filter (Fixture       *f,
   sessions = visible_sessions (f);
   for (guint i = 1; i < sessions->len; i++)
     g_assert_cmpint (g_ascii_strcasecmp (loom_session_get_title (sessions->pdata[i - 1]),
-                                         loom_session_get_title (sessions->pdata[i])), <=, 0);
+                                         loom_session_get_title (sessions->pdata[i])),
+                     <=, 0);
   g_assert_true (g_str_has_prefix (loom_session_get_title (sessions->pdata[0]), "Add keyboard"));
 
   /* Created, newest first. */
@@ -553,15 +560,15 @@ test_sort_and_filter (Fixture       *f,
 static GStrv
 drag_uuids (LoomSessionRow *row)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (row));
-  g_autoptr(GdkContentProvider) provider = NULL;
-  g_auto(GValue) value = G_VALUE_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (row));
+  g_autoptr (GdkContentProvider) provider = NULL;
+  g_auto (GValue) value = G_VALUE_INIT;
+  g_autoptr (GError) error = NULL;
   GtkDragSource *source = NULL;
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
-      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      g_autoptr (GObject) controller = g_list_model_get_item (controllers, i);
 
       if (GTK_IS_DRAG_SOURCE (controller))
         source = GTK_DRAG_SOURCE (controller);
@@ -578,14 +585,14 @@ drag_uuids (LoomSessionRow *row)
 }
 
 static void
-test_selection_and_drag (Fixture       *f,
-                         gconstpointer  data)
+test_selection_and_drag (Fixture      *f,
+                         gconstpointer data)
 {
   GtkWidget *view = list_view (f);
-  g_autoptr(GPtrArray) shown = visible_sessions (f);
-  g_autoptr(GPtrArray) selected = NULL;
+  g_autoptr (GPtrArray) shown = visible_sessions (f);
+  g_autoptr (GPtrArray) selected = NULL;
   g_autofree char *moved = NULL;
-  g_auto(GStrv) uuids = NULL;
+  g_auto (GStrv) uuids = NULL;
   guint n_activated;
 
   g_assert_cmpuint (loom_session_list_get_n_selected (f->list), ==, 0);
@@ -617,8 +624,8 @@ test_selection_and_drag (Fixture       *f,
     g_assert_cmpstr (uuids[i], ==, loom_session_get_uuid (selected->pdata[i]));
   g_clear_pointer (&uuids, g_strfreev);
   uuids = drag_uuids (visible_row (f, 5));
-  g_assert_cmpstrv (uuids, ((const char * const[]) {
-                              loom_session_get_uuid (shown->pdata[5]), NULL }));
+  g_assert_cmpstrv (uuids,
+                    ((const char *const[]){ loom_session_get_uuid (shown->pdata[5]), NULL }));
 
   /* The session menu opens on the selection; it offers to unpin only when all are pinned. */
   activate (f, "session-list.show-menu", NULL);
@@ -640,8 +647,8 @@ test_selection_and_drag (Fixture       *f,
   /* A reload keeps the selection, even of a session that moved to the top. */
   moved = g_strdup (loom_session_get_uuid (shown->pdata[7]));
   {
-    g_autofree char *sql = g_strdup_printf ("UPDATE sessions SET updated_at = %" G_GINT64_FORMAT
-                                            " WHERE uuid = '%s'", f->now, moved);
+    g_autofree char *sql = g_strdup_printf (
+      "UPDATE sessions SET updated_at = %" G_GINT64_FORMAT " WHERE uuid = '%s'", f->now, moved);
 
     exec_raw (f->db_path, sql);
   }
@@ -661,8 +668,8 @@ test_selection_and_drag (Fixture       *f,
   g_assert_false (loom_session_list_select_uuid (f->list, "no-such-session"));
 
   /* A session trashed elsewhere leaves the list and the selection, which says so. */
-  g_assert_true (loom_store_set_trashed (f->store, loom_session_get_uuid (shown->pdata[6]), TRUE,
-                                         NULL));
+  g_assert_true (
+    loom_store_set_trashed (f->store, loom_session_get_uuid (shown->pdata[6]), TRUE, NULL));
   f->n_selection_changed = 0;
   loom_session_list_reload (f->list);
   g_assert_cmpuint (loom_session_list_get_n_selected (f->list), ==, 0);
@@ -678,8 +685,8 @@ test_selection_and_drag (Fixture       *f,
 
 /* Narrow and wide, as the leaflet gives the pane its room. */
 static void
-test_sizes (Fixture       *f,
-            gconstpointer  data)
+test_sizes (Fixture      *f,
+            gconstpointer data)
 {
   gtk_window_set_default_size (GTK_WINDOW (f->window), 320, 600);
   loom_ui_test_wait_for_frames (f->window, 3);
@@ -693,15 +700,14 @@ test_sizes (Fixture       *f,
   loom_ui_test_save_screenshot (f->window, "session-list-wide");
 }
 
-
 /* Counts are grouped by the locale's rule (main() runs the test in en_US.UTF-8): a history of
  * a hundred thousand sessions reads "100,000 sessions", in the header and in the sidebar. */
 static char *
 group_digits (guint n)
 {
   g_autofree char *digits = g_strdup_printf ("%u", n);
-  GString *grouped = g_string_new (NULL);
-  size_t length = strlen (digits);
+  GString         *grouped = g_string_new (NULL);
+  size_t           length = strlen (digits);
 
   for (size_t i = 0; i < length; i++)
     {
@@ -730,14 +736,14 @@ find_label_text (GtkWidget  *root,
 }
 
 static void
-test_counts_in_locale (Fixture       *f,
-                       gconstpointer  data)
+test_counts_in_locale (Fixture      *f,
+                       gconstpointer data)
 {
-  g_autoptr(LoomSidebarItem) item = NULL;
+  g_autoptr (LoomSidebarItem) item = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *grouped = NULL;
-  GtkWidget *row;
-  guint n_all;
+  GtkWidget       *row;
+  guint            n_all;
 
   g_assert_cmpstr (setlocale (LC_NUMERIC, NULL), ==, "en_US.UTF-8");
 
@@ -768,18 +774,18 @@ test_counts_in_locale (Fixture       *f,
 static void
 make_test_locale (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("loom-locale-XXXXXX", &error);
   g_autofree char *target = NULL;
-  int status = 0;
+  int              status = 0;
 
   g_assert_no_error (error);
   target = g_build_filename (dir, "en_US.UTF-8", NULL);
   g_spawn_sync (NULL,
-                (char *[]) { (char *)"localedef", (char *)"-i", (char *)"en_US",
-                             (char *)"-f", (char *)"UTF-8", target, NULL },
-                NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                NULL, NULL, &status, &error);
+                (char *[]){ (char *)"localedef", (char *)"-i", (char *)"en_US", (char *)"-f",
+                            (char *)"UTF-8", target, NULL },
+                NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                &status, &error);
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, &error))
     g_error ("localedef could not make en_US.UTF-8 (is Debian's locales installed?): %s",
@@ -803,16 +809,16 @@ main (int   argc,
   gtk_icon_theme_add_resource_path (gtk_icon_theme_get_for_display (gdk_display_get_default ()),
                                     "/org/intentloom/History/icons");
 
-  g_test_add ("/app/session-list/scopes", Fixture, NULL,
-              fixture_set_up, test_scopes, fixture_tear_down);
-  g_test_add ("/app/session-list/sort-and-filter", Fixture, NULL,
-              fixture_set_up, test_sort_and_filter, fixture_tear_down);
-  g_test_add ("/app/session-list/selection-and-drag", Fixture, NULL,
-              fixture_set_up, test_selection_and_drag, fixture_tear_down);
-  g_test_add ("/app/session-list/sizes", Fixture, NULL,
-              fixture_set_up, test_sizes, fixture_tear_down);
-  g_test_add ("/app/session-list/counts-in-locale", Fixture, NULL,
-              fixture_set_up, test_counts_in_locale, fixture_tear_down);
+  g_test_add ("/app/session-list/scopes", Fixture, NULL, fixture_set_up, test_scopes,
+              fixture_tear_down);
+  g_test_add ("/app/session-list/sort-and-filter", Fixture, NULL, fixture_set_up,
+              test_sort_and_filter, fixture_tear_down);
+  g_test_add ("/app/session-list/selection-and-drag", Fixture, NULL, fixture_set_up,
+              test_selection_and_drag, fixture_tear_down);
+  g_test_add ("/app/session-list/sizes", Fixture, NULL, fixture_set_up, test_sizes,
+              fixture_tear_down);
+  g_test_add ("/app/session-list/counts-in-locale", Fixture, NULL, fixture_set_up,
+              test_counts_in_locale, fixture_tear_down);
 
   return g_test_run ();
 }

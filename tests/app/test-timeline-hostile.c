@@ -37,7 +37,7 @@
 #include "loom-search-ui-test.h"
 #include "loom-ui-test.h"
 
-#define DEPTH 100000
+#define DEPTH            100000
 #define BIG_OUTPUT_BYTES (50 * 1000 * 1000)
 
 #define QUOTES_ID "0badc0de-0000-4000-8000-000000000001"
@@ -45,8 +45,8 @@
 #define OUTPUT_ID "0badc0de-0000-4000-8000-000000000003"
 #define JSON_ID   "0badc0de-0000-4000-8000-000000000004"
 #define TITLE_ID  "0badc0de-0000-4000-8000-000000000005"
-#define MEGABYTE (1024 * 1024)
-#define N_TOOLS 55
+#define MEGABYTE  (1024 * 1024)
+#define N_TOOLS   55
 
 /* ——— Transcripts, as Claude Code writes them ——— */
 
@@ -134,7 +134,8 @@ add_reply (GString    *out,
   g_autofree char *message = g_strdup_printf (
     "{\"model\":\"claude-opus-4-6\",\"id\":\"msg_%u\",\"type\":\"message\","
     "\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":%s}],"
-    "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}", n, text);
+    "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}",
+    n, text);
 
   add_record (out, session_id, n, "assistant", message);
 }
@@ -152,7 +153,8 @@ add_tool_use (GString    *out,
     "{\"model\":\"claude-opus-4-6\",\"id\":\"msg_%u\",\"type\":\"message\","
     "\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"%s\",\"name\":\"%s\","
     "\"input\":%s}],\"stop_reason\":\"tool_use\","
-    "\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}", n, tool_id, name, input);
+    "\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}",
+    n, tool_id, name, input);
 
   add_record (out, session_id, n, "assistant", message);
 }
@@ -167,7 +169,8 @@ add_tool_result (GString    *out,
 {
   g_autofree char *message = g_strdup_printf (
     "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"%s\","
-    "\"content\":%s}]}", tool_id, output);
+    "\"content\":%s}]}",
+    tool_id, output);
 
   add_record (out, session_id, n, "user", message);
 }
@@ -179,7 +182,7 @@ write_transcript (const char *folder,
 {
   g_autofree char *name = g_strconcat (session_id, ".jsonl", NULL);
   g_autofree char *path = g_build_filename (folder, name, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (g_file_set_contents (path, records->str, records->len, &error));
   g_assert_no_error (error);
@@ -199,7 +202,7 @@ write_transcripts (const char *folder)
   g_autofree char *task_input = NULL;
   g_autofree char *input = NULL;
   g_autofree char *output = NULL;
-  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
 
   /* 100,000 nested quotes: once a SIGSEGV, a 54,598-frame recursion in gtk_widget_map(). The
    * index keeps a message's first 64 KiB: the word to search for comes first. */
@@ -212,7 +215,8 @@ write_transcripts (const char *folder)
   g_clear_pointer (&reply, g_free);
   reply = json_string (task);
   task_input = g_strdup_printf ("{\"description\":\"Read the quotes\",\"prompt\":%s,"
-                                "\"subagent_type\":\"general-purpose\"}", reply);
+                                "\"subagent_type\":\"general-purpose\"}",
+                                reply);
   add_tool_use (records, QUOTES_ID, 2, "toolu_task", "Task", task_input);
   add_tool_result (records, QUOTES_ID, 3, "toolu_task", "\"Done reading the quotes\"");
   write_transcript (folder, QUOTES_ID, records);
@@ -221,8 +225,10 @@ write_transcripts (const char *folder)
   g_string_truncate (records, 0);
   g_clear_pointer (&reply, g_free);
   add_prompt (records, LIST_ID, 0, "List the hostile file listsession");
-  reply = g_strconcat ("listbegin The list:\n\n", items, "innermost list item\n\n"
-                       "listdone after the list", NULL);
+  reply = g_strconcat ("listbegin The list:\n\n", items,
+                       "innermost list item\n\n"
+                       "listdone after the list",
+                       NULL);
   add_reply (records, LIST_ID, 1, reply);
   write_transcript (folder, LIST_ID, records);
 
@@ -254,7 +260,8 @@ write_transcripts (const char *folder)
     g_autofree char *message = g_strdup_printf (
       "{\"model\":\"<synthetic>\",\"id\":\"msg_error\",\"type\":\"message\","
       "\"role\":\"assistant\",\"content\":[{\"type\":\"text\","
-      "\"text\":\"apierrorstart %s\"}]}", filler);
+      "\"text\":\"apierrorstart %s\"}]}",
+      filler);
 
     add_record_with (records, OUTPUT_ID, 6, "assistant", message,
                      "\"isApiErrorMessage\":true,\"error\":\"unknown\",");
@@ -282,7 +289,7 @@ write_transcripts (const char *folder)
   g_string_truncate (records, 0);
   {
     g_autofree char *word = repeat ("w", MEGABYTE);
-    g_autoptr(GString) title = g_string_new ("titlesession");
+    g_autoptr (GString) title = g_string_new ("titlesession");
 
     memcpy (word, "hugeprompt", 10);
     add_prompt (records, TITLE_ID, 0, word);
@@ -303,8 +310,10 @@ write_transcripts (const char *folder)
         add_tool_use (records, TITLE_ID, i, id, name, "{}");
       }
     add_reply (records, TITLE_ID, N_TOOLS + 1, "titledone The title is long.");
-    g_string_append_printf (records, "{\"type\":\"custom-title\",\"customTitle\":\"%s\","
-                            "\"sessionId\":\"%s\"}\n", title->str, TITLE_ID);
+    g_string_append_printf (records,
+                            "{\"type\":\"custom-title\",\"customTitle\":\"%s\","
+                            "\"sessionId\":\"%s\"}\n",
+                            title->str, TITLE_ID);
   }
   write_transcript (folder, TITLE_ID, records);
 }
@@ -312,15 +321,15 @@ write_transcripts (const char *folder)
 /* ——— Fixture: the transcripts imported, and the application ——— */
 
 static void
-hostile_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+hostile_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
   g_autofree char *claude = NULL;
   g_autofree char *project = NULL;
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *paths[] = { NULL, NULL };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  const char       *paths[] = { NULL, NULL };
   LoomImportOptions options = { "claude-code", paths };
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
@@ -357,15 +366,15 @@ uuid_of_session_saying (LoomStore  *store,
                         const char *word)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
   sessions = loom_store_list_sessions (store, &query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
       if (strstr (loom_session_get_title (session), word) != NULL)
         return g_strdup (loom_session_get_uuid (session));
@@ -380,7 +389,7 @@ static GtkLabel *
 find_label (GtkWidget  *root,
             const char *text)
 {
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -412,7 +421,7 @@ wait_for_label (GtkWidget  *root,
 
   if (!loom_ui_test_wait_until (label_shown, &wait))
     {
-      g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+      g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
       for (guint i = 0; i < labels->len; i++)
         g_test_message ("On screen: “%.80s”", gtk_label_get_text (labels->pdata[i]));
@@ -426,12 +435,12 @@ static LoomTimelineRow *
 find_row (Fixture    *fixture,
           const char *word)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->view),
-                                                         LOOM_TYPE_TIMELINE_ROW);
+  g_autoptr (GPtrArray)
+    rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->view), LOOM_TYPE_TIMELINE_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
-      LoomTimelineItem *item = loom_timeline_row_get_item (rows->pdata[i]);
+      LoomTimelineItem       *item = loom_timeline_row_get_item (rows->pdata[i]);
       const LoomTimelineData *d = item != NULL ? loom_timeline_item_get_data (item) : NULL;
 
       if (d == NULL)
@@ -447,7 +456,7 @@ static GtkButton *
 find_button_labelled (GtkWidget  *root,
                       const char *prefix)
 {
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -496,8 +505,7 @@ search_in_session (Fixture    *fixture,
                    const char *word)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
-  GtkWidget *timeline_list = loom_ui_test_find_any (GTK_WIDGET (fixture->view),
-                                                    GTK_TYPE_LIST_VIEW);
+  GtkWidget *timeline_list = loom_ui_test_find_any (GTK_WIDGET (fixture->view), GTK_TYPE_LIST_VIEW);
 
   g_assert_true (gtk_widget_child_focus (timeline_list, GTK_DIR_TAB_FORWARD) ||
                  gtk_widget_grab_focus (timeline_list));
@@ -520,20 +528,20 @@ search_everything (Fixture    *fixture,
                    const char *uuid)
 {
   GListModel *model;
-  int position = -1;
-  gint64 seq = 0;
+  int         position = -1;
+  gint64      seq = 0;
 
   search_for (fixture, word);
   loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 3);
   /* Every result on screen shows a bounded snippet, however long the words it matched. */
   {
-    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->results),
-                                                           LOOM_TYPE_SEARCH_RESULT_ROW);
+    g_autoptr (GPtrArray)
+      rows = loom_ui_test_find_visible (GTK_WIDGET (fixture->results), LOOM_TYPE_SEARCH_RESULT_ROW);
     guint n_snippets = 0;
 
     for (guint i = 0; i < rows->len; i++)
       {
-        GtkLabel *label = loom_search_result_row_get_snippet_label (rows->pdata[i]);
+        GtkLabel   *label = loom_search_result_row_get_snippet_label (rows->pdata[i]);
         const char *text = gtk_label_get_text (label);
 
         if (!gtk_widget_get_visible (GTK_WIDGET (label)) || *text == '\0')
@@ -546,7 +554,7 @@ search_everything (Fixture    *fixture,
   model = G_LIST_MODEL (loom_search_results_get_model (fixture->results));
   for (guint i = 0; i < g_list_model_get_n_items (model) && position < 0; i++)
     {
-      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      g_autoptr (GObject) item = g_list_model_get_item (model, i);
 
       if (LOOM_IS_SEARCH_HIT (item) &&
           g_str_equal (loom_search_hit_get_data (LOOM_SEARCH_HIT (item))->session_uuid, uuid) &&
@@ -596,8 +604,8 @@ ticked_enough (gpointer data)
 
 typedef struct
 {
-  gboolean  done;
-  char     *text;
+  gboolean done;
+  char    *text;
 } ClipboardRead;
 
 static void
@@ -606,7 +614,7 @@ on_clipboard_read_cb (GObject      *source,
                       gpointer      data)
 {
   ClipboardRead *read = data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   read->text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
   g_assert_no_error (error);
@@ -636,12 +644,12 @@ read_clipboard (GtkWidget *widget)
 static void
 deep_markdown_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *quotes_uuid = uuid_of_session_saying (store, "quotesession");
   g_autofree char *list_uuid = uuid_of_session_saying (store, "listsession");
   LoomTimelineRow *row;
-  GtkWidget *content;
+  GtkWidget       *content;
 
   /* 100,000 nested quotes: the reply is there, with the words inside and after the quotes. */
   open_session (fixture, quotes_uuid);
@@ -683,22 +691,22 @@ deep_markdown_body (Fixture *fixture)
 static void
 huge_output_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *uuid = uuid_of_session_saying (store, "outputsession");
   g_autofree char *shown = g_format_size (32768);
   g_autofree char *whole = g_format_size (BIG_OUTPUT_BYTES + strlen ("bigoutputstart  "
                                                                      "bigoutputend"));
   g_autofree char *note = g_strdup_printf ("Showing the first %s of %s", shown, whole);
   LoomTimelineRow *row;
-  GtkWidget *content;
-  g_autoptr(LoomTimelineContext) context = NULL;
+  GtkWidget       *content;
+  g_autoptr (LoomTimelineContext) context = NULL;
   LoomTimelineLoader *loader;
-  GtkButton *button;
-  GtkLabel *label;
-  char *copied;
-  TickCount ticks = { 0 };
-  guint n_loaded;
+  GtkButton          *button;
+  GtkLabel           *label;
+  char               *copied;
+  TickCount           ticks = { 0 };
+  guint               n_loaded;
 
   open_session (fixture, uuid);
   wait_for_label (GTK_WIDGET (fixture->view), "outputdone");
@@ -742,8 +750,7 @@ huge_output_body (Fixture *fixture)
   loom_timeline_loader_hold_for_testing (FALSE);
   g_assert_true (loom_ui_test_wait_until (shows_less_button, content));
   g_source_remove (ticks.source);
-  g_test_message ("%u ticks of a 10 ms timeout between Show More and the whole output",
-                  ticks.n);
+  g_test_message ("%u ticks of a 10 ms timeout between Show More and the whole output", ticks.n);
   g_assert_cmpuint (ticks.n, >=, MIN_TICKS);
   g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
   g_assert_false (loom_timeline_tool_row_get_loading (LOOM_TIMELINE_TOOL_ROW (content)));
@@ -760,7 +767,8 @@ huge_output_body (Fixture *fixture)
   g_signal_emit_by_name (button, "clicked");
   copied = read_clipboard (window);
   g_assert_nonnull (copied);
-  g_assert_cmpuint (strlen (copied), ==, BIG_OUTPUT_BYTES + strlen ("bigoutputstart  bigoutputend"));
+  g_assert_cmpuint (strlen (copied), ==,
+                    BIG_OUTPUT_BYTES + strlen ("bigoutputstart  bigoutputend"));
   g_assert_true (g_str_has_prefix (copied, "bigoutputstart "));
   g_assert_true (g_str_has_suffix (copied, " bigoutputend"));
   g_clear_pointer (&copied, g_free);
@@ -822,8 +830,7 @@ huge_output_body (Fixture *fixture)
   loom_timeline_loader_hold_for_testing (FALSE);
   label = wait_for_label (content, "not shown. Copy takes the whole message.");
   g_source_remove (ticks.source);
-  g_test_message ("%u ticks of a 10 ms timeout between Show Full Message and the message",
-                  ticks.n);
+  g_test_message ("%u ticks of a 10 ms timeout between Show Full Message and the message", ticks.n);
   g_assert_cmpuint (ticks.n, >=, MIN_TICKS);
   g_assert_cmpuint (loom_timeline_loader_get_n_loaded (loader), ==, n_loaded + 1);
   g_assert_false (loom_timeline_message_row_get_loading (LOOM_TIMELINE_MESSAGE_ROW (content)));
@@ -836,7 +843,7 @@ huge_output_body (Fixture *fixture)
   loom_ui_test_save_screenshot (content, "hostile-long-message-row-light");
   /* Copy takes the whole message. */
   {
-    g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
+    g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
     GtkWidget *copy = NULL;
 
     for (guint i = 0; i < buttons->len && copy == NULL; i++)
@@ -847,8 +854,8 @@ huge_output_body (Fixture *fixture)
     copied = read_clipboard (window);
     g_assert_true (g_str_has_prefix (copied, "longmessagestart "));
     g_assert_true (g_str_has_suffix (copied, "longmessageend"));
-    g_assert_cmpuint (strlen (copied), ==, strlen ("longmessagestart longmessageend") +
-                                           400000 * strlen ("word "));
+    g_assert_cmpuint (strlen (copied), ==,
+                      strlen ("longmessagestart longmessageend") + 400000 * strlen ("word "));
     g_clear_pointer (&copied, g_free);
   }
 
@@ -860,7 +867,8 @@ huge_output_body (Fixture *fixture)
   content = loom_timeline_row_get_content (row);
   label = wait_for_label (content, "apierrorstart");
   g_assert_cmpuint (strlen (gtk_label_get_text (label)), <, 8100);
-  g_test_message ("API error: “…%s”", gtk_label_get_text (label) + strlen (gtk_label_get_text (label)) - 40);
+  g_test_message ("API error: “…%s”",
+                  gtk_label_get_text (label) + strlen (gtk_label_get_text (label)) - 40);
   g_assert_true (g_str_has_suffix (gtk_label_get_text (label), " more"));
   loom_ui_test_save_screenshot (window, "hostile-api-error-light");
 
@@ -873,10 +881,10 @@ huge_output_body (Fixture *fixture)
 static void
 deep_json_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *uuid = uuid_of_session_saying (store, "jsonsession");
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   guint n_grep = 0;
 
   open_session (fixture, uuid);
@@ -887,7 +895,7 @@ deep_json_body (Fixture *fixture)
   for (guint i = 0; i < rows->len; i++)
     {
       LoomTimelineItem *item = loom_timeline_row_get_item (rows->pdata[i]);
-      GtkWidget *content = loom_timeline_row_get_content (rows->pdata[i]);
+      GtkWidget        *content = loom_timeline_row_get_content (rows->pdata[i]);
 
       if (item == NULL || loom_timeline_item_get_data (item)->is_message ||
           g_strcmp0 (loom_timeline_item_get_data (item)->tool_name, "Grep") != 0)
@@ -912,14 +920,14 @@ deep_json_body (Fixture *fixture)
 static void
 huge_title_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomStore *store = loom_window_get_store (fixture->window);
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
   g_autofree char *uuid = uuid_of_session_saying (store, "titlesession");
-  g_autoptr(GPtrArray) labels = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) labels = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   GtkWidget *details;
-  guint n_titles = 0;
+  guint      n_titles = 0;
 
   session = loom_store_get_session (store, uuid, &error);
   g_assert_no_error (error);
@@ -955,8 +963,8 @@ huge_title_body (Fixture *fixture)
 
   /* The tools: the 50 most called, the rest counted in one row, each name a bounded line. */
   {
-    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (details, ADW_TYPE_ACTION_ROW);
-    guint n_tool_rows = 0;
+    g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (details, ADW_TYPE_ACTION_ROW);
+    guint    n_tool_rows = 0;
     gboolean others = FALSE;
 
     for (guint i = 0; i < rows->len; i++)
@@ -983,29 +991,29 @@ huge_title_body (Fixture *fixture)
 }
 
 static void
-test_huge_title (Fixture       *fixture,
-                 gconstpointer  user_data)
+test_huge_title (Fixture      *fixture,
+                 gconstpointer user_data)
 {
   fixture_run (fixture, huge_title_body);
 }
 
 static void
-test_deep_markdown (Fixture       *fixture,
-                    gconstpointer  user_data)
+test_deep_markdown (Fixture      *fixture,
+                    gconstpointer user_data)
 {
   fixture_run (fixture, deep_markdown_body);
 }
 
 static void
-test_huge_output (Fixture       *fixture,
-                  gconstpointer  user_data)
+test_huge_output (Fixture      *fixture,
+                  gconstpointer user_data)
 {
   fixture_run (fixture, huge_output_body);
 }
 
 static void
-test_deep_json (Fixture       *fixture,
-                gconstpointer  user_data)
+test_deep_json (Fixture      *fixture,
+                gconstpointer user_data)
 {
   fixture_run (fixture, deep_json_body);
 }
@@ -1016,14 +1024,14 @@ main (int   argc,
 {
   search_ui_test_init (&argc, &argv);
 
-  g_test_add ("/timeline-hostile/deep-markdown", Fixture, NULL,
-              hostile_set_up, test_deep_markdown, fixture_tear_down);
-  g_test_add ("/timeline-hostile/huge-output", Fixture, NULL,
-              hostile_set_up, test_huge_output, fixture_tear_down);
-  g_test_add ("/timeline-hostile/deep-json", Fixture, NULL,
-              hostile_set_up, test_deep_json, fixture_tear_down);
-  g_test_add ("/timeline-hostile/huge-title", Fixture, NULL,
-              hostile_set_up, test_huge_title, fixture_tear_down);
+  g_test_add ("/timeline-hostile/deep-markdown", Fixture, NULL, hostile_set_up, test_deep_markdown,
+              fixture_tear_down);
+  g_test_add ("/timeline-hostile/huge-output", Fixture, NULL, hostile_set_up, test_huge_output,
+              fixture_tear_down);
+  g_test_add ("/timeline-hostile/deep-json", Fixture, NULL, hostile_set_up, test_deep_json,
+              fixture_tear_down);
+  g_test_add ("/timeline-hostile/huge-title", Fixture, NULL, hostile_set_up, test_huge_title,
+              fixture_tear_down);
 
   return g_test_run ();
 }

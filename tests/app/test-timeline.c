@@ -35,7 +35,7 @@
 
 #define STREAMED_ID "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"
 #define PROGRESS_ID "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31"
-#define PLAN_ID "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72"
+#define PLAN_ID     "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72"
 
 /* ——— Waiting, finding, screenshots (the common helpers are in loom-ui-test.c) ——— */
 
@@ -44,7 +44,7 @@ static GtkLabel *
 find_label (GtkWidget  *root,
             const char *text)
 {
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     {
@@ -80,9 +80,9 @@ import_claude_fixtures (LoomStore *store)
 {
   g_autofree char *path = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import", "fixtures",
                                             "claude", NULL);
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
-  const char *paths[] = { path, NULL };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
+  const char       *paths[] = { path, NULL };
   LoomImportOptions options = { "claude-code", paths };
 
   g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
@@ -91,11 +91,11 @@ import_claude_fixtures (LoomStore *store)
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
   g_autofree char *db_path = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   GtkWidget *box;
 
   fixture->dir = g_dir_make_tmp ("loom-test-timeline-XXXXXX", &error);
@@ -123,7 +123,7 @@ fixture_set_up (Fixture       *fixture,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -139,8 +139,8 @@ remove_tree (const char *path)
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
   g_assert_finalize_object (g_steal_pointer (&fixture->window));
@@ -153,7 +153,7 @@ static LoomSession *
 get_session (Fixture    *fixture,
              const char *id)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSession *session = loom_store_get_session (fixture->store, id, &error);
 
   g_assert_no_error (error);
@@ -164,7 +164,7 @@ static void
 show_session (Fixture    *fixture,
               const char *id)
 {
-  g_autoptr(LoomSession) session = get_session (fixture, id);
+  g_autoptr (LoomSession) session = get_session (fixture, id);
 
   loom_timeline_view_set_session (fixture->view, fixture->store, session);
   loom_session_details_set_session (fixture->details, fixture->store, session);
@@ -182,11 +182,11 @@ typedef gboolean (*ItemMatch) (const LoomTimelineData *d,
                                gconstpointer           data);
 
 static LoomTimelineRow *
-find_row (Fixture       *fixture,
-          ItemMatch      match,
-          gconstpointer  data)
+find_row (Fixture      *fixture,
+          ItemMatch     match,
+          gconstpointer data)
 {
-  g_autoptr(GPtrArray) rows = visible_rows (fixture);
+  g_autoptr (GPtrArray) rows = visible_rows (fixture);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -229,7 +229,7 @@ is_expanded (gpointer data)
 static guint
 count_rows (Fixture *fixture)
 {
-  g_autoptr(GPtrArray) rows = visible_rows (fixture);
+  g_autoptr (GPtrArray) rows = visible_rows (fixture);
 
   return rows->len;
 }
@@ -244,9 +244,9 @@ test_markdown_markup (void)
   g_autofree char *markup = loom_markdown_to_markup (hostile);
   g_autofree char *links = NULL;
   g_autofree char *rich = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
-  PangoAttrList *attributes = NULL;
+  PangoAttrList   *attributes = NULL;
 
   /* What Pango makes of the markup is the literal text. */
   g_assert_true (pango_parse_markup (markup, -1, 0, &attributes, &text, NULL, &error));
@@ -262,7 +262,7 @@ test_markdown_markup (void)
   g_assert_null (strstr (links, "file:"));
   /* Links are GtkLabel's markup, not Pango's: the label must take it, and show the words. */
   {
-    g_autoptr(GtkWidget) label = g_object_ref_sink (gtk_label_new (NULL));
+    g_autoptr (GtkWidget) label = g_object_ref_sink (gtk_label_new (NULL));
 
     gtk_label_set_markup (GTK_LABEL (label), links);
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (label)), ==, "safe unsafe file");
@@ -293,8 +293,7 @@ collect_labels (GtkWidget *root,
 {
   if (GTK_IS_LABEL (root))
     g_ptr_array_add (found, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     collect_labels (child, found);
 }
@@ -304,7 +303,7 @@ has_label (GtkWidget  *root,
            const char *text,
            const char *css_class)
 {
-  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
 
   collect_labels (root, labels);
   for (guint i = 0; i < labels->len; i++)
@@ -319,13 +318,13 @@ has_label (GtkWidget  *root,
 static void
 test_markdown_widgets (void)
 {
-  g_autoptr(GtkWidget) widget = NULL;
+  g_autoptr (GtkWidget) widget = NULL;
 
-  widget = g_object_ref_sink (loom_markdown_render (
-    "## Plan\n\nRun `make <all> && test`. <b>Not bold</b>.\n\n"
-    "1. first\n2. second\n\n"
-    "```sh\necho \"<tag>\" && exit 1\n```\n\n> a quote\n\n"
-    "| Tool | Calls |\n|---|---|\n| Bash | 3 |\n"));
+  widget = g_object_ref_sink (
+    loom_markdown_render ("## Plan\n\nRun `make <all> && test`. <b>Not bold</b>.\n\n"
+                          "1. first\n2. second\n\n"
+                          "```sh\necho \"<tag>\" && exit 1\n```\n\n> a quote\n\n"
+                          "| Tool | Calls |\n|---|---|\n| Bash | 3 |\n"));
 
   /* The shown text is the agent's, character for character. */
   g_assert_true (has_label (widget, "Plan", "title-3"));
@@ -342,14 +341,14 @@ test_markdown_widgets (void)
 /* ——— The timeline and the details on screen ——— */
 
 static void
-test_session (Fixture       *fixture,
-              gconstpointer  user_data)
+test_session (Fixture      *fixture,
+              gconstpointer user_data)
 {
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   LoomTimelineRow *row;
-  GtkWidget *content;
-  GtkLabel *label;
-  g_autoptr(GPtrArray) buttons = NULL;
+  GtkWidget       *content;
+  GtkLabel        *label;
+  g_autoptr (GPtrArray) buttons = NULL;
 
   show_session (fixture, STREAMED_ID);
 
@@ -392,7 +391,7 @@ test_session (Fixture       *fixture,
   g_assert_nonnull (find_label (content, "meson test -C build"));
   g_assert_null (find_label (content, "--print-errorlogs"));
   {
-    g_autoptr(GPtrArray) images = loom_ui_test_find_visible (content, GTK_TYPE_IMAGE);
+    g_autoptr (GPtrArray) images = loom_ui_test_find_visible (content, GTK_TYPE_IMAGE);
     gboolean error_icon = FALSE;
 
     for (guint i = 0; i < images->len; i++)
@@ -407,7 +406,7 @@ test_session (Fixture       *fixture,
 
   /* A click on the header, as a person opens it. */
   {
-    g_autoptr(GPtrArray) header_buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
+    g_autoptr (GPtrArray) header_buttons = loom_ui_test_find_visible (content, GTK_TYPE_BUTTON);
 
     /* Activating a button presses it for a moment before it reports the click. */
     gtk_widget_activate (header_buttons->pdata[0]);
@@ -437,8 +436,8 @@ test_session (Fixture       *fixture,
   set_dark (fixture->window, FALSE);
   loom_ui_test_save_screenshot (GTK_WIDGET (fixture->details), "details-light");
   {
-    g_autoptr(GPtrArray) scrolled = loom_ui_test_find_visible (GTK_WIDGET (fixture->details),
-                                                               GTK_TYPE_SCROLLED_WINDOW);
+    g_autoptr (GPtrArray) scrolled = loom_ui_test_find_visible (GTK_WIDGET (fixture->details),
+                                                                GTK_TYPE_SCROLLED_WINDOW);
     GtkAdjustment *adjustment;
 
     g_assert_cmpuint (scrolled->len, ==, 1);
@@ -486,11 +485,10 @@ test_session (Fixture       *fixture,
                    "7 (2 from you, 5 from the agent)");
   g_assert_cmpstr (loom_session_details_get_value (fixture->details, "Last opened"), ==, "Never");
   g_assert_cmpstr (loom_session_details_get_value (fixture->details, "Pinned"), ==, "No");
-  g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
-                            "298 out"));
+  g_assert_nonnull (
+    strstr (loom_session_details_get_value (fixture->details, "Tokens"), "298 out"));
   /* Claude Code does not tell its reasoning apart: nothing is said of it. */
-  g_assert_null (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
-                         "reasoning"));
+  g_assert_null (strstr (loom_session_details_get_value (fixture->details, "Tokens"), "reasoning"));
   g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Source file"),
                             STREAMED_ID ".jsonl"));
   g_assert_cmpstr (loom_session_details_get_value (fixture->details, "ID"), ==,
@@ -502,12 +500,14 @@ test_session (Fixture       *fixture,
   /* An agent that reports it (Codex, Gemini): the part of the output spent reasoning. */
   {
     g_autofree char *path = g_build_filename (fixture->dir, "history.db", NULL);
-    sqlite3 *db = NULL;
+    sqlite3         *db = NULL;
 
     g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
-    g_assert_cmpint (sqlite3_exec (db, "UPDATE sessions SET tokens_reasoning = 120"
-                                       " WHERE source_session_id = '" STREAMED_ID "'",
-                                   NULL, NULL, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_exec (db,
+                                   "UPDATE sessions SET tokens_reasoning = 120"
+                                   " WHERE source_session_id = '" STREAMED_ID "'",
+                                   NULL, NULL, NULL),
+                     ==, SQLITE_OK);
     sqlite3_close (db);
     show_session (fixture, STREAMED_ID);
     g_assert_nonnull (strstr (loom_session_details_get_value (fixture->details, "Tokens"),
@@ -515,8 +515,8 @@ test_session (Fixture       *fixture,
   }
 
   /* The copy button of the id puts it on the clipboard. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->details), "details.copy", "i",
-                                             1));
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->details), "details.copy", "i", 1));
 
   loom_timeline_view_set_session (fixture->view, NULL, NULL);
   loom_session_details_set_session (fixture->details, NULL, NULL);
@@ -526,12 +526,12 @@ test_session (Fixture       *fixture,
 
 /* Two sessions' file changes: an Edit with old and new text, a Write of a new file. */
 static void
-test_file_change (Fixture       *fixture,
-                  gconstpointer  user_data)
+test_file_change (Fixture      *fixture,
+                  gconstpointer user_data)
 {
   LoomTimelineRow *row;
-  GtkWidget *content;
-  g_autoptr(GPtrArray) labels = NULL;
+  GtkWidget       *content;
+  g_autoptr (GPtrArray) labels = NULL;
   gboolean added = FALSE, context = FALSE;
 
   show_session (fixture, PLAN_ID);
@@ -593,9 +593,9 @@ is_set (gpointer data)
 }
 
 static void
-on_open_session_cb (LoomTimelineView  *view,
-                    const char        *uuid,
-                    char             **out)
+on_open_session_cb (LoomTimelineView *view,
+                    const char       *uuid,
+                    char            **out)
 {
   g_free (*out);
   *out = g_strdup (uuid);
@@ -603,15 +603,15 @@ on_open_session_cb (LoomTimelineView  *view,
 
 /* v2.1: sub-agents lead to their sessions; compaction and API errors show as such. */
 static void
-test_subagents (Fixture       *fixture,
-                gconstpointer  user_data)
+test_subagents (Fixture      *fixture,
+                gconstpointer user_data)
 {
   g_autofree char *opened = NULL;
-  g_autoptr(LoomSession) child = NULL;
-  g_autoptr(GPtrArray) buttons = NULL;
+  g_autoptr (LoomSession) child = NULL;
+  g_autoptr (GPtrArray) buttons = NULL;
   LoomTimelineRow *row;
-  GtkWidget *content;
-  GtkWidget *open = NULL;
+  GtkWidget       *content;
+  GtkWidget       *open = NULL;
 
   g_signal_connect (fixture->view, "open-session", G_CALLBACK (on_open_session_cb), &opened);
   show_session (fixture, PROGRESS_ID);
@@ -653,8 +653,8 @@ test_subagents (Fixture       *fixture,
   row = find_row (fixture, match_kind, "compaction");
   g_assert_nonnull (row);
   g_assert_nonnull (find_label (loom_timeline_row_get_content (row), "Conversation compacted"));
-  g_assert_nonnull (find_label (loom_timeline_row_get_content (row),
-                                "manual, 48210 tokens before"));
+  g_assert_nonnull (
+    find_label (loom_timeline_row_get_content (row), "manual, 48210 tokens before"));
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (row), "highlighted"));
   loom_ui_test_save_screenshot (fixture->window, "timeline-subagents-light");
 
@@ -669,18 +669,17 @@ test_subagents (Fixture       *fixture,
 
 /* An agent's text is never markup, and the preference shows reasoning unfolded. */
 static void
-test_hostile_text (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_hostile_text (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-  static const char hostile[] =
-    "<b>not bold</b> & <span foreground=\"red\">x</span>\n\n"
-    "```html\n<script>alert(\"&amp;\")</script>\n```";
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-  g_autoptr(GError) error = NULL;
+  static const char hostile[] = "<b>not bold</b> & <span foreground=\"red\">x</span>\n\n"
+                                "```html\n<script>alert(\"&amp;\")</script>\n```";
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GError) error = NULL;
   LoomTimelineRow *row;
-  GtkWidget *content;
-  GtkLabel *label;
+  GtkWidget       *content;
+  GtkLabel        *label;
 
   record->title = g_strdup ("Hostile text - 2026-11-29");
   record->source = g_strdup ("codex");
@@ -693,7 +692,8 @@ test_hostile_text (Fixture       *fixture,
                                          "{\"summary\":\"<i>thinking</i> & more\"}", 2, &error),
                    >, 0);
   g_assert_cmpint (loom_store_add_message (fixture->store, record->id, "assistant",
-                                           "Done: **bold** and `<code>`", 3, &error), >, 0);
+                                           "Done: **bold** and `<code>`", 3, &error),
+                   >, 0);
   g_assert_no_error (error);
 
   show_session (fixture, record->uuid);
@@ -746,7 +746,7 @@ static GtkButton *
 find_button_with_label (GtkWidget  *root,
                         const char *prefix)
 {
-  g_autoptr(GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
+  g_autoptr (GPtrArray) buttons = loom_ui_test_find_visible (root, GTK_TYPE_BUTTON);
 
   for (guint i = 0; i < buttons->len; i++)
     {
@@ -760,15 +760,15 @@ find_button_with_label (GtkWidget  *root,
 
 /* An output longer than the stored text's bound: folded, then read whole from the payload. */
 static void
-test_long_output (Fixture       *fixture,
-                  gconstpointer  user_data)
+test_long_output (Fixture      *fixture,
+                  gconstpointer user_data)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GString) output = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GString) output = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
   LoomTimelineRow *row;
-  GtkWidget *content;
-  GtkButton *more;
+  GtkWidget       *content;
+  GtkButton       *more;
 
   for (guint i = 0; i < 12000; i++)
     g_string_append_printf (output, "line %05u of the build log\n", i);
@@ -777,10 +777,11 @@ test_long_output (Fixture       *fixture,
   record->title = g_strdup ("Long output - 2026-11-29");
   record->source = g_strdup ("codex");
   g_assert_true (loom_store_insert_session (fixture->store, record, &error));
-  g_assert_cmpint (loom_store_add_message (fixture->store, record->id, "user", "Build it", 1,
-                                           &error), >, 0);
+  g_assert_cmpint (
+    loom_store_add_message (fixture->store, record->id, "user", "Build it", 1, &error), >, 0);
   g_assert_cmpint (loom_store_add_event (fixture->store, record->id, "tool_result", "shell",
-                                         output->str, 2, &error), >, 0);
+                                         output->str, 2, &error),
+                   >, 0);
   g_assert_no_error (error);
 
   show_session (fixture, record->uuid);
@@ -809,31 +810,30 @@ test_long_output (Fixture       *fixture,
   more = find_button_with_label (content, "Copy All");
   g_assert_nonnull (more);
   g_assert_nonnull (loom_timeline_tool_row_get_copy_text (more));
-  g_assert_nonnull (strstr (loom_timeline_tool_row_get_copy_text (more)->text,
-                            "line 11999 of the build log"));
+  g_assert_nonnull (
+    strstr (loom_timeline_tool_row_get_copy_text (more)->text, "line 11999 of the build log"));
   gtk_widget_activate (GTK_WIDGET (more));
 }
 
 /* The agent deleted its file: the details say so, and the session stays readable. */
 static void
-test_source_deleted (Fixture       *fixture,
-                     gconstpointer  user_data)
+test_source_deleted (Fixture      *fixture,
+                     gconstpointer user_data)
 {
-  g_autofree char *fixture_file = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import",
-                                                    "fixtures", "claude", "streamed-tool-error",
-                                                    "-home-ada-src-loom",
-                                                    STREAMED_ID ".jsonl", NULL);
+  g_autofree char *fixture_file = g_build_filename (
+    g_getenv ("LOOM_TEST_SRCDIR"), "import", "fixtures", "claude", "streamed-tool-error",
+    "-home-ada-src-loom", STREAMED_ID ".jsonl", NULL);
   g_autofree char *agent_dir = g_build_filename (fixture->dir, "agent", NULL);
   g_autofree char *project = g_build_filename (agent_dir, "-home-other-loom", NULL);
   g_autofree char *copy = g_build_filename (project, "0c1d2e3f-4a5b-4c6d-8e7f-8091a2b3c4d5.jsonl",
                                             NULL);
   g_autofree char *contents = NULL;
   g_autofree char *renamed = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *paths[] = { agent_dir, NULL };
+  g_autoptr (GError) error = NULL;
+  const char       *paths[] = { agent_dir, NULL };
   LoomImportOptions options = { "claude-code", paths };
-  gsize length = 0;
-  g_auto(GStrv) pieces = NULL;
+  gsize             length = 0;
+  g_auto (GStrv) pieces = NULL;
 
   g_assert_true (g_file_get_contents (fixture_file, &contents, &length, &error));
   /* Another session: its records carry its id, which is the session's, not the file's name. */
@@ -845,7 +845,7 @@ test_source_deleted (Fixture       *fixture,
 
   for (guint pass = 0; pass < 2; pass++)
     {
-      g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
+      g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
 
       if (pass == 1)
         g_assert_cmpint (g_remove (copy), ==, 0);
@@ -871,25 +871,25 @@ frame_painted (gpointer data)
  * stays flat. How soon that frame comes is the benchmark's (bench/loom-bench-window: "long
  * session shown"), against the target of 150 ms. */
 static void
-test_long_session (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_long_session (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-  const guint n_turns = 5000;
+  const guint      n_turns = 5000;
   g_autofree char *agent_dir = g_build_filename (fixture->dir, "long", NULL);
   g_autofree char *uuid = loom_test_import_long_session (fixture->store, agent_dir, n_turns);
-  g_autoptr(LoomSession) session = get_session (fixture, uuid);
+  g_autoptr (LoomSession) session = get_session (fixture, uuid);
   GdkFrameClock *frame_clock = gtk_widget_get_frame_clock (fixture->window);
-  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   GListModel *model;
-  guint n_frames = 0;
-  gulong handler;
-  guint n_items;
+  guint       n_frames = 0;
+  gulong      handler;
+  guint       n_items;
 
   show_session (fixture, STREAMED_ID);
 
   /* From the click to the frame that shows the new session. */
-  handler = g_signal_connect (frame_clock, "after-paint",
-                              G_CALLBACK (loom_ui_test_on_after_paint), &n_frames);
+  handler = g_signal_connect (frame_clock, "after-paint", G_CALLBACK (loom_ui_test_on_after_paint),
+                              &n_frames);
   loom_timeline_view_set_session (fixture->view, fixture->store, session);
   loom_session_details_set_session (fixture->details, fixture->store, session);
   g_assert_true (loom_ui_test_wait_until (frame_painted, &n_frames));
@@ -913,14 +913,14 @@ test_long_session (Fixture       *fixture,
   loom_ui_test_save_screenshot (fixture->window, "timeline-long-start");
 
   /* End, as the End key does. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
-                                             "timeline.scroll-to-end", NULL));
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->view), "timeline.scroll-to-end", NULL));
   loom_ui_test_wait_for_frames (fixture->window, 8);
   rows = visible_rows (fixture);
   g_assert_cmpuint (rows->len, >, 0);
   {
     LoomTimelineItem *last = loom_timeline_row_get_item (rows->pdata[rows->len - 1]);
-    g_autoptr(LoomTimelineItem) expected = g_list_model_get_item (model, n_items - 1);
+    g_autoptr (LoomTimelineItem) expected = g_list_model_get_item (model, n_items - 1);
 
     g_assert_cmpint (loom_timeline_item_get_data (last)->seq, ==,
                      loom_timeline_item_get_data (expected)->seq);
@@ -928,8 +928,8 @@ test_long_session (Fixture       *fixture,
   g_clear_pointer (&rows, g_ptr_array_unref);
   loom_ui_test_save_screenshot (fixture->window, "timeline-long-end");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view),
-                                             "timeline.scroll-to-start", NULL));
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->view), "timeline.scroll-to-start", NULL));
   loom_ui_test_wait_for_frames (fixture->window, 8);
   rows = visible_rows (fixture);
   g_assert_cmpint (loom_timeline_item_get_data (loom_timeline_row_get_item (rows->pdata[0]))->seq,
@@ -952,18 +952,18 @@ main (int   argc,
   g_test_add_func ("/timeline/markdown/markup", test_markdown_markup);
   g_test_add_func ("/timeline/markdown/widgets", test_markdown_widgets);
   g_test_add ("/timeline/session", Fixture, NULL, fixture_set_up, test_session, fixture_tear_down);
-  g_test_add ("/timeline/file-change", Fixture, NULL,
-              fixture_set_up, test_file_change, fixture_tear_down);
-  g_test_add ("/timeline/subagents", Fixture, NULL,
-              fixture_set_up, test_subagents, fixture_tear_down);
-  g_test_add ("/timeline/hostile-text", Fixture, NULL,
-              fixture_set_up, test_hostile_text, fixture_tear_down);
-  g_test_add ("/timeline/long-output", Fixture, NULL,
-              fixture_set_up, test_long_output, fixture_tear_down);
-  g_test_add ("/timeline/source-deleted", Fixture, NULL,
-              fixture_set_up, test_source_deleted, fixture_tear_down);
-  g_test_add ("/timeline/long-session", Fixture, NULL,
-              fixture_set_up, test_long_session, fixture_tear_down);
+  g_test_add ("/timeline/file-change", Fixture, NULL, fixture_set_up, test_file_change,
+              fixture_tear_down);
+  g_test_add ("/timeline/subagents", Fixture, NULL, fixture_set_up, test_subagents,
+              fixture_tear_down);
+  g_test_add ("/timeline/hostile-text", Fixture, NULL, fixture_set_up, test_hostile_text,
+              fixture_tear_down);
+  g_test_add ("/timeline/long-output", Fixture, NULL, fixture_set_up, test_long_output,
+              fixture_tear_down);
+  g_test_add ("/timeline/source-deleted", Fixture, NULL, fixture_set_up, test_source_deleted,
+              fixture_tear_down);
+  g_test_add ("/timeline/long-session", Fixture, NULL, fixture_set_up, test_long_session,
+              fixture_tear_down);
 
   return g_test_run ();
 }

@@ -30,13 +30,13 @@
 
 #include "loom-ui-test.h"
 
-#define WAIT_TIMEOUT_USEC loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
+#define WAIT_TIMEOUT_USEC     loom_test_guard_usec (LOOM_TEST_GUARD_USEC)
 /* Ticks of the UI thread's pulse a long pass must see: a pass run on the UI thread, or one
  * that blocks it, sees none. The passes here take a tenth of a second and more on any machine,
  * and longer on a busy one: the pulse is fine enough for a few ticks in that. */
-#define TICK_MSEC 10
+#define TICK_MSEC             10
 #define MIN_TICKS_DURING_PASS 3
-#define PROJECT_DIR "-tmp-proj"
+#define PROJECT_DIR           "-tmp-proj"
 
 /* ——— The UI thread's pulse ——— */
 
@@ -83,7 +83,7 @@ shows_problem_toast (gpointer data)
 static char *
 iso_now (void)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
 
   return g_date_time_format (now, "%Y-%m-%dT%H:%M:%S.000Z");
 }
@@ -137,7 +137,7 @@ static void
 write_file (const char *path,
             GString    *contents)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_file_set_contents (path, contents->str, contents->len, &error);
   g_assert_no_error (error);
@@ -160,7 +160,7 @@ static GString *
 long_session (const char *session_id,
               guint       n_turns)
 {
-  GString *out = g_string_new (NULL);
+  GString         *out = g_string_new (NULL);
   g_autofree char *parent = NULL;
 
   for (guint i = 0; i < n_turns; i++)
@@ -169,7 +169,8 @@ long_session (const char *session_id,
       g_autofree char *assistant = g_strdup_printf ("%.24s%012x", session_id, 2 * i + 1);
       g_autofree char *message_id = g_strdup_printf ("msg_%.8s_%u", session_id, i);
       g_autofree char *prompt = g_strdup_printf ("Step %u: make the importer stream huge lines "
-                                                 "instead of reading them whole", i);
+                                                 "instead of reading them whole",
+                                                 i);
 
       add_user_record (out, session_id, user, parent, prompt);
       add_assistant_record (out, session_id, assistant, user, message_id,
@@ -184,7 +185,7 @@ long_session (const char *session_id,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -207,8 +208,8 @@ typedef void (*TestBody) (Fixture *fixture);
 struct _Fixture
 {
   char            *dir;
-  char            *claude_dir;     /* CLAUDE_CONFIG_DIR */
-  char            *project;        /* <claude>/projects/-tmp-proj */
+  char            *claude_dir; /* CLAUDE_CONFIG_DIR */
+  char            *project;    /* <claude>/projects/-tmp-proj */
   LoomApplication *app;
   LoomWindow      *window;
   TestBody         body;
@@ -216,11 +217,11 @@ struct _Fixture
 };
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GSettings) settings = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GSettings) settings = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *db_path = NULL;
   g_autofree char *codex = NULL;
   g_autofree char *gemini = NULL;
@@ -252,8 +253,8 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   if (fixture->window != NULL)
     g_assert_finalize_object (g_steal_pointer (&fixture->window));
@@ -281,8 +282,8 @@ run_body_cb (gpointer user_data)
 }
 
 static void
-fixture_run (Fixture  *fixture,
-             TestBody  body)
+fixture_run (Fixture *fixture,
+             TestBody body)
 {
   if (fixture->app == NULL)
     fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
@@ -308,7 +309,7 @@ static LoomSessionRow *
 find_row (GtkWidget  *window,
           const char *session_id)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -324,9 +325,9 @@ find_row (GtkWidget  *window,
 static gboolean
 row_shows (gpointer data)
 {
-  RowWait *wait = data;
+  RowWait        *wait = data;
   LoomSessionRow *row = find_row (wait->window, wait->session_id);
-  LoomSession *session;
+  LoomSession    *session;
 
   if (row == NULL)
     return FALSE;
@@ -341,8 +342,8 @@ row_shows (gpointer data)
 static void
 describe_rows (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
-  g_autoptr(GPtrArray) labels = loom_ui_test_find_visible (window, GTK_TYPE_LABEL);
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (window, LOOM_TYPE_SESSION_ROW);
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (window, GTK_TYPE_LABEL);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -363,8 +364,8 @@ assert_row_shows (RowWait *wait)
   if (!loom_ui_test_wait_until (row_shows, wait))
     {
       describe_rows (wait->window);
-      g_error ("No row for session %s with %" G_GINT64_FORMAT " messages%s",
-               wait->session_id, wait->message_count, wait->missing ? ", source deleted" : "");
+      g_error ("No row for session %s with %" G_GINT64_FORMAT " messages%s", wait->session_id,
+               wait->message_count, wait->missing ? ", source deleted" : "");
     }
 }
 
@@ -372,7 +373,7 @@ assert_row_shows (RowWait *wait)
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
   GtkSelectionModel *selection = NULL;
 
   for (guint i = 0; i < lists->len; i++)
@@ -395,7 +396,7 @@ select_session (GtkWidget  *window,
 
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_record (session)->source_session_id, session_id))
         {
@@ -437,7 +438,7 @@ is_positive (gpointer data)
 static LoomSession *
 selected_session (GtkSelectionModel *selection)
 {
-  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (selection);
+  g_autoptr (GtkBitset) selected = gtk_selection_model_get_selection (selection);
 
   if (gtk_bitset_get_size (selected) != 1)
     return NULL;
@@ -447,7 +448,7 @@ selected_session (GtkSelectionModel *selection)
 static gboolean
 shows_progress (gpointer data)
 {
-  g_autoptr(GPtrArray) bars = loom_ui_test_find_visible (GTK_WIDGET (data), GTK_TYPE_PROGRESS_BAR);
+  g_autoptr (GPtrArray) bars = loom_ui_test_find_visible (GTK_WIDGET (data), GTK_TYPE_PROGRESS_BAR);
 
   return bars->len > 0;
 }
@@ -483,8 +484,7 @@ find_status_page (GtkWidget  *root,
   if (ADW_IS_STATUS_PAGE (root) &&
       g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (root)), title) == 0)
     return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
       GtkWidget *found = find_status_page (child, title);
@@ -512,28 +512,28 @@ shows_label (gpointer data)
 /* ——— Tests ——— */
 
 #define EARLIER_ID "0b5e3a43-1d6e-4c55-8f1e-0c8d4f4f0a10"
-#define NEW_ID "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01"
+#define NEW_ID     "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01"
 
 static void
 live_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
-  LoomApplication *app = fixture->app;
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
+  LoomApplication   *app = fixture->app;
   LoomSourceWatcher *watcher = loom_application_get_source_watcher (app);
-  g_autofree char *name = g_strconcat (NEW_ID, ".jsonl", NULL);
-  g_autofree char *path = g_build_filename (fixture->project, name, NULL);
-  g_autoptr(GString) records = g_string_new (NULL);
+  g_autofree char   *name = g_strconcat (NEW_ID, ".jsonl", NULL);
+  g_autofree char   *path = g_build_filename (fixture->project, name, NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
   GtkSelectionModel *selection;
-  LoomSession *selected;
-  RowWait earlier = { window, EARLIER_ID, 2, FALSE };
-  RowWait created = { window, NEW_ID, 2, FALSE };
-  RowWait grown = { window, NEW_ID, 3, FALSE };
-  RowWait deleted = { window, NEW_ID, 3, TRUE };
-  g_autofree char *expected = NULL;
-  GtkWindow *problems_window;
-  GListModel *problems;
-  gulong handler;
-  const char *problem;
+  LoomSession       *selected;
+  RowWait            earlier = { window, EARLIER_ID, 2, FALSE };
+  RowWait            created = { window, NEW_ID, 2, FALSE };
+  RowWait            grown = { window, NEW_ID, 3, FALSE };
+  RowWait            deleted = { window, NEW_ID, 3, TRUE };
+  g_autofree char   *expected = NULL;
+  GtkWindow         *problems_window;
+  GListModel        *problems;
+  gulong             handler;
+  const char        *problem;
 
   g_assert_nonnull (watcher);
   g_assert_true (loom_source_watcher_get_watching (watcher));
@@ -558,7 +558,7 @@ live_body (Fixture *fixture)
   selection = session_selection (window);
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (selection)); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_record (session)->source_session_id, NEW_ID))
         gtk_selection_model_select_item (selection, i, TRUE);
@@ -603,8 +603,8 @@ live_body (Fixture *fixture)
   g_assert_cmpint (g_remove (path), ==, 0);
   assert_row_shows (&deleted);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
-  g_assert_true (loom_session_get_record (loom_session_row_get_session (
-                   find_row (window, NEW_ID)))->source_missing);
+  g_assert_true (loom_session_get_record (loom_session_row_get_session (find_row (window, NEW_ID)))
+                   ->source_missing);
   g_assert_nonnull (find_row (window, EARLIER_ID));
   /* No progress bar is left over once the passes ended. */
   g_assert_false (shows_progress (window));
@@ -617,7 +617,7 @@ write_earlier_session (Fixture *fixture)
 {
   g_autofree char *name = g_strconcat (EARLIER_ID, ".jsonl", NULL);
   g_autofree char *path = g_build_filename (fixture->project, name, NULL);
-  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
 
   add_user_record (records, EARLIER_ID, "b0000000-0000-4000-8000-000000000001", NULL,
                    "Write the release notes");
@@ -628,8 +628,8 @@ write_earlier_session (Fixture *fixture)
 }
 
 static void
-test_watch_live (Fixture       *fixture,
-                 gconstpointer  user_data)
+test_watch_live (Fixture      *fixture,
+                 gconstpointer user_data)
 {
   write_earlier_session (fixture);
   fixture_run (fixture, live_body);
@@ -639,7 +639,7 @@ test_watch_live (Fixture       *fixture,
  * machine; what it shows does not, as every pass of these tests shows its progress from its
  * start (loom_window_set_progress_at_once ()). */
 #define N_LONG_SESSIONS 40
-#define N_LONG_TURNS 250
+#define N_LONG_TURNS    250
 
 static char *
 long_session_id (guint i)
@@ -658,7 +658,7 @@ write_long_sessions (const char *folder,
       g_autofree char *id = long_session_id (i);
       g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
       g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autoptr(GString) records = long_session (id, N_LONG_TURNS);
+      g_autoptr (GString) records = long_session (id, N_LONG_TURNS);
 
       write_file (path, records);
     }
@@ -674,8 +674,8 @@ typedef struct
   gboolean           started;
   gboolean           ended;
   guint              ticks_at_start;
-  guint              n_ticks;        /* of the UI thread's pulse, while the pass ran */
-  gboolean           saw_progress;   /* a progress bar of the window was shown */
+  guint              n_ticks;      /* of the UI thread's pulse, while the pass ran */
+  gboolean           saw_progress; /* a progress bar of the window was shown */
   GPtrArray         *bars;
 } Pass;
 
@@ -704,8 +704,7 @@ collect_progress_bars (GtkWidget *root,
 {
   if (GTK_IS_PROGRESS_BAR (root))
     g_ptr_array_add (bars, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     collect_progress_bars (child, bars);
 }
@@ -766,7 +765,7 @@ follow_long_pass (Fixture    *fixture,
                   const char *screenshot)
 {
   g_autofree char *toast = g_strdup_printf ("Imported %u new sessions", N_LONG_SESSIONS);
-  LabelWait toast_wait = { pass->window, toast };
+  LabelWait        toast_wait = { pass->window, toast };
 
   if (!pass->ended && shows_progress (pass->window))
     loom_ui_test_save_screenshot (pass->window, screenshot);
@@ -785,15 +784,15 @@ follow_long_pass (Fixture    *fixture,
 static void
 long_import_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   LoomSourceWatcher *watcher = loom_application_get_source_watcher (fixture->app);
-  g_autofree char *staging = g_build_filename (fixture->dir, "staging", NULL);
-  g_autofree char *project = g_build_filename (fixture->claude_dir, "projects", "-tmp-big", NULL);
-  g_autofree char *last_id = long_session_id (N_LONG_SESSIONS - 1);
-  RowWait earlier = { window, EARLIER_ID, 2, FALSE };
-  RowWait last = { window, last_id, 2 * N_LONG_TURNS, FALSE };
-  Pass pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
-  gulong handler;
+  g_autofree char   *staging = g_build_filename (fixture->dir, "staging", NULL);
+  g_autofree char   *project = g_build_filename (fixture->claude_dir, "projects", "-tmp-big", NULL);
+  g_autofree char   *last_id = long_session_id (N_LONG_SESSIONS - 1);
+  RowWait            earlier = { window, EARLIER_ID, 2, FALSE };
+  RowWait            last = { window, last_id, 2 * N_LONG_TURNS, FALSE };
+  Pass               pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
+  gulong             handler;
 
   assert_row_shows (&earlier);
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
@@ -821,8 +820,8 @@ long_import_body (Fixture *fixture)
 }
 
 static void
-test_watch_long_import (Fixture       *fixture,
-                        gconstpointer  user_data)
+test_watch_long_import (Fixture      *fixture,
+                        gconstpointer user_data)
 {
   write_earlier_session (fixture);
   loom_window_set_progress_at_once (TRUE);
@@ -832,14 +831,13 @@ test_watch_long_import (Fixture       *fixture,
 /* 150 sessions of 200 prompts of 500 words, 90 MB: some 15 million words to index, a pass that
  * commits what it read several times before it ends. */
 #define N_BIG_SESSIONS 150
-#define N_BIG_PROMPTS 200
-#define N_BIG_WORDS 500
-
+#define N_BIG_PROMPTS  200
+#define N_BIG_WORDS    500
 
 static void
 write_big_sessions (const char *folder)
 {
-  g_autoptr(GString) words = g_string_new (NULL);
+  g_autoptr (GString) words = g_string_new (NULL);
 
   for (guint w = 0; w < N_BIG_WORDS; w++)
     g_string_append_printf (words, "w%x ", w * 2654435761u);
@@ -850,7 +848,7 @@ write_big_sessions (const char *folder)
       g_autofree char *id = g_strdup_printf ("b16b0000-0000-4000-8000-%012u", i);
       g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
       g_autofree char *path = g_build_filename (folder, name, NULL);
-      g_autoptr(GString) records = g_string_new (NULL);
+      g_autoptr (GString) records = g_string_new (NULL);
       g_autofree char *parent = NULL;
 
       for (guint r = 0; r < N_BIG_PROMPTS; r++)
@@ -875,26 +873,26 @@ write_big_sessions (const char *folder)
 static void
 session_during_long_import_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   LoomSourceWatcher *watcher = loom_application_get_source_watcher (fixture->app);
-  g_autofree char *staging = g_build_filename (fixture->dir, "staging", NULL);
-  g_autofree char *project = g_build_filename (fixture->claude_dir, "projects", "-tmp-big", NULL);
-  g_autofree char *name = g_strconcat (NEW_ID, ".jsonl", NULL);
-  g_autofree char *path = g_build_filename (fixture->project, name, NULL);
-  g_autoptr(GString) records = g_string_new (NULL);
-  GListModel *sessions = G_LIST_MODEL (session_selection (window));
-  RowWait earlier = { window, EARLIER_ID, 2, FALSE };
-  RowWait created = { window, NEW_ID, 2, FALSE };
-  RowWait earlier_grown = { window, EARLIER_ID, 3, FALSE };
+  g_autofree char   *staging = g_build_filename (fixture->dir, "staging", NULL);
+  g_autofree char   *project = g_build_filename (fixture->claude_dir, "projects", "-tmp-big", NULL);
+  g_autofree char   *name = g_strconcat (NEW_ID, ".jsonl", NULL);
+  g_autofree char   *path = g_build_filename (fixture->project, name, NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
+  GListModel      *sessions = G_LIST_MODEL (session_selection (window));
+  RowWait          earlier = { window, EARLIER_ID, 2, FALSE };
+  RowWait          created = { window, NEW_ID, 2, FALSE };
+  RowWait          earlier_grown = { window, EARLIER_ID, 3, FALSE };
   g_autofree char *earlier_name = g_strconcat (EARLIER_ID, ".jsonl", NULL);
   g_autofree char *earlier_path = g_build_filename (fixture->project, earlier_name, NULL);
-  g_autoptr(GPtrArray) timelines = NULL;
-  guint n_timeline_reloads = 0;
-  Pass pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
+  g_autoptr (GPtrArray) timelines = NULL;
+  guint            n_timeline_reloads = 0;
+  Pass             pass = { window, watcher, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL };
   g_autofree char *toast = NULL;
-  LabelWait toast_wait = { window, NULL };
-  g_autoptr(LoomImportStats) later = NULL;
-  guint n_listed;
+  LabelWait        toast_wait = { window, NULL };
+  g_autoptr (LoomImportStats) later = NULL;
+  guint  n_listed;
   gulong handler;
 
   assert_row_shows (&earlier);
@@ -970,8 +968,8 @@ session_during_long_import_body (Fixture *fixture)
 }
 
 static void
-test_watch_session_during_long_import (Fixture       *fixture,
-                                       gconstpointer  user_data)
+test_watch_session_during_long_import (Fixture      *fixture,
+                                       gconstpointer user_data)
 {
   write_earlier_session (fixture);
   loom_window_set_progress_at_once (TRUE);
@@ -1001,8 +999,8 @@ on_startup_cb (GApplication *application,
   first->pass.watcher = watcher;
   first->pass.started = TRUE;
   first->pass.ticks_at_start = first->pass.ticker->n_ticks;
-  first->handler = g_signal_connect (watcher, "notify::importing",
-                                     G_CALLBACK (on_importing_cb), &first->pass);
+  first->handler = g_signal_connect (watcher, "notify::importing", G_CALLBACK (on_importing_cb),
+                                     &first->pass);
 }
 
 /* The window is built, in the same turn of the main loop as the startup: the first pass cannot
@@ -1011,10 +1009,11 @@ static void
 on_activate_cb (GApplication *application,
                 FirstStart   *first)
 {
-  GtkWidget *window = GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (application)));
+  GtkWidget *window = GTK_WIDGET (
+    gtk_application_get_active_window (GTK_APPLICATION (application)));
   LoomWindow *self = LOOM_WINDOW (window);
   const char *page;
-  GtkWidget *welcome;
+  GtkWidget  *welcome;
 
   g_assert_nonnull (window);
   g_assert_false (first->pass.ended);
@@ -1026,9 +1025,8 @@ on_activate_cb (GApplication *application,
   page = gtk_stack_get_visible_child_name (self->stack);
   g_assert_true (g_strcmp0 (page, "empty") == 0 || g_strcmp0 (page, "sessions") == 0);
   g_assert_true (first->welcome_shown == (g_strcmp0 (page, "empty") == 0));
-  first->progress_on_screen =
-    gtk_widget_get_visible (GTK_WIDGET (g_str_equal (page, "empty") ? self->empty_progress
-                                                                     : self->list_progress));
+  first->progress_on_screen = gtk_widget_get_visible (
+    GTK_WIDGET (g_str_equal (page, "empty") ? self->empty_progress : self->list_progress));
 }
 
 static FirstStart *first_start;
@@ -1037,12 +1035,12 @@ static void
 first_import_body (Fixture *fixture)
 {
   GtkWidget *window = GTK_WIDGET (fixture->window);
-  Pass *pass = &first_start->pass;
+  Pass      *pass = &first_start->pass;
 
   /* The UI thread's pulse is not asked for here: the pass runs while that thread builds the
    * window, which on a slow display takes as long as the pass, or longer. */
-  g_test_message ("the window came up on %s", first_start->welcome_shown ? "the welcome page"
-                                                                       : "the session list");
+  g_test_message ("the window came up on %s",
+                  first_start->welcome_shown ? "the welcome page" : "the session list");
   g_assert_true (first_start->progress_on_screen);
   g_assert_true (pass->window == window);
   follow_long_pass (fixture, pass, "watch-first-import");
@@ -1058,11 +1056,12 @@ first_import_body (Fixture *fixture)
 }
 
 static void
-test_watch_first_import (Fixture       *fixture,
-                         gconstpointer  user_data)
+test_watch_first_import (Fixture      *fixture,
+                         gconstpointer user_data)
 {
-  FirstStart first = { fixture, { NULL, NULL, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL },
-                       0, FALSE, FALSE };
+  FirstStart first = {
+    fixture, { NULL, NULL, &fixture->ticker, FALSE, FALSE, 0, 0, FALSE, NULL }, 0, FALSE, FALSE
+  };
 
   write_long_sessions (fixture->project, N_LONG_SESSIONS);
   loom_window_set_progress_at_once (TRUE);
@@ -1078,15 +1077,15 @@ test_watch_first_import (Fixture       *fixture,
 static void
 setting_body (Fixture *fixture)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   LoomSourceWatcher *watcher = loom_application_get_source_watcher (fixture->app);
-  GSettings *settings = loom_application_get_settings (fixture->app);
-  g_autofree char *name = g_strconcat (NEW_ID, ".jsonl", NULL);
-  g_autofree char *path = g_build_filename (fixture->project, name, NULL);
-  g_autoptr(GString) records = g_string_new (NULL);
+  GSettings         *settings = loom_application_get_settings (fixture->app);
+  g_autofree char   *name = g_strconcat (NEW_ID, ".jsonl", NULL);
+  g_autofree char   *path = g_build_filename (fixture->project, name, NULL);
+  g_autoptr (GString) records = g_string_new (NULL);
   RowWait created = { window, NEW_ID, 2, FALSE };
-  guint n_changed = 0, n_importing = 0;
-  gulong changed_handler, importing_handler;
+  guint   n_changed = 0, n_importing = 0;
+  gulong  changed_handler, importing_handler;
 
   g_assert_true (loom_ui_test_wait_until (is_not_importing, watcher));
   changed_handler = g_signal_connect (watcher, "changed", G_CALLBACK (on_changed_count_cb),
@@ -1121,8 +1120,8 @@ setting_body (Fixture *fixture)
 }
 
 static void
-test_watch_setting (Fixture       *fixture,
-                    gconstpointer  user_data)
+test_watch_setting (Fixture      *fixture,
+                    gconstpointer user_data)
 {
   fixture_run (fixture, setting_body);
 }
@@ -1140,16 +1139,15 @@ main (int   argc,
 
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 
-  g_test_add ("/app/watch/live", Fixture, NULL,
-              fixture_set_up, test_watch_live, fixture_tear_down);
-  g_test_add ("/app/watch/long-import", Fixture, NULL,
-              fixture_set_up, test_watch_long_import, fixture_tear_down);
-  g_test_add ("/app/watch/session-during-long-import", Fixture, NULL,
-              fixture_set_up, test_watch_session_during_long_import, fixture_tear_down);
-  g_test_add ("/app/watch/first-import", Fixture, NULL,
-              fixture_set_up, test_watch_first_import, fixture_tear_down);
-  g_test_add ("/app/watch/setting", Fixture, NULL,
-              fixture_set_up, test_watch_setting, fixture_tear_down);
+  g_test_add ("/app/watch/live", Fixture, NULL, fixture_set_up, test_watch_live, fixture_tear_down);
+  g_test_add ("/app/watch/long-import", Fixture, NULL, fixture_set_up, test_watch_long_import,
+              fixture_tear_down);
+  g_test_add ("/app/watch/session-during-long-import", Fixture, NULL, fixture_set_up,
+              test_watch_session_during_long_import, fixture_tear_down);
+  g_test_add ("/app/watch/first-import", Fixture, NULL, fixture_set_up, test_watch_first_import,
+              fixture_tear_down);
+  g_test_add ("/app/watch/setting", Fixture, NULL, fixture_set_up, test_watch_setting,
+              fixture_tear_down);
 
   return g_test_run ();
 }

@@ -52,11 +52,11 @@ struct _Fixture
 };
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GSettings) settings = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GSettings) settings = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
   fixture->dir = g_dir_make_tmp ("loom-test-window-XXXXXX", &error);
@@ -77,7 +77,7 @@ fixture_set_up (Fixture       *fixture,
 static gboolean
 run_body_cb (gpointer user_data)
 {
-  Fixture *fixture = user_data;
+  Fixture   *fixture = user_data;
   GtkWidget *window = GTK_WIDGET (fixture->window);
 
   loom_ui_test_wait_for_frames (window, 2);
@@ -87,8 +87,8 @@ run_body_cb (gpointer user_data)
 }
 
 static void
-fixture_run (Fixture  *fixture,
-             TestBody  body)
+fixture_run (Fixture *fixture,
+             TestBody body)
 {
   /* Non-unique: each test starts its own instance on the private bus. */
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
@@ -100,7 +100,7 @@ fixture_run (Fixture  *fixture,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -113,8 +113,8 @@ remove_tree (const char *path)
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   /* Once closed, nothing may hold the window, nor the application once it has shut down. */
   if (fixture->window != NULL)
@@ -136,8 +136,8 @@ insert_session (LoomStore  *store,
                 gint64      age_hours,
                 gboolean    pinned)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GError) error = NULL;
   gint64 now = g_get_real_time () / 1000;
 
   record->title = g_strdup (title);
@@ -163,10 +163,10 @@ insert_session (LoomStore  *store,
 }
 
 static LoomSidebarRow *
-find_sidebar_row (GtkWidget      *root,
-                  LoomCollection  collection)
+find_sidebar_row (GtkWidget     *root,
+                  LoomCollection collection)
 {
-  g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (root, LOOM_TYPE_SIDEBAR_ROW);
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (root, LOOM_TYPE_SIDEBAR_ROW);
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -180,11 +180,11 @@ find_sidebar_row (GtkWidget      *root,
 
 /* The count a sidebar row shows, as the user reads it: an empty collection shows none. */
 static guint
-sidebar_count (GtkWidget      *window,
-               LoomCollection  collection)
+sidebar_count (GtkWidget     *window,
+               LoomCollection collection)
 {
   LoomSidebarRow *row = find_sidebar_row (window, collection);
-  g_autoptr(GPtrArray) labels = NULL;
+  g_autoptr (GPtrArray) labels = NULL;
   GtkLabel *count_label;
 
   g_assert_nonnull (row);
@@ -202,10 +202,10 @@ sidebar_count (GtkWidget      *window,
 }
 
 static void
-select_collection (GtkWidget      *window,
-                   LoomCollection  collection)
+select_collection (GtkWidget     *window,
+                   LoomCollection collection)
 {
-  g_autoptr(GPtrArray) sidebars = loom_ui_test_find_visible (window, LOOM_TYPE_SIDEBAR);
+  g_autoptr (GPtrArray) sidebars = loom_ui_test_find_visible (window, LOOM_TYPE_SIDEBAR);
 
   g_assert_cmpuint (sidebars->len, ==, 1);
   loom_sidebar_select_collection (sidebars->pdata[0], collection);
@@ -219,21 +219,21 @@ assert_accel (LoomApplication *app,
               const char      *action,
               const char      *accel)
 {
-  g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), action);
 
-  g_assert_true (g_strv_contains ((const char * const *)accels, accel));
+  g_assert_true (g_strv_contains ((const char *const *)accels, accel));
 }
 
 static void
 shell_body (Fixture *fixture)
 {
-  GtkWidget *window;
-  GtkWindow *dialog;
-  GtkWindow *help_overlay;
+  GtkWidget   *window;
+  GtkWindow   *dialog;
+  GtkWindow   *help_overlay;
   AdwComboRow *style_row;
-  GtkWidget *back_button;
-  LoomStore *store;
-  g_autoptr(GPtrArray) combo_rows = NULL;
+  GtkWidget   *back_button;
+  LoomStore   *store;
+  g_autoptr (GPtrArray) combo_rows = NULL;
 
   window = GTK_WIDGET (fixture->window);
   store = loom_window_get_store (fixture->window);
@@ -282,8 +282,8 @@ shell_body (Fixture *fixture)
   g_assert_cmpuint (adw_combo_row_get_selected (style_row), ==, 1);
   /* Settings for features that do not exist yet (archive sweeps, export) are not offered. */
   {
-    g_autoptr(GPtrArray) rows = loom_ui_test_find_visible (GTK_WIDGET (dialog),
-                                                           ADW_TYPE_ACTION_ROW);
+    g_autoptr (GPtrArray)
+      rows = loom_ui_test_find_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
 
     g_assert_cmpuint (rows->len, >, 0);
     for (guint i = 0; i < rows->len; i++)
@@ -302,14 +302,14 @@ shell_body (Fixture *fixture)
 
   /* Extra source folders: added as the folder chooser would, listed, removed by their button. */
   {
-    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
-    g_auto(GStrv) folders = NULL;
+    g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+    g_auto (GStrv) folders = NULL;
     guint rows_before = loom_ui_test_count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
 
     loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
     loom_preferences_window_add_folder (LOOM_PREFERENCES_WINDOW (dialog), "/srv/agents/claude");
     folders = g_settings_get_strv (settings, "extra-source-folders");
-    g_assert_cmpstrv (folders, ((const char * const[]) { "/srv/agents/claude", NULL }));
+    g_assert_cmpstrv (folders, ((const char *const[]){ "/srv/agents/claude", NULL }));
     loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
     g_assert_cmpuint (loom_ui_test_count_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW), ==,
                       rows_before + 1);
@@ -330,8 +330,8 @@ shell_body (Fixture *fixture)
 
   /* Keyboard shortcuts, loaded by GtkApplication from the resource. */
   g_assert_true (gtk_widget_activate_action (window, "win.show-help-overlay", NULL));
-  help_overlay =
-    GTK_WINDOW (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  help_overlay = GTK_WINDOW (
+    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_nonnull (help_overlay);
   g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_mapped, help_overlay));
   loom_ui_test_save_screenshot (GTK_WIDGET (help_overlay), "shortcuts");
@@ -396,10 +396,10 @@ shell_body (Fixture *fixture)
 }
 
 static void
-test_window_shell (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_window_shell (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
   fixture_run (fixture, shell_body);
 
@@ -413,7 +413,7 @@ static AdwMessageDialog *
 wait_for_message_dialog (void)
 {
   AdwMessageDialog *dialog = NULL;
-  gint64 deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
+  gint64            deadline = g_get_monotonic_time () + WAIT_TIMEOUT_USEC;
 
   while (dialog == NULL && g_get_monotonic_time () < deadline)
     {
@@ -426,9 +426,9 @@ wait_for_message_dialog (void)
 }
 
 static void
-on_response_cb (AdwMessageDialog  *dialog,
-                const char        *response,
-                char             **out)
+on_response_cb (AdwMessageDialog *dialog,
+                const char       *response,
+                char            **out)
 {
   g_assert_null (*out);
   *out = g_strdup (response);
@@ -453,8 +453,8 @@ newer_store_body (Fixture *fixture)
   AdwMessageDialog *dialog;
 
   g_assert_null (loom_window_get_store (fixture->window));
-  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window),
-                                                          "History Unavailable"));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window), "History Unavailable"));
 
   dialog = wait_for_message_dialog ();
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Open History");
@@ -466,18 +466,19 @@ newer_store_body (Fixture *fixture)
 }
 
 static void
-test_window_newer_store (Fixture       *fixture,
-                         gconstpointer  user_data)
+test_window_newer_store (Fixture      *fixture,
+                         gconstpointer user_data)
 {
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  gsize before_len, after_len;
-  sqlite3 *db = NULL;
+  gsize            before_len, after_len;
+  sqlite3         *db = NULL;
 
   /* A store written by a later version: the application must refuse it and leave it as it is. */
   g_assert_cmpint (sqlite3_open (fixture->db_path, &db), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_exec (db, "CREATE TABLE future (x); PRAGMA user_version = 999;",
-                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_exec (db, "CREATE TABLE future (x); PRAGMA user_version = 999;", NULL, NULL, NULL), ==,
+    SQLITE_OK);
   sqlite3_close (db);
   g_assert_true (g_file_get_contents (fixture->db_path, &before, &before_len, NULL));
 
@@ -491,7 +492,7 @@ static void
 damaged_store_body (Fixture *fixture)
 {
   AdwMessageDialog *dialog;
-  const char *recovered;
+  const char       *recovered;
 
   recovered = loom_store_get_recovered_path (loom_window_get_store (fixture->window));
   g_assert_nonnull (recovered);
@@ -503,16 +504,16 @@ damaged_store_body (Fixture *fixture)
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), recovered));
   loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "store-damaged-dialog");
   close_message_dialog (dialog);
-  g_assert_nonnull (loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window),
-                                                          "No Sessions Yet"));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_status_page (GTK_WIDGET (fixture->window), "No Sessions Yet"));
 }
 
 static void
-test_window_damaged_store (Fixture       *fixture,
-                           gconstpointer  user_data)
+test_window_damaged_store (Fixture      *fixture,
+                           gconstpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) garbage = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) garbage = g_string_new (NULL);
 
   for (guint i = 0; i < 512; i++)
     g_string_append (garbage, "this is not an SQLite database\n");
@@ -529,7 +530,7 @@ local_ms (int year,
           int hour,
           int minute)
 {
-  g_autoptr(GDateTime) when = g_date_time_new_local (year, month, day, hour, minute, 0);
+  g_autoptr (GDateTime) when = g_date_time_new_local (year, month, day, hour, minute, 0);
 
   return g_date_time_to_unix (when) * 1000;
 }
@@ -539,18 +540,15 @@ static void
 test_session_row_format_time (void)
 {
   gint64 now = local_ms (2026, 11, 29, 15, 0);
-  static const struct {
-    int year, month, day, hour, minute;
+  static const struct
+  {
+    int         year, month, day, hour, minute;
     const char *expected;
   } cases[] = {
-    { 2026, 11, 29, 14, 5, "14:05" },
-    { 2026, 11, 29, 0, 0, "00:00" },
-    { 2026, 11, 28, 23, 59, "Yesterday" },
-    { 2026, 11, 28, 0, 0, "Yesterday" },
-    { 2026, 11, 27, 23, 59, "Friday" },
-    { 2026, 11, 23, 0, 0, "Monday" },
-    { 2026, 11, 22, 12, 0, "Nov 22" },
-    { 2026, 3, 4, 9, 30, "Mar 4" },
+    { 2026, 11, 29, 14, 5, "14:05" },        { 2026, 11, 29, 0, 0, "00:00" },
+    { 2026, 11, 28, 23, 59, "Yesterday" },   { 2026, 11, 28, 0, 0, "Yesterday" },
+    { 2026, 11, 27, 23, 59, "Friday" },      { 2026, 11, 23, 0, 0, "Monday" },
+    { 2026, 11, 22, 12, 0, "Nov 22" },       { 2026, 3, 4, 9, 30, "Mar 4" },
     { 2025, 12, 15, 9, 30, "Dec 15, 2025" },
   };
 
@@ -558,9 +556,9 @@ test_session_row_format_time (void)
     {
       g_autofree char *text = NULL;
 
-      text = loom_session_row_format_time (local_ms (cases[i].year, cases[i].month, cases[i].day,
-                                                     cases[i].hour, cases[i].minute),
-                                           now);
+      text = loom_session_row_format_time (
+        local_ms (cases[i].year, cases[i].month, cases[i].day, cases[i].hour, cases[i].minute),
+        now);
       g_assert_cmpstr (text, ==, cases[i].expected);
     }
 
@@ -604,12 +602,12 @@ n_problems (LoomImportProblems *problems)
 static void
 test_import_problems_list (void)
 {
-  g_autoptr(LoomImportProblems) problems = loom_import_problems_new ();
-  g_autoptr(LoomImportStats) first = loom_import_stats_new ();
-  g_autoptr(LoomImportStats) second = loom_import_stats_new ();
-  g_autoptr(LoomImportStats) many = loom_import_stats_new ();
+  g_autoptr (LoomImportProblems) problems = loom_import_problems_new ();
+  g_autoptr (LoomImportStats) first = loom_import_stats_new ();
+  g_autoptr (LoomImportStats) second = loom_import_stats_new ();
+  g_autoptr (LoomImportStats) many = loom_import_stats_new ();
   g_autofree char *text = NULL;
-  guint total = 0;
+  guint            total = 0;
 
   g_signal_connect (problems, "added", G_CALLBACK (on_problems_added_cb), &total);
 
@@ -636,10 +634,11 @@ test_import_problems_list (void)
   g_assert_cmpuint (loom_import_problems_add (problems, second), ==, 1);
   g_assert_cmpstr (problem_at (problems, 0), ==, "/h/c.json: not imported: Permission denied");
   text = loom_import_problems_to_text (problems);
-  g_assert_cmpstr (text, ==, "/h/c.json: not imported: Permission denied\n"
-                             "/h/a.jsonl:2: not valid JSON (x)\n"
-                             "/h/b\\xff.jsonl:1: invalid UTF-8 was replaced\n"
-                             "/h/b\\xfe.jsonl:1: invalid UTF-8 was replaced\n");
+  g_assert_cmpstr (text, ==,
+                   "/h/c.json: not imported: Permission denied\n"
+                   "/h/a.jsonl:2: not valid JSON (x)\n"
+                   "/h/b\\xff.jsonl:1: invalid UTF-8 was replaced\n"
+                   "/h/b\\xfe.jsonl:1: invalid UTF-8 was replaced\n");
 
   /* At most LOOM_IMPORT_PROBLEMS_MAX are kept, the newest; one that was dropped is new again. */
   for (guint i = 0; i < LOOM_IMPORT_PROBLEMS_MAX + 5; i++)
@@ -670,14 +669,14 @@ test_import_problem_split (void)
     const char *where;
     const char *path;
   } cases[] = {
-    { "/h/p/s.jsonl:14: not valid JSON (unexpected “o”)",
-      "Not valid JSON (unexpected “o”)", "s.jsonl, line 14", "/h/p/s.jsonl" },
-    { "/h/p/s.json: not imported: Permission denied",
-      "Not imported: Permission denied", "s.json", "/h/p/s.json" },
+    { "/h/p/s.jsonl:14: not valid JSON (unexpected “o”)", "Not valid JSON (unexpected “o”)",
+      "s.jsonl, line 14", "/h/p/s.jsonl" },
+    { "/h/p/s.json: not imported: Permission denied", "Not imported: Permission denied", "s.json",
+      "/h/p/s.json" },
     /* The path ends at its first .json or .jsonl that a colon follows; a message may quote
      * another file, and a folder may have .json in its name. */
-    { "/h/x.json/s.jsonl:3: see /h/y.jsonl: it differs",
-      "See /h/y.jsonl: it differs", "s.jsonl, line 3", "/h/x.json/s.jsonl" },
+    { "/h/x.json/s.jsonl:3: see /h/y.jsonl: it differs", "See /h/y.jsonl: it differs",
+      "s.jsonl, line 3", "/h/x.json/s.jsonl" },
     { "/h/.gemini/tmp: Could not list the folder: Permission denied",
       "Could not list the folder: Permission denied", "/h/.gemini/tmp", "/h/.gemini/tmp" },
     { "ÉTAT: something else", "ÉTAT: something else", NULL, NULL },
@@ -714,12 +713,12 @@ main (int   argc,
   g_test_add_func ("/app/session-row/agent-name", test_session_row_agent_name);
   g_test_add_func ("/app/import-problems/list", test_import_problems_list);
   g_test_add_func ("/app/import-problems/split", test_import_problem_split);
-  g_test_add ("/app/window/shell", Fixture, NULL,
-              fixture_set_up, test_window_shell, fixture_tear_down);
-  g_test_add ("/app/window/newer-store", Fixture, NULL,
-              fixture_set_up, test_window_newer_store, fixture_tear_down);
-  g_test_add ("/app/window/damaged-store", Fixture, NULL,
-              fixture_set_up, test_window_damaged_store, fixture_tear_down);
+  g_test_add ("/app/window/shell", Fixture, NULL, fixture_set_up, test_window_shell,
+              fixture_tear_down);
+  g_test_add ("/app/window/newer-store", Fixture, NULL, fixture_set_up, test_window_newer_store,
+              fixture_tear_down);
+  g_test_add ("/app/window/damaged-store", Fixture, NULL, fixture_set_up, test_window_damaged_store,
+              fixture_tear_down);
 
   return g_test_run ();
 }

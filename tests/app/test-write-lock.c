@@ -28,7 +28,7 @@
 #include "loom-ui-test.h"
 
 /* How long the other connection holds the lock; the store's busy timeout is longer. */
-#define LOCK_HOLD_MSEC 3000
+#define LOCK_HOLD_MSEC          3000
 /* Ticks the window's frame clock must give while the move waits: far fewer than it gives in
  * the time the lock is held, even on a slow, busy machine, and more than a window that blocked
  * once for the whole wait could. */
@@ -43,13 +43,13 @@ typedef struct
   LoomApplication *app;
   LoomWindow      *window;
 
-  gint64           work_id;
-  char            *moved;   /* the session moved into Work */
+  gint64 work_id;
+  char  *moved; /* the session moved into Work */
 
-  sqlite3         *locker;  /* the second connection, while it holds the write lock */
-  gboolean         released;
-  gboolean         pending_at_release;
-  guint            ticks_while_waiting;
+  sqlite3 *locker; /* the second connection, while it holds the write lock */
+  gboolean released;
+  gboolean pending_at_release;
+  guint    ticks_while_waiting;
 } Fixture;
 
 static char *
@@ -57,8 +57,8 @@ add_session (LoomStore  *store,
              const char *title,
              guint       age_hours)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GError) error = NULL;
   gint64 now = g_get_real_time () / 1000;
 
   record->title = g_strdup (title);
@@ -74,12 +74,12 @@ add_session (LoomStore  *store,
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(LoomFolder) work = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (LoomFolder) work = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* TMPDIR is inside the harness's throwaway folder, so this never reaches a real store. */
   fixture->dir = g_dir_make_tmp ("loom-test-write-lock-XXXXXX", &error);
@@ -100,8 +100,8 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   g_assert_null (fixture->locker);
   if (fixture->window != NULL)
@@ -132,8 +132,9 @@ exec_sql (sqlite3    *db,
 static void
 take_write_lock (Fixture *fixture)
 {
-  g_assert_cmpint (sqlite3_open_v2 (fixture->db_path, &fixture->locker, SQLITE_OPEN_READWRITE,
-                                    NULL), ==, SQLITE_OK);
+  g_assert_cmpint (
+    sqlite3_open_v2 (fixture->db_path, &fixture->locker, SQLITE_OPEN_READWRITE, NULL), ==,
+    SQLITE_OK);
   /* As an import's batch does: the write lock taken at once, held to the commit. */
   exec_sql (fixture->locker, "BEGIN IMMEDIATE");
 }
@@ -177,12 +178,12 @@ is_true (gpointer data)
 static GtkSelectionModel *
 session_selection (GtkWidget *window)
 {
-  g_autoptr(GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (window, GTK_TYPE_LIST_VIEW);
 
   for (guint i = 0; i < lists->len; i++)
     {
       GtkSelectionModel *model = gtk_list_view_get_model (lists->pdata[i]);
-      g_autoptr(GObject) first = NULL;
+      g_autoptr (GObject) first = NULL;
 
       if (model != NULL && (first = g_list_model_get_item (G_LIST_MODEL (model), 0)) != NULL &&
           LOOM_IS_SESSION (first))
@@ -195,13 +196,13 @@ static void
 select_session (Fixture    *fixture,
                 const char *uuid)
 {
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  GtkWidget         *window = GTK_WIDGET (fixture->window);
   GtkSelectionModel *selection = session_selection (window);
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
+  guint              n_items = g_list_model_get_n_items (G_LIST_MODEL (selection));
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (selection), i);
 
       if (g_str_equal (loom_session_get_uuid (session), uuid))
         {
@@ -219,13 +220,13 @@ static guint
 sidebar_count (Fixture *fixture,
                gint64   folder_id)
 {
-  LoomSidebar *sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (GTK_WIDGET (fixture->window),
-                                                              LOOM_TYPE_SIDEBAR));
+  LoomSidebar *sidebar = LOOM_SIDEBAR (
+    loom_ui_test_find_any (GTK_WIDGET (fixture->window), LOOM_TYPE_SIDEBAR));
   GListModel *folders = loom_sidebar_get_folders (sidebar);
 
   for (guint i = 0; i < g_list_model_get_n_items (folders); i++)
     {
-      g_autoptr(LoomSidebarItem) item = g_list_model_get_item (folders, i);
+      g_autoptr (LoomSidebarItem) item = g_list_model_get_item (folders, i);
 
       if (loom_sidebar_item_get_folder_id (item) == folder_id)
         return loom_sidebar_item_get_count (item);
@@ -237,8 +238,8 @@ static gint64
 stored_folder_of (Fixture    *fixture,
                   const char *uuid)
 {
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
   session = loom_store_get_session (loom_window_get_store (fixture->window), uuid, &error);
   g_assert_no_error (error);
@@ -262,11 +263,11 @@ shows_label (gpointer data)
 static gboolean
 run_body_cb (gpointer user_data)
 {
-  Fixture *fixture = user_data;
-  GtkWidget *window = GTK_WIDGET (fixture->window);
+  Fixture     *fixture = user_data;
+  GtkWidget   *window = GTK_WIDGET (fixture->window);
   LoomSidebar *sidebar = LOOM_SIDEBAR (loom_ui_test_find_any (window, LOOM_TYPE_SIDEBAR));
-  LabelWait toast = { window, "“Fix the flaky login test” moved to “Work”" };
-  g_autoptr(GPtrArray) rows = NULL;
+  LabelWait    toast = { window, "“Fix the flaky login test” moved to “Work”" };
+  g_autoptr (GPtrArray) rows = NULL;
   guint tick_id;
 
   loom_ui_test_wait_for_frames (window, 2);
@@ -278,15 +279,14 @@ run_body_cb (gpointer user_data)
   take_write_lock (fixture);
   tick_id = gtk_widget_add_tick_callback (window, on_tick_cb, fixture, NULL);
   g_timeout_add (LOCK_HOLD_MSEC, release_write_lock_cb, fixture);
-  g_assert_true (gtk_widget_activate_action (window, "session.move-to-folder", "x",
-                                             fixture->work_id));
+  g_assert_true (
+    gtk_widget_activate_action (window, "session.move-to-folder", "x", fixture->work_id));
   g_assert_true (loom_window_has_pending_writes (fixture->window));
   g_assert_cmpint (stored_folder_of (fixture, fixture->moved), ==, 0);
 
   g_assert_true (loom_ui_test_wait_until (is_true, &fixture->released));
   gtk_widget_remove_tick_callback (window, tick_id);
-  g_test_message ("%u frames while the move waited for the lock",
-                  fixture->ticks_while_waiting);
+  g_test_message ("%u frames while the move waited for the lock", fixture->ticks_while_waiting);
   g_assert_true (fixture->pending_at_release);
   g_assert_cmpuint (fixture->ticks_while_waiting, >=, MIN_TICKS_WHILE_WAITING);
 
@@ -308,8 +308,8 @@ run_body_cb (gpointer user_data)
 }
 
 static void
-test_move_while_locked (Fixture       *fixture,
-                        gconstpointer  user_data)
+test_move_while_locked (Fixture      *fixture,
+                        gconstpointer user_data)
 {
   fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
   loom_ui_test_run_app (fixture->app, &fixture->window, run_body_cb, fixture);

@@ -15,22 +15,22 @@ typedef struct
 {
   char      *dir;
   char      *path;
-  LoomStore *store;   /* the test's own connection, to set up and check */
+  LoomStore *store; /* the test's own connection, to set up and check */
   char      *out;
   char      *err;
   int        status;
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
   f->store = loom_test_new_store (&f->dir, &f->path);
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_assert_finalize_object (f->store);
   loom_test_remove_tree (f->dir);
@@ -46,12 +46,12 @@ run_loom_at (Fixture    *f,
              const char *path,
              ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = g_get_environ ();
-  int wait_status = 0;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
+  int         wait_status = 0;
   const char *arg;
-  va_list args;
+  va_list     args;
 
   g_ptr_array_add (argv, (char *)g_getenv ("LOOM_CLI"));
   if (path != NULL)
@@ -84,8 +84,8 @@ run_loom_at (Fixture    *f,
 static JsonNode *
 parse_out (Fixture *f)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
 
   json_parser_load_from_data (parser, f->out, -1, &error);
   g_assert_no_error (error);
@@ -96,7 +96,7 @@ static LoomSession *
 reload (Fixture    *f,
         const char *uuid)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSession *session = loom_store_get_session (f->store, uuid, &error);
 
   g_assert_no_error (error);
@@ -104,16 +104,20 @@ reload (Fixture    *f,
 }
 
 static void
-test_version_and_help (Fixture       *f,
-                       gconstpointer  data)
+test_version_and_help (Fixture      *f,
+                       gconstpointer data)
 {
-  static const char * const commands[][2] = {
-    { "sessions", "list" }, { "sessions", "show" }, { "sessions", "rename" },
-    { "sessions", "pin" }, { "sessions", "unpin" }, { "sessions", "archive" },
-    { "sessions", "restore" }, { "sessions", "trash" }, { "sessions", "delete" },
-    { "sessions", "empty-trash" }, { "sessions", "move" }, { "folders", "list" },
-    { "folders", "create" }, { "folders", "rename" }, { "folders", "reorder" },
-    { "folders", "delete" }, { "index", "rebuild" }, { "import", NULL }, { "search", NULL },
+  static const char *const commands[][2] = {
+    { "sessions", "list" },    { "sessions", "show" },
+    { "sessions", "rename" },  { "sessions", "pin" },
+    { "sessions", "unpin" },   { "sessions", "archive" },
+    { "sessions", "restore" }, { "sessions", "trash" },
+    { "sessions", "delete" },  { "sessions", "empty-trash" },
+    { "sessions", "move" },    { "folders", "list" },
+    { "folders", "create" },   { "folders", "rename" },
+    { "folders", "reorder" },  { "folders", "delete" },
+    { "index", "rebuild" },    { "import", NULL },
+    { "search", NULL },
   };
 
   g_assert_cmpint (run_loom (f, "--version"), ==, 0);
@@ -151,20 +155,20 @@ test_version_and_help (Fixture       *f,
 }
 
 static void
-test_list_and_show (Fixture       *f,
-                    gconstpointer  data)
+test_list_and_show (Fixture      *f,
+                    gconstpointer data)
 {
-  gint64 now = loom_time_now_ms ();
+  gint64           now = loom_time_now_ms ();
   g_autofree char *a = loom_test_add_session (f->store, "Fix the parser - 2026-11-20",
                                               "claude-code", "x", 4, 2, now - 1000);
   g_autofree char *b = loom_test_add_session (f->store, "Plan the release - 2026-11-21", "codex",
                                               "y", 2, 0, now - 2000);
-  g_autofree char *c = loom_test_add_session (f->store, "Old idea - 2026-10-01", "gemini", "z",
-                                              1, 0, now - 3000);
-  g_autoptr(JsonNode) list = NULL;
-  g_autoptr(JsonNode) one = NULL;
-  g_autoptr(GError) error = NULL;
-  JsonArray *array;
+  g_autofree char *c = loom_test_add_session (f->store, "Old idea - 2026-10-01", "gemini", "z", 1,
+                                              0, now - 3000);
+  g_autoptr (JsonNode) list = NULL;
+  g_autoptr (JsonNode) one = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonArray  *array;
   JsonObject *object;
 
   g_assert_true (loom_store_set_trashed (f->store, c, TRUE, &error));
@@ -187,10 +191,27 @@ test_list_and_show (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (object, "event_count"), ==, 2);
   for (guint i = 0; i < 3; i++)
     {
-      static const char * const members[] = {
-        "id", "source", "source_session_id", "source_path", "parent_session_id", "title", "cwd",
-        "git_branch", "model", "created_at", "updated_at", "message_count", "event_count",
-        "tools_used", "counts", "tokens", "folder", "pinned", "archived", "trashed",
+      static const char *const members[] = {
+        "id",
+        "source",
+        "source_session_id",
+        "source_path",
+        "parent_session_id",
+        "title",
+        "cwd",
+        "git_branch",
+        "model",
+        "created_at",
+        "updated_at",
+        "message_count",
+        "event_count",
+        "tools_used",
+        "counts",
+        "tokens",
+        "folder",
+        "pinned",
+        "archived",
+        "trashed",
       };
       JsonObject *o = json_array_get_object_element (array, i);
 
@@ -201,13 +222,13 @@ test_list_and_show (Fixture       *f,
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--collection", "trash", "--json"), ==, 0);
   {
-    g_autoptr(JsonNode) trash = parse_out (f);
+    g_autoptr (JsonNode) trash = parse_out (f);
     g_assert_cmpuint (json_array_get_length (json_node_get_array (trash)), ==, 1);
   }
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--agent", "codex", "--json"), ==, 0);
   {
-    g_autoptr(JsonNode) codex = parse_out (f);
+    g_autoptr (JsonNode) codex = parse_out (f);
     g_assert_cmpuint (json_array_get_length (json_node_get_array (codex)), ==, 1);
   }
 
@@ -221,7 +242,7 @@ test_list_and_show (Fixture       *f,
                    "Plan the release - 2026-11-21");
   {
     JsonObject *tokens = json_object_get_object_member (json_node_get_object (one), "tokens");
-    static const char * const members[] = {
+    static const char *const members[] = {
       "input", "output", "cache_read", "cache_creation", "reasoning",
     };
 
@@ -237,8 +258,9 @@ test_list_and_show (Fixture       *f,
   {
     g_autofree char *sql = g_strdup_printf ("UPDATE sessions SET tokens_input = 400,"
                                             "  tokens_output = 90, tokens_reasoning = 60"
-                                            " WHERE uuid = '%s'", b);
-    JsonObject *tokens;
+                                            " WHERE uuid = '%s'",
+                                            b);
+    JsonObject      *tokens;
 
     loom_test_exec_sql (f->path, sql);
     g_assert_cmpint (run_loom (f, "sessions", "show", b, "--json"), ==, 0);
@@ -256,7 +278,7 @@ test_list_and_show (Fixture       *f,
   g_assert_cmpint (run_loom (f, "sessions", "show", a, "--json"), ==, 0);
   one = parse_out (f);
   {
-    JsonArray *timeline = json_object_get_array_member (json_node_get_object (one), "timeline");
+    JsonArray  *timeline = json_object_get_array_member (json_node_get_object (one), "timeline");
     JsonObject *first, *last;
 
     g_assert_cmpuint (json_array_get_length (timeline), ==, 6);
@@ -284,14 +306,14 @@ test_list_and_show (Fixture       *f,
 }
 
 static void
-test_changes (Fixture       *f,
-              gconstpointer  data)
+test_changes (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Untitled", "codex", "x", 1, 0,
                                                  loom_time_now_ms ());
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (run_loom (f, "sessions", "rename", uuid, "Tidy imports - 2026-11-29"), ==, 0);
   g_assert_nonnull (strstr (f->out, "Tidy imports - 2026-11-29"));
@@ -304,7 +326,7 @@ test_changes (Fixture       *f,
 
   g_assert_cmpint (run_loom (f, "sessions", "pin", uuid, "--json"), ==, 0);
   {
-    g_autoptr(JsonNode) node = parse_out (f);
+    g_autoptr (JsonNode) node = parse_out (f);
     g_assert_true (json_object_get_boolean_member (json_node_get_object (node), "pinned"));
   }
   session = reload (f, uuid);
@@ -346,7 +368,7 @@ test_changes (Fixture       *f,
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--folder", "refactors", "--json"), ==, 0);
   {
-    g_autoptr(JsonNode) node = parse_out (f);
+    g_autoptr (JsonNode) node = parse_out (f);
     g_assert_cmpuint (json_array_get_length (json_node_get_array (node)), ==, 1);
   }
 
@@ -362,31 +384,28 @@ test_changes (Fixture       *f,
 }
 
 static void
-test_delete (Fixture       *f,
-             gconstpointer  data)
+test_delete (Fixture      *f,
+             gconstpointer data)
 {
-  g_autofree char *doomed = loom_test_add_session (f->store, "Doomed", "claude-code",
-                                                   "marmalade", 3, 2, loom_time_now_ms ());
+  g_autofree char *doomed = loom_test_add_session (f->store, "Doomed", "claude-code", "marmalade",
+                                                   3, 2, loom_time_now_ms ());
   g_autofree char *kept = loom_test_add_session (f->store, "Kept", "claude-code", "toast", 2, 1,
                                                  loom_time_now_ms ());
-  g_autofree char *trashed = loom_test_add_session (f->store, "In the trash", "codex",
-                                                    "crumbs", 1, 1, loom_time_now_ms ());
-  g_autoptr(JsonNode) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *trashed = loom_test_add_session (f->store, "In the trash", "codex", "crumbs", 1,
+                                                    1, loom_time_now_ms ());
+  g_autoptr (JsonNode) plan = NULL;
+  g_autoptr (GError) error = NULL;
   JsonObject *rows;
 
   g_assert_cmpint (run_loom (f, "sessions", "delete", "--dry-run", "--json", doomed), ==, 0);
   plan = parse_out (f);
   g_assert_true (json_object_get_boolean_member (json_node_get_object (plan), "dry_run"));
   rows = json_object_get_object_member (json_node_get_object (plan), "rows");
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "sessions")), ==,
-                    1);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "messages")), ==,
-                    3);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "events")), ==,
-                    2);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "search_index")),
-                    ==, 1 + 3 + 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "sessions")), ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "messages")), ==, 3);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "events")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (rows, "search_index")), ==,
+                    1 + 3 + 2);
   /* The dry-run removed nothing. */
   g_assert_cmpint (loom_test_count_rows (f->path, "sessions"), ==, 3);
   g_assert_cmpint (loom_test_count_matches (f->path, "marmalade"), ==, 5);
@@ -414,13 +433,13 @@ test_delete (Fixture       *f,
 }
 
 static void
-test_folders (Fixture       *f,
-              gconstpointer  data)
+test_folders (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Filed", "codex", "x", 1, 0,
                                                  loom_time_now_ms ());
-  g_autoptr(JsonNode) list = NULL;
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (JsonNode) list = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   g_assert_cmpint (run_loom (f, "folders", "list"), ==, 0);
   g_assert_nonnull (strstr (f->err, "No folders"));
@@ -428,7 +447,7 @@ test_folders (Fixture       *f,
   g_assert_cmpint (run_loom (f, "folders", "create", "Bugs"), ==, 0);
   g_assert_cmpint (run_loom (f, "folders", "create", "Ideas", "--json"), ==, 0);
   {
-    g_autoptr(JsonNode) node = parse_out (f);
+    g_autoptr (JsonNode) node = parse_out (f);
     g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "name"), ==,
                      "Ideas");
   }
@@ -459,23 +478,23 @@ test_folders (Fixture       *f,
 }
 
 static void
-test_index_rebuild (Fixture       *f,
-                    gconstpointer  data)
+test_index_rebuild (Fixture      *f,
+                    gconstpointer data)
 {
-  g_free (loom_test_add_session (f->store, "Indexed", "codex", "quokka", 2, 1,
-                                 loom_time_now_ms ()));
+  g_free (
+    loom_test_add_session (f->store, "Indexed", "codex", "quokka", 2, 1, loom_time_now_ms ()));
   g_assert_cmpint (run_loom (f, "index", "rebuild"), ==, 0);
   g_assert_cmpint (loom_test_count_matches (f->path, "quokka"), ==, 3);
 }
 
 static void
-test_search (Fixture       *f,
-             gconstpointer  data)
+test_search (Fixture      *f,
+             gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Quokka census - 2026-11-29", "codex",
                                                  "quokka", 3, 1, loom_time_now_ms ());
-  g_autoptr(JsonNode) node = NULL;
-  JsonArray *array;
+  g_autoptr (JsonNode) node = NULL;
+  JsonArray  *array;
   JsonObject *hit;
 
   g_assert_cmpint (run_loom (f, "search", "quokka", "--json", "--limit", "2"), ==, 0);
@@ -507,8 +526,8 @@ test_search (Fixture       *f,
 
 /* LOOM_DB points the CLI at a store as --db does. */
 static void
-test_env_store (Fixture       *f,
-                gconstpointer  data)
+test_env_store (Fixture      *f,
+                gconstpointer data)
 {
   g_free (loom_test_add_session (f->store, "Through the environment", "codex", "x", 1, 0,
                                  loom_time_now_ms ()));
@@ -517,16 +536,16 @@ test_env_store (Fixture       *f,
 }
 
 static void
-test_newer_store_refused (Fixture       *f,
-                          gconstpointer  data)
+test_newer_store_refused (Fixture      *f,
+                          gconstpointer data)
 {
   g_autofree char *future = g_build_filename (f->dir, "future.db", NULL);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
 
   {
-    g_autoptr(GError) error = NULL;
-    g_autoptr(LoomStore) store = loom_store_open (future, &error);
+    g_autoptr (GError) error = NULL;
+    g_autoptr (LoomStore) store = loom_store_open (future, &error);
     g_assert_no_error (error);
   }
   {
@@ -535,7 +554,8 @@ test_newer_store_refused (Fixture       *f,
 
     g_assert_cmpint (sqlite3_open (future, &db), ==, SQLITE_OK);
     g_assert_cmpint (sqlite3_exec (db, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 999",
-                                   NULL, NULL, NULL), ==, SQLITE_OK);
+                                   NULL, NULL, NULL),
+                     ==, SQLITE_OK);
     sqlite3_close (db);
   }
   before = loom_test_file_checksum (future);

@@ -15,8 +15,8 @@
 static char *
 timestamp (guint seconds)
 {
-  g_autoptr(GDateTime) start = g_date_time_new_utc (2026, 3, 5, 12, 0, 0);
-  g_autoptr(GDateTime) when = g_date_time_add_seconds (start, seconds);
+  g_autoptr (GDateTime) start = g_date_time_new_utc (2026, 3, 5, 12, 0, 0);
+  g_autoptr (GDateTime) when = g_date_time_add_seconds (start, seconds);
 
   return g_date_time_format (when, "%Y-%m-%dT%H:%M:%S.000Z");
 }
@@ -66,7 +66,7 @@ write_turn (GString *out,
   g_autofree char *time = timestamp (turn * 10);
   g_autofree char *later = timestamp (turn * 10 + 5);
   g_autofree char *content = NULL;
-  gboolean edit = turn % 5 == 3;
+  gboolean         edit = turn % 5 == 3;
 
   append_record_start (out, (*n)++);
   g_string_append_printf (out,
@@ -76,12 +76,14 @@ write_turn (GString *out,
                           time, turn);
 
   content = g_strdup_printf ("{\"type\":\"thinking\",\"thinking\":\"Turn %u: run the tests first, "
-                             "then read the failures.\",\"signature\":\"c2ln\"}", turn);
+                             "then read the failures.\",\"signature\":\"c2ln\"}",
+                             turn);
   append_assistant (out, n, turn, time, content);
   g_clear_pointer (&content, g_free);
 
   content = g_strdup_printf ("{\"type\":\"text\",\"text\":\"Running step %u.\\n\\n"
-                             "- builds the tree\\n- runs `meson test`\"}", turn);
+                             "- builds the tree\\n- runs `meson test`\"}",
+                             turn);
   append_assistant (out, n, turn, time, content);
   g_clear_pointer (&content, g_free);
 
@@ -89,11 +91,13 @@ write_turn (GString *out,
     content = g_strdup_printf ("{\"type\":\"tool_use\",\"id\":\"toolu_%06u\",\"name\":\"Edit\","
                                "\"input\":{\"file_path\":\"/home/ada/src/loom/src/step-%u.c\","
                                "\"old_string\":\"int step = %u;\","
-                               "\"new_string\":\"int step = %u;\"}}", turn, turn, turn, turn + 1);
+                               "\"new_string\":\"int step = %u;\"}}",
+                               turn, turn, turn, turn + 1);
   else
     content = g_strdup_printf ("{\"type\":\"tool_use\",\"id\":\"toolu_%06u\",\"name\":\"Bash\","
                                "\"input\":{\"command\":\"meson test -C build step-%u\","
-                               "\"description\":\"Run the tests\"}}", turn, turn);
+                               "\"description\":\"Run the tests\"}}",
+                               turn, turn);
   append_assistant (out, n, turn, time, content);
 
   append_record_start (out, (*n)++);
@@ -109,15 +113,15 @@ loom_test_import_long_session (LoomStore  *store,
                                const char *dir,
                                guint       n_turns)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *project = g_build_filename (dir, "-home-ada-src-loom", NULL);
-  g_autofree char *path = NULL;
-  const char *paths[] = { dir, NULL };
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char  *project = g_build_filename (dir, "-home-ada-src-loom", NULL);
+  g_autofree char  *path = NULL;
+  const char       *paths[] = { dir, NULL };
   LoomImportOptions options = { "claude-code", paths };
-  guint n = 0;
+  guint             n = 0;
 
   g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
   path = g_build_filename (project, LOOM_TEST_LONG_SESSION_ID ".jsonl", NULL);

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* The uuid Claude Code gives the long session, and the items its timeline shows per turn. */
-#define LOOM_TEST_LONG_SESSION_ID "7d1c4b2a-9e3f-4a58-b6c1-2f8e0d5a3c97"
+#define LOOM_TEST_LONG_SESSION_ID     "7d1c4b2a-9e3f-4a58-b6c1-2f8e0d5a3c97"
 #define LOOM_TEST_LONG_ITEMS_PER_TURN 4
 
 /* Writes a Claude Code session of @n_turns turns under @dir (laid out like ~/.claude/projects)

@@ -29,7 +29,7 @@ static inline gint64
 loom_test_timeout_multiplier (void)
 {
   const char *text = g_getenv ("LOOM_TEST_TIMEOUT_MULTIPLIER");
-  gint64 multiplier = text != NULL ? g_ascii_strtoll (text, NULL, 10) : 0;
+  gint64      multiplier = text != NULL ? g_ascii_strtoll (text, NULL, 10) : 0;
 
   if (multiplier > 0)
     return multiplier;

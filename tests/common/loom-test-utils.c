@@ -14,7 +14,7 @@
 char *
 loom_test_make_tmpdir (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *dir = g_dir_make_tmp ("loom-test-XXXXXX", &error);
 
   g_assert_no_error (error);
@@ -24,7 +24,7 @@ loom_test_make_tmpdir (void)
 void
 loom_test_remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = NULL;
+  g_autoptr (GDir) dir = NULL;
   const char *name;
 
   if (!g_file_test (path, G_FILE_TEST_IS_DIR) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
@@ -46,7 +46,7 @@ LoomStore *
 loom_test_new_store (char **dir,
                      char **db_path)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomStore *store;
 
   *dir = loom_test_make_tmpdir ();
@@ -75,9 +75,9 @@ loom_test_store_tear_down (LoomTestStore *f,
 }
 
 void
-loom_test_store_import_paths (LoomTestStore      *f,
-                              const char         *source,
-                              const char * const *paths)
+loom_test_store_import_paths (LoomTestStore     *f,
+                              const char        *source,
+                              const char *const *paths)
 {
   g_clear_pointer (&f->stats, loom_import_stats_free);
   f->stats = loom_test_import_paths (f->store, source, paths);
@@ -98,9 +98,9 @@ loom_test_fixture_path (const char *first,
                         ...)
 {
   const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  g_autoptr (GPtrArray) parts = g_ptr_array_new ();
   const char *part;
-  va_list args;
+  va_list     args;
 
   g_assert_nonnull (root);
   g_ptr_array_add (parts, (gpointer)root);
@@ -113,13 +113,13 @@ loom_test_fixture_path (const char *first,
 }
 
 LoomImportStats *
-loom_test_import_paths (LoomStore          *store,
-                        const char         *source,
-                        const char * const *paths)
+loom_test_import_paths (LoomStore         *store,
+                        const char        *source,
+                        const char *const *paths)
 {
   LoomImportOptions options = { source, paths };
-  LoomImportStats *stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
+  LoomImportStats  *stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
   g_assert_no_error (error);
@@ -137,8 +137,8 @@ loom_test_add_session (LoomStore  *store,
                        guint       n_events,
                        gint64      updated_at)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (GError) error = NULL;
 
   record->title = g_strdup (title);
   record->source = g_strdup (source);
@@ -161,8 +161,8 @@ loom_test_add_session (LoomStore  *store,
   for (guint i = 0; i < n_events; i++)
     {
       g_autofree char *payload = g_strdup_printf ("{\"command\":\"grep %s\"}", word);
-      gint64 id = loom_store_add_event (store, record->id, "tool_call", "Bash", payload,
-                                        record->created_at + i, &error);
+      gint64           id = loom_store_add_event (store, record->id, "tool_call", "Bash", payload,
+                                                  record->created_at + i, &error);
       g_assert_no_error (error);
       g_assert_cmpint (id, >, 0);
     }
@@ -175,18 +175,17 @@ loom_test_find_session (LoomStore  *store,
                         const char *source_session_id)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
   sessions = loom_store_list_sessions (store, &query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
-      if (g_strcmp0 (loom_session_get_record (session)->source_session_id,
-                     source_session_id) == 0)
+      if (g_strcmp0 (loom_session_get_record (session)->source_session_id, source_session_id) == 0)
         return g_steal_pointer (&session);
     }
   return NULL;
@@ -197,9 +196,9 @@ loom_test_query_int (const char *db_path,
                      const char *sql,
                      const char *text)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  gint64 value;
+  gint64        value;
 
   g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
@@ -226,17 +225,16 @@ gint64
 loom_test_count_matches (const char *db_path,
                          const char *word)
 {
-  return loom_test_query_int (db_path,
-                              "SELECT count(*) FROM search_index WHERE search_index MATCH ?1",
-                              word);
+  return loom_test_query_int (
+    db_path, "SELECT count(*) FROM search_index WHERE search_index MATCH ?1", word);
 }
 
 char *
 loom_test_file_checksum (const char *path)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *contents = NULL;
-  gsize length = 0;
+  gsize            length = 0;
 
   g_file_get_contents (path, &contents, &length, &error);
   g_assert_no_error (error);
@@ -293,7 +291,7 @@ count_on (sqlite3    *db,
           const char *sql)
 {
   sqlite3_stmt *stmt = NULL;
-  gint64 value;
+  gint64        value;
 
   g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
@@ -313,7 +311,8 @@ loom_test_assert_index_in_sync (const char *db_path)
     expected_entries_sql);
   g_autofree char *extra = g_strdup_printf (
     "SELECT count(*) FROM (SELECT id, session_id, kind, created_at, facets "
-    "FROM search_entries EXCEPT SELECT * FROM (%s))", expected_entries_sql);
+    "FROM search_entries EXCEPT SELECT * FROM (%s))",
+    expected_entries_sql);
   static const char words_missing[] =
     "SELECT count(*) FROM (SELECT term, doc, col, offset FROM temp.expected_instances"
     " EXCEPT SELECT term, doc, col, offset FROM temp.instances)";
@@ -324,18 +323,19 @@ loom_test_assert_index_in_sync (const char *db_path)
 
   g_assert_cmpint (loom_test_query_int (db_path, missing, NULL), ==, 0);
   g_assert_cmpint (loom_test_query_int (db_path, extra, NULL), ==, 0);
-  g_assert_cmpint (loom_test_query_int (db_path, "SELECT count(*) FROM index_deferred", NULL),
-                   ==, 0);
+  g_assert_cmpint (loom_test_query_int (db_path, "SELECT count(*) FROM index_deferred", NULL), ==,
+                   0);
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
   exec_or_fail (db, db_path, "INSERT INTO search_index (search_index) VALUES ('integrity-check')");
-  exec_or_fail (db, db_path,
-                "CREATE VIRTUAL TABLE temp.expected_words USING fts5 (title, body, facets,"
-                " tokenize = 'loom');"
-                "CREATE VIRTUAL TABLE temp.instances USING fts5vocab (main, search_index, instance);"
-                "CREATE VIRTUAL TABLE temp.expected_instances"
-                "  USING fts5vocab (temp, expected_words, instance);");
+  exec_or_fail (
+    db, db_path,
+    "CREATE VIRTUAL TABLE temp.expected_words USING fts5 (title, body, facets,"
+    " tokenize = 'loom');"
+    "CREATE VIRTUAL TABLE temp.instances USING fts5vocab (main, search_index, instance);"
+    "CREATE VIRTUAL TABLE temp.expected_instances"
+    "  USING fts5vocab (temp, expected_words, instance);");
   exec_or_fail (db, db_path, expected_words_sql);
   g_assert_cmpint (count_on (db, words_missing), ==, 0);
   g_assert_cmpint (count_on (db, words_extra), ==, 0);
@@ -345,20 +345,21 @@ loom_test_assert_index_in_sync (const char *db_path)
   exec_or_fail (db, db_path,
                 "CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab (main, search_index, row)");
   g_assert_cmpint (count_on (db, "SELECT count(*) FROM temp.vocabulary"
-                                 " WHERE term NOT IN (SELECT term FROM search_terms)"), ==, 0);
+                                 " WHERE term NOT IN (SELECT term FROM search_terms)"),
+                   ==, 0);
   sqlite3_close (db);
 }
 
 void
-loom_test_make_files (const char         *root,
-                      const char * const *relative,
-                      const char         *contents)
+loom_test_make_files (const char        *root,
+                      const char *const *relative,
+                      const char        *contents)
 {
   for (guint i = 0; relative[i] != NULL; i++)
     {
       g_autofree char *path = g_build_filename (root, relative[i], NULL);
       g_autofree char *dir = g_path_get_dirname (path);
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
 
       g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
       g_file_set_contents (path, contents, -1, &error);
@@ -375,11 +376,11 @@ assert_claim (const LoomImporter *importer,
 {
   g_autofree char *slashed = g_strconcat (root, "/", NULL);
   g_autofree char *dotted = g_strconcat (root, "/.", NULL);
-  gboolean expected = g_hash_table_contains (listed, path);
+  gboolean         expected = g_hash_table_contains (listed, path);
 
   if (importer->claims (root, path) != expected)
-    g_error ("%s: claims () says %s, discover () %s", path,
-             expected ? "no" : "yes", expected ? "lists it" : "does not");
+    g_error ("%s: claims () says %s, discover () %s", path, expected ? "no" : "yes",
+             expected ? "lists it" : "does not");
   g_assert_true (importer->claims (slashed, path) == expected);
   g_assert_true (importer->claims (dotted, path) == expected);
 }
@@ -391,21 +392,21 @@ assert_claims_below (const LoomImporter *importer,
                      GHashTable         *listed,
                      gboolean            follow)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   g_assert_nonnull (listing);
   while ((name = g_dir_read_name (listing)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
-      GStatBuf st;
+      GStatBuf         st;
 
       g_assert_cmpint (g_lstat (path, &st), ==, 0);
       assert_claim (importer, root, path, listed);
       /* Behind a link to a folder too (but not through links behind it): discovery does not
        * go there, and claims () must agree. */
-      if (S_ISDIR (st.st_mode) || (follow && S_ISLNK (st.st_mode) &&
-                                   g_file_test (path, G_FILE_TEST_IS_DIR)))
+      if (S_ISDIR (st.st_mode) ||
+          (follow && S_ISLNK (st.st_mode) && g_file_test (path, G_FILE_TEST_IS_DIR)))
         assert_claims_below (importer, root, path, listed, S_ISDIR (st.st_mode));
     }
 }
@@ -414,8 +415,8 @@ guint
 loom_test_assert_claims_as_discovered (const LoomImporter *importer,
                                        const char         *root)
 {
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *parent = g_path_get_dirname (root);
   g_autofree char *sibling = g_strconcat (root, "-sibling", NULL);
 
@@ -431,7 +432,7 @@ loom_test_assert_claims_as_discovered (const LoomImporter *importer,
   g_assert_false (importer->claims (root, parent));
   for (guint i = 0; i < files->len; i++)
     {
-      const char *path = g_ptr_array_index (files, i);
+      const char      *path = g_ptr_array_index (files, i);
       g_autofree char *elsewhere = g_strconcat (sibling, path + strlen (root), NULL);
 
       g_assert_false (importer->claims (root, elsewhere));

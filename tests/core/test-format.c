@@ -40,10 +40,11 @@ test_timeline_format (void)
   g_autofree char *script = NULL;
   g_autofree char *json = NULL;
   g_autofree char *head = NULL;
-  guint n_lines = 0;
+  guint            n_lines = 0;
 
   edit = loom_timeline_format_diff ("{\"file_path\":\"/a.c\",\"old_string\":\"a\\nb\\nc\","
-                                    "\"new_string\":\"a\\nB\\nc\"}", NULL);
+                                    "\"new_string\":\"a\\nB\\nc\"}",
+                                    NULL);
   g_assert_cmpstr (edit, ==, " a\n-b\n+B\n c");
 
   structured = loom_timeline_format_diff ("{\"old_string\":\"x\",\"new_string\":\"y\"}",
@@ -54,9 +55,11 @@ test_timeline_format (void)
   g_assert_cmpstr (structured, ==, "@@ -3,1 +3,2 @@\n ctx\n-x\n+y\n+z");
 
   patch = loom_timeline_format_diff ("*** Update File: src/iva.rs\n@@\n-    total * 21 / 100\n"
-                                     "+    total * Decimal::new(21, 2)\n", NULL);
-  g_assert_cmpstr (patch, ==, "@ Update File: src/iva.rs\n@@\n-    total * 21 / 100\n"
-                              "+    total * Decimal::new(21, 2)");
+                                     "+    total * Decimal::new(21, 2)\n",
+                                     NULL);
+  g_assert_cmpstr (patch, ==,
+                   "@ Update File: src/iva.rs\n@@\n-    total * 21 / 100\n"
+                   "+    total * Decimal::new(21, 2)");
 
   written = loom_timeline_format_diff ("{\"file_path\":\"/n.rs\",\"content\":\"fn main() {}\\n\"}",
                                        NULL);
@@ -89,7 +92,7 @@ test_timeline_format (void)
     g_assert_null (loom_timeline_format_strip_tags ("if (a <b) x > y; <Tag>"));
 
     stripped = loom_timeline_format_strip_controls ("\033[2mdim\033[22m \033]0;title\007ok\r\n"
-                                                   "tab\there\001");
+                                                    "tab\there\001");
     g_assert_cmpstr (stripped, ==, "dim ok\ntab\there");
     g_assert_null (loom_timeline_format_strip_controls ("plain\ttext\n"));
   }
@@ -100,7 +103,8 @@ test_timeline_format (void)
     g_autofree char *gemini = NULL;
     g_autofree char *codex = NULL;
 
-    claude = loom_timeline_format_result_output ("{\"type\":\"tool_result\",\"content\":\"a\\nb\"}");
+    claude = loom_timeline_format_result_output (
+      "{\"type\":\"tool_result\",\"content\":\"a\\nb\"}");
     g_assert_cmpstr (claude, ==, "a\nb");
     blocks = loom_timeline_format_result_output ("{\"content\":[{\"type\":\"text\",\"text\":\"x\"},"
                                                  "{\"type\":\"text\",\"text\":\"y\"}]}");
@@ -136,7 +140,7 @@ test_deep_json (void)
   g_autofree char *prompt = loom_timeline_format_subagent_prompt (deep);
   g_autofree char *diff = loom_timeline_format_diff (deep, deep);
   g_autofree char *indented = loom_timeline_format_input (nested);
-  g_auto(GStrv) lines = NULL;
+  g_auto (GStrv) lines = NULL;
 
   g_assert_cmpstr (input, ==, deep);
   g_assert_null (output);
@@ -156,7 +160,7 @@ static LoomSession *
 session_with (const char *models_json,
               const char *tools_used_json)
 {
-  g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
+  g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
 
   record->uuid = g_strdup ("6f1c2a4e-3b5d-4e7f-9a81-0c2d4e6f8a10");
   record->models_json = g_strdup (models_json);
@@ -168,9 +172,9 @@ session_with (const char *models_json,
 static char *
 reference_models (const char *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  JsonNode *root;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  JsonNode  *root;
   JsonArray *array;
 
   if (text != NULL && json_parser_load_from_data (parser, text, -1, NULL) &&
@@ -192,8 +196,8 @@ reference_models (const char *text)
 static char *
 models_text (const char *text)
 {
-  g_autoptr(LoomSession) session = session_with (text, NULL);
-  g_auto(GStrv) models = loom_session_usage_models (session);
+  g_autoptr (LoomSession) session = session_with (text, NULL);
+  g_auto (GStrv) models = loom_session_usage_models (session);
 
   g_assert_nonnull (models);
   return g_strjoinv ("\n", models);
@@ -221,12 +225,12 @@ compare_tool_counts (gconstpointer a,
 static char *
 reference_tools (const char *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (ToolCount));
-  g_autoptr(GString) out = g_string_new (NULL);
-  GList *members = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GArray) counts = g_array_new (FALSE, FALSE, sizeof (ToolCount));
+  g_autoptr (GString) out = g_string_new (NULL);
+  GList      *members = NULL;
   JsonObject *object = NULL;
-  JsonNode *root;
+  JsonNode   *root;
 
   if (text != NULL && json_parser_load_from_data (parser, text, -1, NULL) &&
       (root = json_parser_get_root (parser)) != NULL && JSON_NODE_HOLDS_OBJECT (root))
@@ -257,9 +261,9 @@ reference_tools (const char *text)
 static char *
 tools_text (const char *text)
 {
-  g_autoptr(LoomSession) session = session_with (NULL, text);
-  g_autoptr(GArray) tools = loom_session_usage_tools (session);
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (LoomSession) session = session_with (NULL, text);
+  g_autoptr (GArray) tools = loom_session_usage_tools (session);
+  g_autoptr (GString) out = g_string_new (NULL);
 
   g_assert_nonnull (tools);
   for (guint i = 0; i < tools->len; i++)
@@ -274,21 +278,41 @@ tools_text (const char *text)
 static void
 test_usage_matches_json_glib (void)
 {
-  static const char * const models[] = {
-    NULL, "", "[]", "[\"claude-opus-4-5\"]", "[\"gpt-5-codex\",\"gpt-5\"]",
+  static const char *const models[] = {
+    NULL,
+    "",
+    "[]",
+    "[\"claude-opus-4-5\"]",
+    "[\"gpt-5-codex\",\"gpt-5\"]",
     "[\"a\",1,null,true,\"b\",{\"c\":\"d\"},[\"e\"],2.5,\"f\"]",
-    "  [ \"spaced\" , \"out\" ]\n", "[\"caf\\u00e9\",\"\u00fc\",\"\\\"q\\\"\"]",
-    "{\"a\":\"b\"}", "\"opus\"", "42", "null", "not json", "[\"cut", "[\"a\",]",
+    "  [ \"spaced\" , \"out\" ]\n",
+    "[\"caf\\u00e9\",\"\u00fc\",\"\\\"q\\\"\"]",
+    "{\"a\":\"b\"}",
+    "\"opus\"",
+    "42",
+    "null",
+    "not json",
+    "[\"cut",
+    "[\"a\",]",
     "[\"\xff\xfe\"]",
   };
-  static const char * const tools[] = {
-    NULL, "", "{}", "{\"Bash\":3,\"Read\":1,\"Edit\":12}",
+  static const char *const tools[] = {
+    NULL,
+    "",
+    "{}",
+    "{\"Bash\":3,\"Read\":1,\"Edit\":12}",
     "{\"Bash\":1,\"Read\":2,\"Bash\":5}",
     "{\"float\":1.9,\"neg\":-2.7,\"yes\":true,\"no\":false,\"text\":\"7\",\"nil\":null,"
     "\"list\":[1],\"object\":{\"n\":3},\"minus\":-4}",
-    "{\"b\":2,\"a\":2,\"c\":2,\"B\":2}", "{\"\":1,\"caf\\u00e9\":2,\"\u00fc\":3}",
+    "{\"b\":2,\"a\":2,\"c\":2,\"B\":2}",
+    "{\"\":1,\"caf\\u00e9\":2,\"\u00fc\":3}",
     "{\"big\":9007199254740993,\"max\":9223372036854775807}",
-    "[1,2]", "\"Bash\"", "broken", "{\"a\":1", "{\"a\":1,}", "{\"a\":\"\xff\"}",
+    "[1,2]",
+    "\"Bash\"",
+    "broken",
+    "{\"a\":1",
+    "{\"a\":1,}",
+    "{\"a\":\"\xff\"}",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (models); i++)
@@ -316,9 +340,9 @@ test_usage_matches_json_glib (void)
 static void
 test_usage_many_tools (void)
 {
-  g_autoptr(GString) text = g_string_new ("{");
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GArray) tools = NULL;
+  g_autoptr (GString) text = g_string_new ("{");
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GArray) tools = NULL;
   g_autofree char *expected = NULL;
   g_autofree char *got = NULL;
 

@@ -13,7 +13,7 @@
 #include "loom-error.h"
 #include "loom-keyring.h"
 
-#define KEY_SCHEMA_NAME "org.intentloom.History.Key"
+#define KEY_SCHEMA_NAME       "org.intentloom.History.Key"
 #define LOGIN_COLLECTION_PATH "/org/freedesktop/secrets/collection/login/"
 
 static gboolean
@@ -34,16 +34,16 @@ static char *
 secret_tool_lookup (const char *key_id)
 {
   const char *argv[] = { "secret-tool", "lookup", "key-id", key_id, NULL };
-  g_auto(GStrv) envp = g_get_environ ();
-  g_autoptr(GError) error = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *standard_output = NULL;
   g_autofree char *standard_error = NULL;
-  int wait_status = 0;
+  int              wait_status = 0;
 
   /* secret-tool is a GLib program too: the fatal warnings asked of this test are not its own. */
   envp = g_environ_unsetenv (envp, "G_DEBUG");
-  g_spawn_sync (NULL, (char **)argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                &standard_output, &standard_error, &wait_status, &error);
+  g_spawn_sync (NULL, (char **)argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, &standard_output,
+                &standard_error, &wait_status, &error);
   g_assert_no_error (error);
 
   if (!g_spawn_check_wait_status (wait_status, NULL))
@@ -64,9 +64,9 @@ static void
 assert_one_login_item (const char *key_id,
                        const char *label)
 {
-  g_autoptr(GHashTable) attributes = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GError) error = NULL;
-  GList *items;
+  g_autoptr (GHashTable) attributes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GError) error = NULL;
+  GList      *items;
   SecretItem *item;
   const char *path;
 
@@ -87,16 +87,16 @@ assert_one_login_item (const char *key_id,
 static void
 test_keyring_store_lookup_clear (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *found = NULL;
   g_autofree char *from_daemon = NULL;
-  gboolean ok;
+  gboolean         ok;
 
   if (!inside_harness ())
     return;
 
-  ok = loom_keyring_store_secret ("test-sync", "Intentloom History test key", "s3cret-één",
-                                  NULL, &error);
+  ok = loom_keyring_store_secret ("test-sync", "Intentloom History test key", "s3cret-één", NULL,
+                                  &error);
   g_assert_no_error (error);
   g_assert_true (ok);
 
@@ -110,8 +110,8 @@ test_keyring_store_lookup_clear (void)
   g_clear_pointer (&from_daemon, g_free);
 
   /* Storing again under the same key replaces the secret and the label. */
-  ok = loom_keyring_store_secret ("test-sync", "Intentloom History test key (new)", "second",
-                                  NULL, &error);
+  ok = loom_keyring_store_secret ("test-sync", "Intentloom History test key (new)", "second", NULL,
+                                  &error);
   g_assert_no_error (error);
   g_assert_true (ok);
 
@@ -147,8 +147,8 @@ test_keyring_store_lookup_clear (void)
 
 static void
 result_ready_cb (GObject      *source_object,
-                GAsyncResult *result,
-                gpointer      user_data)
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
   GAsyncResult **out = user_data;
 
@@ -172,7 +172,7 @@ store_and_wait (const char   *key_id,
                 GCancellable *cancellable,
                 GError      **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
   GAsyncResult *slot = NULL;
 
   loom_keyring_store_secret_async (key_id, label, secret, cancellable, result_ready_cb, &slot);
@@ -186,7 +186,7 @@ lookup_and_wait (const char   *key_id,
                  GCancellable *cancellable,
                  GError      **error)
 {
-  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr (GAsyncResult) result = NULL;
   GAsyncResult *slot = NULL;
 
   loom_keyring_lookup_secret_async (key_id, cancellable, result_ready_cb, &slot);
@@ -198,10 +198,10 @@ lookup_and_wait (const char   *key_id,
 static void
 test_keyring_async (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *found = NULL;
   g_autofree char *from_daemon = NULL;
-  gboolean ok;
+  gboolean         ok;
 
   if (!inside_harness ())
     return;
@@ -244,10 +244,10 @@ test_keyring_async (void)
 static void
 test_keyring_cancelled (void)
 {
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *found = NULL;
-  gboolean ok;
+  gboolean         ok;
 
   if (!inside_harness ())
     return;
@@ -284,14 +284,14 @@ test_keyring_unreachable (void)
 
   if (g_test_subprocess ())
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_autofree char *found = NULL;
 
       /* No keyring answers here: every operation must fail with our error, naming the key. */
       g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/loom-test-bus", TRUE);
 
-      g_assert_false (loom_keyring_store_secret ("test-unreachable", "Unreachable", "secret",
-                                                 NULL, &error));
+      g_assert_false (
+        loom_keyring_store_secret ("test-unreachable", "Unreachable", "secret", NULL, &error));
       g_assert_error (error, LOOM_ERROR, LOOM_ERROR_KEYRING);
       g_assert_true (g_str_has_prefix (error->message, "Could not store key “test-unreachable” "
                                                        "in the login keyring: "));

@@ -32,7 +32,8 @@ test_is_date (void)
 static void
 test_split_title (void)
 {
-  static const struct {
+  static const struct
+  {
     const char *title;
     gboolean    dated;
     const char *name;
@@ -63,8 +64,7 @@ test_split_title (void)
       g_autofree char *name = NULL;
       g_autofree char *date = NULL;
 
-      g_assert_cmpint (loom_naming_split_title (cases[i].title, &name, &date), ==,
-                       cases[i].dated);
+      g_assert_cmpint (loom_naming_split_title (cases[i].title, &name, &date), ==, cases[i].dated);
       g_assert_cmpstr (name, ==, cases[i].name);
       g_assert_cmpstr (date, ==, cases[i].date);
     }
@@ -76,7 +76,8 @@ test_split_title (void)
 static void
 test_suggest_name (void)
 {
-  static const struct {
+  static const struct
+  {
     const char *prompt;
     const char *name;
   } cases[] = {
@@ -153,7 +154,8 @@ test_propose_name (void)
 static void
 test_build_title (void)
 {
-  static const struct {
+  static const struct
+  {
     const char *name;
     const char *date;
     const char *title;
@@ -181,8 +183,8 @@ test_build_title (void)
 static void
 test_session_title (void)
 {
-  g_autoptr(GDateTime) local = g_date_time_new_local (2026, 11, 29, 23, 30, 0);
-  gint64 created_at = g_date_time_to_unix (local) * 1000;
+  g_autoptr (GDateTime) local = g_date_time_new_local (2026, 11, 29, 23, 30, 0);
+  gint64           created_at = g_date_time_to_unix (local) * 1000;
   g_autofree char *date = NULL;
   g_autofree char *from_title = NULL;
   g_autofree char *none = NULL;
@@ -214,7 +216,7 @@ set_message_flags (const char *db_path,
                    guint       flags)
 {
   g_autofree char *sql = NULL;
-  sqlite3 *db = NULL;
+  sqlite3         *db = NULL;
 
   g_assert_cmpint (sqlite3_open (db_path, &db), ==, SQLITE_OK);
   /* A message's flags are part of its search entry: the index's tokenizer must be there. */
@@ -232,22 +234,21 @@ test_find_first_prompt (void)
 {
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "history.db", NULL);
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *uuid = NULL;
   g_autofree char *empty = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *none = NULL;
-  gint64 now = loom_time_now_ms ();
-  gint64 session_id;
+  gint64           now = loom_time_now_ms ();
+  gint64           session_id;
 
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
 
-  uuid = loom_test_add_session (store, "Untitled session - undated", "claude-code", "x", 0, 3,
-                                now);
+  uuid = loom_test_add_session (store, "Untitled session - undated", "claude-code", "x", 0, 3, now);
   {
-    g_autoptr(LoomSession) session = loom_store_get_session (store, uuid, &error);
+    g_autoptr (LoomSession) session = loom_store_get_session (store, uuid, &error);
 
     g_assert_no_error (error);
     session_id = loom_session_get_id (session);
@@ -258,16 +259,18 @@ test_find_first_prompt (void)
   g_assert_no_error (error);
   g_assert_null (none);
 
-  g_assert_cmpint (loom_store_add_message (store, session_id, "user", "<system-reminder>ctx",
-                                           now + 10, &error), >, 0);
-  g_assert_cmpint (loom_store_add_message (store, session_id, "assistant", "Hello", now + 11,
-                                           &error), >, 0);
-  g_assert_cmpint (loom_store_add_message (store, session_id, "user", "  \n ", now + 12,
-                                           &error), >, 0);
-  g_assert_cmpint (loom_store_add_message (store, session_id, "user", "fix the login test",
-                                           now + 13, &error), >, 0);
-  g_assert_cmpint (loom_store_add_message (store, session_id, "user", "and the docs", now + 14,
-                                           &error), >, 0);
+  g_assert_cmpint (
+    loom_store_add_message (store, session_id, "user", "<system-reminder>ctx", now + 10, &error), >,
+    0);
+  g_assert_cmpint (
+    loom_store_add_message (store, session_id, "assistant", "Hello", now + 11, &error), >, 0);
+  g_assert_cmpint (loom_store_add_message (store, session_id, "user", "  \n ", now + 12, &error), >,
+                   0);
+  g_assert_cmpint (
+    loom_store_add_message (store, session_id, "user", "fix the login test", now + 13, &error), >,
+    0);
+  g_assert_cmpint (
+    loom_store_add_message (store, session_id, "user", "and the docs", now + 14, &error), >, 0);
   g_assert_no_error (error);
   set_message_flags (path, "<system-reminder>ctx", LOOM_MESSAGE_INJECTED);
 
@@ -315,7 +318,7 @@ test_bound_line (void)
 
   /* Cut at a character, never inside one. */
   {
-    g_autoptr(GString) wide = g_string_new (NULL);
+    g_autoptr (GString) wide = g_string_new (NULL);
 
     for (guint i = 0; i < 1000; i++)
       g_string_append (wide, "\xc3\xa9");

@@ -12,13 +12,14 @@
 
 /* Random texts are made of these pieces, so that filters, quotes, exclusions and OR meet in
  * every order; a few bytes are not UTF-8. */
-static const char * const pieces[] = {
-  " ", " ", "  ", "\t", "\n", "a", "b", "é", "東京", "\"", "\"", ":", "-", "*", "OR", "or",
-  "agent:", "AGENT:", "project:", "folder:", "has:", "in:", "role:", "tool:", "after:",
-  "model:", "title:", "foo:", "codex", "error", "my app", "2026-10-01", "\xff", "\xc3",
+static const char *const pieces[] = {
+  " ",        " ",       "  ",    "\t",     "\n",         "a",     "b",      "é",      "東京",
+  "\"",       "\"",      ":",     "-",      "*",          "OR",    "or",     "agent:", "AGENT:",
+  "project:", "folder:", "has:",  "in:",    "role:",      "tool:", "after:", "model:", "title:",
+  "foo:",     "codex",   "error", "my app", "2026-10-01", "\xff",  "\xc3",
 };
 
-static const char * const keys[] = {
+static const char *const keys[] = {
   "agent", "project", "folder", "tool", "role", "model", "after", "before", "in", "has",
 };
 
@@ -27,7 +28,7 @@ random_text (GRand *rand,
              guint  max_pieces)
 {
   GString *text = g_string_new (NULL);
-  guint n = g_rand_int_range (rand, 0, max_pieces + 1);
+  guint    n = g_rand_int_range (rand, 0, max_pieces + 1);
 
   for (guint i = 0; i < n; i++)
     g_string_append (text, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
@@ -46,19 +47,18 @@ static GPtrArray *
 describe_tokens (const char *text,
                  const char *skip_key)
 {
-  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
   GPtrArray *described = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < tokens->len; i++)
     {
       const LoomSearchToken *token = &g_array_index (tokens, LoomSearchToken, i);
-      g_autofree char *typed = token_text (text, token);
+      g_autofree char       *typed = token_text (text, token);
 
       if (skip_key != NULL && g_strcmp0 (token->key, skip_key) == 0)
         continue;
-      g_ptr_array_add (described, g_strdup_printf ("%d|%d|%s|%s|%s", token->kind,
-                                                   token->negated, token->key, token->value,
-                                                   typed));
+      g_ptr_array_add (described, g_strdup_printf ("%d|%d|%s|%s|%s", token->kind, token->negated,
+                                                   token->key, token->value, typed));
     }
   return described;
 }
@@ -75,7 +75,7 @@ assert_same_strings (GPtrArray *a,
 static gboolean
 has_unclosed (const char *text)
 {
-  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
 
   for (guint i = 0; i < tokens->len; i++)
     if (g_array_index (tokens, LoomSearchToken, i).unclosed)
@@ -87,8 +87,8 @@ has_unclosed (const char *text)
 static char *
 joined_words (const char *text)
 {
-  g_autoptr(GArray) prefix = NULL;
-  g_auto(GStrv) words = loom_search_query_text_get_words (text, &prefix);
+  g_autoptr (GArray) prefix = NULL;
+  g_auto (GStrv) words = loom_search_query_text_get_words (text, &prefix);
   GString *joined;
 
   if (words == NULL)
@@ -107,8 +107,8 @@ joined_words (const char *text)
 static char *
 describe_query (const char *text)
 {
-  g_autoptr(LoomSearchQuery) query = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSearchQuery) query = NULL;
+  g_autoptr (GError) error = NULL;
   GString *described;
 
   if (!(query = loom_search_query_parse (text, &error)))
@@ -138,13 +138,14 @@ test_tokens (void)
 {
   const char *text = "  flaky -leak pars* \"null pointer\"x OR -\"a b\" Agent:codex "
                      "project:\"my app\"rest -tool:Bash foo:bar agent: \"open";
-  struct {
+  struct
+  {
     LoomSearchTokenKind kind;
-    const char *typed;
-    gboolean negated;
-    const char *key;
-    const char *value;
-    gboolean unclosed;
+    const char         *typed;
+    gboolean            negated;
+    const char         *key;
+    const char         *value;
+    gboolean            unclosed;
   } expected[] = {
     { LOOM_SEARCH_TOKEN_WORD, "flaky", FALSE, NULL, "flaky", FALSE },
     { LOOM_SEARCH_TOKEN_WORD, "-leak", TRUE, NULL, "leak", FALSE },
@@ -162,13 +163,13 @@ test_tokens (void)
     { LOOM_SEARCH_TOKEN_FILTER, "agent:", FALSE, "agent", "", FALSE },
     { LOOM_SEARCH_TOKEN_PHRASE, "\"open", FALSE, NULL, "open", TRUE },
   };
-  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
 
   g_assert_cmpuint (tokens->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < tokens->len; i++)
     {
       const LoomSearchToken *token = &g_array_index (tokens, LoomSearchToken, i);
-      g_autofree char *typed = token_text (text, token);
+      g_autofree char       *typed = token_text (text, token);
 
       g_assert_cmpint (token->kind, ==, expected[i].kind);
       g_assert_cmpstr (typed, ==, expected[i].typed);
@@ -178,19 +179,20 @@ test_tokens (void)
       g_assert_cmpint (token->unclosed, ==, expected[i].unclosed);
     }
 
-  g_autoptr(GArray) none = loom_search_query_text_tokenize (" \t\n ");
+  g_autoptr (GArray) none = loom_search_query_text_tokenize (" \t\n ");
   g_assert_cmpuint (none->len, ==, 0);
 }
 
 static void
 test_filters (void)
 {
-  struct {
+  struct
+  {
     const char *text;
     const char *key;
     const char *value;
-    const char *expected_value;   /* get_filter (text, key) */
-    const char *expected_text;    /* set_filter (text, key, value) */
+    const char *expected_value; /* get_filter (text, key) */
+    const char *expected_text;  /* set_filter (text, key, value) */
   } cases[] = {
     { "", "agent", "codex", NULL, "agent:codex" },
     { "token", "agent", "codex", NULL, "token agent:codex" },
@@ -228,17 +230,18 @@ test_filters (void)
 static void
 test_words (void)
 {
-  struct {
+  struct
+  {
     const char *text;
-    const char *words;     /* joined by "|", a prefix ending in "*" */
+    const char *words; /* joined by "|", a prefix ending in "*" */
   } cases[] = {
     { "flaky store test", "flaky|store|test" },
     { "\"null pointer\" migrat* -leak agent:codex", "null pointer|migrat*" },
     { "deadlock OR panic has:error", "deadlock|panic" },
     { "project:\"my app\" tool:Bash", NULL },
     { "loadConfig src/auth/login.c", "loadConfig|src/auth/login.c" },
-    { "\"pars*\" -agent:codex", "pars*" },   /* a quoted star is no prefix */
-    { "\"unclosed phrase", NULL },   /* refused by the parser: no search, no marks */
+    { "\"pars*\" -agent:codex", "pars*" }, /* a quoted star is no prefix */
+    { "\"unclosed phrase", NULL },         /* refused by the parser: no search, no marks */
     { "project:\"unclosed x", NULL },
   };
 
@@ -255,20 +258,20 @@ test_words (void)
 static void
 test_round_trips (void)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed (20261203);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20261203);
 
   for (guint round = 0; round < 20000; round++)
     {
       g_autofree char *text = random_text (rand, 12);
       g_autofree char *raw_value = random_text (rand, 3);
-      const char *key = keys[g_rand_int_range (rand, 0, G_N_ELEMENTS (keys))];
-      const char *value = g_rand_boolean (rand) ? raw_value : NULL;
+      const char      *key = keys[g_rand_int_range (rand, 0, G_N_ELEMENTS (keys))];
+      const char      *value = g_rand_boolean (rand) ? raw_value : NULL;
       g_autofree char *edited = loom_search_query_text_set_filter (text, key, value);
       g_autofree char *again = loom_search_query_text_set_filter (edited, key, value);
       g_autofree char *read = loom_search_query_text_get_filter (edited, key);
       g_autofree char *removed = loom_search_query_text_set_filter (text, key, NULL);
-      g_autoptr(GString) clean = g_string_new (value);
-      g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+      g_autoptr (GString) clean = g_string_new (value);
+      g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
       gsize covered = 0;
 
       /* Between the tokens there is white space only, and they come in order. */
@@ -298,8 +301,8 @@ test_round_trips (void)
       g_assert_cmpstr (read, ==, value != NULL ? clean->str : NULL);
 
       {
-        g_autoptr(GPtrArray) before = describe_tokens (text, key);
-        g_autoptr(GPtrArray) after = describe_tokens (edited, key);
+        g_autoptr (GPtrArray) before = describe_tokens (text, key);
+        g_autoptr (GPtrArray) after = describe_tokens (edited, key);
 
         assert_same_strings (before, after);
       }
@@ -331,18 +334,18 @@ test_round_trips (void)
 static void
 test_written_value_is_searched (void)
 {
-  static const char * const values[] = {
-    "Work", "my app", "Say \"hi\"", "a:b", "-x", "OR", "pars*", "東京 café", "  padded  ",
-    "\"quoted\"", "tab\there",
+  static const char *const values[] = {
+    "Work",  "my app",    "Say \"hi\"", "a:b",        "-x",        "OR",
+    "pars*", "東京 café", "  padded  ", "\"quoted\"", "tab\there",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
-      g_autofree char *text = loom_search_query_text_set_filter ("migration folder:old",
-                                                                 "folder", values[i]);
-      g_autoptr(GString) clean = g_string_new (values[i]);
-      g_autoptr(LoomSearchQuery) query = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autofree char *text = loom_search_query_text_set_filter ("migration folder:old", "folder",
+                                                                 values[i]);
+      g_autoptr (GString) clean = g_string_new (values[i]);
+      g_autoptr (LoomSearchQuery) query = NULL;
+      g_autoptr (GError) error = NULL;
       const LoomSearchParam *param;
 
       g_string_replace (clean, "\"", "", 0);
@@ -359,8 +362,8 @@ test_written_value_is_searched (void)
 static void
 test_unbalanced_quotes (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSearchQuery) query = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSearchQuery) query = NULL;
   g_autofree char *edited = NULL;
   g_autofree char *value = NULL;
 
@@ -390,7 +393,7 @@ test_unbalanced_quotes (void)
 
   /* Three quotes: a phrase, then one left open. */
   {
-    g_autoptr(GArray) tokens = loom_search_query_text_tokenize ("\"a\" \"b c");
+    g_autoptr (GArray) tokens = loom_search_query_text_tokenize ("\"a\" \"b c");
 
     g_assert_cmpuint (tokens->len, ==, 2);
     g_assert_false (g_array_index (tokens, LoomSearchToken, 0).unclosed);
@@ -407,12 +410,12 @@ static void
 test_invalid_utf8 (void)
 {
   const char *text = "caf\xc3 agent:\xff\xfe \"\xe6\x9d\" x";
-  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
   g_autofree char *value = loom_search_query_text_get_filter (text, "agent");
   g_autofree char *edited = loom_search_query_text_set_filter (text, "folder", "Work");
   g_autofree char *words = joined_words (text);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSearchQuery) query = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSearchQuery) query = NULL;
 
   /* Read and edited byte for byte; the parser refuses the text, as before any editing. */
   g_assert_cmpuint (tokens->len, ==, 4);
@@ -427,9 +430,9 @@ test_invalid_utf8 (void)
 static void
 test_long_text (void)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GString) word = g_string_new ("project:");
-  g_autoptr(GArray) tokens = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GString) word = g_string_new ("project:");
+  g_autoptr (GArray) tokens = NULL;
   g_autofree char *edited = NULL;
   g_autofree char *value = NULL;
   g_autofree char *words = NULL;
@@ -492,8 +495,7 @@ main (int   argc,
   g_test_add_func ("/search/query-text/filters", test_filters);
   g_test_add_func ("/search/query-text/words", test_words);
   g_test_add_func ("/search/query-text/round-trips", test_round_trips);
-  g_test_add_func ("/search/query-text/written-value-is-searched",
-                   test_written_value_is_searched);
+  g_test_add_func ("/search/query-text/written-value-is-searched", test_written_value_is_searched);
   g_test_add_func ("/search/query-text/unbalanced-quotes", test_unbalanced_quotes);
   g_test_add_func ("/search/query-text/invalid-utf8", test_invalid_utf8);
   g_test_add_func ("/search/query-text/long-text", test_long_text);

@@ -22,11 +22,11 @@ typedef struct
   char      *dir;
   char      *path;
   LoomStore *store;
-  char      *migration;   /* codex, project "billing", folder "Work", pinned */
-  char      *cafe;        /* claude-code, project "webapp", archived */
-  char      *japanese;    /* gemini, project "webapp" */
-  char      *trashed;     /* codex, in the trash */
-  gint64     edit_call;   /* an Edit call of "migration" and its result */
+  char      *migration; /* codex, project "billing", folder "Work", pinned */
+  char      *cafe;      /* claude-code, project "webapp", archived */
+  char      *japanese;  /* gemini, project "webapp" */
+  char      *trashed;   /* codex, in the trash */
+  gint64     edit_call; /* an Edit call of "migration" and its result */
   gint64     edit_result;
 } Fixture;
 
@@ -41,8 +41,8 @@ add_session (Fixture    *f,
              gint64      created_at,
              char      **uuid)
 {
-  g_autoptr(LoomSessionRecord) r = loom_session_record_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSessionRecord) r = loom_session_record_new ();
+  g_autoptr (GError) error = NULL;
 
   r->title = g_strdup (title);
   r->source = g_strdup (source);
@@ -65,7 +65,7 @@ message (Fixture    *f,
          const char *text,
          gint64      when)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (loom_store_add_message (f->store, session, role, text, when, &error), >, 0);
   g_assert_no_error (error);
@@ -79,7 +79,7 @@ event (Fixture    *f,
        const char *text,
        gint64      when)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 id = loom_store_add_event (f->store, session, kind, tool, text, when, &error);
 
   g_assert_no_error (error);
@@ -91,7 +91,7 @@ static void
 exec_sql (Fixture    *f,
           const char *sql)
 {
-  sqlite3 *db = NULL;
+  sqlite3           *db = NULL;
   LoomSearchTermLog *terms;
 
   /* As the store does: the terms this write indexes are noted for prefix searches. */
@@ -103,12 +103,12 @@ exec_sql (Fixture    *f,
 }
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomFolder) work = NULL;
-  gint64 s, error_event;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomFolder) work = NULL;
+  gint64           s, error_event;
   g_autofree char *sql = NULL;
 
   f->dir = loom_test_make_tmpdir ();
@@ -118,7 +118,8 @@ fixture_set_up (Fixture       *f,
 
   s = add_session (f, "Fix the billing migration - 2026-10-05", "codex", "billing", "gpt-5",
                    base_time - 40 * DAY_MS, &f->migration);
-  message (f, s, "user", "The payment_service migration fails on production", base_time - 40 * DAY_MS);
+  message (f, s, "user", "The payment_service migration fails on production",
+           base_time - 40 * DAY_MS);
   message (f, s, "assistant", "The migration adds a NOT NULL column without a default",
            base_time - 40 * DAY_MS + 1000);
   event (f, s, "tool_call", "Bash", "psql -f db/migrations/0042_add_currency.sql",
@@ -149,8 +150,8 @@ fixture_set_up (Fixture       *f,
   message (f, s, "user", "migration notes for the archive", base_time - 80 * DAY_MS);
 
   work = loom_store_create_folder (f->store, "Work", &error);
-  g_assert_true (loom_store_move_session (f->store, f->migration, loom_folder_get_id (work),
-                                          &error));
+  g_assert_true (
+    loom_store_move_session (f->store, f->migration, loom_folder_get_id (work), &error));
   g_assert_true (loom_store_set_pinned (f->store, f->migration, TRUE, &error));
   g_assert_true (loom_store_set_archived (f->store, f->cafe, TRUE, &error));
   g_assert_true (loom_store_set_trashed (f->store, f->trashed, TRUE, &error));
@@ -163,8 +164,8 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_assert_finalize_object (f->store);
   loom_test_remove_tree (f->dir);
@@ -181,19 +182,20 @@ static char *
 hits (Fixture    *f,
       const char *query)
 {
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
 
   model = loom_store_search (f->store, query, 0, 50, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (model, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (model, i);
       const LoomSearchHitData *d = loom_search_hit_get_data (hit);
-      char letter = g_str_equal (d->session_uuid, f->migration) ? 'M' :
-                    g_str_equal (d->session_uuid, f->cafe) ? 'C' :
-                    g_str_equal (d->session_uuid, f->japanese) ? 'J' : 'T';
+      char                     letter = g_str_equal (d->session_uuid, f->migration)  ? 'M'
+                                        : g_str_equal (d->session_uuid, f->cafe)     ? 'C'
+                                        : g_str_equal (d->session_uuid, f->japanese) ? 'J'
+                                                                                     : 'T';
 
       g_string_append_printf (out, "%s%c:%s", out->len ? " " : "", letter, d->kind);
     }
@@ -204,8 +206,8 @@ static guint
 count (Fixture    *f,
        const char *query)
 {
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
 
   model = loom_store_search (f->store, query, 0, 0, &error);
   g_assert_no_error (error);
@@ -217,8 +219,8 @@ assert_refused (Fixture    *f,
                 const char *query,
                 const char *words)
 {
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
 
   model = loom_store_search (f->store, query, 0, 10, &error);
   g_assert_null (model);
@@ -231,8 +233,8 @@ assert_refused (Fixture    *f,
 }
 
 static void
-test_words_phrases_prefix_or_not (Fixture       *f,
-                                  gconstpointer  data)
+test_words_phrases_prefix_or_not (Fixture      *f,
+                                  gconstpointer data)
 {
   g_autofree char *h = NULL;
 
@@ -265,12 +267,12 @@ query_number (Fixture    *f,
  * own term only for a prefix longer than its first part; a prefix with too many terms is left
  * to FTS5. Either way it finds what FTS5's own prefix query finds. */
 static void
-test_prefix_terms (Fixture       *f,
-                   gconstpointer  data)
+test_prefix_terms (Fixture      *f,
+                   gconstpointer data)
 {
   g_autofree char *uuid = NULL;
-  gint64 s = add_session (f, "Prefixes", "codex", "billing", "gpt-5", base_time, &uuid);
-  g_autoptr(GError) error = NULL;
+  gint64           s = add_session (f, "Prefixes", "codex", "billing", "gpt-5", base_time, &uuid);
+  g_autoptr (GError) error = NULL;
 
   message (f, s, "user", "call parserWrite now", base_time);
   message (f, s, "user", "the zorbleframe thing", base_time + 1);
@@ -286,22 +288,22 @@ test_prefix_terms (Fixture       *f,
   f->store = loom_store_open (f->path, &error);
   g_assert_no_error (error);
 
-  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parserwrite'"),
-                   ==, strlen ("parser"));
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parserwrite'"), ==,
+                   strlen ("parser"));
   g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parser'"), ==, 0);
-  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'zorbleframe'"),
-                   ==, 0);
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'zorbleframe'"), ==,
+                   0);
   loom_test_assert_index_in_sync (f->path);
 
   g_assert_cmpuint (count (f, "pars*"), ==, 2);
-  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parser1073'"),
-                   ==, strlen ("parser"));
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'parser1073'"), ==,
+                   strlen ("parser"));
   g_assert_cmpuint (count (f, "1073"), ==, 1);
   g_assert_cmpuint (count (f, "parser1073"), ==, 1);
   g_assert_cmpuint (count (f, "parser10*"), ==, 1);
   g_assert_cmpuint (count (f, "sha"), ==, 1);
-  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'config1407'"),
-                   ==, strlen ("config"));
+  g_assert_cmpint (query_number (f, "SELECT head FROM search_terms WHERE term = 'config1407'"), ==,
+                   strlen ("config"));
   g_assert_cmpuint (count (f, "confi*"), ==, 1);
   g_assert_cmpuint (count (f, "config14*"), ==, 1);
   g_assert_cmpuint (count (f, "1407"), ==, 1);
@@ -326,12 +328,11 @@ note_term (LoomSearchTermLog *log,
            int                length,
            int                head)
 {
-  char *key = g_strndup (term, (gsize)length);
+  char    *key = g_strndup (term, (gsize)length);
   gpointer known;
 
   loom_search_term_log_add (log, term, length, head);
-  if (!g_hash_table_lookup_extended (expected, key, NULL, &known) ||
-      head < GPOINTER_TO_INT (known))
+  if (!g_hash_table_lookup_extended (expected, key, NULL, &known) || head < GPOINTER_TO_INT (known))
     g_hash_table_insert (expected, g_strdup (key), GINT_TO_POINTER (head));
   g_free (key);
 }
@@ -343,10 +344,10 @@ assert_flushed (Fixture           *f,
                 LoomSearchTermLog *log,
                 GHashTable        *expected)
 {
-  g_autoptr(GError) error = NULL;
-  sqlite3 *db = NULL;
+  g_autoptr (GError) error = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  guint n_rows = 0;
+  guint         n_rows = 0;
 
   g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, "DELETE FROM search_terms; BEGIN", NULL, NULL, NULL), ==,
@@ -355,12 +356,12 @@ assert_flushed (Fixture           *f,
   g_assert_no_error (error);
   g_assert_cmpint (sqlite3_exec (db, "COMMIT", NULL, NULL, NULL), ==, SQLITE_OK);
 
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT term, head FROM search_terms", -1, &stmt,
-                                       NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT term, head FROM search_terms", -1, &stmt, NULL),
+                   ==, SQLITE_OK);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     {
       const char *term = (const char *)sqlite3_column_text (stmt, 0);
-      gpointer head;
+      gpointer    head;
 
       if (!g_hash_table_lookup_extended (expected, term, NULL, &head))
         g_error ("search_terms has “%.40s”, never noted", term);
@@ -375,11 +376,11 @@ assert_flushed (Fixture           *f,
 /* The log keeps each term's smallest head, reads a term's bytes without a NUL after them, and
  * starts afresh after a flush. */
 static void
-test_term_log_heads (Fixture       *f,
-                     gconstpointer  data)
+test_term_log_heads (Fixture      *f,
+                     gconstpointer data)
 {
-  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  static const char text[] = "parser1073 parserWrite zorble";
+  g_autoptr (GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  static const char  text[] = "parser1073 parserWrite zorble";
   LoomSearchTermLog *log = loom_search_term_log_new ();
 
   note_term (log, expected, "parserwrite", strlen ("parserwrite"), 6);
@@ -407,13 +408,13 @@ test_term_log_heads (Fixture       *f,
 /* Short terms and long ones, unlike only after the first bytes; enough to grow the log's table
  * past the size it keeps between batches, twice, seen again and again with random heads. */
 static void
-test_term_log_many_terms (Fixture       *f,
-                          gconstpointer  data)
+test_term_log_many_terms (Fixture      *f,
+                          gconstpointer data)
 {
-  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GRand) rand = g_rand_new_with_seed (1073);
+  g_autoptr (GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (1073);
   LoomSearchTermLog *log = loom_search_term_log_new ();
-  const guint n_terms = 200000;
+  const guint        n_terms = 200000;
 
   for (guint round = 0; round < 2; round++)
     {
@@ -421,8 +422,8 @@ test_term_log_many_terms (Fixture       *f,
         {
           /* Up to 40 zeros, then the term's number in letters: all unlike, of every length. */
           guint number = i < n_terms ? i : (guint)g_rand_int_range (rand, 0, (gint32)n_terms);
-          char term[64];
-          int length = (int)(number % 41);
+          char  term[64];
+          int   length = (int)(number % 41);
 
           memset (term, '0', (gsize)length);
           do
@@ -440,12 +441,12 @@ test_term_log_many_terms (Fixture       *f,
 
 /* Terms of tens of KB, which the log stores apart from the short ones. */
 static void
-test_term_log_long_terms (Fixture       *f,
-                          gconstpointer  data)
+test_term_log_long_terms (Fixture      *f,
+                          gconstpointer data)
 {
-  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   LoomSearchTermLog *log = loom_search_term_log_new ();
-  g_autofree char *long_term = g_malloc (100001);
+  g_autofree char   *long_term = g_malloc (100001);
 
   memset (long_term, '-', 100000);
   long_term[100000] = 'y';
@@ -481,13 +482,13 @@ test_term_log_long_terms (Fixture       *f,
 
 /* A flush that fails keeps the terms for the next. */
 static void
-test_term_log_flush_error (Fixture       *f,
-                           gconstpointer  data)
+test_term_log_flush_error (Fixture      *f,
+                           gconstpointer data)
 {
-  g_autoptr(GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GHashTable) expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GError) error = NULL;
   LoomSearchTermLog *log = loom_search_term_log_new ();
-  sqlite3 *elsewhere = NULL;
+  sqlite3           *elsewhere = NULL;
 
   note_term (log, expected, "parser", strlen ("parser"), 0);
   note_term (log, expected, "parser1073", strlen ("parser1073"), 6);
@@ -502,8 +503,8 @@ test_term_log_flush_error (Fixture       *f,
 }
 
 static void
-test_diacritics_cjk_identifiers (Fixture       *f,
-                                 gconstpointer  data)
+test_diacritics_cjk_identifiers (Fixture      *f,
+                                 gconstpointer data)
 {
   g_assert_cmpuint (count (f, "cafe"), ==, 3);
   g_assert_cmpuint (count (f, "café"), ==, 3);
@@ -527,8 +528,8 @@ test_diacritics_cjk_identifiers (Fixture       *f,
 }
 
 static void
-test_filters (Fixture       *f,
-              gconstpointer  data)
+test_filters (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *after = NULL;
   g_autofree char *before = NULL;
@@ -542,7 +543,7 @@ test_filters (Fixture       *f,
   g_assert_cmpuint (count (f, "migration project:WEBAPP"), ==, 2);
   g_assert_cmpuint (count (f, "migration folder:work"), ==, 4);
   g_assert_cmpuint (count (f, "tool:bash"), ==, 3);
-  g_assert_cmpuint (count (f, "migration tool:Bash"), ==, 1);  /* "migrations" is another word */
+  g_assert_cmpuint (count (f, "migration tool:Bash"), ==, 1); /* "migrations" is another word */
   g_assert_cmpuint (count (f, "migration role:user"), ==, 1);
   g_assert_cmpuint (count (f, "migration role:assistant"), ==, 2);
   g_assert_cmpuint (count (f, "migration role:tool"), ==, 1);
@@ -557,8 +558,8 @@ test_filters (Fixture       *f,
 
   /* Prefixes take another path (one scan of the index): filters still apply. */
   g_assert_cmpuint (count (f, "migra* project:billing"), >, 0);
-  g_assert_cmpuint (count (f, "migra* project:billing") + count (f, "migra* project:webapp"),
-                    ==, count (f, "migra*"));
+  g_assert_cmpuint (count (f, "migra* project:billing") + count (f, "migra* project:webapp"), ==,
+                    count (f, "migra*"));
   g_assert_cmpuint (count (f, "migra* agent:codex"), ==, count (f, "migra* project:billing"));
   g_assert_cmpuint (count (f, "migra* in:trash"), ==, 2);
 
@@ -579,8 +580,8 @@ test_filters (Fixture       *f,
 }
 
 static void
-test_malformed_queries (Fixture       *f,
-                        gconstpointer  data)
+test_malformed_queries (Fixture      *f,
+                        gconstpointer data)
 {
   assert_refused (f, "\"unclosed phrase", "quote");
   assert_refused (f, "OR migration", "OR needs");
@@ -605,8 +606,8 @@ test_malformed_queries (Fixture       *f,
 }
 
 static void
-test_ranking (Fixture       *f,
-              gconstpointer  data)
+test_ranking (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *h = hits (f, "migration");
 
@@ -620,15 +621,15 @@ test_ranking (Fixture       *f,
 
 /* Deleting a session leaves nothing of it to be found; rebuilding gives the same answers. */
 static void
-test_delete_and_rebuild (Fixture       *f,
-                         gconstpointer  data)
+test_delete_and_rebuild (Fixture      *f,
+                         gconstpointer data)
 {
-  static const char * const queries[] = {
+  static const char *const queries[] = {
     "migration", "cafe", "コメント", "payment", "tool:bash", "\"NOT NULL\"", "migra*",
   };
-  g_autoptr(GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) before = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
   const char *ids[] = { NULL, NULL };
 
   for (guint i = 0; i < G_N_ELEMENTS (queries); i++)
@@ -656,18 +657,18 @@ test_delete_and_rebuild (Fixture       *f,
 }
 
 static void
-test_within_session (Fixture       *f,
-                     gconstpointer  data)
+test_within_session (Fixture      *f,
+                     gconstpointer data)
 {
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
 
   model = loom_store_search_session (f->store, f->migration, "migration", 0, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(LoomSearchHit) hit = g_list_model_get_item (model, i);
+      g_autoptr (LoomSearchHit) hit = g_list_model_get_item (model, i);
       const LoomSearchHitData *d = loom_search_hit_get_data (hit);
 
       g_assert_cmpstr (d->session_uuid, ==, f->migration);
@@ -679,19 +680,18 @@ test_within_session (Fixture       *f,
 
   /* Positions only: the same hits in the same order, without snippets. */
   {
-    g_autoptr(GListModel) positions = NULL;
+    g_autoptr (GListModel) positions = NULL;
 
     g_clear_object (&model);
     model = loom_store_search_session (f->store, f->migration, "migration", 0, &error);
     positions = loom_store_search_session_positions (f->store, f->migration, "migration", 0,
                                                      &error);
     g_assert_no_error (error);
-    g_assert_cmpuint (g_list_model_get_n_items (positions), ==,
-                      g_list_model_get_n_items (model));
+    g_assert_cmpuint (g_list_model_get_n_items (positions), ==, g_list_model_get_n_items (model));
     for (guint i = 0; i < g_list_model_get_n_items (model); i++)
       {
-        g_autoptr(LoomSearchHit) a = g_list_model_get_item (model, i);
-        g_autoptr(LoomSearchHit) b = g_list_model_get_item (positions, i);
+        g_autoptr (LoomSearchHit) a = g_list_model_get_item (model, i);
+        g_autoptr (LoomSearchHit) b = g_list_model_get_item (positions, i);
         const LoomSearchHitData *x = loom_search_hit_get_data (a);
         const LoomSearchHitData *y = loom_search_hit_get_data (b);
 
@@ -715,14 +715,14 @@ test_within_session (Fixture       *f,
 static void
 test_marks_without_store (void)
 {
-  static const char *words[] = { "cafe", "config", "pars" };
+  static const char    *words[] = { "cafe", "config", "pars" };
   static const gboolean prefix[] = { FALSE, FALSE, TRUE };
-  static const char text[] = "Un Café, loadConfig parser1073 \002cafe";
-  static const guint expected[] = { 3, 8, 10, 20, 21, 31, 33, 37 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSearchMarks) marks = NULL;
-  g_autoptr(GArray) found = NULL;
-  g_autoptr(GArray) none = NULL;
+  static const char     text[] = "Un Café, loadConfig parser1073 \002cafe";
+  static const guint    expected[] = { 3, 8, 10, 20, 21, 31, 33, 37 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSearchMarks) marks = NULL;
+  g_autoptr (GArray) found = NULL;
+  g_autoptr (GArray) none = NULL;
 
   marks = loom_search_marks_new (words, prefix, G_N_ELEMENTS (words), &error);
   g_assert_no_error (error);

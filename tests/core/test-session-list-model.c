@@ -13,11 +13,11 @@
 #include "loom-test-utils.h"
 
 #define N_SESSIONS 10000
-#define PAGE_SIZE LOOM_SESSION_LIST_MODEL_PAGE_SIZE
-#define BASE_MS ((gint64)1700000000000)
-#define MINUTE_MS ((gint64)60 * 1000)
+#define PAGE_SIZE  LOOM_SESSION_LIST_MODEL_PAGE_SIZE
+#define BASE_MS    ((gint64)1700000000000)
+#define MINUTE_MS  ((gint64)60 * 1000)
 
-static const char * const sources[] = { "claude-code", "codex", "gemini" };
+static const char *const sources[] = { "claude-code", "codex", "gemini" };
 
 /* Built once: 10,000 sessions take a few seconds to insert, and every test only reads them
  * (or changes them in a copy). */
@@ -30,7 +30,7 @@ typedef struct
   char                 *path;
   LoomStore            *store;
   LoomSessionListModel *model;
-  GArray               *changes;   /* guint triples: position, removed, added */
+  GArray               *changes; /* guint triples: position, removed, added */
 } Fixture;
 
 static void
@@ -38,7 +38,7 @@ exec_raw (const char *path,
           const char *sql)
 {
   sqlite3 *db = NULL;
-  char *message = NULL;
+  char    *message = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
@@ -53,9 +53,9 @@ exec_raw (const char *path,
 static void
 build_template (void)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) sql = g_string_new ("BEGIN;");
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) sql = g_string_new ("BEGIN;");
 
   template_dir = loom_test_make_tmpdir ();
   template_path = g_build_filename (template_dir, "history.db", NULL);
@@ -63,10 +63,9 @@ build_template (void)
   g_assert_no_error (error);
   g_clear_object (&store);
 
-  g_string_append (sql,
-                   "INSERT INTO projects (path, name) VALUES"
-                   " ('/home/ada/src/gtk', 'gtk'), ('/home/ada/src/loom', 'loom'),"
-                   " ('/home/bob/gtk', 'gtk');");
+  g_string_append (sql, "INSERT INTO projects (path, name) VALUES"
+                        " ('/home/ada/src/gtk', 'gtk'), ('/home/ada/src/loom', 'loom'),"
+                        " ('/home/bob/gtk', 'gtk');");
   for (guint i = 0; i < N_SESSIONS; i++)
     g_string_append_printf (sql,
                             "INSERT INTO sessions (uuid, title, source, project_id, created_at,"
@@ -95,12 +94,12 @@ on_items_changed_cb (GListModel *model,
 }
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *contents = NULL;
-  gsize length;
+  gsize            length;
 
   f->dir = loom_test_make_tmpdir ();
   f->path = g_build_filename (f->dir, "history.db", NULL);
@@ -116,8 +115,8 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_assert_finalize_object (f->model);
   g_assert_finalize_object (f->store);
@@ -138,7 +137,7 @@ assert_uuid_at (LoomSessionListModel *model,
                 guint                 position,
                 guint                 i)
 {
-  g_autoptr(LoomSession) session = g_list_model_get_item (G_LIST_MODEL (model), position);
+  g_autoptr (LoomSession) session = g_list_model_get_item (G_LIST_MODEL (model), position);
   g_autofree char *expected = uuid_of (i);
 
   g_assert_nonnull (session);
@@ -158,8 +157,8 @@ assert_changes (Fixture     *f,
 
 /* The count comes at once; rows are read only where asked for, a page at a time. */
 static void
-test_lazy (Fixture       *f,
-           gconstpointer  data)
+test_lazy (Fixture      *f,
+           gconstpointer data)
 {
   GListModel *model = G_LIST_MODEL (f->model);
 
@@ -194,17 +193,17 @@ test_lazy (Fixture       *f,
 /* A session someone holds keeps its object when its page is read again, even after the page
  * was dropped; one nobody holds is let go. */
 static void
-test_identity (Fixture       *f,
-               gconstpointer  data)
+test_identity (Fixture      *f,
+               gconstpointer data)
 {
   GListModel *model = G_LIST_MODEL (f->model);
-  g_autoptr(LoomSession) held = g_list_model_get_item (model, 10);
+  g_autoptr (LoomSession) held = g_list_model_get_item (model, 10);
   LoomSession *weak = g_list_model_get_item (model, 11);
-  g_autoptr(LoomSession) again = NULL;
+  g_autoptr (LoomSession) again = NULL;
 
   g_object_add_weak_pointer (G_OBJECT (weak), (gpointer *)&weak);
   g_object_unref (weak);
-  g_assert_nonnull (weak);   /* the page holds it */
+  g_assert_nonnull (weak); /* the page holds it */
 
   /* Read far enough to drop the first page. */
   for (guint i = 1; i <= LOOM_SESSION_LIST_MODEL_MAX_PAGES; i++)
@@ -216,12 +215,12 @@ test_identity (Fixture       *f,
 }
 
 static void
-set_sort (Fixture  *f,
-          LoomSort  sort,
-          gboolean  ascending)
+set_sort (Fixture *f,
+          LoomSort sort,
+          gboolean ascending)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.sort = sort;
   query.ascending = ascending;
@@ -230,12 +229,12 @@ set_sort (Fixture  *f,
 }
 
 static void
-test_sort (Fixture       *f,
-           gconstpointer  data)
+test_sort (Fixture      *f,
+           gconstpointer data)
 {
   static const guint replaced[] = { 0, N_SESSIONS, N_SESSIONS };
-  GListModel *model = G_LIST_MODEL (f->model);
-  guint positions[] = { 0, 1, 4999, 5000, N_SESSIONS - 1 };
+  GListModel        *model = G_LIST_MODEL (f->model);
+  guint              positions[] = { 0, 1, 4999, 5000, N_SESSIONS - 1 };
 
   set_sort (f, LOOM_SORT_CREATED, FALSE);
   assert_changes (f, replaced, 3);
@@ -251,7 +250,7 @@ test_sort (Fixture       *f,
   set_sort (f, LOOM_SORT_TITLE, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (positions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (model, positions[i]);
+      g_autoptr (LoomSession) session = g_list_model_get_item (model, positions[i]);
       g_autofree char *title = g_strdup_printf ("Session %05u", positions[i]);
 
       g_assert_cmpstr (loom_session_get_title (session), ==, title);
@@ -261,13 +260,13 @@ test_sort (Fixture       *f,
 }
 
 static void
-test_filter (Fixture       *f,
-             gconstpointer  data)
+test_filter (Fixture      *f,
+             gconstpointer data)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  GListModel *model = G_LIST_MODEL (f->model);
-  g_autoptr(GPtrArray) projects = NULL;
-  g_autoptr(GError) error = NULL;
+  GListModel      *model = G_LIST_MODEL (f->model);
+  g_autoptr (GPtrArray) projects = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.source = "codex";
   g_assert_true (loom_session_list_model_set_query (f->model, &query, &error));
@@ -275,7 +274,7 @@ test_filter (Fixture       *f,
   g_assert_cmpstr (loom_session_list_model_get_query (f->model)->source, ==, "codex");
   for (guint i = 0; i < g_list_model_get_n_items (model); i += 97)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (model, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (model, i);
 
       g_assert_cmpstr (loom_session_get_source (session), ==, "codex");
     }
@@ -321,7 +320,7 @@ on_notify_cb (GObject    *object,
 static void
 reload (Fixture *f)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (loom_session_list_model_reload (f->model, &error));
   g_assert_no_error (error);
@@ -329,16 +328,16 @@ reload (Fixture *f)
 
 /* A reload says what changed, as narrowly as it can tell, and nothing when nothing moved. */
 static void
-test_reload (Fixture       *f,
-             gconstpointer  data)
+test_reload (Fixture      *f,
+             gconstpointer data)
 {
   GListModel *model = G_LIST_MODEL (f->model);
-  g_autoptr(LoomSession) top = g_list_model_get_item (model, 0);
-  g_autoptr(LoomSession) middle = g_list_model_get_item (model, 5000);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) top = g_list_model_get_item (model, 0);
+  g_autoptr (LoomSession) middle = g_list_model_get_item (model, 5000);
+  g_autoptr (GError) error = NULL;
   g_autofree char *uuid = NULL;
-  guint n_notifies = 0;
-  guint loads;
+  guint            n_notifies = 0;
+  guint            loads;
 
   /* Nothing changed: nothing is even read again. */
   loads = loom_session_list_model_get_n_page_loads (f->model);
@@ -354,7 +353,7 @@ test_reload (Fixture       *f,
   g_assert_cmpuint (n_notifies, ==, 1);
   g_assert_true (loom_session_get_pinned (top));
   {
-    g_autoptr(LoomSession) same = g_list_model_get_item (model, 0);
+    g_autoptr (LoomSession) same = g_list_model_get_item (model, 0);
 
     g_assert_true (same == top);
   }
@@ -363,28 +362,27 @@ test_reload (Fixture       *f,
   uuid = uuid_of (N_SESSIONS - 1 - 3);
   g_assert_true (loom_store_set_trashed (f->store, uuid, TRUE, &error));
   reload (f);
-  assert_changes (f, (const guint[]) { 3, 1, 0 }, 3);
+  assert_changes (f, (const guint[]){ 3, 1, 0 }, 3);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_SESSIONS - 1);
   assert_uuid_at (f->model, 3, N_SESSIONS - 1 - 4);
   g_assert_true (loom_store_set_trashed (f->store, uuid, FALSE, &error));
   reload (f);
-  assert_changes (f, (const guint[]) { 3, 0, 1 }, 3);
+  assert_changes (f, (const guint[]){ 3, 0, 1 }, 3);
   g_clear_pointer (&uuid, g_free);
 
   /* A session further down becomes the newest: the stretch between is reported. */
   exec_raw (f->path, "UPDATE sessions SET updated_at = 1800000000000 WHERE uuid = 'uuid-09990'");
   reload (f);
-  assert_changes (f, (const guint[]) { 0, 10, 10 }, 3);
+  assert_changes (f, (const guint[]){ 0, 10, 10 }, 3);
   assert_uuid_at (f->model, 0, 9990);
   assert_uuid_at (f->model, 1, N_SESSIONS - 1);
   assert_uuid_at (f->model, 10, 9989);
 
   /* A new session on top. */
-  exec_raw (f->path,
-            "INSERT INTO sessions (uuid, title, source, updated_at)"
-            " VALUES ('uuid-new', 'New', 'codex', 1900000000000)");
+  exec_raw (f->path, "INSERT INTO sessions (uuid, title, source, updated_at)"
+                     " VALUES ('uuid-new', 'New', 'codex', 1900000000000)");
   reload (f);
-  assert_changes (f, (const guint[]) { 0, 0, 1 }, 3);
+  assert_changes (f, (const guint[]){ 0, 0, 1 }, 3);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_SESSIONS + 1);
 
   /* A session trashed far from any page read: reported exactly all the same. Before it: the
@@ -392,7 +390,7 @@ test_reload (Fixture       *f,
   loads = loom_session_list_model_get_n_page_loads (f->model);
   g_assert_true (loom_store_set_trashed (f->store, "uuid-00100", TRUE, &error));
   reload (f);
-  assert_changes (f, (const guint[]) { 2 + 9 + 9889, 1, 0 }, 3);
+  assert_changes (f, (const guint[]){ 2 + 9 + 9889, 1, 0 }, 3);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, N_SESSIONS);
   /* Only the first page and the pages used last were read again (each maybe across two). */
   g_assert_cmpuint (loom_session_list_model_get_n_page_loads (f->model) - loads, <=, 1 + 2 * 4);
@@ -400,17 +398,17 @@ test_reload (Fixture       *f,
   /* A query that no longer matches anything. */
   exec_raw (f->path, "UPDATE sessions SET archived = 1");
   reload (f);
-  assert_changes (f, (const guint[]) { 0, N_SESSIONS, 0 }, 3);
+  assert_changes (f, (const guint[]){ 0, N_SESSIONS, 0 }, 3);
   g_assert_null (g_list_model_get_item (model, 0));
   g_assert_true (LOOM_IS_SESSION (middle));
 }
 
 static void
-test_find_and_range (Fixture       *f,
-                     gconstpointer  data)
+test_find_and_range (Fixture      *f,
+                     gconstpointer data)
 {
-  g_autoptr(GPtrArray) range = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) range = NULL;
+  g_autoptr (GError) error = NULL;
   guint position = G_MAXUINT;
   guint loads;
 
@@ -450,15 +448,15 @@ test_find_and_range (Fixture       *f,
 static void
 test_same_as_store (void)
 {
-  static const char * const titles[] = { "alpha", "Beta", "beta", "Gamma", "alpha" };
-  static const char * const projects[] = { "gtk", "loom", NULL };
-  g_autofree char *dir = loom_test_make_tmpdir ();
-  g_autofree char *path = g_build_filename (dir, "history.db", NULL);
-  g_autoptr(GString) sql = g_string_new ("BEGIN;");
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  static const char *const titles[] = { "alpha", "Beta", "beta", "Gamma", "alpha" };
+  static const char *const projects[] = { "gtk", "loom", NULL };
+  g_autofree char         *dir = loom_test_make_tmpdir ();
+  g_autofree char         *path = g_build_filename (dir, "history.db", NULL);
+  g_autoptr (GString) sql = g_string_new ("BEGIN;");
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 now = g_get_real_time () / 1000;
-  guint n_compared = 0;
+  guint  n_compared = 0;
 
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
@@ -474,11 +472,15 @@ test_same_as_store (void)
       g_string_append_printf (sql,
                               "INSERT INTO sessions (uuid, title, source, project_id, folder_id,"
                               " created_at, updated_at, pinned, archived, trashed_at)"
-                              " VALUES ('u%u', '%s %u', '%s', %s, %s, %" G_GINT64_FORMAT ", %"
-                              G_GINT64_FORMAT ", %d, %d, %d);",
+                              " VALUES ('u%u', '%s %u', '%s', %s, %s, %" G_GINT64_FORMAT
+                              ", %" G_GINT64_FORMAT ", %d, %d, %d);",
                               i, titles[i % G_N_ELEMENTS (titles)], i % 7, sources[i % 3],
-                              projects[i % 3] == NULL ? "NULL" : i % 3 == 0 ? "1" : "2",
-                              i % 5 == 0 ? "1" : i % 5 == 1 ? "2" : "NULL",
+                              projects[i % 3] == NULL ? "NULL"
+                              : i % 3 == 0            ? "1"
+                                                      : "2",
+                              i % 5 == 0   ? "1"
+                              : i % 5 == 1 ? "2"
+                                           : "NULL",
                               created, updated, i % 4 == 0, i % 6 == 0, i % 9 == 0 ? 1 : 0);
     }
   g_string_append (sql, "COMMIT;");
@@ -487,14 +489,14 @@ test_same_as_store (void)
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
 
-  for (LoomCollection collection = LOOM_COLLECTION_ALL;
-       collection <= LOOM_COLLECTION_EVERYTHING; collection++)
+  for (LoomCollection collection = LOOM_COLLECTION_ALL; collection <= LOOM_COLLECTION_EVERYTHING;
+       collection++)
     for (LoomSort sort = LOOM_SORT_UPDATED; sort <= LOOM_SORT_TITLE; sort++)
       for (guint variant = 0; variant < 12; variant++)
         {
           LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-          g_autoptr(GListModel) sessions = NULL;
-          g_autoptr(GArray) ids = NULL;
+          g_autoptr (GListModel) sessions = NULL;
+          g_autoptr (GArray) ids = NULL;
           guint n_sessions = 0;
 
           query.collection = collection;
@@ -519,7 +521,7 @@ test_same_as_store (void)
           g_assert_cmpuint (ids->len, ==, n_sessions);
           for (guint i = 0; i < ids->len; i++)
             {
-              g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+              g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
               g_assert_cmpint (g_array_index (ids, gint64, i), ==, loom_session_get_id (session));
             }
@@ -531,8 +533,8 @@ test_same_as_store (void)
   /* And the sessions read by id come in the order asked for, without the unknown ones. */
   {
     const gint64 ids[] = { 5, 3, 999, 4 };
-    g_autoptr(GPtrArray) sessions = loom_store_load_sessions (store, ids, G_N_ELEMENTS (ids),
-                                                               &error);
+    g_autoptr (GPtrArray)
+      sessions = loom_store_load_sessions (store, ids, G_N_ELEMENTS (ids), &error);
 
     g_assert_no_error (error);
     g_assert_cmpuint (sessions->len, ==, 3);
@@ -552,10 +554,10 @@ test_same_as_store (void)
 static void
 test_outlive (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomStore) store = loom_store_open (template_path, &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomStore) store = loom_store_open (template_path, &error);
   LoomSessionListModel *model = loom_session_list_model_new (store, NULL);
-  LoomSession *session = g_list_model_get_item (G_LIST_MODEL (model), 42);
+  LoomSession          *session = g_list_model_get_item (G_LIST_MODEL (model), 42);
 
   g_assert_finalize_object (model);
   g_assert_finalize_object (session);
@@ -572,18 +574,18 @@ main (int   argc,
 
   build_template ();
 
-  g_test_add ("/session-list-model/lazy", Fixture, NULL,
-              fixture_set_up, test_lazy, fixture_tear_down);
-  g_test_add ("/session-list-model/identity", Fixture, NULL,
-              fixture_set_up, test_identity, fixture_tear_down);
-  g_test_add ("/session-list-model/sort", Fixture, NULL,
-              fixture_set_up, test_sort, fixture_tear_down);
-  g_test_add ("/session-list-model/filter", Fixture, NULL,
-              fixture_set_up, test_filter, fixture_tear_down);
-  g_test_add ("/session-list-model/reload", Fixture, NULL,
-              fixture_set_up, test_reload, fixture_tear_down);
-  g_test_add ("/session-list-model/find-and-range", Fixture, NULL,
-              fixture_set_up, test_find_and_range, fixture_tear_down);
+  g_test_add ("/session-list-model/lazy", Fixture, NULL, fixture_set_up, test_lazy,
+              fixture_tear_down);
+  g_test_add ("/session-list-model/identity", Fixture, NULL, fixture_set_up, test_identity,
+              fixture_tear_down);
+  g_test_add ("/session-list-model/sort", Fixture, NULL, fixture_set_up, test_sort,
+              fixture_tear_down);
+  g_test_add ("/session-list-model/filter", Fixture, NULL, fixture_set_up, test_filter,
+              fixture_tear_down);
+  g_test_add ("/session-list-model/reload", Fixture, NULL, fixture_set_up, test_reload,
+              fixture_tear_down);
+  g_test_add ("/session-list-model/find-and-range", Fixture, NULL, fixture_set_up,
+              test_find_and_range, fixture_tear_down);
   g_test_add_func ("/session-list-model/outlive", test_outlive);
   g_test_add_func ("/session-list-model/same-as-store", test_same_as_store);
 

@@ -27,20 +27,20 @@
 
 typedef struct
 {
-  char              *dir;       /* everything, and HOME */
-  char              *root;      /* the extra folder being watched */
+  char              *dir;  /* everything, and HOME */
+  char              *root; /* the extra folder being watched */
   char              *db_path;
-  char              *claude_root;   /* Claude Code's projects folder, for targeted passes */
+  char              *claude_root; /* Claude Code's projects folder, for targeted passes */
   LoomSourceWatcher *watcher;
   guint              n_changed;
   guint              n_imported;
-  guint              n_changes_imported;   /* during passes */
+  guint              n_changes_imported; /* during passes */
   guint              n_failed;
   guint              sessions_new;
   guint              sessions_touched;
   guint              sessions_missing;
-  guint              files_seen;       /* by all passes */
-  guint              max_files_seen;   /* by one pass */
+  guint              files_seen;     /* by all passes */
+  guint              max_files_seen; /* by one pass */
   guint              files_failed;
 } Fixture;
 
@@ -55,12 +55,12 @@ wake_up_cb (gpointer user_data)
 typedef gboolean (*Condition) (Fixture *fixture);
 
 static gboolean
-wait_until (Fixture   *fixture,
-            Condition  condition,
-            gint64     timeout_usec)
+wait_until (Fixture  *fixture,
+            Condition condition,
+            gint64    timeout_usec)
 {
-  gint64 deadline = g_get_monotonic_time () + timeout_usec;
-  guint wake_up = g_timeout_add (10, wake_up_cb, NULL);
+  gint64   deadline = g_get_monotonic_time () + timeout_usec;
+  guint    wake_up = g_timeout_add (10, wake_up_cb, NULL);
   gboolean met;
 
   while (!(met = condition (fixture)) && g_get_monotonic_time () < deadline)
@@ -75,7 +75,7 @@ static void
 spin (guint msec)
 {
   gint64 until = g_get_monotonic_time () + msec * 1000;
-  guint wake_up = g_timeout_add (10, wake_up_cb, NULL);
+  guint  wake_up = g_timeout_add (10, wake_up_cb, NULL);
 
   while (g_get_monotonic_time () < until)
     g_main_context_iteration (NULL, TRUE);
@@ -128,8 +128,8 @@ on_imported_cb (LoomSourceWatcher     *watcher,
   fixture->files_seen += stats->files_seen;
   fixture->max_files_seen = MAX (fixture->max_files_seen, stats->files_seen);
   fixture->files_failed += stats->files_failed;
-  g_test_message ("pass: %u files seen, %u imported, %u sessions marked missing",
-                  stats->files_seen, stats->files_imported, stats->sessions_missing);
+  g_test_message ("pass: %u files seen, %u imported, %u sessions marked missing", stats->files_seen,
+                  stats->files_imported, stats->sessions_missing);
 }
 
 static void
@@ -145,7 +145,7 @@ static void
 write_file (const char *path,
             const char *contents)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_file_set_contents (path, contents, -1, &error);
   g_assert_no_error (error);
@@ -165,7 +165,7 @@ append_file (const char *path,
 static void
 remove_tree (const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
@@ -181,10 +181,10 @@ remove_tree (const char *path)
 }
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   fixture->dir = g_dir_make_tmp ("loom-test-watcher-XXXXXX", &error);
   g_assert_no_error (error);
@@ -196,8 +196,8 @@ fixture_set_up (Fixture       *fixture,
 /* Starts watching @folders (the fixture's root when NULL) and waits until the first passes
  * (the catch-up, and the one after the monitors came) are over. */
 static void
-fixture_start (Fixture            *fixture,
-               const char * const *folders)
+fixture_start (Fixture           *fixture,
+               const char *const *folders)
 {
   const char *root_only[] = { fixture->root, NULL };
 
@@ -221,8 +221,8 @@ fixture_start (Fixture            *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   if (fixture->watcher != NULL)
     {
@@ -276,8 +276,8 @@ reset_counts (Fixture *fixture)
  * turning the main loop, where the monitors' reports and the watcher's timer are: however long
  * the writing takes, the watcher hears of them all together. */
 static void
-test_burst (Fixture       *fixture,
-            gconstpointer  user_data)
+test_burst (Fixture      *fixture,
+            gconstpointer user_data)
 {
   fixture_start (fixture, NULL);
   g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, fixture->root));
@@ -323,12 +323,12 @@ test_burst (Fixture       *fixture,
  * to end would bring none, and the guard would end the test. (That several writes make one
  * pass is the burst's test: here, how many make one depends on how fast they come.) */
 static void
-test_steady_stream (Fixture       *fixture,
-                    gconstpointer  user_data)
+test_steady_stream (Fixture      *fixture,
+                    gconstpointer user_data)
 {
   g_autofree char *path = g_build_filename (fixture->root, "growing.jsonl", NULL);
-  gint64 deadline;
-  guint n_appends = 0;
+  gint64           deadline;
+  guint            n_appends = 0;
 
   fixture_start (fixture, NULL);
 
@@ -348,8 +348,7 @@ static gboolean
 monitors_are (Fixture *fixture,
               guint    n_monitors)
 {
-  return is_idle (fixture) &&
-         loom_source_watcher_get_n_monitors (fixture->watcher) == n_monitors;
+  return is_idle (fixture) && loom_source_watcher_get_n_monitors (fixture->watcher) == n_monitors;
 }
 
 static guint expected_monitors;
@@ -362,8 +361,8 @@ has_expected_monitors (Fixture *fixture)
 
 /* Folders made later get monitors, down to any depth; deleted ones lose theirs. */
 static void
-test_folders (Fixture       *fixture,
-              gconstpointer  user_data)
+test_folders (Fixture      *fixture,
+              gconstpointer user_data)
 {
   g_autofree char *a = g_build_filename (fixture->root, "2026", NULL);
   g_autofree char *b = g_build_filename (a, "11", NULL);
@@ -371,12 +370,13 @@ test_folders (Fixture       *fixture,
   g_autofree char *renamed = g_build_filename (fixture->root, "2027", NULL);
   g_autofree char *file = g_build_filename (c, "rollout-1.jsonl", NULL);
   g_autofree char *top_file = g_build_filename (fixture->root, "rollout-2.jsonl", NULL);
-  guint before;
+  guint            before;
 
   fixture_start (fixture, NULL);
   before = loom_source_watcher_get_n_monitors (fixture->watcher);
   g_test_message ("%u monitors at the start (the root, and the parent of the missing default "
-                  "roots)", before);
+                  "roots)",
+                  before);
   g_assert_cmpuint (before, >=, 1);
 
   /* Made all at once, as Codex makes a day's folder. */
@@ -429,8 +429,8 @@ test_folders (Fixture       *fixture,
 
 /* A root that does not exist yet (an agent not installed) is picked up once it appears. */
 static void
-test_missing_root (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_missing_root (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   g_autofree char *later = g_build_filename (fixture->dir, "later", NULL);
   g_autofree char *root = g_build_filename (later, "sessions", NULL);
@@ -438,7 +438,7 @@ test_missing_root (Fixture       *fixture,
   g_autofree char *file = g_build_filename (root, "a.jsonl", NULL);
   /* As a person may type it in the preferences: the watcher goes by the canonical form. */
   g_autofree char *typed = g_strconcat (later, "/./sessions/", NULL);
-  const char *folders[] = { typed, NULL };
+  const char      *folders[] = { typed, NULL };
 
   fixture_start (fixture, folders);
   g_assert_true (loom_source_watcher_is_monitored (fixture->watcher, fixture->dir));
@@ -474,8 +474,8 @@ test_missing_root (Fixture       *fixture,
 
 /* Changes during a pass are served by exactly one more pass, never by two at once. */
 static void
-test_one_pass_at_a_time (Fixture       *fixture,
-                         gconstpointer  user_data)
+test_one_pass_at_a_time (Fixture      *fixture,
+                         gconstpointer user_data)
 {
   fixture_start (fixture, NULL);
 
@@ -493,16 +493,16 @@ test_one_pass_at_a_time (Fixture       *fixture,
 /* A real pass: a new Claude Code file in an extra folder becomes a session of the agent's own
  * id, told from its content; a deleted one stays, marked. */
 static void
-test_imports (Fixture       *fixture,
-              gconstpointer  user_data)
+test_imports (Fixture      *fixture,
+              gconstpointer user_data)
 {
   g_autofree char *project = g_build_filename (fixture->root, "-tmp-proj", NULL);
   g_autofree char *path = NULL;
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01";
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  const char      *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01";
   g_autofree char *name = g_strconcat (session_id, ".jsonl", NULL);
   g_autofree char *records = NULL;
 
@@ -559,14 +559,14 @@ test_imports (Fixture       *fixture,
 
 /* ——— Targeted passes ——— */
 
-#define PROJECT "-tmp-proj"
+#define PROJECT          "-tmp-proj"
 #define N_OTHER_SESSIONS 50
 
 /* Claude Code's folder exists (see main ()), with many sessions that a targeted pass must
  * leave alone. The extra folder stays. */
 static void
-fixture_set_up_claude (Fixture       *fixture,
-                       gconstpointer  user_data)
+fixture_set_up_claude (Fixture      *fixture,
+                       gconstpointer user_data)
 {
   g_autofree char *project = NULL;
 
@@ -617,8 +617,8 @@ write_claude_sessions (Fixture *fixture,
 static GListModel *
 list_sessions (Fixture *fixture)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   GListModel *sessions;
 
   store = loom_store_open (fixture->db_path, &error);
@@ -633,8 +633,8 @@ static LoomSession *
 find_session (Fixture    *fixture,
               const char *session_id)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
 
   store = loom_store_open (fixture->db_path, &error);
   g_assert_no_error (error);
@@ -644,7 +644,7 @@ find_session (Fixture    *fixture,
 static guint
 count_sessions (Fixture *fixture)
 {
-  g_autoptr(GListModel) sessions = list_sessions (fixture);
+  g_autoptr (GListModel) sessions = list_sessions (fixture);
 
   return g_list_model_get_n_items (sessions);
 }
@@ -662,17 +662,17 @@ wait_for_passes (Fixture *fixture)
  * however many sessions sit beside it; a file of the same folder that is not a session by the
  * agent's rules is not imported, whatever its content; a deleted session gets marked. */
 static void
-test_targeted (Fixture       *fixture,
-               gconstpointer  user_data)
+test_targeted (Fixture      *fixture,
+               gconstpointer user_data)
 {
-  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01";
-  const char *stray_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e02";
+  const char      *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e01";
+  const char      *stray_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e02";
   g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
   g_autofree char *history = g_build_filename (fixture->claude_root, PROJECT, "history.jsonl",
                                                NULL);
   g_autofree char *meta = g_build_filename (fixture->claude_root, PROJECT, "agent-1.meta.json",
                                             NULL);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
   g_autofree char *first = claude_record (session_id, 1);
   g_autofree char *second = claude_record (session_id, 2);
   g_autofree char *records = NULL;
@@ -731,11 +731,11 @@ test_targeted (Fixture       *fixture,
 /* A file that failed is tried again by the next pass, though that pass is about another file:
  * a targeted pass would otherwise leave it until it changed again. */
 static void
-test_failed_file_retried (Fixture       *fixture,
-                          gconstpointer  user_data)
+test_failed_file_retried (Fixture      *fixture,
+                          gconstpointer user_data)
 {
-  const char *failing_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
-  const char *other_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
+  const char      *failing_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
+  const char      *other_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
   g_autofree char *failing = claude_session_path (fixture, PROJECT, failing_id);
   g_autofree char *other = claude_session_path (fixture, PROJECT, other_id);
   g_autofree char *failing_record = claude_record (failing_id, 1);
@@ -744,7 +744,7 @@ test_failed_file_retried (Fixture       *fixture,
                                              " WHEN new.source_session_id = '%s'"
                                              " BEGIN SELECT RAISE (ABORT, 'poisoned'); END",
                                              failing_id);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   write_claude_sessions (fixture, N_OTHER_SESSIONS);
   fixture_start (fixture, NULL);
@@ -772,8 +772,8 @@ test_failed_file_retried (Fixture       *fixture,
  * (files there are told apart by their content), a new folder (files may predate its monitor),
  * and more changes than a targeted pass is worth. */
 static void
-test_whole_passes (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_whole_passes (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   g_autofree char *extra_file = g_build_filename (fixture->root, "notes.jsonl", NULL);
   g_autofree char *folder = g_build_filename (fixture->claude_root, "-tmp-other", NULL);
@@ -825,17 +825,17 @@ has_failed (Fixture *fixture)
 
 /* A pass that fails loses nothing: the files it was to import go to the next pass. */
 static void
-test_failed_pass (Fixture       *fixture,
-                  gconstpointer  user_data)
+test_failed_pass (Fixture      *fixture,
+                  gconstpointer user_data)
 {
-  const char *first_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
-  const char *second_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
+  const char      *first_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e04";
+  const char      *second_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e05";
   g_autofree char *first = claude_session_path (fixture, PROJECT, first_id);
   g_autofree char *second = claude_session_path (fixture, PROJECT, second_id);
   g_autofree char *away = g_strconcat (fixture->db_path, ".away", NULL);
   g_autofree char *first_record = claude_record (first_id, 1);
   g_autofree char *second_record = claude_record (second_id, 1);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   write_claude_sessions (fixture, N_OTHER_SESSIONS);
   fixture_start (fixture, NULL);
@@ -872,14 +872,14 @@ has_imported (Fixture *fixture)
  * files it had to come in. The store locked by another writer past the busy timeout is the
  * common case; a folder where the store was fails every pass until it goes. */
 static void
-test_failed_pass_retried (Fixture       *fixture,
-                          gconstpointer  user_data)
+test_failed_pass_retried (Fixture      *fixture,
+                          gconstpointer user_data)
 {
-  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e06";
+  const char      *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e06";
   g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
   g_autofree char *away = g_strconcat (fixture->db_path, ".away", NULL);
   g_autofree char *record = claude_record (session_id, 1);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   write_claude_sessions (fixture, N_OTHER_SESSIONS);
   fixture_start (fixture, NULL);
@@ -902,12 +902,12 @@ test_failed_pass_retried (Fixture       *fixture,
 
 /* The session the next condition waits for, and how often it was looked at. */
 static const char *awaited_session;
-static guint n_looks;
+static guint       n_looks;
 
 static gboolean
 has_awaited_session (Fixture *fixture)
 {
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   /* A connection per question: not at every wake-up. */
   if (n_looks++ % 10 != 0)
@@ -931,13 +931,13 @@ is_importing (Fixture *fixture)
 /* A history moved in whole makes a long pass. A session written meanwhile comes in between
  * two of its batches, long before it ends, and the pass still imports all it had. */
 static void
-test_change_during_long_pass (Fixture       *fixture,
-                              gconstpointer  user_data)
+test_change_during_long_pass (Fixture      *fixture,
+                              gconstpointer user_data)
 {
-  const char *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e07";
+  const char      *session_id = "7f1c9a52-3c1d-4d53-9a43-0d8f1b9c1e07";
   g_autofree char *path = claude_session_path (fixture, PROJECT, session_id);
   g_autofree char *record = claude_record (session_id, 1);
-  g_autoptr(GString) filler = g_string_new (NULL);
+  g_autoptr (GString) filler = g_string_new (NULL);
   g_autofree char *history = g_build_filename (fixture->dir, "history", NULL);
   g_autofree char *moved_in = g_build_filename (fixture->claude_root, "projects-moved", NULL);
 
@@ -953,10 +953,11 @@ test_change_during_long_pass (Fixture       *fixture,
       g_autofree char *id = g_strdup_printf ("%08x-1111-4000-8000-000000000000", i);
       g_autofree char *name = g_strconcat (id, ".jsonl", NULL);
       g_autofree char *file = g_build_filename (history, name, NULL);
-      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr (GString) text = g_string_new (NULL);
 
       for (guint r = 0; r < 200; r++)
-        g_string_append_printf (text,
+        g_string_append_printf (
+          text,
           "{\"type\":\"user\",\"uuid\":\"b%07u-0000-4000-8000-%012u\",\"parentUuid\":null,"
           "\"sessionId\":\"%s\",\"timestamp\":\"2026-11-29T10:00:00.000Z\","
           "\"cwd\":\"/tmp/proj\",\"version\":\"2.1.100\",\"userType\":\"external\","
@@ -991,9 +992,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *claude_config = NULL;
-  int status;
+  int              status;
 
   /* Before GLib reads HOME for the first time: the agents' default roots go there. */
   test_home = g_dir_make_tmp ("loom-test-watcher-home-XXXXXX", &error);
@@ -1009,30 +1010,30 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   loom_core_init ();
 
-  g_test_add ("/source-watcher/burst", Fixture, NULL,
-              fixture_set_up, test_burst, fixture_tear_down);
-  g_test_add ("/source-watcher/steady-stream", Fixture, NULL,
-              fixture_set_up, test_steady_stream, fixture_tear_down);
-  g_test_add ("/source-watcher/folders", Fixture, NULL,
-              fixture_set_up, test_folders, fixture_tear_down);
-  g_test_add ("/source-watcher/missing-root", Fixture, NULL,
-              fixture_set_up, test_missing_root, fixture_tear_down);
-  g_test_add ("/source-watcher/one-pass-at-a-time", Fixture, NULL,
-              fixture_set_up, test_one_pass_at_a_time, fixture_tear_down);
-  g_test_add ("/source-watcher/imports", Fixture, NULL,
-              fixture_set_up, test_imports, fixture_tear_down);
-  g_test_add ("/source-watcher/targeted", Fixture, NULL,
-              fixture_set_up_claude, test_targeted, fixture_tear_down);
-  g_test_add ("/source-watcher/failed-file-retried", Fixture, NULL,
-              fixture_set_up_claude, test_failed_file_retried, fixture_tear_down);
-  g_test_add ("/source-watcher/whole-passes", Fixture, NULL,
-              fixture_set_up_claude, test_whole_passes, fixture_tear_down);
-  g_test_add ("/source-watcher/failed-pass", Fixture, NULL,
-              fixture_set_up_claude, test_failed_pass, fixture_tear_down);
-  g_test_add ("/source-watcher/failed-pass-retried", Fixture, NULL,
-              fixture_set_up_claude, test_failed_pass_retried, fixture_tear_down);
-  g_test_add ("/source-watcher/change-during-long-pass", Fixture, NULL,
-              fixture_set_up_claude, test_change_during_long_pass, fixture_tear_down);
+  g_test_add ("/source-watcher/burst", Fixture, NULL, fixture_set_up, test_burst,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/steady-stream", Fixture, NULL, fixture_set_up, test_steady_stream,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/folders", Fixture, NULL, fixture_set_up, test_folders,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/missing-root", Fixture, NULL, fixture_set_up, test_missing_root,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/one-pass-at-a-time", Fixture, NULL, fixture_set_up,
+              test_one_pass_at_a_time, fixture_tear_down);
+  g_test_add ("/source-watcher/imports", Fixture, NULL, fixture_set_up, test_imports,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/targeted", Fixture, NULL, fixture_set_up_claude, test_targeted,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/failed-file-retried", Fixture, NULL, fixture_set_up_claude,
+              test_failed_file_retried, fixture_tear_down);
+  g_test_add ("/source-watcher/whole-passes", Fixture, NULL, fixture_set_up_claude,
+              test_whole_passes, fixture_tear_down);
+  g_test_add ("/source-watcher/failed-pass", Fixture, NULL, fixture_set_up_claude, test_failed_pass,
+              fixture_tear_down);
+  g_test_add ("/source-watcher/failed-pass-retried", Fixture, NULL, fixture_set_up_claude,
+              test_failed_pass_retried, fixture_tear_down);
+  g_test_add ("/source-watcher/change-during-long-pass", Fixture, NULL, fixture_set_up_claude,
+              test_change_during_long_pass, fixture_tear_down);
 
   status = g_test_run ();
 

@@ -17,7 +17,7 @@
 #include "loom-time.h"
 
 #define MINUTE_MS (60 * (gint64)1000)
-#define DAY_MS (24 * 60 * MINUTE_MS)
+#define DAY_MS    (24 * 60 * MINUTE_MS)
 
 static char *data_home;
 
@@ -29,16 +29,16 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
   f->store = loom_test_new_store (&f->dir, &f->path);
   g_assert_nonnull (f->store);
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_assert_finalize_object (f->store);
   loom_test_remove_tree (f->dir);
@@ -51,7 +51,7 @@ exec_raw (const char *path,
           const char *sql)
 {
   sqlite3 *db = NULL;
-  char *message = NULL;
+  char    *message = NULL;
 
   g_assert_cmpint (sqlite3_open (path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
@@ -64,16 +64,18 @@ exec_raw (const char *path,
 static gint64
 index_hashsize (const char *path)
 {
-  return loom_test_query_int (path, "SELECT ifnull ((SELECT v FROM search_index_config"
-                                    " WHERE k = 'hashsize'), 0)", NULL);
+  return loom_test_query_int (path,
+                              "SELECT ifnull ((SELECT v FROM search_index_config"
+                              " WHERE k = 'hashsize'), 0)",
+                              NULL);
 }
 
 static guint
-count_in (LoomStore      *store,
-          LoomCollection  collection)
+count_in (LoomStore     *store,
+          LoomCollection collection)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   guint n = G_MAXUINT;
 
   query.collection = collection;
@@ -92,11 +94,11 @@ test_upgrade_from_v1 (void)
   g_autofree char *path = g_build_filename (dir, "history.db", NULL);
   g_autofree char *fixture = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "core", "fixtures",
                                                "store-v1.db", NULL);
-  g_autoptr(GFile) from = g_file_new_for_path (fixture);
-  g_autoptr(GFile) to = g_file_new_for_path (path);
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GListModel) hits = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GFile) from = g_file_new_for_path (fixture);
+  g_autoptr (GFile) to = g_file_new_for_path (path);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GListModel) hits = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -133,19 +135,21 @@ test_upgrade_from_v1 (void)
 /* The agent files store-v6.db was imported from (fixtures/README.md): where they were, below
  * /tmp/loom-v6, and the fixture each is a copy of, below tests/import/fixtures. */
 #define V6_ROOT "/tmp/loom-v6"
-#define V6_LEGACY "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/chats/" \
+#define V6_LEGACY \
+  "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/chats/" \
   "session-2025-09-14T10-02-3f2a9c1e.json"
 #define V6_ATLAS "tmp/atlas/chats/session-2025-11-02T08-15-8c1d4e2a.jsonl"
-#define V6_CHILD "tmp/atlas/chats/8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d/" \
+#define V6_CHILD \
+  "tmp/atlas/chats/8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d/" \
   "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl"
-#define V6_CODEX "rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl"
+#define V6_CODEX  "rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl"
 #define V6_CLAUDE "-home-ada-src-loom/2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl"
 
 static const struct
 {
-  const char *copy;       /* below V6_ROOT, and below the test's folder */
-  const char *fixture;    /* below tests/import/fixtures */
-  gboolean    cursor;     /* imported: the store has a cursor for it */
+  const char *copy;    /* below V6_ROOT, and below the test's folder */
+  const char *fixture; /* below tests/import/fixtures */
+  gboolean    cursor;  /* imported: the store has a cursor for it */
 } v6_files[] = {
   { "claude/" V6_CLAUDE, "claude/streamed-tool-error/" V6_CLAUDE, TRUE },
   { "codex/" V6_CODEX, "codex/current/" V6_CODEX, TRUE },
@@ -161,7 +165,8 @@ v6_tokens (const char *db,
            const char *source_session_id)
 {
   g_autofree char *sql = g_strdup_printf ("SELECT ifnull (%s, -1) FROM sessions"
-                                          " WHERE source_session_id = ?1", column);
+                                          " WHERE source_session_id = ?1",
+                                          column);
 
   return loom_test_query_int (db, sql, source_session_id);
 }
@@ -181,14 +186,14 @@ test_upgrade_from_v6 (void)
                                                "store-v6.db", NULL);
   g_autofree char *uuids_before = NULL;
   g_autofree char *uuids_after = NULL;
-  g_autoptr(GFile) from = g_file_new_for_path (fixture);
-  g_autoptr(GFile) to = g_file_new_for_path (path);
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GFile) from = g_file_new_for_path (fixture);
+  g_autoptr (GFile) to = g_file_new_for_path (path);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (GError) error = NULL;
   const char *roots[5];
-  sqlite3 *db = NULL;
-  gint64 n_messages, n_events;
+  sqlite3    *db = NULL;
+  gint64      n_messages, n_events;
 
   g_assert_true (g_file_copy (from, to, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
   g_assert_no_error (error);
@@ -204,9 +209,9 @@ test_upgrade_from_v6 (void)
       g_autofree char *folder = g_path_get_dirname (copy);
       g_autofree char *old_path = g_build_filename (V6_ROOT, v6_files[i].copy, NULL);
       g_autofree char *contents = NULL;
-      char *sql;
-      gsize length = 0;
-      struct stat st;
+      char            *sql;
+      gsize            length = 0;
+      struct stat      st;
 
       g_assert_true (g_file_get_contents (source, &contents, &length, &error));
       g_assert_no_error (error);
@@ -228,18 +233,21 @@ test_upgrade_from_v6 (void)
     }
   sqlite3_close (db);
   g_assert_cmpint (loom_test_query_int (path, "PRAGMA user_version", NULL), ==, 6);
-  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
-                                        " WHERE source_path LIKE '" V6_ROOT "/%'", NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (path,
+                                        "SELECT count(*) FROM import_cursors"
+                                        " WHERE source_path LIKE '" V6_ROOT "/%'",
+                                        NULL),
+                   ==, 0);
   g_assert_cmpint (v6_tokens (path, "tokens_input", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
                    29730);
   n_messages = loom_test_count_rows (path, "messages");
   n_events = loom_test_count_rows (path, "events");
   g_assert_cmpint (n_messages, ==, 38);
   g_assert_cmpint (n_events, ==, 67);
-  uuids_before = g_strdup_printf ("%" G_GINT64_FORMAT,
-                                  loom_test_query_int (path, "SELECT sum (id) FROM sessions", NULL));
+  uuids_before = g_strdup_printf (
+    "%" G_GINT64_FORMAT, loom_test_query_int (path, "SELECT sum (id) FROM sessions", NULL));
   {
-    g_autoptr(LoomStore) check = loom_store_open (path, &error);
+    g_autoptr (LoomStore) check = loom_store_open (path, &error);
 
     g_assert_no_error (error);
     g_assert_cmpint (loom_store_get_schema_version (check), ==, LOOM_STORE_SCHEMA_VERSION);
@@ -258,14 +266,22 @@ test_upgrade_from_v6 (void)
                    12952);
   g_assert_cmpint (v6_tokens (path, "tokens_input", "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"), ==,
                    20);
-  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM sessions"
-                                        " WHERE tokens_reasoning IS NOT NULL", NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (path,
+                                        "SELECT count(*) FROM sessions"
+                                        " WHERE tokens_reasoning IS NOT NULL",
+                                        NULL),
+                   ==, 0);
   /* What every cursor matched with is gone: each file is read again from its start. */
-  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
-                                        " WHERE prefix_hash IS NULL", NULL), ==, 5);
-  g_assert_cmpint (loom_test_query_int (path, "SELECT count(*) FROM import_cursors"
+  g_assert_cmpint (loom_test_query_int (path,
+                                        "SELECT count(*) FROM import_cursors"
+                                        " WHERE prefix_hash IS NULL",
+                                        NULL),
+                   ==, 5);
+  g_assert_cmpint (loom_test_query_int (path,
+                                        "SELECT count(*) FROM import_cursors"
                                         " WHERE prefix_hash IS NULL AND source = 'claude-code'",
-                                        NULL), ==, 1);
+                                        NULL),
+                   ==, 1);
 
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
@@ -304,16 +320,16 @@ test_upgrade_from_v6 (void)
   uuids_after = g_strdup_printf ("%" G_GINT64_FORMAT,
                                  loom_test_query_int (path, "SELECT sum (id) FROM sessions", NULL));
   g_assert_cmpstr (uuids_after, ==, uuids_before);
-  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"),
-                   ==, 174);
-  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9"),
-                   ==, 25);
-  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"),
-                   ==, 305);
-  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"),
-                   ==, 1040);
-  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"),
-                   ==, -1);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
+                   174);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9"), ==,
+                   25);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"), ==,
+                   305);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"), ==,
+                   1040);
+  g_assert_cmpint (v6_tokens (path, "tokens_reasoning", "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"), ==,
+                   -1);
   g_assert_cmpint (v6_tokens (path, "tokens_input", "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"), ==,
                    11730);
   g_assert_cmpint (v6_tokens (path, "tokens_input", "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"), ==,
@@ -328,14 +344,14 @@ test_upgrade_from_v6 (void)
 static void
 test_default_location_permissions (void)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *expected = g_build_filename (data_home, "intentloom-history", "history.db",
                                                 NULL);
   g_autofree char *path = NULL;
   g_autofree char *dir = NULL;
-  struct stat st;
-  mode_t old_mask = umask (0);
+  struct stat      st;
+  mode_t           old_mask = umask (0);
 
   g_unsetenv ("LOOM_DB");
   path = loom_store_default_path ();
@@ -370,8 +386,8 @@ test_env_override (void)
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "nested", "elsewhere.db", NULL);
   g_autofree char *resolved = NULL;
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_setenv ("LOOM_DB", path, TRUE);
   resolved = loom_store_default_path ();
@@ -387,20 +403,46 @@ test_env_override (void)
 }
 
 static void
-test_schema (Fixture       *f,
-             gconstpointer  data)
+test_schema (Fixture      *f,
+             gconstpointer data)
 {
-  static const char * const tables[] = {
-    "projects", "sessions", "messages", "events", "folders", "artifacts", "summaries",
-    "import_cursors", "tombstones", "search_index", "search_entries",
+  static const char *const tables[] = {
+    "projects",  "sessions",       "messages",   "events",       "folders",        "artifacts",
+    "summaries", "import_cursors", "tombstones", "search_index", "search_entries",
   };
-  static const char * const session_columns[] = {
-    "title", "uuid", "agent_mode", "selected_agent_id", "created_at", "updated_at",
-    "last_opened_at", "message_count", "event_count", "folder_id", "pinned", "archived",
-    "session_type", "fork_source_session_id", "parent_session_id", "task_objective",
-    "task_status", "tools_used", "source", "source_path", "source_session_id", "project_id",
-    "cwd", "git_branch", "git_commit", "model", "models", "tokens_input", "tokens_output",
-    "tokens_cache_read", "tokens_cache_creation", "trashed_at",
+  static const char *const session_columns[] = {
+    "title",
+    "uuid",
+    "agent_mode",
+    "selected_agent_id",
+    "created_at",
+    "updated_at",
+    "last_opened_at",
+    "message_count",
+    "event_count",
+    "folder_id",
+    "pinned",
+    "archived",
+    "session_type",
+    "fork_source_session_id",
+    "parent_session_id",
+    "task_objective",
+    "task_status",
+    "tools_used",
+    "source",
+    "source_path",
+    "source_session_id",
+    "project_id",
+    "cwd",
+    "git_branch",
+    "git_commit",
+    "model",
+    "models",
+    "tokens_input",
+    "tokens_output",
+    "tokens_cache_read",
+    "tokens_cache_creation",
+    "trashed_at",
   };
   sqlite3 *db = NULL;
   gboolean any = TRUE;
@@ -415,8 +457,7 @@ test_schema (Fixture       *f,
     {
       sqlite3_stmt *stmt = NULL;
 
-      sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_schema WHERE name = ?", -1, &stmt,
-                          NULL);
+      sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_schema WHERE name = ?", -1, &stmt, NULL);
       sqlite3_bind_text (stmt, 1, tables[i], -1, SQLITE_STATIC);
       g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
       g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 1);
@@ -440,10 +481,12 @@ test_schema (Fixture       *f,
   {
     sqlite3_stmt *stmt = NULL;
 
-    g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM sqlite_schema"
-                                             " WHERE type = 'trigger'"
-                                             " AND tbl_name IN ('messages', 'events', 'sessions')"
-                                             " AND sql LIKE '%AFTER INSERT%'", -1, &stmt, NULL),
+    g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                         "SELECT count(*) FROM sqlite_schema"
+                                         " WHERE type = 'trigger'"
+                                         " AND tbl_name IN ('messages', 'events', 'sessions')"
+                                         " AND sql LIKE '%AFTER INSERT%'",
+                                         -1, &stmt, NULL),
                      ==, SQLITE_OK);
     g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
     g_assert_cmpint (sqlite3_column_int (stmt, 0), ==, 0);
@@ -466,14 +509,14 @@ test_schema (Fixture       *f,
 
 /* Opening a store of the current version again changes nothing and migrates nothing. */
 static void
-test_reopen_keeps_data (Fixture       *f,
-                        gconstpointer  data)
+test_reopen_keeps_data (Fixture      *f,
+                        gconstpointer data)
 {
-  g_autofree char *uuid = loom_test_add_session (f->store, "Kept - 2026-11-01", "codex", "kept",
-                                                 2, 1, loom_time_now_ms ());
-  g_autoptr(LoomStore) again = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *uuid = loom_test_add_session (f->store, "Kept - 2026-11-01", "codex", "kept", 2,
+                                                 1, loom_time_now_ms ());
+  g_autoptr (LoomStore) again = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
   again = loom_store_open (f->path, &error);
   g_assert_no_error (error);
@@ -488,14 +531,14 @@ test_reopen_keeps_data (Fixture       *f,
  * the CLI's): opening takes no write lock, and reads go on beside the writer. The writer keeps
  * its lock all along: an open that wrote would wait for it until its busy timeout and fail. */
 static void
-test_open_beside_writer (Fixture       *f,
-                         gconstpointer  data)
+test_open_beside_writer (Fixture      *f,
+                         gconstpointer data)
 {
-  g_autofree char *uuid = loom_test_add_session (f->store, "Beside - 2026-11-01", "codex", "x",
-                                                 2, 1, loom_time_now_ms ());
-  g_autoptr(LoomStore) again = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autofree char *uuid = loom_test_add_session (f->store, "Beside - 2026-11-01", "codex", "x", 2,
+                                                 1, loom_time_now_ms ());
+  g_autoptr (LoomStore) again = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   sqlite3 *writer = NULL;
 
   g_assert_cmpint (sqlite3_open (f->path, &writer), ==, SQLITE_OK);
@@ -517,22 +560,24 @@ test_open_beside_writer (Fixture       *f,
  * then took itself for the store's last user when it closed, checkpointed, and removed the WAL
  * under the open connections, and their next writes left the store malformed. */
 static void
-test_locks_kept_across_opens (Fixture       *f,
-                              gconstpointer  data)
+test_locks_kept_across_opens (Fixture      *f,
+                              gconstpointer data)
 {
   g_autofree char *wal = g_strconcat (f->path, "-wal", NULL);
-  g_autofree char *uuid = loom_test_add_session (f->store, "Locked - 2026-11-01", "codex", "x",
-                                                 2, 1, loom_time_now_ms ());
-  const char *argv[] = {
-    "python3", "-c",
+  g_autofree char *uuid = loom_test_add_session (f->store, "Locked - 2026-11-01", "codex", "x", 2,
+                                                 1, loom_time_now_ms ());
+  const char      *argv[] = {
+    "python3",
+    "-c",
     "import sqlite3, sys\n"
     "c = sqlite3.connect (sys.argv[1])\n"
     "c.execute ('SELECT count(*) FROM sessions').fetchone ()\n"
     "c.close ()\n",
-    f->path, NULL,
+    f->path,
+    NULL,
   };
-  g_autoptr(LoomStore) again = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) again = NULL;
+  g_autoptr (GError) error = NULL;
   int wait_status = 0;
 
   g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
@@ -550,13 +595,16 @@ test_locks_kept_across_opens (Fixture       *f,
   g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
   g_assert_true (g_file_test (wal, G_FILE_TEST_EXISTS));
 
-  g_free (loom_test_add_session (again, "After - 2026-11-01", "codex", "y", 2, 1,
-                                 loom_time_now_ms ()));
+  g_free (
+    loom_test_add_session (again, "After - 2026-11-01", "codex", "y", 2, 1, loom_time_now_ms ()));
   g_free (loom_test_add_session (f->store, "After too - 2026-11-01", "codex", "z", 2, 1,
                                  loom_time_now_ms ()));
   g_assert_cmpint (loom_test_query_int (f->path, "SELECT count(*) FROM sessions", NULL), ==, 3);
-  g_assert_cmpint (loom_test_query_int (f->path, "SELECT count(*) FROM pragma_integrity_check"
-                                                 " WHERE integrity_check != 'ok'", NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (f->path,
+                                        "SELECT count(*) FROM pragma_integrity_check"
+                                        " WHERE integrity_check != 'ok'",
+                                        NULL),
+                   ==, 0);
   g_assert_nonnull (uuid);
 }
 
@@ -568,8 +616,8 @@ test_failed_migration_rolls_back (void)
   g_autofree char *path = g_build_filename (dir, "old.db", NULL);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* A version-0 file that already has a table the migration wants to create. */
   exec_raw (path, "CREATE TABLE folders (x); INSERT INTO folders VALUES (42);");
@@ -584,7 +632,7 @@ test_failed_migration_rolls_back (void)
   g_assert_cmpstr (before, ==, after);
   g_assert_cmpint (loom_test_count_rows (path, "folders"), ==, 1);
   {
-    g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+    g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
     const char *name;
 
     while ((name = g_dir_read_name (listing)) != NULL)
@@ -601,9 +649,9 @@ test_newer_schema_refused (void)
   g_autofree char *path = g_build_filename (dir, "future.db", NULL);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GDir) listing = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) listing = NULL;
   guint n_files = 0;
 
   exec_raw (path, "CREATE TABLE sessions (id INTEGER PRIMARY KEY, future TEXT);"
@@ -634,10 +682,10 @@ check_recovery (const char *dir,
                 const char *path,
                 const char *original_checksum)
 {
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *kept_checksum = NULL;
-  const char *kept;
+  const char      *kept;
 
   store = loom_store_open (path, &error);
   g_assert_no_error (error);
@@ -652,8 +700,8 @@ check_recovery (const char *dir,
 
   /* The fresh store works. */
   g_assert_cmpint (loom_store_get_schema_version (store), ==, LOOM_STORE_SCHEMA_VERSION);
-  g_free (loom_test_add_session (store, "After recovery", "gemini", "fresh", 1, 0,
-                                 loom_time_now_ms ()));
+  g_free (
+    loom_test_add_session (store, "After recovery", "gemini", "fresh", 1, 0, loom_time_now_ms ()));
   g_assert_cmpuint (count_in (store, LOOM_COLLECTION_ALL), ==, 1);
 }
 
@@ -663,8 +711,8 @@ test_garbage_file_kept (void)
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "history.db", NULL);
   g_autofree char *checksum = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) garbage = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) garbage = g_string_new (NULL);
 
   for (guint i = 0; i < 2000; i++)
     g_string_append (garbage, "this is not a database, it is a shopping list\n");
@@ -684,14 +732,13 @@ test_damaged_pages_kept (void)
   g_autofree char *path = g_build_filename (dir, "history.db", NULL);
   g_autofree char *checksum = NULL;
   g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gsize length = 0;
 
   {
-    g_autoptr(LoomStore) store = loom_store_open (path, &error);
+    g_autoptr (LoomStore) store = loom_store_open (path, &error);
     g_assert_no_error (error);
-    g_free (loom_test_add_session (store, "Doomed", "codex", "doomed", 3, 3,
-                                   loom_time_now_ms ()));
+    g_free (loom_test_add_session (store, "Doomed", "codex", "doomed", 3, 3, loom_time_now_ms ()));
     /* Closing the last connection folds the WAL back into the file. */
   }
 
@@ -710,11 +757,11 @@ test_damaged_pages_kept (void)
 }
 
 static void
-test_collections (Fixture       *f,
-                  gconstpointer  data)
+test_collections (Fixture      *f,
+                  gconstpointer data)
 {
-  gint64 now = loom_time_now_ms ();
-  gboolean any = TRUE;
+  gint64           now = loom_time_now_ms ();
+  gboolean         any = TRUE;
   g_autofree char *fresh = loom_test_add_session (f->store, "Fresh", "claude-code", "a", 1, 0,
                                                   now - MINUTE_MS);
   g_autofree char *week = loom_test_add_session (f->store, "This week", "codex", "b", 1, 0,
@@ -724,7 +771,7 @@ test_collections (Fixture       *f,
   g_autofree char *archived = loom_test_add_session (f->store, "Archived", "codex", "d", 1, 0,
                                                      now - 2 * DAY_MS);
   g_autofree char *trashed = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (loom_store_has_sessions (f->store, &any, &error));
   g_assert_true (any);
@@ -756,44 +803,44 @@ static char **
 list_titles (LoomStore              *store,
              const LoomSessionQuery *query)
 {
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
 
   model = loom_store_list_sessions (store, query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (model, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (model, i);
       g_strv_builder_add (builder, loom_session_get_title (session));
     }
   return g_strv_builder_end (builder);
 }
 
 static void
-test_sort_filter_paginate (Fixture       *f,
-                           gconstpointer  data)
+test_sort_filter_paginate (Fixture      *f,
+                           gconstpointer data)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  gint64 now = loom_time_now_ms ();
-  g_auto(GStrv) titles = NULL;
+  gint64           now = loom_time_now_ms ();
+  g_auto (GStrv) titles = NULL;
 
   g_free (loom_test_add_session (f->store, "beta", "codex", "x", 0, 0, now - 3 * MINUTE_MS));
   g_free (loom_test_add_session (f->store, "Alpha", "claude-code", "x", 0, 0, now - MINUTE_MS));
   g_free (loom_test_add_session (f->store, "gamma", "codex", "x", 0, 0, now - 2 * MINUTE_MS));
 
   titles = list_titles (f->store, &query);
-  g_assert_cmpstrv (titles, ((const char * const[]) { "Alpha", "gamma", "beta", NULL }));
+  g_assert_cmpstrv (titles, ((const char *const[]){ "Alpha", "gamma", "beta", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
   query.sort = LOOM_SORT_TITLE;
   titles = list_titles (f->store, &query);
-  g_assert_cmpstrv (titles, ((const char * const[]) { "Alpha", "beta", "gamma", NULL }));
+  g_assert_cmpstrv (titles, ((const char *const[]){ "Alpha", "beta", "gamma", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
   query.ascending = TRUE;
   titles = list_titles (f->store, &query);
-  g_assert_cmpstrv (titles, ((const char * const[]) { "gamma", "beta", "Alpha", NULL }));
+  g_assert_cmpstrv (titles, ((const char *const[]){ "gamma", "beta", "Alpha", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
   query.sort = LOOM_SORT_CREATED;
@@ -801,13 +848,13 @@ test_sort_filter_paginate (Fixture       *f,
   query.limit = 2;
   query.offset = 1;
   titles = list_titles (f->store, &query);
-  g_assert_cmpstrv (titles, ((const char * const[]) { "gamma", "beta", NULL }));
+  g_assert_cmpstrv (titles, ((const char *const[]){ "gamma", "beta", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
-  query = (LoomSessionQuery) LOOM_SESSION_QUERY_INIT;
+  query = (LoomSessionQuery)LOOM_SESSION_QUERY_INIT;
   query.source = "codex";
   titles = list_titles (f->store, &query);
-  g_assert_cmpstrv (titles, ((const char * const[]) { "gamma", "beta", NULL }));
+  g_assert_cmpstrv (titles, ((const char *const[]){ "gamma", "beta", NULL }));
   g_clear_pointer (&titles, g_strfreev);
 
   query.source = NULL;
@@ -821,16 +868,16 @@ test_sort_filter_paginate (Fixture       *f,
 }
 
 static void
-test_ids (Fixture       *f,
-          gconstpointer  data)
+test_ids (Fixture      *f,
+          gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Find me", "codex", "x", 0, 0,
                                                  loom_time_now_ms ());
-  g_autoptr(LoomSession) by_uuid = NULL;
-  g_autoptr(LoomSession) by_prefix = NULL;
-  g_autoptr(LoomSession) by_source = NULL;
-  g_autoptr(LoomSession) missing = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) by_uuid = NULL;
+  g_autoptr (LoomSession) by_prefix = NULL;
+  g_autoptr (LoomSession) by_source = NULL;
+  g_autoptr (LoomSession) missing = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *prefix = g_strndup (uuid, 8);
 
   by_uuid = loom_store_get_session (f->store, uuid, &error);
@@ -840,8 +887,7 @@ test_ids (Fixture       *f,
   g_assert_cmpint (loom_session_get_id (by_uuid), ==, loom_session_get_id (by_prefix));
 
   by_source = loom_store_get_session (f->store,
-                                      loom_session_get_record (by_uuid)->source_session_id,
-                                      &error);
+                                      loom_session_get_record (by_uuid)->source_session_id, &error);
   g_assert_no_error (error);
   g_assert_cmpint (loom_session_get_id (by_uuid), ==, loom_session_get_id (by_source));
 
@@ -856,14 +902,14 @@ test_ids (Fixture       *f,
 }
 
 static void
-test_ambiguous_prefix (Fixture       *f,
-                       gconstpointer  data)
+test_ambiguous_prefix (Fixture      *f,
+                       gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(LoomSessionRecord) record = loom_session_record_new ();
+      g_autoptr (LoomSessionRecord) record = loom_session_record_new ();
 
       record->uuid = g_strdup_printf ("abcd%u000-0000-4000-8000-000000000000", i);
       record->title = g_strdup ("Twin");
@@ -876,17 +922,17 @@ test_ambiguous_prefix (Fixture       *f,
 }
 
 static void
-test_rename_pin_move (Fixture       *f,
-                      gconstpointer  data)
+test_rename_pin_move (Fixture      *f,
+                      gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Before", "codex", "x", 0, 0,
                                                  loom_time_now_ms ());
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
-  g_assert_true (loom_store_rename_session (f->store, uuid, "  Fix the parser - 2026-11-29 ",
-                                            &error));
+  g_assert_true (
+    loom_store_rename_session (f->store, uuid, "  Fix the parser - 2026-11-29 ", &error));
   g_assert_no_error (error);
   g_assert_false (loom_store_rename_session (f->store, uuid, "   ", &error));
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT);
@@ -917,21 +963,21 @@ test_rename_pin_move (Fixture       *f,
 }
 
 static void
-test_folders (Fixture       *f,
-              gconstpointer  data)
+test_folders (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *a = loom_test_add_session (f->store, "A", "codex", "x", 0, 0,
                                               loom_time_now_ms ());
   g_autofree char *b = loom_test_add_session (f->store, "B", "codex", "x", 0, 0,
                                               loom_time_now_ms ());
-  g_autoptr(LoomFolder) work = NULL;
-  g_autoptr(LoomFolder) home = NULL;
-  g_autoptr(LoomFolder) found = NULL;
-  g_autoptr(LoomFolder) dup = NULL;
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(LoomFolder) first = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomFolder) work = NULL;
+  g_autoptr (LoomFolder) home = NULL;
+  g_autoptr (LoomFolder) found = NULL;
+  g_autoptr (LoomFolder) dup = NULL;
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (LoomFolder) first = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   guint released = 0;
 
   work = loom_store_create_folder (f->store, "Work", &error);
@@ -970,8 +1016,7 @@ test_folders (Fixture       *f,
   g_assert_cmpstr (loom_folder_get_name (first), ==, "Home");
 
   /* Deleting the folder keeps its sessions. */
-  g_assert_true (loom_store_delete_folder (f->store, loom_folder_get_id (work), &released,
-                                           &error));
+  g_assert_true (loom_store_delete_folder (f->store, loom_folder_get_id (work), &released, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (released, ==, 2);
   session = loom_store_get_session (f->store, a, &error);
@@ -982,7 +1027,7 @@ test_folders (Fixture       *f,
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND);
 }
 
-static const char * const counted_tables[] = {
+static const char *const counted_tables[] = {
   "sessions", "messages", "events", "artifacts", "summaries", "search_index",
 };
 
@@ -991,22 +1036,23 @@ static gint64
 count_table_rows (const char *path,
                   const char *table)
 {
-  return loom_test_count_rows (path, g_str_equal (table, "search_index") ? "search_entries" : table);
+  return loom_test_count_rows (path,
+                               g_str_equal (table, "search_index") ? "search_entries" : table);
 }
 
 /* The dry-run lists exactly the rows that deleting then removes: no more, no fewer. */
 static void
-test_delete_plan_exact (Fixture       *f,
-                        gconstpointer  data)
+test_delete_plan_exact (Fixture      *f,
+                        gconstpointer data)
 {
-  g_autofree char *doomed = loom_test_add_session (f->store, "Doomed", "claude-code",
-                                                   "xylophone", 5, 4, loom_time_now_ms ());
+  g_autofree char *doomed = loom_test_add_session (f->store, "Doomed", "claude-code", "xylophone",
+                                                   5, 4, loom_time_now_ms ());
   g_autofree char *kept = loom_test_add_session (f->store, "Kept", "claude-code", "kazoo", 3, 2,
                                                  loom_time_now_ms ());
-  g_autoptr(LoomSessionRecord) child = loom_session_record_new ();
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
-  gint64 before[G_N_ELEMENTS (counted_tables)];
+  g_autoptr (LoomSessionRecord) child = loom_session_record_new ();
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64      before[G_N_ELEMENTS (counted_tables)];
   const char *ids[] = { doomed, NULL };
 
   /* A sub-agent session goes with its parent. */
@@ -1015,8 +1061,8 @@ test_delete_plan_exact (Fixture       *f,
   child->parent_uuid = g_strdup (doomed);
   child->session_type = g_strdup ("subagent");
   g_assert_true (loom_store_insert_session (f->store, child, &error));
-  g_assert_cmpint (loom_store_add_message (f->store, child->id, "assistant", "xylophone child",
-                                           0, &error), >, 0);
+  g_assert_cmpint (
+    loom_store_add_message (f->store, child->id, "assistant", "xylophone child", 0, &error), >, 0);
   g_assert_no_error (error);
 
   for (guint t = 0; t < G_N_ELEMENTS (counted_tables); t++)
@@ -1051,7 +1097,7 @@ test_delete_plan_exact (Fixture       *f,
   g_assert_cmpint (loom_test_count_matches (f->path, "kazoo"), ==, 3 + 2);
   g_assert_cmpint (loom_test_count_rows (f->path, "tombstones"), ==, 1);
   {
-    g_autoptr(LoomSession) still = loom_store_get_session (f->store, kept, &error);
+    g_autoptr (LoomSession) still = loom_store_get_session (f->store, kept, &error);
     g_assert_no_error (error);
     g_assert_cmpint (loom_session_get_message_count (still), ==, 3);
   }
@@ -1059,22 +1105,23 @@ test_delete_plan_exact (Fixture       *f,
 
 /* If the session grows between the dry-run and the deletion, nothing is deleted. */
 static void
-test_delete_plan_stale (Fixture       *f,
-                        gconstpointer  data)
+test_delete_plan_stale (Fixture      *f,
+                        gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Growing", "codex", "grow", 2, 0,
                                                  loom_time_now_ms ());
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
   const char *ids[] = { uuid, NULL };
 
   plan = loom_store_plan_delete (f->store, ids, &error);
   g_assert_no_error (error);
 
   session = loom_store_get_session (f->store, uuid, &error);
-  g_assert_cmpint (loom_store_add_message (f->store, loom_session_get_id (session), "user",
-                                           "one more", 0, &error), >, 0);
+  g_assert_cmpint (
+    loom_store_add_message (f->store, loom_session_get_id (session), "user", "one more", 0, &error),
+    >, 0);
 
   g_assert_false (loom_store_execute_delete (f->store, plan, &error));
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_FAILED);
@@ -1083,8 +1130,8 @@ test_delete_plan_stale (Fixture       *f,
 }
 
 static void
-test_empty_trash (Fixture       *f,
-                  gconstpointer  data)
+test_empty_trash (Fixture      *f,
+                  gconstpointer data)
 {
   g_autofree char *a = loom_test_add_session (f->store, "A", "codex", "alpha", 2, 1,
                                               loom_time_now_ms ());
@@ -1092,8 +1139,8 @@ test_empty_trash (Fixture       *f,
                                               loom_time_now_ms ());
   g_autofree char *c = loom_test_add_session (f->store, "C", "codex", "charlie", 2, 1,
                                               loom_time_now_ms ());
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (loom_store_set_trashed (f->store, a, TRUE, &error));
   g_assert_true (loom_store_set_trashed (f->store, c, TRUE, &error));
@@ -1113,23 +1160,28 @@ test_empty_trash (Fixture       *f,
 /* Deleting a message sets its events' message_id to NULL (a foreign key); SQLite finds them
  * through events_message, not by reading every event of every session. */
 static void
-test_message_delete_reads_no_events (Fixture       *f,
-                                     gconstpointer  data)
+test_message_delete_reads_no_events (Fixture      *f,
+                                     gconstpointer data)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
 
-  g_free (loom_test_add_session (f->store, "Many events", "codex", "bulk", 2, 2000,
-                                 loom_time_now_ms ()));
+  g_free (
+    loom_test_add_session (f->store, "Many events", "codex", "bulk", 2, 2000, loom_time_now_ms ()));
 
   g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
   g_assert_true (loom_search_tokenizer_register (db, NULL));
-  g_assert_cmpint (sqlite3_exec (db, "PRAGMA foreign_keys = ON;"
-                                     "UPDATE events SET message_id = (SELECT min (id) FROM messages)"
-                                     " WHERE id = (SELECT min (id) FROM events)",
-                                 NULL, NULL, NULL), ==, SQLITE_OK);
-  g_assert_cmpint (sqlite3_prepare_v2 (db, "DELETE FROM messages WHERE id = (SELECT min (id)"
-                                           " FROM messages)", -1, &stmt, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "PRAGMA foreign_keys = ON;"
+                                 "UPDATE events SET message_id = (SELECT min (id) FROM messages)"
+                                 " WHERE id = (SELECT min (id) FROM events)",
+                                 NULL, NULL, NULL),
+                   ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db,
+                                       "DELETE FROM messages WHERE id = (SELECT min (id)"
+                                       " FROM messages)",
+                                       -1, &stmt, NULL),
+                   ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_DONE);
   /* Without the index, about one step per event. */
   g_assert_cmpint (sqlite3_stmt_status (stmt, SQLITE_STMTSTATUS_FULLSCAN_STEP, FALSE), <, 10);
@@ -1143,13 +1195,13 @@ test_message_delete_reads_no_events (Fixture       *f,
 
 /* The index is derived: deleting it all and rebuilding gives the same answers. */
 static void
-test_rebuild_index (Fixture       *f,
-                    gconstpointer  data)
+test_rebuild_index (Fixture      *f,
+                    gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
-  g_free (loom_test_add_session (f->store, "Café crème", "codex", "naïve", 4, 3,
-                                 loom_time_now_ms ()));
+  g_free (
+    loom_test_add_session (f->store, "Café crème", "codex", "naïve", 4, 3, loom_time_now_ms ()));
   g_assert_cmpint (loom_test_count_matches (f->path, "naive"), ==, 7);
   g_assert_cmpint (loom_test_count_matches (f->path, "cafe"), ==, 1);
 
@@ -1169,11 +1221,11 @@ test_rebuild_index (Fixture       *f,
 
 /* The app and the CLI use one store at once: a second connection sees the first's writes. */
 static void
-test_two_connections (Fixture       *f,
-                      gconstpointer  data)
+test_two_connections (Fixture      *f,
+                      gconstpointer data)
 {
-  g_autoptr(LoomStore) other = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomStore) other = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *uuid = NULL;
 
   other = loom_store_open (f->path, &error);
@@ -1187,14 +1239,14 @@ test_two_connections (Fixture       *f,
 }
 
 static void
-test_session_json (Fixture       *f,
-                   gconstpointer  data)
+test_session_json (Fixture      *f,
+                   gconstpointer data)
 {
   g_autofree char *uuid = loom_test_add_session (f->store, "Json", "gemini", "x", 2, 1,
                                                  1764441748123);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
   JsonObject *object;
 
   session = loom_store_get_session (f->store, uuid, &error);
@@ -1206,10 +1258,10 @@ test_session_json (Fixture       *f,
                    "2025-11-29T18:42:28.123Z");
   g_assert_cmpint (json_object_get_int_member (object, "message_count"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (object, "event_count"), ==, 1);
-  g_assert_true (json_object_has_member (json_object_get_object_member (object, "counts"),
-                                         "tool_errors"));
-  g_assert_true (json_object_has_member (json_object_get_object_member (object, "tokens"),
-                                         "cache_read"));
+  g_assert_true (
+    json_object_has_member (json_object_get_object_member (object, "counts"), "tool_errors"));
+  g_assert_true (
+    json_object_has_member (json_object_get_object_member (object, "tokens"), "cache_read"));
   g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (object, "parent_session_id")));
   g_assert_cmpstr (json_object_get_string_member (object, "project"), ==, "loom");
 }
@@ -1218,7 +1270,7 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   int status;
 
   /* GLib caches the XDG folders on first use: point them somewhere private before that. */
@@ -1259,8 +1311,8 @@ main (int    argc,
   g_test_add ("/store/sessions/json", Fixture, NULL, fixture_set_up, test_session_json,
               fixture_tear_down);
   g_test_add ("/store/folders", Fixture, NULL, fixture_set_up, test_folders, fixture_tear_down);
-  g_test_add ("/store/delete/plan-is-exact", Fixture, NULL, fixture_set_up,
-              test_delete_plan_exact, fixture_tear_down);
+  g_test_add ("/store/delete/plan-is-exact", Fixture, NULL, fixture_set_up, test_delete_plan_exact,
+              fixture_tear_down);
   g_test_add ("/store/delete/stale-plan-refused", Fixture, NULL, fixture_set_up,
               test_delete_plan_stale, fixture_tear_down);
   g_test_add ("/store/delete/empty-trash", Fixture, NULL, fixture_set_up, test_empty_trash,

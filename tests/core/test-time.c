@@ -7,8 +7,8 @@
 static gint64
 reference (const char *iso)
 {
-  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
-  g_autoptr(GDateTime) dt = g_date_time_new_from_iso8601 (iso, utc);
+  g_autoptr (GTimeZone) utc = g_time_zone_new_utc ();
+  g_autoptr (GDateTime) dt = g_date_time_new_from_iso8601 (iso, utc);
 
   g_assert_nonnull (dt);
   return g_date_time_to_unix (dt) * 1000 + g_date_time_get_microsecond (dt) / 1000;
@@ -19,11 +19,11 @@ reference (const char *iso)
 static void
 test_from_iso_matches_gdatetime (void)
 {
-  static const char * const times[] = {
-    "2026-11-29T18:42:28.123Z", "2026-11-29T18:42:28Z", "2026-11-29T18:42:28.1Z",
-    "2026-11-29T18:42:28.12Z", "2026-11-29T18:42:28.123456Z", "1970-01-01T00:00:00.000Z",
-    "2024-02-29T23:59:59.999Z", "2000-03-01T00:00:00Z", "1999-12-31T23:59:59.500Z",
-    "2100-02-28T12:00:00Z", "2026-01-01T00:00:00.000+02:00", "2025-06-30T10:15:00-07:00",
+  static const char *const times[] = {
+    "2026-11-29T18:42:28.123Z", "2026-11-29T18:42:28Z",          "2026-11-29T18:42:28.1Z",
+    "2026-11-29T18:42:28.12Z",  "2026-11-29T18:42:28.123456Z",   "1970-01-01T00:00:00.000Z",
+    "2024-02-29T23:59:59.999Z", "2000-03-01T00:00:00Z",          "1999-12-31T23:59:59.500Z",
+    "2100-02-28T12:00:00Z",     "2026-01-01T00:00:00.000+02:00", "2025-06-30T10:15:00-07:00",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (times); i++)

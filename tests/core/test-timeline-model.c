@@ -20,11 +20,11 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *fixture,
-                gconstpointer  user_data)
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
 {
   g_autofree char *db_path = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   fixture->dir = loom_test_make_tmpdir ();
   db_path = g_build_filename (fixture->dir, "history.db", NULL);
@@ -33,8 +33,8 @@ fixture_set_up (Fixture       *fixture,
 }
 
 static void
-fixture_tear_down (Fixture       *fixture,
-                   gconstpointer  user_data)
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
 {
   g_assert_finalize_object (g_steal_pointer (&fixture->store));
   loom_test_remove_tree (fixture->dir);
@@ -47,9 +47,9 @@ import_fixture (Fixture    *fixture,
 {
   g_autofree char *path = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import", "fixtures",
                                             "claude", name, NULL);
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
-  const char *paths[] = { path, NULL };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
+  const char       *paths[] = { path, NULL };
   LoomImportOptions options = { "claude-code", paths };
 
   g_assert_true (loom_import_run (fixture->store, &options, NULL, NULL, NULL, stats, &error));
@@ -61,8 +61,8 @@ static LoomTimelineModel *
 open_model (Fixture    *fixture,
             const char *id)
 {
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   LoomTimelineModel *model;
 
   session = loom_store_get_session (fixture->store, id, &error);
@@ -77,7 +77,7 @@ static const LoomTimelineData *
 data_at (LoomTimelineModel *model,
          guint              position)
 {
-  g_autoptr(LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), position);
+  g_autoptr (LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), position);
 
   g_assert_nonnull (item);
   /* The model holds the page, so the data outlives this reference. */
@@ -88,21 +88,21 @@ static LoomTimelineItem *
 item_at (LoomTimelineModel *model,
          guint              position)
 {
-  g_autoptr(LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), position);
+  g_autoptr (LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), position);
 
   return item;
 }
 
 /* streamed-tool-error: 17 stored items, of which the list shows 11. */
 static void
-test_streamed_tool_error (Fixture       *fixture,
-                          gconstpointer  user_data)
+test_streamed_tool_error (Fixture      *fixture,
+                          gconstpointer user_data)
 {
-  g_autoptr(LoomTimelineModel) model = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *payload = NULL;
+  g_autoptr (LoomTimelineModel) model = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char        *payload = NULL;
   const LoomTimelineData *d;
-  LoomTimelineItem *result;
+  LoomTimelineItem       *result;
 
   import_fixture (fixture, "streamed-tool-error");
   model = open_model (fixture, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47");
@@ -157,27 +157,27 @@ test_streamed_tool_error (Fixture       *fixture,
 
 /* v2.1-progress: sub-agents lead to their sessions; the compaction and the API errors show. */
 static void
-test_subagents (Fixture       *fixture,
-                gconstpointer  user_data)
+test_subagents (Fixture      *fixture,
+                gconstpointer user_data)
 {
-  g_autoptr(LoomTimelineModel) model = NULL;
-  g_autoptr(GListModel) children = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) child_uuids = g_ptr_array_new ();
+  g_autoptr (LoomTimelineModel) model = NULL;
+  g_autoptr (GListModel) children = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) child_uuids = g_ptr_array_new ();
   guint n_items, n_subagents = 0, n_compactions = 0, n_api_errors = 0, n_tool_calls = 0;
 
   import_fixture (fixture, "v2.1-progress");
   model = open_model (fixture, "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31");
 
-  children = loom_store_list_child_sessions (fixture->store,
-                                             "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31", &error);
+  children = loom_store_list_child_sessions (fixture->store, "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31",
+                                             &error);
   g_assert_no_error (error);
   g_assert_cmpuint (g_list_model_get_n_items (children), ==, 2);
 
   n_items = g_list_model_get_n_items (G_LIST_MODEL (model));
   for (guint i = 0; i < n_items; i++)
     {
-      LoomTimelineItem *item = item_at (model, i);
+      LoomTimelineItem       *item = item_at (model, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       if (d->is_message)
@@ -207,7 +207,7 @@ test_subagents (Fixture       *fixture,
   g_assert_cmpstr (child_uuids->pdata[0], !=, child_uuids->pdata[1]);
   for (guint i = 0; i < 2; i++)
     {
-      g_autoptr(LoomSession) child = g_list_model_get_item (children, i);
+      g_autoptr (LoomSession) child = g_list_model_get_item (children, i);
 
       g_assert_true (g_str_equal (loom_session_get_uuid (child), child_uuids->pdata[0]) ||
                      g_str_equal (loom_session_get_uuid (child), child_uuids->pdata[1]));
@@ -216,10 +216,11 @@ test_subagents (Fixture       *fixture,
 
 /* v1.0 finds its sidechain by the prompt, v2.0 its agent file by the agent id. */
 static void
-test_subagent_generations (Fixture       *fixture,
-                           gconstpointer  user_data)
+test_subagent_generations (Fixture      *fixture,
+                           gconstpointer user_data)
 {
-  static const struct {
+  static const struct
+  {
     const char *fixture;
     const char *session;
     const char *child_source_id;
@@ -232,9 +233,9 @@ test_subagent_generations (Fixture       *fixture,
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      g_autoptr(LoomTimelineModel) model = NULL;
-      g_autoptr(LoomSession) child = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (LoomTimelineModel) model = NULL;
+      g_autoptr (LoomSession) child = NULL;
+      g_autoptr (GError) error = NULL;
       guint n_items, n_found = 0, n_file_changes = 0;
 
       import_fixture (fixture, cases[c].fixture);
@@ -245,7 +246,7 @@ test_subagent_generations (Fixture       *fixture,
       n_items = g_list_model_get_n_items (G_LIST_MODEL (model));
       for (guint i = 0; i < n_items; i++)
         {
-          LoomTimelineItem *item = item_at (model, i);
+          LoomTimelineItem       *item = item_at (model, i);
           const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
           if (!d->is_message && g_str_equal (d->kind, "subagent"))
@@ -284,9 +285,9 @@ static void
 import_dir (Fixture    *fixture,
             const char *dir)
 {
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
-  const char *paths[] = { dir, NULL };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
+  const char       *paths[] = { dir, NULL };
   LoomImportOptions options = { "claude-code", paths };
 
   g_assert_true (loom_import_run (fixture->store, &options, NULL, NULL, NULL, stats, &error));
@@ -296,23 +297,22 @@ import_dir (Fixture    *fixture,
 
 /* A session that grows while shown: the model reads it again and says what changed. */
 static void
-test_reload (Fixture       *fixture,
-             gconstpointer  user_data)
+test_reload (Fixture      *fixture,
+             gconstpointer user_data)
 {
-  g_autofree char *source = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import",
-                                              "fixtures", "claude", "streamed-tool-error",
-                                              "-home-ada-src-loom",
+  g_autofree char *source = g_build_filename (g_getenv ("LOOM_TEST_SRCDIR"), "import", "fixtures",
+                                              "claude", "streamed-tool-error", "-home-ada-src-loom",
                                               "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl", NULL);
   g_autofree char *agent_dir = g_build_filename (fixture->dir, "agent", NULL);
   g_autofree char *project = g_build_filename (agent_dir, "-home-ada-src-loom", NULL);
   g_autofree char *copy = g_build_filename (project, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl",
                                             NULL);
-  g_autoptr(LoomTimelineModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomTimelineModel) model = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *contents = NULL;
-  guint changes[4] = { 0 };
-  const char *end = NULL;
-  gsize length = 0;
+  guint            changes[4] = { 0 };
+  const char      *end = NULL;
+  gsize            length = 0;
 
   g_assert_true (g_file_get_contents (source, &contents, &length, &error));
   g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
@@ -355,14 +355,14 @@ test_reload (Fixture       *fixture,
  * benchmark's (bench/loom-bench-window: "long session, core model + 50 items"), against the
  * target of 150 ms for showing the session. */
 static void
-test_long_session (Fixture       *fixture,
-                   gconstpointer  user_data)
+test_long_session (Fixture      *fixture,
+                   gconstpointer user_data)
 {
-  const guint n_turns = 5000;
+  const guint      n_turns = 5000;
   g_autofree char *agent_dir = g_build_filename (fixture->dir, "claude", NULL);
   g_autofree char *uuid = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
 
   uuid = loom_test_import_long_session (fixture->store, agent_dir, n_turns);
   session = loom_store_get_session (fixture->store, uuid, &error);
@@ -371,9 +371,9 @@ test_long_session (Fixture       *fixture,
   /* Opened twice: the second time from a warm page cache, the same pages read. */
   for (guint run = 0; run < 2; run++)
     {
-      g_autoptr(LoomTimelineModel) model = NULL;
-      g_autoptr(LoomTimelineItem) first = NULL;
-      g_autoptr(LoomTimelineItem) last = NULL;
+      g_autoptr (LoomTimelineModel) model = NULL;
+      g_autoptr (LoomTimelineItem) first = NULL;
+      g_autoptr (LoomTimelineItem) last = NULL;
       guint n_items;
 
       model = loom_timeline_model_new (fixture->store, loom_session_get_id (session), &error);
@@ -398,7 +398,7 @@ test_long_session (Fixture       *fixture,
         {
           for (guint i = 0; i < n_items; i++)
             {
-              g_autoptr(LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), i);
+              g_autoptr (LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (model), i);
               const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
               switch (i % LOOM_TEST_LONG_ITEMS_PER_TURN)
@@ -431,16 +431,16 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   loom_core_init ();
 
-  g_test_add ("/timeline-model/streamed-tool-error", Fixture, NULL,
-              fixture_set_up, test_streamed_tool_error, fixture_tear_down);
-  g_test_add ("/timeline-model/subagents", Fixture, NULL,
-              fixture_set_up, test_subagents, fixture_tear_down);
-  g_test_add ("/timeline-model/subagent-generations", Fixture, NULL,
-              fixture_set_up, test_subagent_generations, fixture_tear_down);
-  g_test_add ("/timeline-model/reload", Fixture, NULL,
-              fixture_set_up, test_reload, fixture_tear_down);
-  g_test_add ("/timeline-model/long-session", Fixture, NULL,
-              fixture_set_up, test_long_session, fixture_tear_down);
+  g_test_add ("/timeline-model/streamed-tool-error", Fixture, NULL, fixture_set_up,
+              test_streamed_tool_error, fixture_tear_down);
+  g_test_add ("/timeline-model/subagents", Fixture, NULL, fixture_set_up, test_subagents,
+              fixture_tear_down);
+  g_test_add ("/timeline-model/subagent-generations", Fixture, NULL, fixture_set_up,
+              test_subagent_generations, fixture_tear_down);
+  g_test_add ("/timeline-model/reload", Fixture, NULL, fixture_set_up, test_reload,
+              fixture_tear_down);
+  g_test_add ("/timeline-model/long-session", Fixture, NULL, fixture_set_up, test_long_session,
+              fixture_tear_down);
 
   return g_test_run ();
 }

@@ -47,7 +47,7 @@ walk (const LoomJson *value,
           g_assert_nonnull (child);
           if (loom_json_is_object (value))
             {
-              const char *name = loom_json_name (child);
+              const char     *name = loom_json_name (child);
               const LoomJson *found;
 
               g_assert_nonnull (name);
@@ -79,16 +79,16 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
-  g_autoptr(LoomJsonDoc) again = loom_json_doc_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) again = loom_json_doc_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = NULL;
   g_autofree char *text = NULL;
   g_autofree char *written = NULL;
   g_autofree char *text_again = NULL;
-  const LoomJson *root;
-  const LoomJson *reparsed;
-  gboolean utf8 = g_utf8_validate_len ((const char *)data, size, NULL);
+  const LoomJson  *root;
+  const LoomJson  *reparsed;
+  gboolean         utf8 = g_utf8_validate_len ((const char *)data, size, NULL);
 
   /* The input is exactly @size bytes, without a NUL after them: the parser must not look. */
   root = loom_json_doc_parse (doc, (const char *)data, size, &error);

@@ -25,7 +25,7 @@ split (const uint8_t *data,
 {
   gsize ends[MAX_VALUES];
   gsize last = 0;
-  int n;
+  int   n;
 
   n = loom_jsonl_split_values ((const char *)data, size, LOOM_JSONL_MAX_DEPTH, ends, MAX_VALUES);
   g_assert_cmpint (n, >=, -1);
@@ -47,8 +47,8 @@ fix_surrogates (const uint8_t *data,
 {
   /* Never NULL, as no line the reader repairs is, even when empty. */
   g_autofree char *copy = g_malloc (size + 1);
-  gsize first = G_MAXSIZE;
-  guint fixed;
+  gsize            first = G_MAXSIZE;
+  guint            fixed;
 
   memcpy (copy, data, size);
   fixed = loom_jsonl_fix_surrogates_full (copy, size, &first);
@@ -71,10 +71,10 @@ read_all (const char *path,
           guint64    *next_line,
           guint      *bad)
 {
-  g_autoptr(LoomJsonlReader) reader = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomJsonlReader) reader = NULL;
+  g_autoptr (GError) error = NULL;
   LoomJsonlResult result;
-  guint64 last_line = line;
+  guint64         last_line = line;
 
   reader = loom_jsonl_reader_new (path, offset, line, &error);
   g_assert_no_error (error);
@@ -82,7 +82,7 @@ read_all (const char *path,
   for (;;)
     {
       g_autofree char *problem = NULL;
-      const LoomJson *record = NULL;
+      const LoomJson  *record = NULL;
 
       result = loom_jsonl_reader_next (reader, &record, &problem, &error);
       if (result == LOOM_JSONL_END)
@@ -118,8 +118,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   g_autofree char *path = g_build_filename (loom_fuzz_tmpdir (), "records.jsonl", NULL);
-  guint64 offset, line, offset_again, line_again;
-  guint bad = 0, bad_again = 0;
+  guint64          offset, line, offset_again, line_again;
+  guint            bad = 0, bad_again = 0;
 
   split (data, size);
   fix_surrogates (data, size);
@@ -128,8 +128,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   read_all (path, 0, 0, size, &offset, &line, &bad);
 
   /* The next pass over the same bytes starts at the cursor and finds nothing new. */
-  g_assert_cmpuint (read_all (path, offset, line, size, &offset_again, &line_again, &bad_again),
-                    ==, 0);
+  g_assert_cmpuint (read_all (path, offset, line, size, &offset_again, &line_again, &bad_again), ==,
+                    0);
   g_assert_cmpuint (bad_again, ==, 0);
   g_assert_cmpuint (offset_again, ==, offset);
   g_assert_cmpuint (line_again, ==, line);
@@ -139,8 +139,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   bad = 0;
   read_all (path, 0, 0, size, &offset, &line, &bad);
   bad_again = 0;
-  g_assert_cmpuint (read_all (path, offset, line, size, &offset_again, &line_again, &bad_again),
-                    ==, 0);
+  g_assert_cmpuint (read_all (path, offset, line, size, &offset_again, &line_again, &bad_again), ==,
+                    0);
   g_unsetenv ("LOOM_MAX_RECORD_BYTES");
   g_assert_cmpuint (bad_again, ==, 0);
   g_assert_cmpuint (offset_again, ==, offset);

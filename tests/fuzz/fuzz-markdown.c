@@ -28,9 +28,9 @@ static void
 check_markup (const char *markup)
 {
   static const GMarkupParser parser = { .text = ignore_text_cb };
-  g_autofree char *wrapped = g_strconcat ("<markup>", markup, "</markup>", NULL);
-  GMarkupParseContext *context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
-  gboolean ok;
+  g_autofree char           *wrapped = g_strconcat ("<markup>", markup, "</markup>", NULL);
+  GMarkupParseContext       *context = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  gboolean                   ok;
 
   ok = g_markup_parse_context_parse (context, wrapped, -1, NULL) &&
        g_markup_parse_context_end_parse (context, NULL);
@@ -47,7 +47,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   LoomMarkdownBlock *document;
-  char *markup;
+  char              *markup;
 
   /* Not NUL-terminated, as the builder must take it. */
   document = loom_markdown_blocks_parse ((const char *)data, (gssize)size);

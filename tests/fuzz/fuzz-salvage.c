@@ -34,12 +34,12 @@ salvage (const uint8_t *data,
          size_t         size,
          guint          max_depth)
 {
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (loom_json_problem_free);
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (loom_json_problem_free);
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
-  guint64 lines = count_lines (data, size);
-  const LoomJson *root;
+  guint64          lines = count_lines (data, size);
+  const LoomJson  *root;
 
   text = loom_json_salvage ((const char *)data, size, max_depth, problems);
   for (guint i = 0; i < problems->len; i++)
@@ -64,10 +64,10 @@ LLVMFuzzerTestOneInput (const uint8_t *raw,
                         size_t         raw_size)
 {
   g_autofree char *text = NULL;
-  const uint8_t *data;
-  gsize size;
-  gsize end = 0;
-  guint deepest = 0;
+  const uint8_t   *data;
+  gsize            size;
+  gsize            end = 0;
+  guint            deepest = 0;
 
   /* What loom_import_file_read_document () hands salvage: valid UTF-8 without unpaired
    * surrogate escapes. */

@@ -41,7 +41,7 @@ static const char transcript[] =
   "\"tool_use_id\":\"toolu_1\",\"is_error\":true,\"content\":\"1 FAIL migration\"}]}}\n";
 
 static LoomStore *store;
-static char *session_uuid;
+static char      *session_uuid;
 
 int
 LLVMFuzzerInitialize (int    *argc,
@@ -49,12 +49,12 @@ LLVMFuzzerInitialize (int    *argc,
 {
   g_autofree char *db = NULL;
   g_autofree char *path = NULL;
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
-  LoomSessionQuery query = { 0 };
-  const char *paths[2] = { NULL, NULL };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomSessionQuery  query = { 0 };
+  const char       *paths[2] = { NULL, NULL };
   LoomImportOptions options = { "claude-code", paths };
 
   loom_fuzz_init ();
@@ -80,9 +80,9 @@ LLVMFuzzerInitialize (int    *argc,
 
 /* Stands in for the index's terms: a few that begin with the word, odd bytes and all. */
 static GPtrArray *
-expand (const char  *word,
-        gpointer     data,
-        GError     **error)
+expand (const char *word,
+        gpointer    data,
+        GError    **error)
 {
   GPtrArray *terms;
 
@@ -109,12 +109,12 @@ assert_search_error (GError *error)
 static void
 check_text (const char *text)
 {
-  g_autoptr(GArray) tokens = loom_search_query_text_tokenize (text);
+  g_autoptr (GArray) tokens = loom_search_query_text_tokenize (text);
   g_autofree char *edited = NULL;
   g_autofree char *value = NULL;
   g_autofree char *has = NULL;
-  gboolean unclosed = FALSE;
-  gsize covered = 0;
+  gboolean         unclosed = FALSE;
+  gsize            covered = 0;
 
   for (guint i = 0; i < tokens->len; i++)
     {
@@ -141,8 +141,8 @@ check_text (const char *text)
   if (!(has = loom_search_query_text_get_filter (text, "has")))
     {
       g_autofree char *rebuilt = loom_search_query_text_set_filter (text, "has", NULL);
-      g_autoptr(LoomSearchQuery) query = loom_search_query_parse (text, NULL);
-      g_autoptr(LoomSearchQuery) again = loom_search_query_parse (rebuilt, NULL);
+      g_autoptr (LoomSearchQuery) query = loom_search_query_parse (text, NULL);
+      g_autoptr (LoomSearchQuery) again = loom_search_query_parse (rebuilt, NULL);
 
       g_assert_true ((query == NULL) == (again == NULL));
       if (query != NULL)
@@ -158,15 +158,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   g_autofree char *text = g_strndup ((const char *)data, size);
-  g_autoptr(LoomSearchQuery) query = NULL;
-  g_autoptr(GListModel) hits = NULL;
-  g_autoptr(GListModel) in_session = NULL;
-  g_autoptr(GListModel) positions = NULL;
-  g_autoptr(GError) error = NULL;
-  const gboolean *prefix = NULL;
-  const char * const *words;
-  gboolean native = FALSE;
-  guint n_words = 0;
+  g_autoptr (LoomSearchQuery) query = NULL;
+  g_autoptr (GListModel) hits = NULL;
+  g_autoptr (GListModel) in_session = NULL;
+  g_autoptr (GListModel) positions = NULL;
+  g_autoptr (GError) error = NULL;
+  const gboolean    *prefix = NULL;
+  const char *const *words;
+  gboolean           native = FALSE;
+  guint              n_words = 0;
 
   check_text (text);
 

@@ -41,7 +41,7 @@ remove_tmpdir (void)
 const char *
 loom_fuzz_tmpdir (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (tmpdir != NULL)
     return tmpdir;
@@ -83,10 +83,10 @@ template_store (void)
   if (template == NULL)
     {
       g_autofree char *path = g_build_filename (loom_fuzz_tmpdir (), "template.db", NULL);
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       LoomStore *store;
-      char *contents;
-      gsize length;
+      char      *contents;
+      gsize      length;
 
       store = loom_store_open (path, &error);
       g_assert_no_error (error);
@@ -104,21 +104,20 @@ static void
 read_back (LoomStore *store)
 {
   LoomSessionQuery query = { 0 };
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
   sessions = loom_store_list_sessions (store, &query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
-      g_autoptr(JsonNode) json = loom_session_to_json (session);
-      g_autoptr(GListModel) timeline = NULL;
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (JsonNode) json = loom_session_to_json (session);
+      g_autoptr (GListModel) timeline = NULL;
 
       g_assert_nonnull (json);
-      timeline = loom_store_list_timeline (store, loom_session_get_uuid (session), 0, 0,
-                                           &error);
+      timeline = loom_store_list_timeline (store, loom_session_get_uuid (session), 0, 0, &error);
       g_assert_no_error (error);
       g_assert_nonnull (timeline);
     }
@@ -130,14 +129,14 @@ loom_fuzz_import (const char    *source,
                   const uint8_t *data,
                   size_t         size)
 {
-  g_autofree char *path = g_build_filename (loom_fuzz_tmpdir (), relative_path, NULL);
-  g_autofree char *db = g_build_filename (loom_fuzz_tmpdir (), "history.db", NULL);
-  g_autofree char *wal = g_strconcat (db, "-wal", NULL);
-  g_autofree char *shm = g_strconcat (db, "-shm", NULL);
-  const char *paths[] = { path, NULL };
+  g_autofree char  *path = g_build_filename (loom_fuzz_tmpdir (), relative_path, NULL);
+  g_autofree char  *db = g_build_filename (loom_fuzz_tmpdir (), "history.db", NULL);
+  g_autofree char  *wal = g_strconcat (db, "-wal", NULL);
+  g_autofree char  *shm = g_strconcat (db, "-shm", NULL);
+  const char       *paths[] = { path, NULL };
   LoomImportOptions options = { source, paths };
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (GError) error = NULL;
   GBytes *template = template_store ();
   LoomStore *store;
 
@@ -170,7 +169,7 @@ loom_fuzz_looks_like_jsonl (const uint8_t *data,
                             size_t         size)
 {
   static LoomJsonDoc *doc;
-  const uint8_t *newline = memchr (data, '\n', size);
+  const uint8_t      *newline = memchr (data, '\n', size);
 
   if (doc == NULL)
     doc = loom_json_doc_new ();
@@ -184,9 +183,8 @@ loom_fuzz_import_json_or_jsonl (const char    *source,
                                 const uint8_t *data,
                                 size_t         size)
 {
-  g_autofree char *relative_path = g_strconcat (relative_stem,
-                                                loom_fuzz_looks_like_jsonl (data, size)
-                                                ? ".jsonl" : ".json", NULL);
+  g_autofree char *relative_path = g_strconcat (
+    relative_stem, loom_fuzz_looks_like_jsonl (data, size) ? ".jsonl" : ".json", NULL);
 
   loom_fuzz_import (source, relative_path, data, size);
 }

@@ -44,7 +44,7 @@ claude_assistant_line_in (const char *session,
                           n, session, n % 60, n, n, text);
 }
 
-#define claude_user_line(n, text) claude_user_line_in (CLAUDE_SESSION, (n), (text))
+#define claude_user_line(n, text)      claude_user_line_in (CLAUDE_SESSION, (n), (text))
 #define claude_assistant_line(n, text) claude_assistant_line_in (CLAUDE_SESSION, (n), (text))
 
 G_END_DECLS

@@ -29,9 +29,9 @@ expected_path (const Expected *e)
 }
 
 void
-import_paths (Fixture            *f,
-              const char         *source,
-              const char * const *paths)
+import_paths (Fixture           *f,
+              const char        *source,
+              const char *const *paths)
 {
   loom_test_store_import_paths (f, source, paths);
   g_assert_cmpuint (f->stats->files_failed, ==, 0);
@@ -52,8 +52,8 @@ GHashTable *
 sessions_by_source_id (Fixture *f)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
   GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                              (GDestroyNotify)json_node_unref);
 
@@ -62,8 +62,8 @@ sessions_by_source_id (Fixture *f)
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
-      JsonNode *json = loom_session_to_json (session);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
+      JsonNode   *json = loom_session_to_json (session);
       const char *id = json_object_get_string_member (json_node_get_object (json),
                                                       "source_session_id");
 
@@ -77,17 +77,17 @@ static char *
 sessions_json (Fixture *f)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) sessions = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonArray) array = json_array_new ();
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonArray) array = json_array_new ();
+  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
   sessions = loom_store_list_sessions (f->store, &query, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
       json_array_add_element (array, loom_session_to_json (session));
     }
@@ -130,7 +130,7 @@ assert_json_equal (JsonNode   *node,
                    const char *wanted,
                    const char *what)
 {
-  g_autoptr(JsonNode) expected_node = json_from_string (wanted, NULL);
+  g_autoptr (JsonNode) expected_node = json_from_string (wanted, NULL);
   g_autofree char *got = loom_json_to_string (node);
 
   g_assert_nonnull (expected_node);
@@ -151,15 +151,15 @@ static TimelineCounts
 timeline_counts (Fixture    *f,
                  const char *uuid)
 {
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
   TimelineCounts counts = { 0 };
 
   timeline = loom_store_list_timeline (f->store, uuid, 0, 0, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       if (d->is_message)
@@ -183,8 +183,8 @@ assert_session (Fixture        *f,
                 GHashTable     *sessions,
                 const Expected *e)
 {
-  JsonNode *node = g_hash_table_lookup (sessions, e->session_id);
-  JsonObject *s, *counts, *tokens;
+  JsonNode      *node = g_hash_table_lookup (sessions, e->session_id);
+  JsonObject    *s, *counts, *tokens;
   TimelineCounts timeline;
 
   g_test_message ("checking %s", e->fixture);
@@ -206,8 +206,8 @@ assert_session (Fixture        *f,
   assert_member_string (s, "session_type", e->session_type);
   assert_member_string (s, "created_at", e->created_at);
   assert_member_string (s, "updated_at", e->updated_at);
-  g_assert_true (g_str_has_suffix (json_object_get_string_member (s, "source_path"),
-                                   strrchr (e->fixture, '/')));
+  g_assert_true (
+    g_str_has_suffix (json_object_get_string_member (s, "source_path"), strrchr (e->fixture, '/')));
   assert_json_equal (json_object_get_member (s, "models"), e->models, "models");
   assert_json_equal (json_object_get_member (s, "tools_used"), e->tools_used, "tools_used");
 
@@ -249,16 +249,16 @@ assert_session (Fixture        *f,
 
 /* Each fixture alone, named as codex and detected from its content: the README's numbers. */
 void
-test_fixture (Fixture       *f,
-              gconstpointer  data)
+test_fixture (Fixture      *f,
+              gconstpointer data)
 {
-  const Expected *e = data;
+  const Expected  *e = data;
   g_autofree char *path = expected_path (e);
-  const char *sources[] = { "codex", NULL };
+  const char      *sources[] = { "codex", NULL };
 
   for (guint s = 0; s < G_N_ELEMENTS (sources); s++)
     {
-      g_autoptr(GHashTable) sessions = NULL;
+      g_autoptr (GHashTable) sessions = NULL;
       g_autofree char *dir = g_build_filename (f->dir, sources[s] ? "named" : "detected", NULL);
       g_autofree char *db = g_build_filename (dir, "history.db", NULL);
 
@@ -280,12 +280,12 @@ test_fixture (Fixture       *f,
 
 /* The whole folder without --source: every file is recognised as Codex, none is lost. */
 void
-test_detect_folder (Fixture       *f,
-                    gconstpointer  data)
+test_detect_folder (Fixture      *f,
+                    gconstpointer data)
 {
-  const Table *table = data;
+  const Table     *table = data;
   g_autofree char *root = fixture_in (table->root, NULL);
-  g_autoptr(GHashTable) sessions = NULL;
+  g_autoptr (GHashTable) sessions = NULL;
 
   import_path (f, NULL, root);
   g_assert_cmpuint (f->stats->files_imported, ==, table->n_expected);
@@ -297,14 +297,14 @@ test_detect_folder (Fixture       *f,
 
 /* Importing again changes nothing: same sessions, same rows, nothing read. */
 void
-test_import_twice (Fixture       *f,
-                   gconstpointer  data)
+test_import_twice (Fixture      *f,
+                   gconstpointer data)
 {
-  const Table *table = data;
+  const Table     *table = data;
   g_autofree char *root = fixture_in (table->root, NULL);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  gint64 messages, events;
+  gint64           messages, events;
 
   import_path (f, "codex", root);
   before = sessions_json (f);
@@ -333,22 +333,21 @@ append_timeline (Fixture    *f,
                  const char *uuid,
                  GString    *out)
 {
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
 
   timeline = loom_store_list_timeline (f->store, uuid, 0, 0, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
-      g_string_append_printf (out, "%s|%s|%u|%s|%" G_GINT64_FORMAT "|%s|%s|%d|%s|%"
-                              G_GINT64_FORMAT "|%s\n",
-                              or_empty (d->is_message ? d->role : d->kind), or_empty (d->model),
-                              d->flags, or_empty (d->tool_name), d->created_at,
-                              or_empty (d->call_id), or_empty (d->path), d->is_error,
-                              or_empty (d->change_kind), d->payload_size, or_empty (d->text));
+      g_string_append_printf (
+        out, "%s|%s|%u|%s|%" G_GINT64_FORMAT "|%s|%s|%d|%s|%" G_GINT64_FORMAT "|%s\n",
+        or_empty (d->is_message ? d->role : d->kind), or_empty (d->model), d->flags,
+        or_empty (d->tool_name), d->created_at, or_empty (d->call_id), or_empty (d->path),
+        d->is_error, or_empty (d->change_kind), d->payload_size, or_empty (d->text));
     }
 }
 
@@ -357,12 +356,12 @@ char *
 comparable_session (Fixture    *f,
                     const char *session_id)
 {
-  g_autoptr(GHashTable) sessions = sessions_by_source_id (f);
-  JsonNode *node = g_hash_table_lookup (sessions, session_id);
+  g_autoptr (GHashTable) sessions = sessions_by_source_id (f);
+  JsonNode        *node = g_hash_table_lookup (sessions, session_id);
   g_autofree char *uuid = NULL;
   g_autofree char *json = NULL;
-  JsonObject *object;
-  GString *out;
+  JsonObject      *object;
+  GString         *out;
 
   g_assert_nonnull (node);
   object = json_node_get_object (node);
@@ -382,7 +381,7 @@ write_bytes (const char *path,
              const char *bytes,
              gsize       length)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_file_set_contents (path, bytes, (gssize)length, &error);
   g_assert_no_error (error);
@@ -409,10 +408,10 @@ import_in_two_passes (const char *name,
                       gsize       cut,
                       gint64     *rows)
 {
-  Fixture f = { 0 };
+  Fixture          f = { 0 };
   g_autofree char *sessions = NULL;
   g_autofree char *path = NULL;
-  char *result;
+  char            *result;
 
   loom_test_store_set_up (&f, NULL);
   sessions = g_build_filename (f.dir, "sessions", NULL);
@@ -435,18 +434,18 @@ import_in_two_passes (const char *name,
 /* A session that grows between imports — after every line, and with its last line half
  * written — ends exactly as a single import of the whole file (resumes included). */
 void
-test_incremental (Fixture       *f,
-                  gconstpointer  data)
+test_incremental (Fixture      *f,
+                  gconstpointer data)
 {
-  const Expected *e = data;
+  const Expected  *e = data;
   g_autofree char *path = expected_path (e);
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *contents = NULL;
   g_autofree char *reference = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 reference_rows[2];
-  gsize length = 0;
-  guint cuts = 0;
+  gsize  length = 0;
+  guint  cuts = 0;
 
   g_file_get_contents (path, &contents, &length, &error);
   g_assert_no_error (error);
@@ -456,24 +455,24 @@ test_incremental (Fixture       *f,
   reference_rows[0] = loom_test_count_rows (f->db, "messages");
   reference_rows[1] = loom_test_count_rows (f->db, "events");
 
-  for (const char *line = contents; line < contents + length; )
+  for (const char *line = contents; line < contents + length;)
     {
       const char *eol = memchr (line, '\n', contents + length - line);
       const char *next = eol != NULL ? eol + 1 : contents + length;
-      gsize cuts_here[] = { (gsize)(line - contents) + (gsize)(next - line) / 2,
-                            (gsize)(next - contents) };
+      gsize       cuts_here[] = { (gsize)(line - contents) + (gsize)(next - line) / 2,
+                                  (gsize)(next - contents) };
 
       for (guint c = 0; c < G_N_ELEMENTS (cuts_here); c++)
         {
           g_autofree char *got = NULL;
-          gint64 rows[2];
+          gint64           rows[2];
 
           if (cuts_here[c] == 0 || cuts_here[c] >= length)
             continue;
           got = import_in_two_passes (name, e->session_id, contents, length, cuts_here[c], rows);
           if (g_strcmp0 (got, reference) != 0)
-            g_error ("cut at byte %" G_GSIZE_FORMAT ":\n  got      %s\n  expected %s",
-                     cuts_here[c], got, reference);
+            g_error ("cut at byte %" G_GSIZE_FORMAT ":\n  got      %s\n  expected %s", cuts_here[c],
+                     got, reference);
           g_assert_cmpint (rows[0], ==, reference_rows[0]);
           g_assert_cmpint (rows[1], ==, reference_rows[1]);
           cuts++;
@@ -488,7 +487,7 @@ static void
 collect_files (const char *dir,
                GPtrArray  *files)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   g_assert_nonnull (listing);
@@ -508,13 +507,13 @@ collect_files (const char *dir,
 
 /* The agents' files are read, never written: same bytes after every kind of import. */
 void
-test_fixtures_unchanged (Fixture       *f,
-                         gconstpointer  data)
+test_fixtures_unchanged (Fixture      *f,
+                         gconstpointer data)
 {
-  const Table *table = data;
+  const Table     *table = data;
   g_autofree char *root = fixture_in (table->root, NULL);
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) sums = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) sums = g_ptr_array_new_with_free_func (g_free);
 
   collect_files (root, files);
   g_assert_cmpuint (files->len, >=, table->n_expected);
@@ -534,9 +533,10 @@ test_fixtures_unchanged (Fixture       *f,
 }
 
 void
-add_fixture_test (const char     *path,
-                  gconstpointer   data,
-                  void          (*func) (Fixture *, gconstpointer))
+add_fixture_test (const char   *path,
+                  gconstpointer data,
+                  void (*func) (Fixture *,
+                                gconstpointer))
 {
   g_test_add (path, Fixture, data, loom_test_store_set_up, func, loom_test_store_tear_down);
 }

@@ -23,9 +23,9 @@
 
 typedef struct
 {
-  const char *fixture;            /* folder below the fixture root (FixtureRoot) */
-  const char *session_id;         /* the agent's id for the session */
-  const char *parent;             /* the parent's agent session id, or NULL */
+  const char *fixture;    /* folder below the fixture root (FixtureRoot) */
+  const char *session_id; /* the agent's id for the session */
+  const char *parent;     /* the parent's agent session id, or NULL */
   const char *title;
   const char *cwd;
   const char *project;
@@ -33,15 +33,15 @@ typedef struct
   const char *agent_version;
   const char *agent_mode;
   const char *model;
-  const char *models;             /* JSON array, in order of first use */
+  const char *models; /* JSON array, in order of first use */
   gint64      user, assistant, tool_calls, tool_results, tool_errors, reasoning;
   gint64      message_count, event_count;
   gint64      tokens_input, tokens_output, tokens_cache_read, tokens_cache_creation;
-  const char *tools_used;         /* JSON object */
+  const char *tools_used; /* JSON object */
   const char *created_at;
   const char *updated_at;
-  guint       stored_messages;    /* every message kept, flagged ones and system notices too */
-  guint       flagged;            /* of which not a person's prompt (LOOM_MESSAGE_NOT_A_PROMPT) */
+  guint       stored_messages; /* every message kept, flagged ones and system notices too */
+  guint       flagged;         /* of which not a person's prompt (LOOM_MESSAGE_NOT_A_PROMPT) */
   guint       file_changes;
   guint       subagents;
   guint       compactions;
@@ -50,12 +50,12 @@ typedef struct
   guint       raw;
 } Expected;
 
-#define V10 "v1.0-inline-sidechain"
-#define V20 "v2.0-agent-files"
-#define V21 "v2.1-progress"
-#define V212 "v2.1.2xx-titles"
-#define STREAMED "streamed-tool-error"
-#define TWO_IDS "two-session-ids"
+#define V10       "v1.0-inline-sidechain"
+#define V20       "v2.0-agent-files"
+#define V21       "v2.1-progress"
+#define V212      "v2.1.2xx-titles"
+#define STREAMED  "streamed-tool-error"
+#define TWO_IDS   "two-session-ids"
 #define NON_ASCII "non-ascii"
 
 #define A_ID "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13"
@@ -65,186 +65,354 @@ typedef struct
 /* The numbers of fixtures/claude/README.md. */
 static const Expected expected[] = {
   {
-    .fixture = V10, .session_id = A_ID,
-    .title = "Fix the flaky store test - 2025-09-14", .cwd = "/home/ada/src/loom",
-    .project = "loom", .git_branch = "main", .agent_version = "1.0.98",
+    .fixture = V10,
+    .session_id = A_ID,
+    .title = "Fix the flaky store test - 2025-09-14",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "1.0.98",
     .model = "claude-opus-4-1-20250805",
     .models = "[\"claude-opus-4-1-20250805\",\"claude-sonnet-4-20250514\"]",
-    .user = 1, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 4,
+    .user = 1,
+    .assistant = 3,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .message_count = 4,
     .event_count = 8,
-    .tokens_input = 14, .tokens_output = 358, .tokens_cache_read = 40600,
+    .tokens_input = 14,
+    .tokens_output = 358,
+    .tokens_cache_read = 40600,
     .tokens_cache_creation = 2550,
     .tools_used = "{\"Task\":1,\"Edit\":1}",
-    .created_at = "2025-09-14T12:00:00.000Z", .updated_at = "2025-09-14T12:01:02.020Z",
-    .stored_messages = 8, .flagged = 3, .file_changes = 1, .subagents = 1, .lifecycle = 2,
+    .created_at = "2025-09-14T12:00:00.000Z",
+    .updated_at = "2025-09-14T12:01:02.020Z",
+    .stored_messages = 8,
+    .flagged = 3,
+    .file_changes = 1,
+    .subagents = 1,
+    .lifecycle = 2,
   },
   {
-    .fixture = V10, .session_id = A_ID "/sidechain-9e6c3a8d-4f1b-4d72-a3e9-5c2b8f6d1a34",
+    .fixture = V10,
+    .session_id = A_ID "/sidechain-9e6c3a8d-4f1b-4d72-a3e9-5c2b8f6d1a34",
     .parent = A_ID,
     .title = "Find what makes tests/core/test-store.c flaky. - 2025-09-14",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "1.0.98",
+    .model = "claude-opus-4-1-20250805",
     .models = "[\"claude-opus-4-1-20250805\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 2,
-    .tokens_input = 8, .tokens_output = 160, .tokens_cache_read = 10800,
+    .tokens_input = 8,
+    .tokens_output = 160,
+    .tokens_cache_read = 10800,
     .tokens_cache_creation = 1000,
     .tools_used = "{\"Grep\":1}",
-    .created_at = "2025-09-14T12:00:05.700Z", .updated_at = "2025-09-14T12:00:14.020Z",
+    .created_at = "2025-09-14T12:00:05.700Z",
+    .updated_at = "2025-09-14T12:00:14.020Z",
     .stored_messages = 3,
   },
   {
-    .fixture = V20, .session_id = B_ID,
+    .fixture = V20,
+    .session_id = B_ID,
     .title = "Add a CSV export to the tide report command - 2025-12-03",
-    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "feature/tide-export",
-    .agent_version = "2.0.76", .agent_mode = "acceptEdits",
-    .model = "claude-sonnet-4-5-20250929", .models = "[\"claude-sonnet-4-5-20250929\"]",
-    .user = 2, .assistant = 4, .tool_calls = 2, .tool_results = 2, .reasoning = 1,
-    .message_count = 6, .event_count = 12,
-    .tokens_input = 27, .tokens_output = 620, .tokens_cache_read = 46600,
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "feature/tide-export",
+    .agent_version = "2.0.76",
+    .agent_mode = "acceptEdits",
+    .model = "claude-sonnet-4-5-20250929",
+    .models = "[\"claude-sonnet-4-5-20250929\"]",
+    .user = 2,
+    .assistant = 4,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .reasoning = 1,
+    .message_count = 6,
+    .event_count = 12,
+    .tokens_input = 27,
+    .tokens_output = 620,
+    .tokens_cache_read = 46600,
     .tokens_cache_creation = 3680,
     .tools_used = "{\"Task\":1,\"Write\":1}",
-    .created_at = "2025-12-03T12:00:10.000Z", .updated_at = "2025-12-03T12:00:41.300Z",
-    .stored_messages = 6, .file_changes = 1, .subagents = 1, .api_errors = 1, .lifecycle = 4,
-  },
-  {
-    .fixture = V20, .session_id = B_ID "/agent-a3f9c2d1", .parent = B_ID,
-    .title = "List the functions in src/report.rs that build rows. - 2025-12-03",
-    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "feature/tide-export",
-    .agent_version = "2.0.76", .model = "claude-haiku-4-5-20251001",
-    .models = "[\"claude-haiku-4-5-20251001\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
-    .event_count = 2,
-    .tokens_input = 9, .tokens_output = 140, .tokens_cache_read = 9200,
-    .tokens_cache_creation = 2100,
-    .tools_used = "{\"Read\":1}",
-    .created_at = "2025-12-03T12:00:15.100Z", .updated_at = "2025-12-03T12:00:27.500Z",
-    .stored_messages = 3,
-  },
-  {
-    .fixture = V20, .session_id = B_ID "/agent-7e1d0c42", .parent = B_ID,
-    .title = "Warmup - 2025-12-03", .cwd = "/home/ada/src/tide", .project = "tide",
-    .git_branch = "feature/tide-export", .agent_version = "2.0.76",
-    .model = "claude-haiku-4-5-20251001", .models = "[\"claude-haiku-4-5-20251001\"]",
-    .user = 1, .assistant = 1, .message_count = 2, .event_count = 0,
-    .tokens_input = 3, .tokens_output = 20, .tokens_cache_read = 0,
-    .tokens_cache_creation = 2500,
-    .tools_used = "{}",
-    .created_at = "2025-12-03T12:00:01.000Z", .updated_at = "2025-12-03T12:00:02.700Z",
-    .stored_messages = 2,
-  },
-  {
-    .fixture = V21, .session_id = C_ID,
-    .title = "Review the importer for token double counting - 2026-02-10",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.42", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 3, .assistant = 4, .tool_calls = 3, .tool_results = 3, .message_count = 7,
-    .event_count = 15,
-    .tokens_input = 28, .tokens_output = 495, .tokens_cache_read = 60500,
-    .tokens_cache_creation = 8800,
-    .tools_used = "{\"Task\":2,\"Bash\":1}",
-    .created_at = "2026-02-10T12:00:00.000Z", .updated_at = "2026-02-10T12:07:12.000Z",
-    .stored_messages = 11, .flagged = 4, .subagents = 2, .compactions = 1, .api_errors = 2,
+    .created_at = "2025-12-03T12:00:10.000Z",
+    .updated_at = "2025-12-03T12:00:41.300Z",
+    .stored_messages = 6,
+    .file_changes = 1,
+    .subagents = 1,
+    .api_errors = 1,
     .lifecycle = 4,
   },
   {
-    .fixture = V21, .session_id = C_ID "/agent-a91c3e5f20b7d4e68", .parent = C_ID,
+    .fixture = V20,
+    .session_id = B_ID "/agent-a3f9c2d1",
+    .parent = B_ID,
+    .title = "List the functions in src/report.rs that build rows. - 2025-12-03",
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "feature/tide-export",
+    .agent_version = "2.0.76",
+    .model = "claude-haiku-4-5-20251001",
+    .models = "[\"claude-haiku-4-5-20251001\"]",
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
+    .event_count = 2,
+    .tokens_input = 9,
+    .tokens_output = 140,
+    .tokens_cache_read = 9200,
+    .tokens_cache_creation = 2100,
+    .tools_used = "{\"Read\":1}",
+    .created_at = "2025-12-03T12:00:15.100Z",
+    .updated_at = "2025-12-03T12:00:27.500Z",
+    .stored_messages = 3,
+  },
+  {
+    .fixture = V20,
+    .session_id = B_ID "/agent-7e1d0c42",
+    .parent = B_ID,
+    .title = "Warmup - 2025-12-03",
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "feature/tide-export",
+    .agent_version = "2.0.76",
+    .model = "claude-haiku-4-5-20251001",
+    .models = "[\"claude-haiku-4-5-20251001\"]",
+    .user = 1,
+    .assistant = 1,
+    .message_count = 2,
+    .event_count = 0,
+    .tokens_input = 3,
+    .tokens_output = 20,
+    .tokens_cache_read = 0,
+    .tokens_cache_creation = 2500,
+    .tools_used = "{}",
+    .created_at = "2025-12-03T12:00:01.000Z",
+    .updated_at = "2025-12-03T12:00:02.700Z",
+    .stored_messages = 2,
+  },
+  {
+    .fixture = V21,
+    .session_id = C_ID,
+    .title = "Review the importer for token double counting - 2026-02-10",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.42",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 3,
+    .assistant = 4,
+    .tool_calls = 3,
+    .tool_results = 3,
+    .message_count = 7,
+    .event_count = 15,
+    .tokens_input = 28,
+    .tokens_output = 495,
+    .tokens_cache_read = 60500,
+    .tokens_cache_creation = 8800,
+    .tools_used = "{\"Task\":2,\"Bash\":1}",
+    .created_at = "2026-02-10T12:00:00.000Z",
+    .updated_at = "2026-02-10T12:07:12.000Z",
+    .stored_messages = 11,
+    .flagged = 4,
+    .subagents = 2,
+    .compactions = 1,
+    .api_errors = 2,
+    .lifecycle = 4,
+  },
+  {
+    .fixture = V21,
+    .session_id = C_ID "/agent-a91c3e5f20b7d4e68",
+    .parent = C_ID,
     .title = "Find tokens summed twice in src/core/loom-import.c - 2026-02-10",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.42", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .reasoning = 1,
-    .message_count = 3, .event_count = 3,
-    .tokens_input = 7, .tokens_output = 145, .tokens_cache_read = 17500,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.42",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .reasoning = 1,
+    .message_count = 3,
+    .event_count = 3,
+    .tokens_input = 7,
+    .tokens_output = 145,
+    .tokens_cache_read = 17500,
     .tokens_cache_creation = 2100,
     .tools_used = "{\"Grep\":1}",
-    .created_at = "2026-02-10T12:00:05.300Z", .updated_at = "2026-02-10T12:00:15.000Z",
+    .created_at = "2026-02-10T12:00:05.300Z",
+    .updated_at = "2026-02-10T12:00:15.000Z",
     .stored_messages = 3,
   },
   {
-    .fixture = V21, .session_id = C_ID "/agent-b27e4d1c90a3f5b86", .parent = C_ID,
+    .fixture = V21,
+    .session_id = C_ID "/agent-b27e4d1c90a3f5b86",
+    .parent = C_ID,
     .title = "List the tests that cover token totals. - 2026-02-10",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.42", .model = "claude-haiku-4-5-20251001",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.42",
+    .model = "claude-haiku-4-5-20251001",
     .models = "[\"claude-haiku-4-5-20251001\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 2,
-    .tokens_input = 10, .tokens_output = 75, .tokens_cache_read = 6900,
+    .tokens_input = 10,
+    .tokens_output = 75,
+    .tokens_cache_read = 6900,
     .tokens_cache_creation = 1200,
     .tools_used = "{\"Glob\":1}",
-    .created_at = "2026-02-10T12:00:05.400Z", .updated_at = "2026-02-10T12:00:12.000Z",
+    .created_at = "2026-02-10T12:00:05.400Z",
+    .updated_at = "2026-02-10T12:00:12.000Z",
     .stored_messages = 3,
   },
   {
-    .fixture = V212, .session_id = "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64",
-    .title = "Agent-provided titles - 2026-06-18", .cwd = "/home/ada/src/loom",
-    .project = "loom", .git_branch = "fix/titles", .agent_version = "2.1.201",
-    .agent_mode = "acceptEdits", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 2, .assistant = 3, .tool_calls = 2, .tool_results = 2, .reasoning = 1,
-    .message_count = 5, .event_count = 17,
-    .tokens_input = 18, .tokens_output = 605, .tokens_cache_read = 58000,
+    .fixture = V212,
+    .session_id = "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64",
+    .title = "Agent-provided titles - 2026-06-18",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "fix/titles",
+    .agent_version = "2.1.201",
+    .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 2,
+    .assistant = 3,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .reasoning = 1,
+    .message_count = 5,
+    .event_count = 17,
+    .tokens_input = 18,
+    .tokens_output = 605,
+    .tokens_cache_read = 58000,
     .tokens_cache_creation = 7200,
     .tools_used = "{\"Read\":1,\"MultiEdit\":1}",
-    .created_at = "2026-06-18T12:00:00.000Z", .updated_at = "2026-06-18T12:02:06.000Z",
-    .stored_messages = 5, .file_changes = 1, .lifecycle = 10, .raw = 1,
+    .created_at = "2026-06-18T12:00:00.000Z",
+    .updated_at = "2026-06-18T12:02:06.000Z",
+    .stored_messages = 5,
+    .file_changes = 1,
+    .lifecycle = 10,
+    .raw = 1,
   },
   {
-    .fixture = STREAMED, .session_id = "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
-    .title = "Run the test suite and fix what fails - 2026-03-05", .cwd = "/home/ada/src/loom",
-    .project = "loom", .git_branch = "main", .agent_version = "2.1.81",
-    .agent_mode = "default", .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 2, .assistant = 5, .tool_calls = 4, .tool_results = 4, .tool_errors = 2,
-    .reasoning = 1, .message_count = 7, .event_count = 9,
-    .tokens_input = 20, .tokens_output = 298, .tokens_cache_read = 70700,
+    .fixture = STREAMED,
+    .session_id = "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
+    .title = "Run the test suite and fix what fails - 2026-03-05",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 2,
+    .assistant = 5,
+    .tool_calls = 4,
+    .tool_results = 4,
+    .tool_errors = 2,
+    .reasoning = 1,
+    .message_count = 7,
+    .event_count = 9,
+    .tokens_input = 20,
+    .tokens_output = 298,
+    .tokens_cache_read = 70700,
     .tokens_cache_creation = 5800,
     .tools_used = "{\"Bash\":3,\"Read\":1}",
-    .created_at = "2026-03-05T12:00:00.000Z", .updated_at = "2026-03-05T12:01:23.000Z",
-    .stored_messages = 8, .flagged = 1,
+    .created_at = "2026-03-05T12:00:00.000Z",
+    .updated_at = "2026-03-05T12:01:23.000Z",
+    .stored_messages = 8,
+    .flagged = 1,
   },
   {
-    .fixture = TWO_IDS, .session_id = "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72",
-    .title = "Plan the folder drag and drop - 2026-01-20", .cwd = "/home/ada/src/loom",
-    .project = "loom", .git_branch = "main", .agent_version = "2.1.32",
-    .agent_mode = "acceptEdits", .model = "claude-opus-4-5-20251101",
+    .fixture = TWO_IDS,
+    .session_id = "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72",
+    .title = "Plan the folder drag and drop - 2026-01-20",
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.32",
+    .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-5-20251101",
     .models = "[\"claude-opus-4-5-20251101\"]",
-    .user = 2, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 5,
+    .user = 2,
+    .assistant = 3,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .message_count = 5,
     .event_count = 5,
-    .tokens_input = 15, .tokens_output = 550, .tokens_cache_read = 28800,
+    .tokens_input = 15,
+    .tokens_output = 550,
+    .tokens_cache_read = 28800,
     .tokens_cache_creation = 2600,
     .tools_used = "{\"ExitPlanMode\":1,\"Edit\":1}",
-    .created_at = "2026-01-20T12:00:00.000Z", .updated_at = "2026-01-21T12:00:15.000Z",
-    .stored_messages = 5, .file_changes = 1,
+    .created_at = "2026-01-20T12:00:00.000Z",
+    .updated_at = "2026-01-21T12:00:15.000Z",
+    .stored_messages = 5,
+    .file_changes = 1,
   },
   {
-    .fixture = NON_ASCII, .session_id = "3e6b9d2a-4c8f-4a17-b5e3-7d1a0c9f2e58",
+    .fixture = NON_ASCII,
+    .session_id = "3e6b9d2a-4c8f-4a17-b5e3-7d1a0c9f2e58",
     .title = "日本語のコメントを直して 🙏 — también en español, por favor - 2026-04-01",
-    .cwd = "/home/ada/プロジェクト/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-sonnet-4-5-20250929", .models = "[\"claude-sonnet-4-5-20250929\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .cwd = "/home/ada/プロジェクト/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-sonnet-4-5-20250929",
+    .models = "[\"claude-sonnet-4-5-20250929\"]",
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 3,
-    .tokens_input = 6, .tokens_output = 190, .tokens_cache_read = 6900,
+    .tokens_input = 6,
+    .tokens_output = 190,
+    .tokens_cache_read = 6900,
     .tokens_cache_creation = 850,
     .tools_used = "{\"Edit\":1}",
-    .created_at = "2026-04-01T12:00:00.000Z", .updated_at = "2026-04-01T12:00:09.000Z",
-    .stored_messages = 3, .file_changes = 1,
+    .created_at = "2026-04-01T12:00:00.000Z",
+    .updated_at = "2026-04-01T12:00:09.000Z",
+    .stored_messages = 3,
+    .file_changes = 1,
   },
 };
 
-static const char * const folders[] = {
+static const char *const folders[] = {
   V10, V20, V21, V212, STREAMED, TWO_IDS, NON_ASCII,
 };
 
-#define BLOCKS "content-blocks"
-#define TOOL_NAMES "tool-names"
-#define SYSTEM_PROGRESS "system-and-progress"
-#define QUEUE_NAMES "queue-and-names"
-#define PLACEHOLDERS "placeholder-usage"
-#define REWINDS "rewinds"
-#define V10_CWD "v1.0-sidechain-cwd"
+#define BLOCKS              "content-blocks"
+#define TOOL_NAMES          "tool-names"
+#define SYSTEM_PROGRESS     "system-and-progress"
+#define QUEUE_NAMES         "queue-and-names"
+#define PLACEHOLDERS        "placeholder-usage"
+#define REWINDS             "rewinds"
+#define V10_CWD             "v1.0-sidechain-cwd"
 #define TYPED_BESIDE_RESULT "typed-beside-result"
-#define USAGE_REPEATS "usage-repeats"
-#define TYPED_ID "c4e8a2d6-1f3b-4a57-9c0e-6b2d8f4a1e39"
+#define USAGE_REPEATS       "usage-repeats"
+#define TYPED_ID            "c4e8a2d6-1f3b-4a57-9c0e-6b2d8f4a1e39"
 
 #define D_ID "d8e3a7c1-4b6f-4a29-9e5d-7c2b1f0a3d86"
 
@@ -253,161 +421,293 @@ static const char * const folders[] = {
  * count. */
 static const Expected variants[] = {
   {
-    .fixture = BLOCKS, .session_id = "7d4a1f8e-2c6b-4e93-a5d0-3b9e8c1f6a27",
+    .fixture = BLOCKS,
+    .session_id = "7d4a1f8e-2c6b-4e93-a5d0-3b9e8c1f6a27",
     .title = "The depth chart renders blank. This is what I see: [image] - 2026-03-12",
-    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 3, .tool_calls = 3, .tool_results = 3, .reasoning = 2,
-    .message_count = 4, .event_count = 8,
-    .tokens_input = 13, .tokens_output = 260, .tokens_cache_read = 47500,
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 3,
+    .tool_calls = 3,
+    .tool_results = 3,
+    .reasoning = 2,
+    .message_count = 4,
+    .event_count = 8,
+    .tokens_input = 13,
+    .tokens_output = 260,
+    .tokens_cache_read = 47500,
     .tokens_cache_creation = 7300,
     .tools_used = "{\"Read\":2,\"Bash\":1}",
-    .created_at = "2026-03-12T12:00:00.000Z", .updated_at = "2026-03-12T12:00:18.000Z",
-    .stored_messages = 5, .flagged = 1,
+    .created_at = "2026-03-12T12:00:00.000Z",
+    .updated_at = "2026-03-12T12:00:18.000Z",
+    .stored_messages = 5,
+    .flagged = 1,
   },
   {
-    .fixture = TOOL_NAMES, .session_id = "e2b7c49a-5f13-4d8e-9a6c-0d3f7b1e5c84",
+    .fixture = TOOL_NAMES,
+    .session_id = "e2b7c49a-5f13-4d8e-9a6c-0d3f7b1e5c84",
     .title = "File an issue for the flaky test, note it, find others - 2026-03-20",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "acceptEdits",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 4, .tool_calls = 3, .tool_results = 3, .message_count = 5,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 4,
+    .tool_calls = 3,
+    .tool_results = 3,
+    .message_count = 5,
     .event_count = 8,
-    .tokens_input = 18, .tokens_output = 325, .tokens_cache_read = 63300,
+    .tokens_input = 18,
+    .tokens_output = 325,
+    .tokens_cache_read = 63300,
     .tokens_cache_creation = 7400,
     .tools_used = "{\"mcp__github__create_issue\":1,\"NotebookEdit\":1,\"Agent\":1}",
-    .created_at = "2026-03-20T12:00:00.000Z", .updated_at = "2026-03-20T12:00:34.000Z",
-    .stored_messages = 5, .file_changes = 1, .subagents = 1,
+    .created_at = "2026-03-20T12:00:00.000Z",
+    .updated_at = "2026-03-20T12:00:34.000Z",
+    .stored_messages = 5,
+    .file_changes = 1,
+    .subagents = 1,
   },
   {
-    .fixture = SYSTEM_PROGRESS, .session_id = "9a5c3e1b-7f2d-4b68-8e04-6c1a9d3f5b72",
+    .fixture = SYSTEM_PROGRESS,
+    .session_id = "9a5c3e1b-7f2d-4b68-8e04-6c1a9d3f5b72",
     .title = "Rebuild the docs and find the libadwaita 1.2 release notes - 2026-03-25",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 2, .assistant = 7, .tool_calls = 5, .tool_results = 5, .message_count = 9,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 2,
+    .assistant = 7,
+    .tool_calls = 5,
+    .tool_results = 5,
+    .message_count = 9,
     .event_count = 16,
-    .tokens_input = 24, .tokens_output = 288, .tokens_cache_read = 108500,
+    .tokens_input = 24,
+    .tokens_output = 288,
+    .tokens_cache_read = 108500,
     .tokens_cache_creation = 7250,
     .tools_used = "{\"Bash\":2,\"WebSearch\":1,\"mcp__gitlab__get_file_contents\":1,"
                   "\"BashOutput\":1}",
-    .created_at = "2026-03-25T12:00:00.000Z", .updated_at = "2026-03-25T12:25:33.000Z",
-    .stored_messages = 12, .flagged = 2, .compactions = 1, .lifecycle = 5,
+    .created_at = "2026-03-25T12:00:00.000Z",
+    .updated_at = "2026-03-25T12:25:33.000Z",
+    .stored_messages = 12,
+    .flagged = 2,
+    .compactions = 1,
+    .lifecycle = 5,
   },
   {
-    .fixture = QUEUE_NAMES, .session_id = "4f8e2a6c-1d9b-4c37-b5e2-8a0d6f3c1e95",
-    .title = "csv-port - 2026-06-02", .cwd = "/home/ada/src/tide", .project = "tide",
-    .git_branch = "main", .agent_version = "2.1.201", .agent_mode = "acceptEdits",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 4,
+    .fixture = QUEUE_NAMES,
+    .session_id = "4f8e2a6c-1d9b-4c37-b5e2-8a0d6f3c1e95",
+    .title = "csv-port - 2026-06-02",
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "main",
+    .agent_version = "2.1.201",
+    .agent_mode = "acceptEdits",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 3,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .message_count = 4,
     .event_count = 12,
-    .tokens_input = 14, .tokens_output = 245, .tokens_cache_read = 35600,
+    .tokens_input = 14,
+    .tokens_output = 245,
+    .tokens_cache_read = 35600,
     .tokens_cache_creation = 5400,
     .tools_used = "{\"Agent\":1,\"Edit\":1}",
-    .created_at = "2026-06-02T12:00:00.000Z", .updated_at = "2026-06-02T12:00:45.000Z",
-    .stored_messages = 5, .flagged = 1, .file_changes = 1, .subagents = 1, .lifecycle = 6,
+    .created_at = "2026-06-02T12:00:00.000Z",
+    .updated_at = "2026-06-02T12:00:45.000Z",
+    .stored_messages = 5,
+    .flagged = 1,
+    .file_changes = 1,
+    .subagents = 1,
+    .lifecycle = 6,
   },
   {
-    .fixture = PLACEHOLDERS, .session_id = "b6d1e9f3-8a2c-4e75-9c3b-5f0a7d2e8b14",
+    .fixture = PLACEHOLDERS,
+    .session_id = "b6d1e9f3-8a2c-4e75-9c3b-5f0a7d2e8b14",
     .title = "Summarise what changed in the store this week - 2026-04-08",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 2,
-    .tokens_input = 4, .tokens_output = 144, .tokens_cache_read = 15000,
+    .tokens_input = 4,
+    .tokens_output = 144,
+    .tokens_cache_read = 15000,
     .tokens_cache_creation = 700,
     .tools_used = "{\"Bash\":1}",
-    .created_at = "2026-04-08T12:00:00.000Z", .updated_at = "2026-04-08T12:00:09.000Z",
+    .created_at = "2026-04-08T12:00:00.000Z",
+    .updated_at = "2026-04-08T12:00:09.000Z",
     .stored_messages = 3,
   },
   {
-    .fixture = REWINDS, .session_id = "3c7f5b2e-9d4a-4f16-8b3e-2a6d0c8f4e59",
+    .fixture = REWINDS,
+    .session_id = "3c7f5b2e-9d4a-4f16-8b3e-2a6d0c8f4e59",
     .title = "Write a commit message for the staged changes - 2026-04-15",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 4, .assistant = 5, .tool_calls = 1, .tool_results = 1, .message_count = 9,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 4,
+    .assistant = 5,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 9,
     .event_count = 2,
-    .tokens_input = 16, .tokens_output = 130, .tokens_cache_read = 48400,
+    .tokens_input = 16,
+    .tokens_output = 130,
+    .tokens_cache_read = 48400,
     .tokens_cache_creation = 2340,
     .tools_used = "{\"Bash\":1}",
-    .created_at = "2026-04-15T12:00:00.000Z", .updated_at = "2026-04-15T12:01:12.000Z",
+    .created_at = "2026-04-15T12:00:00.000Z",
+    .updated_at = "2026-04-15T12:01:12.000Z",
     .stored_messages = 9,
   },
   {
-    .fixture = V10_CWD, .session_id = D_ID,
+    .fixture = V10_CWD,
+    .session_id = D_ID,
     .title = "Check why the sync job in tools/sync is slow - 2025-09-20",
-    .cwd = "/home/ada/src/tide", .project = "tide", .git_branch = "main",
-    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .cwd = "/home/ada/src/tide",
+    .project = "tide",
+    .git_branch = "main",
+    .agent_version = "1.0.98",
+    .model = "claude-opus-4-1-20250805",
     .models = "[\"claude-opus-4-1-20250805\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 3,
-    .tokens_input = 9, .tokens_output = 110, .tokens_cache_read = 20000,
+    .tokens_input = 9,
+    .tokens_output = 110,
+    .tokens_cache_read = 20000,
     .tokens_cache_creation = 2100,
     .tools_used = "{\"Task\":1}",
-    .created_at = "2025-09-20T12:00:00.000Z", .updated_at = "2025-09-20T12:00:13.000Z",
-    .stored_messages = 3, .subagents = 1,
+    .created_at = "2025-09-20T12:00:00.000Z",
+    .updated_at = "2025-09-20T12:00:13.000Z",
+    .stored_messages = 3,
+    .subagents = 1,
   },
   {
-    .fixture = TYPED_BESIDE_RESULT, .session_id = TYPED_ID,
+    .fixture = TYPED_BESIDE_RESULT,
+    .session_id = TYPED_ID,
     .title = "Run the store tests - 2026-04-20",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 3, .assistant = 3, .tool_calls = 2, .tool_results = 2, .message_count = 6,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 3,
+    .assistant = 3,
+    .tool_calls = 2,
+    .tool_results = 2,
+    .message_count = 6,
     .event_count = 4,
-    .tokens_input = 12, .tokens_output = 95, .tokens_cache_read = 28300,
+    .tokens_input = 12,
+    .tokens_output = 95,
+    .tokens_cache_read = 28300,
     .tokens_cache_creation = 1000,
     .tools_used = "{\"Bash\":2}",
-    .created_at = "2026-04-20T12:00:00.000Z", .updated_at = "2026-04-20T12:00:45.000Z",
-    .stored_messages = 7, .flagged = 1,
+    .created_at = "2026-04-20T12:00:00.000Z",
+    .updated_at = "2026-04-20T12:00:45.000Z",
+    .stored_messages = 7,
+    .flagged = 1,
   },
   {
-    .fixture = USAGE_REPEATS, .session_id = "e1f5b9c3-7a2d-4e68-8b4f-0c6a2e8d5b17",
+    .fixture = USAGE_REPEATS,
+    .session_id = "e1f5b9c3-7a2d-4e68-8b4f-0c6a2e8d5b17",
     .title = "Why is the list slow to scroll? - 2026-04-22",
-    .cwd = "/home/ada/src/loom", .project = "loom", .git_branch = "main",
-    .agent_version = "2.1.81", .agent_mode = "default",
-    .model = "claude-opus-4-6", .models = "[\"claude-opus-4-6\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .cwd = "/home/ada/src/loom",
+    .project = "loom",
+    .git_branch = "main",
+    .agent_version = "2.1.81",
+    .agent_mode = "default",
+    .model = "claude-opus-4-6",
+    .models = "[\"claude-opus-4-6\"]",
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 2,
-    .tokens_input = 11, .tokens_output = 210, .tokens_cache_read = 29300,
+    .tokens_input = 11,
+    .tokens_output = 210,
+    .tokens_cache_read = 29300,
     .tokens_cache_creation = 1500,
     .tools_used = "{\"Bash\":1}",
-    .created_at = "2026-04-22T12:00:00.000Z", .updated_at = "2026-04-22T12:00:12.000Z",
+    .created_at = "2026-04-22T12:00:00.000Z",
+    .updated_at = "2026-04-22T12:00:12.000Z",
     .stored_messages = 3,
   },
   {
-    .fixture = V10_CWD, .session_id = D_ID "/sidechain-86467a72-c688-48bf-9f61-9738345e4ee9",
+    .fixture = V10_CWD,
+    .session_id = D_ID "/sidechain-86467a72-c688-48bf-9f61-9738345e4ee9",
     .parent = D_ID,
     .title = "Find what makes the sync job slow. - 2025-09-20",
-    .cwd = "/home/ada/src/tide/tools/sync", .project = "sync", .git_branch = "main",
-    .agent_version = "1.0.98", .model = "claude-opus-4-1-20250805",
+    .cwd = "/home/ada/src/tide/tools/sync",
+    .project = "sync",
+    .git_branch = "main",
+    .agent_version = "1.0.98",
+    .model = "claude-opus-4-1-20250805",
     .models = "[\"claude-opus-4-1-20250805\"]",
-    .user = 1, .assistant = 2, .tool_calls = 1, .tool_results = 1, .message_count = 3,
+    .user = 1,
+    .assistant = 2,
+    .tool_calls = 1,
+    .tool_results = 1,
+    .message_count = 3,
     .event_count = 2,
-    .tokens_input = 7, .tokens_output = 85, .tokens_cache_read = 8600,
+    .tokens_input = 7,
+    .tokens_output = 85,
+    .tokens_cache_read = 8600,
     .tokens_cache_creation = 700,
     .tools_used = "{\"Grep\":1}",
-    .created_at = "2025-09-20T12:00:04.000Z", .updated_at = "2025-09-20T12:00:10.000Z",
+    .created_at = "2025-09-20T12:00:04.000Z",
+    .updated_at = "2025-09-20T12:00:10.000Z",
     .stored_messages = 3,
   },
 };
 
-static const char * const variant_folders[] = {
-  BLOCKS, TOOL_NAMES, SYSTEM_PROGRESS, QUEUE_NAMES, PLACEHOLDERS, REWINDS, V10_CWD,
-  TYPED_BESIDE_RESULT, USAGE_REPEATS,
+static const char *const variant_folders[] = {
+  BLOCKS,  TOOL_NAMES, SYSTEM_PROGRESS,     QUEUE_NAMES,   PLACEHOLDERS,
+  REWINDS, V10_CWD,    TYPED_BESIDE_RESULT, USAGE_REPEATS,
 };
 
 /* A folder of LOOM_TEST_FIXTURES, with the sessions its README counts in each of its folders. */
 typedef struct
 {
-  const char         *name;
-  const Expected     *expected;
-  guint               n_expected;
-  const char * const *folders;
-  guint               n_folders;
+  const char        *name;
+  const Expected    *expected;
+  guint              n_expected;
+  const char *const *folders;
+  guint              n_folders;
 } FixtureRoot;
 
 static const FixtureRoot claude_root = {
@@ -415,8 +715,11 @@ static const FixtureRoot claude_root = {
 };
 
 static const FixtureRoot variants_root = {
-  "claude-variants", variants, G_N_ELEMENTS (variants),
-  variant_folders, G_N_ELEMENTS (variant_folders),
+  "claude-variants",
+  variants,
+  G_N_ELEMENTS (variants),
+  variant_folders,
+  G_N_ELEMENTS (variant_folders),
 };
 
 typedef LoomTestStore Fixture;
@@ -437,7 +740,7 @@ fixture_path (const char *relative)
 static void
 open_store (Fixture *f)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (f->store != NULL)
     g_assert_finalize_object (f->store);
@@ -450,7 +753,7 @@ static GListModel *
 list_sessions (Fixture *f)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   GListModel *sessions;
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
@@ -470,14 +773,14 @@ find_session (Fixture    *f,
 static char *
 sessions_json (Fixture *f)
 {
-  g_autoptr(GListModel) sessions = list_sessions (f);
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr (GListModel) sessions = list_sessions (f);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonNode) root = NULL;
 
   json_builder_begin_array (builder);
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
 
       json_builder_add_value (builder, loom_session_to_json (session));
     }
@@ -491,8 +794,8 @@ assert_json_text_equal (const char *what,
                         JsonNode   *actual,
                         const char *expected_text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   JsonNode *wanted;
 
   json_parser_load_from_data (parser, expected_text, -1, &error);
@@ -521,8 +824,8 @@ assert_timeline (Fixture        *f,
                  LoomSession    *session,
                  const Expected *e)
 {
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
   guint messages = 0, flagged = 0, file_changes = 0, subagents = 0, compactions = 0;
   guint api_errors = 0, lifecycle = 0, raw = 0;
 
@@ -530,7 +833,7 @@ assert_timeline (Fixture        *f,
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       if (d->is_message)
@@ -565,8 +868,8 @@ static void
 assert_session (Fixture        *f,
                 const Expected *e)
 {
-  g_autoptr(LoomSession) session = find_session (f, e->session_id);
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (LoomSession) session = find_session (f, e->session_id);
+  g_autoptr (JsonNode) node = NULL;
   JsonObject *o;
 
   g_test_message ("checking %s", e->session_id);
@@ -579,7 +882,7 @@ assert_session (Fixture        *f,
                    e->parent ? "subagent" : "main");
   if (e->parent != NULL)
     {
-      g_autoptr(LoomSession) parent = find_session (f, e->parent);
+      g_autoptr (LoomSession) parent = find_session (f, e->parent);
 
       g_assert_nonnull (parent);
       g_assert_cmpstr (json_object_get_string_member (o, "parent_session_id"), ==,
@@ -612,8 +915,8 @@ assert_session (Fixture        *f,
   g_assert_cmpint (member_int (o, "tokens", "cache_read"), ==, e->tokens_cache_read);
   g_assert_cmpint (member_int (o, "tokens", "cache_creation"), ==, e->tokens_cache_creation);
   /* Claude Code does not tell reasoning apart from output. */
-  g_assert_true (json_object_get_null_member (json_object_get_object_member (o, "tokens"),
-                                              "reasoning"));
+  g_assert_true (
+    json_object_get_null_member (json_object_get_object_member (o, "tokens"), "reasoning"));
   assert_json_text_equal ("tools_used", json_object_get_member (o, "tools_used"), e->tools_used);
 
   assert_timeline (f, session, e);
@@ -636,7 +939,7 @@ assert_fixture_in (Fixture           *f,
                    const FixtureRoot *root,
                    const char        *fixture)
 {
-  g_autoptr(GListModel) sessions = list_sessions (f);
+  g_autoptr (GListModel) sessions = list_sessions (f);
 
   g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, expected_in (root, fixture));
   for (guint i = 0; i < root->n_expected; i++)
@@ -658,7 +961,7 @@ static void
 list_files (const char *dir,
             GPtrArray  *files)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   g_assert_nonnull (listing);
@@ -677,16 +980,16 @@ static void
 copy_tree (const char *from,
            const char *to)
 {
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
   list_files (from, files);
   for (guint i = 0; i < files->len; i++)
     {
-      const char *source = g_ptr_array_index (files, i);
+      const char      *source = g_ptr_array_index (files, i);
       g_autofree char *target = g_build_filename (to, source + strlen (from), NULL);
       g_autofree char *target_dir = g_path_get_dirname (target);
       g_autofree char *contents = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       gsize length;
 
       g_assert_cmpint (g_mkdir_with_parents (target_dir, 0700), ==, 0);
@@ -700,7 +1003,7 @@ copy_tree (const char *from,
 static GHashTable *
 checksums (const char *dir)
 {
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   GHashTable *sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 
   list_files (dir, files);
@@ -718,7 +1021,7 @@ assert_same_checksums (GHashTable *before,
                        GHashTable *after)
 {
   GHashTableIter iter;
-  gpointer path, sum;
+  gpointer       path, sum;
 
   g_assert_cmpuint (g_hash_table_size (before), ==, g_hash_table_size (after));
   g_hash_table_iter_init (&iter, before);
@@ -731,8 +1034,8 @@ assert_same_checksums (GHashTable *before,
 /* Each folder of the root on its own, named as Claude Code, gives the README's sessions and
  * numbers; a warning would mean a variant was not understood (placeholder usage included). */
 static void
-test_fixtures (Fixture       *f,
-               gconstpointer  data)
+test_fixtures (Fixture      *f,
+               gconstpointer data)
 {
   const FixtureRoot *root = data;
 
@@ -752,13 +1055,13 @@ test_fixtures (Fixture       *f,
 /* Without --source, every file is recognised as Claude Code from its content, and the agent's
  * files come out byte for byte as they went in. */
 static void
-test_detection (Fixture       *f,
-                gconstpointer  data)
+test_detection (Fixture      *f,
+                gconstpointer data)
 {
   const FixtureRoot *fixtures = data;
-  g_autofree char *root = root_path (fixtures, "");
-  g_autoptr(GHashTable) before = checksums (root);
-  g_autoptr(GHashTable) after = NULL;
+  g_autofree char   *root = root_path (fixtures, "");
+  g_autoptr (GHashTable) before = checksums (root);
+  g_autoptr (GHashTable) after = NULL;
 
   loom_test_store_import_path (f, NULL, root);
   g_assert_cmpuint (f->stats->warnings->len, ==, 0);
@@ -771,13 +1074,13 @@ test_detection (Fixture       *f,
 
 /* A second pass over unchanged files changes nothing, not even row order. */
 static void
-test_twice (Fixture       *f,
-            gconstpointer  data)
+test_twice (Fixture      *f,
+            gconstpointer data)
 {
   g_autofree char *root = fixture_path ("");
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
-  gint64 events, messages;
+  gint64           events, messages;
 
   loom_test_store_import_path (f, "claude-code", root);
   first = sessions_json (f);
@@ -798,14 +1101,13 @@ test_twice (Fixture       *f,
  * file, read by a later import, names it, and the search index forgets the placeholder's title
  * (schema v4's index_retitled). */
 static void
-test_parent_after_child (Fixture       *f,
-                         gconstpointer  data)
+test_parent_after_child (Fixture      *f,
+                         gconstpointer data)
 {
   g_autofree char *folder = fixture_path ("v2.0-agent-files");
   g_autofree char *project = g_build_filename (folder, "-home-ada-src-tide", NULL);
   g_autofree char *child = g_build_filename (project, "agent-a3f9c2d1.jsonl", NULL);
-  g_autofree char *parent = g_build_filename (project,
-                                              "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80.jsonl",
+  g_autofree char *parent = g_build_filename (project, "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80.jsonl",
                                               NULL);
 
   loom_test_store_import_path (f, "claude-code", child);
@@ -835,7 +1137,7 @@ write_prompt_file (Fixture    *f,
     "\"message\":{\"role\":\"user\",\"content\":\"Fix the tide tables\"}}\n",
     sid, sid, timestamp);
   char *path = g_build_filename (folder, name, NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_file_set_contents (path, line, -1, &error);
@@ -846,13 +1148,12 @@ write_prompt_file (Fixture    *f,
 /* A session is created with its project, and the project dates from its earliest session,
  * whichever file is read first. */
 static void
-test_project_dates (Fixture       *f,
-                    gconstpointer  data)
+test_project_dates (Fixture      *f,
+                    gconstpointer data)
 {
   static const char sql[] = "SELECT created_at FROM projects WHERE path = ?1";
-  g_autofree char *later = write_prompt_file (f, "5b0e0c4e-later", "2025-03-10T10:00:00.000Z");
-  g_autofree char *earlier = write_prompt_file (f, "1a7d3f2c-earlier",
-                                                "2025-01-05T09:30:00.000Z");
+  g_autofree char  *later = write_prompt_file (f, "5b0e0c4e-later", "2025-03-10T10:00:00.000Z");
+  g_autofree char  *earlier = write_prompt_file (f, "1a7d3f2c-earlier", "2025-01-05T09:30:00.000Z");
 
   loom_test_store_import_path (f, "claude-code", later);
   g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1741600800000);
@@ -861,23 +1162,25 @@ test_project_dates (Fixture       *f,
   loom_test_store_import_path (f, "claude-code", later);
   g_assert_cmpint (loom_test_query_int (f->db, sql, "/home/ada/src/tide"), ==, 1736069400000);
 
-  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM sessions"
-                                               " WHERE project_id = (SELECT id FROM projects"
-                                               "                     WHERE path = ?1)",
-                                        "/home/ada/src/tide"), ==, 2);
+  g_assert_cmpint (loom_test_query_int (f->db,
+                                        "SELECT count(*) FROM sessions"
+                                        " WHERE project_id = (SELECT id FROM projects"
+                                        "                     WHERE path = ?1)",
+                                        "/home/ada/src/tide"),
+                   ==, 2);
   loom_test_assert_index_in_sync (f->db);
 }
 
 /* The default root is $CLAUDE_CONFIG_DIR/projects; only session files are taken from it. */
 static void
-test_default_root (Fixture       *f,
-                   gconstpointer  data)
+test_default_root (Fixture      *f,
+                   gconstpointer data)
 {
   g_autofree char *config = g_build_filename (f->dir, "claude-config", NULL);
   g_autofree char *projects = g_build_filename (config, "projects", NULL);
   g_autofree char *stray = g_build_filename (projects, "-home-ada-src-loom", "notes.jsonl", NULL);
   g_autofree char *history = g_build_filename (config, "history.jsonl", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* Claude Code keeps every project under one folder: the generations share project folders. */
   for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
@@ -905,7 +1208,7 @@ write_prefix (const char *target,
               const char *contents,
               gsize       cut)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_file_set_contents (target, contents, (gssize)cut, &error);
   g_assert_no_error (error);
@@ -948,24 +1251,24 @@ import_in_two_passes (Fixture           *f,
 /* Every file of every folder, cut after each line and in the middle of each line (a record the
  * agent is still writing), imports to the same numbers as one pass. */
 static void
-test_incremental (Fixture       *f,
-                  gconstpointer  data)
+test_incremental (Fixture      *f,
+                  gconstpointer data)
 {
   const FixtureRoot *root = data;
 
   for (guint i = 0; i < root->n_folders; i++)
     {
       g_autofree char *path = root_path (root, root->folders[i]);
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
       list_files (path, files);
       for (guint j = 0; j < files->len; j++)
         {
-          const char *source = g_ptr_array_index (files, j);
+          const char      *source = g_ptr_array_index (files, j);
           g_autofree char *copy = g_build_filename (f->dir, "copy", NULL);
           g_autofree char *target = g_build_filename (copy, source + strlen (path), NULL);
           g_autofree char *contents = NULL;
-          g_autoptr(GError) error = NULL;
+          g_autoptr (GError) error = NULL;
           gsize length, start = 0;
 
           if (!g_str_has_suffix (source, ".jsonl"))
@@ -979,11 +1282,10 @@ test_incremental (Fixture       *f,
           while (start < length)
             {
               const char *newline = memchr (contents + start, '\n', length - start);
-              gsize end = newline ? (gsize)(newline - contents) + 1 : length;
+              gsize       end = newline ? (gsize)(newline - contents) + 1 : length;
 
               /* After the line, and in its middle (not always on a character boundary). */
-              import_in_two_passes (f, root, root->folders[i], copy, target, contents, length,
-                                    end);
+              import_in_two_passes (f, root, root->folders[i], copy, target, contents, length, end);
               import_in_two_passes (f, root, root->folders[i], copy, target, contents, length,
                                     start + (end - start) / 2);
               start = end;
@@ -999,10 +1301,10 @@ static char *
 legacy_sample_hash (const char *contents,
                     gsize       offset)
 {
-  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *length = g_strdup_printf ("%" G_GSIZE_FORMAT, offset);
-  gsize sample = 64 * 1024;
-  gsize tail = offset > sample ? offset - sample : 0;
+  gsize            sample = 64 * 1024;
+  gsize            tail = offset > sample ? offset - sample : 0;
 
   g_checksum_update (checksum, (const guchar *)contents, MIN (sample, offset));
   g_checksum_update (checksum, (const guchar *)contents + tail, MIN (sample, offset - tail));
@@ -1013,21 +1315,21 @@ legacy_sample_hash (const char *contents,
 /* A cursor saved by the first version still lets a grown file be read on from where it was
  * (rather than read again whole), and a rewrite is still noticed. */
 static void
-test_legacy_cursor (Fixture       *f,
-                    gconstpointer  data)
+test_legacy_cursor (Fixture      *f,
+                    gconstpointer data)
 {
   g_autofree char *folder = fixture_path ("streamed-tool-error");
   g_autofree char *copy = g_build_filename (f->dir, "copy", NULL);
-  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *contents = NULL;
   g_autofree char *target = NULL;
   g_autofree char *hash = NULL;
   g_autofree char *sql = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   const char *last_line;
-  char *changed;
-  gsize length, cut;
-  sqlite3 *db = NULL;
+  char       *changed;
+  gsize       length, cut;
+  sqlite3    *db = NULL;
 
   list_files (folder, files);
   for (guint i = 0; i < files->len && target == NULL; i++)
@@ -1048,8 +1350,8 @@ test_legacy_cursor (Fixture       *f,
   loom_test_store_import_path (f, "claude-code", copy);
 
   hash = legacy_sample_hash (contents, cut);
-  sql = sqlite3_mprintf ("UPDATE import_cursors SET prefix_hash = %Q WHERE source_path = %Q",
-                         hash, target);
+  sql = sqlite3_mprintf ("UPDATE import_cursors SET prefix_hash = %Q WHERE source_path = %Q", hash,
+                         target);
   g_assert_cmpint (sqlite3_open (f->db, &db), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_changes (db), ==, 1);
@@ -1080,7 +1382,7 @@ typedef struct
   const char *tool_name;
   gboolean    is_error;
   guint       flags;
-  const char *text;   /* NULL: not checked */
+  const char *text; /* NULL: not checked */
 } ExpectedItem;
 
 /* Imports @relative below @root and fails unless the timeline of the session the agent calls
@@ -1095,9 +1397,9 @@ assert_timeline_items (Fixture            *f,
                        gboolean            check_errors)
 {
   g_autofree char *path = root_path (root, relative);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
 
   loom_test_store_import_path (f, "claude-code", path);
   session = find_session (f, session_id);
@@ -1108,7 +1410,7 @@ assert_timeline_items (Fixture            *f,
 
   for (guint i = 0; i < n_items; i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       g_test_message ("item %u", i);
@@ -1126,8 +1428,8 @@ assert_timeline_items (Fixture            *f,
 
 /* The three records of one streamed message are one message, its blocks events in order. */
 static void
-test_streamed_timeline (Fixture       *f,
-                        gconstpointer  data)
+test_streamed_timeline (Fixture      *f,
+                        gconstpointer data)
 {
   static const ExpectedItem items[] = {
     { "user", NULL, FALSE, 0, "Run the test suite and fix what fails" },
@@ -1149,16 +1451,16 @@ test_streamed_timeline (Fixture       *f,
     { "assistant", NULL, FALSE, 0, "All green now." },
   };
 
-  assert_timeline_items (f, &claude_root, STREAMED, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47",
-                         items, G_N_ELEMENTS (items), TRUE);
+  assert_timeline_items (f, &claude_root, STREAMED, "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47", items,
+                         G_N_ELEMENTS (items), TRUE);
 }
 
 /* What a person typed while a tool ran comes in the record of the tool's result: it is their
  * prompt, shown after the result, which still answers its call; a hook's words beside it stay
  * flagged, apart. */
 static void
-test_typed_beside_result (Fixture       *f,
-                          gconstpointer  data)
+test_typed_beside_result (Fixture      *f,
+                          gconstpointer data)
 {
   /* is_error is not compared here. */
   static const ExpectedItem items[] = {
@@ -1176,43 +1478,38 @@ test_typed_beside_result (Fixture       *f,
     { "assistant", NULL, FALSE, 0, "Both pass: store 24 of 24, import-cli 12 of 12." },
   };
 
-  assert_timeline_items (f, &variants_root, TYPED_BESIDE_RESULT, TYPED_ID,
-                         items, G_N_ELEMENTS (items), FALSE);
+  assert_timeline_items (f, &variants_root, TYPED_BESIDE_RESULT, TYPED_ID, items,
+                         G_N_ELEMENTS (items), FALSE);
 }
 
 /* claims () says of each file what discover () says, on a tree with every name and place the
  * rules tell apart: sessions, their sub-agents, the files beside them, too deep, links. A file
  * that is gone is still claimed by its name, so that its session can be marked. */
 static void
-test_claims (Fixture       *f,
-             gconstpointer  data)
+test_claims (Fixture      *f,
+             gconstpointer data)
 {
-  static const char * const files[] = {
+  static const char *const files[] = {
     /* Listed. */
-    "-p/11111111-1111-4111-8111-111111111111.jsonl",
-    "-p/agent-a1.jsonl",
+    "-p/11111111-1111-4111-8111-111111111111.jsonl", "-p/agent-a1.jsonl",
     "-p/11111111-1111-4111-8111-111111111111/subagents/agent-b2.jsonl",
     "22222222-2222-4222-8222-222222222222.jsonl",
     "a/b/c/d/e/33333333-3333-4333-8333-333333333333.jsonl",
     "-p/44444444-4444-4444-8444-444444444444.jsonl/agent-c3.jsonl",
     /* Not listed. */
     "-p/11111111-1111-4111-8111-111111111111/subagents/agent-b2.meta.json",
-    "-p/11111111-1111-4111-8111-111111111111/tool-results/toolu_1.txt",
-    "-p/history.jsonl",
-    "-p/notes.jsonl",
-    "-p/11111111-1111-4111-8111-11111111111.jsonl",
-    "-p/agent-x.json",
-    "a/b/c/d/e/f/55555555-5555-4555-8555-555555555555.jsonl",
-    NULL
+    "-p/11111111-1111-4111-8111-111111111111/tool-results/toolu_1.txt", "-p/history.jsonl",
+    "-p/notes.jsonl", "-p/11111111-1111-4111-8111-11111111111.jsonl", "-p/agent-x.json",
+    "a/b/c/d/e/f/55555555-5555-4555-8555-555555555555.jsonl", NULL
   };
   const LoomImporter *claude = loom_importer_claude ();
-  g_autofree char *root = g_build_filename (f->dir, "projects", NULL);
-  g_autofree char *gone = g_build_filename (root, files[0], NULL);
-  g_autofree char *gone_folder = g_build_filename (root, "a", NULL);
-  g_autofree char *gone_deep = g_build_filename (root, files[4], NULL);
-  g_autofree char *link = g_build_filename (root, "-p",
-                                            "66666666-6666-4666-8666-666666666666.jsonl", NULL);
-  g_autofree char *folder_link = g_build_filename (root, "-link", NULL);
+  g_autofree char    *root = g_build_filename (f->dir, "projects", NULL);
+  g_autofree char    *gone = g_build_filename (root, files[0], NULL);
+  g_autofree char    *gone_folder = g_build_filename (root, "a", NULL);
+  g_autofree char    *gone_deep = g_build_filename (root, files[4], NULL);
+  g_autofree char    *link = g_build_filename (root, "-p",
+                                               "66666666-6666-4666-8666-666666666666.jsonl", NULL);
+  g_autofree char    *folder_link = g_build_filename (root, "-link", NULL);
 
   loom_test_make_files (root, files, "{}\n");
   g_assert_cmpint (symlink ("agent-a1.jsonl", link), ==, 0);
@@ -1241,33 +1538,32 @@ count_sessions_of (Fixture    *f,
 /* A targeted pass (the watcher's) imports only the changed files the agent's rules list, spelt
  * as discovery spells them, and marks only the sessions of those that are gone. */
 static void
-test_changed (Fixture       *f,
-              gconstpointer  data)
+test_changed (Fixture      *f,
+              gconstpointer data)
 {
   g_autofree char *config = g_build_filename (f->dir, "claude-config", NULL);
   g_autofree char *projects = g_build_filename (config, "projects", NULL);
   g_autofree char *project = g_build_filename (projects, "-home-ada-src-loom", NULL);
   g_autofree char *kept = g_build_filename (project, "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13.jsonl",
                                             NULL);
-  g_autofree char *kept_typed = g_build_filename (projects, ".", "-home-ada-src-loom", "..",
-                                                  "-home-ada-src-loom",
-                                                  "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13.jsonl",
-                                                  NULL);
-  g_autofree char *deleted = g_build_filename (project, "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64.jsonl",
-                                               NULL);
-  g_autofree char *unlisted = g_build_filename (project, "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72.jsonl",
-                                                NULL);
+  g_autofree char *kept_typed = g_build_filename (
+    projects, ".", "-home-ada-src-loom", "..", "-home-ada-src-loom",
+    "6f2c1a9e-3b7d-4e21-9c55-0a8d2f4e7b13.jsonl", NULL);
+  g_autofree char *deleted = g_build_filename (project,
+                                               "8e3a6c1f-5b9d-4e72-a1c8-3f0b7d2e9a64.jsonl", NULL);
+  g_autofree char *unlisted = g_build_filename (project,
+                                                "5a1e9c3b-7d2f-4b86-8e40-1c9f6a3d5b72.jsonl", NULL);
   g_autofree char *history = g_build_filename (project, "history.jsonl", NULL);
   g_autofree char *outside = g_build_filename (f->dir, "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31.jsonl",
                                                NULL);
   g_autofree char *contents = NULL;
-  const char *changed[] = { kept_typed, deleted, history, outside, NULL };
+  const char      *changed[] = { kept_typed, deleted, history, outside, NULL };
   LoomImportOptions options = { NULL, NULL, changed };
-  const char *one_path[] = { project, NULL };
+  const char       *one_path[] = { project, NULL };
   LoomImportOptions both = { NULL, one_path, changed };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gint64 deleted_sessions, sessions;
-  guint whole_files;
+  guint  whole_files;
 
   for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
     {
@@ -1298,7 +1594,7 @@ test_changed (Fixture       *f,
   g_assert_true (loom_import_run (f->store, &options, NULL, NULL, NULL, f->stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (f->stats->files_seen, ==, 1);
-  g_assert_cmpuint (f->stats->files_unchanged, ==, 1);   /* its cursor, under its own spelling */
+  g_assert_cmpuint (f->stats->files_unchanged, ==, 1); /* its cursor, under its own spelling */
   g_assert_cmpuint (f->stats->sessions_missing, ==, deleted_sessions);
   g_assert_cmpint (count_sessions_of (f, deleted, TRUE), ==, deleted_sessions);
   g_assert_cmpint (count_sessions_of (f, unlisted, TRUE), ==, 0);
@@ -1321,8 +1617,8 @@ test_changed (Fixture       *f,
  * text at it: the message, the event and the stored payload keep everything after it, with
  * U+FFFD where the NUL was. */
 static void
-test_nul_escape (Fixture       *f,
-                 gconstpointer  data)
+test_nul_escape (Fixture      *f,
+                 gconstpointer data)
 {
 #define NUL_SID "7a3e9c1d-2b4f-4e68-9a0c-5d1f3b7e2a96"
 #define NUL_ENVELOPE \
@@ -1357,9 +1653,9 @@ test_nul_escape (Fixture       *f,
     "\"sourceToolAssistantUUID\":\"1b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e\"}\n";
   g_autofree char *folder = g_build_filename (f->dir, "projects", "-home-ada-src-tide", NULL);
   g_autofree char *path = g_build_filename (folder, NUL_SID ".jsonl", NULL);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean saw_prompt = FALSE, saw_result = FALSE;
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
@@ -1376,7 +1672,7 @@ test_nul_escape (Fixture       *f,
 
   for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       if (d->is_message && g_strcmp0 (d->role, "user") == 0)
@@ -1387,7 +1683,7 @@ test_nul_escape (Fixture       *f,
       else if (!d->is_message && g_strcmp0 (d->kind, "tool_result") == 0)
         {
           g_autofree char *payload = loom_store_get_event_payload (f->store, d->id, &error);
-          g_autoptr(JsonParser) parser = json_parser_new ();
+          g_autoptr (JsonParser) parser = json_parser_new ();
 
           g_assert_no_error (error);
           g_assert_cmpstr (d->tool_name, ==, "Bash");
@@ -1414,8 +1710,8 @@ test_nul_escape (Fixture       *f,
  * session, as it does when the whole file is read at once; whitespace in the records (a file
  * written by other tools) does not hide the leaf. */
 static void
-test_summary_of_earlier_record (Fixture       *f,
-                                gconstpointer  data)
+test_summary_of_earlier_record (Fixture      *f,
+                                gconstpointer data)
 {
 #define SUM_SID "5e8c2a71-9d3b-4f06-b1e4-7a2c9d5f3e81"
 #define SUM_ENVELOPE \
@@ -1439,8 +1735,8 @@ test_summary_of_earlier_record (Fixture       *f,
     "\"leafUuid\": \"a1000000-0000-4000-8000-000000000002\"}\n";
   g_autofree char *folder = g_build_filename (f->dir, "projects", "-home-ada-src-tide", NULL);
   g_autofree char *path = g_build_filename (folder, SUM_SID ".jsonl", NULL);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   FILE *out;
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
@@ -1466,7 +1762,8 @@ test_summary_of_earlier_record (Fixture       *f,
    * record of the file: that summary is another session's. */
   open_store (f);
   {
-    g_autofree char *resumed = g_strconcat (conversation,
+    g_autofree char *resumed = g_strconcat (
+      conversation,
       "{\"parentUuid\": \"c3000000-0000-4000-8000-000000000007\", " SUM_ENVELOPE ", \"type\": "
       "\"user\", \"message\": {\"role\": \"user\", \"content\": \"Carry on\"}, \"uuid\": "
       "\"a1000000-0000-4000-8000-000000000004\", \"timestamp\": \"2026-03-05T12:01:00.000Z\"}\n",
@@ -1479,7 +1776,9 @@ test_summary_of_earlier_record (Fixture       *f,
   out = fopen (path, "a");
   g_assert_nonnull (out);
   g_assert_cmpint (fputs ("{\"type\": \"summary\", \"summary\": \"Someone else's session\", "
-                          "\"leafUuid\": \"c3000000-0000-4000-8000-000000000007\"}\n", out), >=, 0);
+                          "\"leafUuid\": \"c3000000-0000-4000-8000-000000000007\"}\n",
+                          out),
+                   >=, 0);
   g_assert_cmpint (fclose (out), ==, 0);
   loom_test_store_import_path (f, "claude-code", path);
   session = find_session (f, SUM_SID);
@@ -1495,38 +1794,38 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   loom_core_init ();
 
-  g_test_add ("/import/claude/fixtures", Fixture, &claude_root,
-              loom_test_store_set_up, test_fixtures, loom_test_store_tear_down);
-  g_test_add ("/import/claude/detection", Fixture, &claude_root,
-              loom_test_store_set_up, test_detection, loom_test_store_tear_down);
-  g_test_add ("/import/claude/twice", Fixture, NULL,
-              loom_test_store_set_up, test_twice, loom_test_store_tear_down);
-  g_test_add ("/import/claude/legacy-cursor", Fixture, NULL,
-              loom_test_store_set_up, test_legacy_cursor, loom_test_store_tear_down);
-  g_test_add ("/import/claude/parent-after-child", Fixture, NULL,
-              loom_test_store_set_up, test_parent_after_child, loom_test_store_tear_down);
-  g_test_add ("/import/claude/project-dates", Fixture, NULL,
-              loom_test_store_set_up, test_project_dates, loom_test_store_tear_down);
-  g_test_add ("/import/claude/default-root", Fixture, NULL,
-              loom_test_store_set_up, test_default_root, loom_test_store_tear_down);
-  g_test_add ("/import/claude/incremental", Fixture, &claude_root,
-              loom_test_store_set_up, test_incremental, loom_test_store_tear_down);
-  g_test_add ("/import/claude/streamed-timeline", Fixture, NULL,
-              loom_test_store_set_up, test_streamed_timeline, loom_test_store_tear_down);
-  g_test_add ("/import/claude/typed-beside-result", Fixture, NULL,
-              loom_test_store_set_up, test_typed_beside_result, loom_test_store_tear_down);
-  g_test_add ("/import/claude/claims", Fixture, NULL,
-              loom_test_store_set_up, test_claims, loom_test_store_tear_down);
-  g_test_add ("/import/claude/changed", Fixture, NULL,
-              loom_test_store_set_up, test_changed, loom_test_store_tear_down);
-  g_test_add ("/import/claude/nul-escape", Fixture, NULL,
-              loom_test_store_set_up, test_nul_escape, loom_test_store_tear_down);
-  g_test_add ("/import/claude/summary-of-earlier-record", Fixture, NULL,
-              loom_test_store_set_up, test_summary_of_earlier_record, loom_test_store_tear_down);
-  g_test_add ("/import/claude/variants/fixtures", Fixture, &variants_root,
-              loom_test_store_set_up, test_fixtures, loom_test_store_tear_down);
-  g_test_add ("/import/claude/variants/detection", Fixture, &variants_root,
-              loom_test_store_set_up, test_detection, loom_test_store_tear_down);
+  g_test_add ("/import/claude/fixtures", Fixture, &claude_root, loom_test_store_set_up,
+              test_fixtures, loom_test_store_tear_down);
+  g_test_add ("/import/claude/detection", Fixture, &claude_root, loom_test_store_set_up,
+              test_detection, loom_test_store_tear_down);
+  g_test_add ("/import/claude/twice", Fixture, NULL, loom_test_store_set_up, test_twice,
+              loom_test_store_tear_down);
+  g_test_add ("/import/claude/legacy-cursor", Fixture, NULL, loom_test_store_set_up,
+              test_legacy_cursor, loom_test_store_tear_down);
+  g_test_add ("/import/claude/parent-after-child", Fixture, NULL, loom_test_store_set_up,
+              test_parent_after_child, loom_test_store_tear_down);
+  g_test_add ("/import/claude/project-dates", Fixture, NULL, loom_test_store_set_up,
+              test_project_dates, loom_test_store_tear_down);
+  g_test_add ("/import/claude/default-root", Fixture, NULL, loom_test_store_set_up,
+              test_default_root, loom_test_store_tear_down);
+  g_test_add ("/import/claude/incremental", Fixture, &claude_root, loom_test_store_set_up,
+              test_incremental, loom_test_store_tear_down);
+  g_test_add ("/import/claude/streamed-timeline", Fixture, NULL, loom_test_store_set_up,
+              test_streamed_timeline, loom_test_store_tear_down);
+  g_test_add ("/import/claude/typed-beside-result", Fixture, NULL, loom_test_store_set_up,
+              test_typed_beside_result, loom_test_store_tear_down);
+  g_test_add ("/import/claude/claims", Fixture, NULL, loom_test_store_set_up, test_claims,
+              loom_test_store_tear_down);
+  g_test_add ("/import/claude/changed", Fixture, NULL, loom_test_store_set_up, test_changed,
+              loom_test_store_tear_down);
+  g_test_add ("/import/claude/nul-escape", Fixture, NULL, loom_test_store_set_up, test_nul_escape,
+              loom_test_store_tear_down);
+  g_test_add ("/import/claude/summary-of-earlier-record", Fixture, NULL, loom_test_store_set_up,
+              test_summary_of_earlier_record, loom_test_store_tear_down);
+  g_test_add ("/import/claude/variants/fixtures", Fixture, &variants_root, loom_test_store_set_up,
+              test_fixtures, loom_test_store_tear_down);
+  g_test_add ("/import/claude/variants/detection", Fixture, &variants_root, loom_test_store_set_up,
+              test_detection, loom_test_store_tear_down);
   g_test_add ("/import/claude/variants/incremental", Fixture, &variants_root,
               loom_test_store_set_up, test_incremental, loom_test_store_tear_down);
 

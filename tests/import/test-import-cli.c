@@ -18,13 +18,13 @@
 
 typedef struct
 {
-  char *dir;
-  char *db;
-  char *claude;        /* CLAUDE_CONFIG_DIR */
-  char *session_file;
-  char *out;
-  char *err;
-  gboolean mode_bound;  /* run loom bound by file modes, root or not */
+  char    *dir;
+  char    *db;
+  char    *claude; /* CLAUDE_CONFIG_DIR */
+  char    *session_file;
+  char    *out;
+  char    *err;
+  gboolean mode_bound; /* run loom bound by file modes, root or not */
 } Fixture;
 
 /* Appends in place, as the agents do (a rename would look like a rewrite). */
@@ -33,7 +33,7 @@ append_line (const char *path,
              char       *line)
 {
   g_autofree char *owned = line;
-  FILE *fp = fopen (path, "ab");
+  FILE            *fp = fopen (path, "ab");
 
   g_assert_nonnull (fp);
   fprintf (fp, "%s\n", owned);
@@ -41,8 +41,8 @@ append_line (const char *path,
 }
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
   g_autofree char *project = NULL;
 
@@ -58,8 +58,8 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   loom_test_remove_tree (f->dir);
   g_free (f->dir);
@@ -87,7 +87,7 @@ static gboolean
 refused_to_read (const char *path)
 {
   const char *argv[] = { "cat", path, NULL };
-  int wait_status = 0;
+  int         wait_status = 0;
 
   if (!g_spawn_sync (NULL, (char **)argv, NULL,
                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
@@ -101,13 +101,13 @@ static int
 run_loom (Fixture *f,
           ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
   g_autofree char *empty = g_build_filename (f->dir, "nothing-here", NULL);
-  int wait_status = 0;
-  const char *arg;
-  va_list args;
+  int              wait_status = 0;
+  const char      *arg;
+  va_list          args;
 
   g_ptr_array_add (argv, (char *)g_getenv ("LOOM_CLI"));
   g_ptr_array_add (argv, (char *)"--db");
@@ -140,7 +140,7 @@ static JsonObject *
 import_json (Fixture    *f,
              JsonParser *parser)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (run_loom (f, "import", "--json", NULL), ==, 0);
   json_parser_load_from_data (parser, f->out, -1, &error);
@@ -152,7 +152,7 @@ static JsonObject *
 only_session (Fixture    *f,
               JsonParser *parser)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonArray *sessions;
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
@@ -164,13 +164,13 @@ only_session (Fixture    *f,
 }
 
 static void
-test_default_roots_incremental (Fixture       *f,
-                                gconstpointer  data)
+test_default_roots_incremental (Fixture      *f,
+                                gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
-  JsonObject *stats, *session;
+  JsonObject      *stats, *session;
 
   before = loom_test_file_checksum (f->session_file);
   stats = import_json (f, parser);
@@ -203,19 +203,20 @@ test_default_roots_incremental (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 0);
   session = only_session (f, parser);
   g_assert_cmpint (json_object_get_int_member (session, "message_count"), ==, 3);
-  g_assert_cmpint (json_object_get_int_member (
-                     json_object_get_object_member (session, "counts"), "user_messages"), ==, 2);
+  g_assert_cmpint (
+    json_object_get_int_member (json_object_get_object_member (session, "counts"), "user_messages"),
+    ==, 2);
 }
 
 static void
-test_warnings_name_file_and_line (Fixture       *f,
-                                  gconstpointer  data)
+test_warnings_name_file_and_line (Fixture      *f,
+                                  gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *expected = NULL;
-  JsonObject *stats, *session;
-  JsonArray *warnings;
-  gboolean found = FALSE;
+  JsonObject      *stats, *session;
+  JsonArray       *warnings;
+  gboolean         found = FALSE;
 
   append_line (f->session_file, g_strdup ("{\"type\": \"user\", this is not json"));
   append_line (f->session_file, claude_user_line (4, "Still imported after the bad line"));
@@ -240,20 +241,19 @@ test_warnings_name_file_and_line (Fixture       *f,
 }
 
 static void
-test_paths_and_errors (Fixture       *f,
-                       gconstpointer  data)
+test_paths_and_errors (Fixture      *f,
+                       gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *missing = g_build_filename (f->dir, "does-not-exist", NULL);
   g_autofree char *notes = g_build_filename (f->dir, "notes.json", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   /* A file named on the command line, format detected from its content. */
   g_assert_cmpint (run_loom (f, "import", f->session_file, NULL), ==, 0);
   g_assert_nonnull (strstr (f->out, "Sessions:  1 (1 new)"));
 
-  g_assert_cmpint (run_loom (f, "import", "--source", "claude-code", f->session_file, NULL), ==,
-                   0);
+  g_assert_cmpint (run_loom (f, "import", "--source", "claude-code", f->session_file, NULL), ==, 0);
   g_assert_nonnull (strstr (f->out, "1 unchanged"));
 
   /* A file of no known agent is named and skipped. */
@@ -271,10 +271,10 @@ test_paths_and_errors (Fixture       *f,
 
 /* Claude Code deletes its transcripts after 30 days; ours stays, marked. */
 static void
-test_deleted_source_kept (Fixture       *f,
-                          gconstpointer  data)
+test_deleted_source_kept (Fixture      *f,
+                          gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonObject *stats, *session;
 
   import_json (f, parser);
@@ -289,12 +289,12 @@ test_deleted_source_kept (Fixture       *f,
 
 /* A session deleted for good does not come back with the next import. */
 static void
-test_deleted_session_stays_deleted (Fixture       *f,
-                                    gconstpointer  data)
+test_deleted_session_stays_deleted (Fixture      *f,
+                                    gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonObject *session;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  JsonObject      *session;
   g_autofree char *id = NULL;
 
   import_json (f, parser);
@@ -308,32 +308,33 @@ test_deleted_session_stays_deleted (Fixture       *f,
     g_autofree char *dir = g_path_get_dirname (f->session_file);
     g_autofree char *agent = g_build_filename (dir, "agent-a1b2c3d4.jsonl", NULL);
 
-    append_line (agent, g_strdup ("{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-a000-000000000001\","
-                                  "\"parentUuid\":null,\"isSidechain\":true,\"agentId\":\"a1b2c3d4\","
-                                  "\"sessionId\":\"" CLAUDE_SESSION "\",\"timestamp\":"
-                                  "\"2026-11-20T11:00:00.000Z\",\"cwd\":\"/tmp/proj\","
-                                  "\"message\":{\"role\":\"user\",\"content\":\"Search the logs\"}}"));
+    append_line (agent,
+                 g_strdup ("{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-a000-000000000001\","
+                           "\"parentUuid\":null,\"isSidechain\":true,\"agentId\":\"a1b2c3d4\","
+                           "\"sessionId\":\"" CLAUDE_SESSION "\",\"timestamp\":"
+                           "\"2026-11-20T11:00:00.000Z\",\"cwd\":\"/tmp/proj\","
+                           "\"message\":{\"role\":\"user\",\"content\":\"Search the logs\"}}"));
   }
   import_json (f, parser);
   g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
   json_parser_load_from_data (parser, f->out, -1, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))),
-                    ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (json_parser_get_root (parser))), ==,
+                    0);
 }
 
 /* Folders added in the app's preferences are imported by `loom import` too. */
 static void
-test_extra_folders (Fixture       *f,
-                    gconstpointer  data)
+test_extra_folders (Fixture      *f,
+                    gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *extra = g_build_filename (f->dir, "synced-from-laptop", NULL);
   g_autofree char *settings_dir = g_build_filename (f->dir, "glib-2.0", "settings", NULL);
   g_autofree char *keyfile = g_build_filename (settings_dir, "keyfile", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *moved = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonObject *stats;
 
   if (g_getenv ("GSETTINGS_SCHEMA_DIR") == NULL)
@@ -363,11 +364,11 @@ static char *
 write_lines (const char *path,
              ...)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_path_get_dirname (path);
-  va_list args;
-  char *line;
+  va_list          args;
+  char            *line;
 
   va_start (args, path);
   while ((line = va_arg (args, char *)) != NULL)
@@ -396,7 +397,8 @@ long_snapshot_line (gsize size)
                                 "\"trackedFileBackups\":{");
 
   for (guint i = 0; line->len < size; i++)
-    g_string_append_printf (line, "%s\"/tmp/proj/src/module-%04u/file.c\":{\"backupFileName\":"
+    g_string_append_printf (line,
+                            "%s\"/tmp/proj/src/module-%04u/file.c\":{\"backupFileName\":"
                             "\"0123456789abcdef@v1\",\"version\":1,\"backupTime\":"
                             "\"2026-11-20T09:59:00.000Z\"}",
                             i == 0 ? "" : ",", i);
@@ -423,10 +425,10 @@ import_paths_json (Fixture    *f,
                    int         expected_status,
                    ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
   const char *arg;
-  va_list args;
+  va_list     args;
 
   va_start (args, expected_status);
   while ((arg = va_arg (args, const char *)) != NULL)
@@ -435,8 +437,8 @@ import_paths_json (Fixture    *f,
   while (argv->len < 5)
     g_ptr_array_add (argv, NULL);
 
-  g_assert_cmpint (run_loom (f, "import", "--json", argv->pdata[0], argv->pdata[1],
-                             argv->pdata[2], argv->pdata[3], argv->pdata[4], NULL),
+  g_assert_cmpint (run_loom (f, "import", "--json", argv->pdata[0], argv->pdata[1], argv->pdata[2],
+                             argv->pdata[3], argv->pdata[4], NULL),
                    ==, expected_status);
   json_parser_load_from_data (parser, f->out, -1, &error);
   g_assert_no_error (error);
@@ -446,8 +448,8 @@ import_paths_json (Fixture    *f,
 static guint
 n_sessions (Fixture *f)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--all", "--json", NULL), ==, 0);
   json_parser_load_from_data (parser, f->out, -1, &error);
@@ -457,15 +459,15 @@ n_sessions (Fixture *f)
 
 /* A first line longer than the 64 KB detection reads: the file is still Claude Code's. */
 static void
-test_long_first_line (Fixture       *f,
-                      gconstpointer  data)
+test_long_first_line (Fixture      *f,
+                      gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *folder = g_build_filename (f->dir, "copied", NULL);
   g_autofree char *path = g_build_filename (folder, "-tmp-proj", CLAUDE_SESSION ".jsonl", NULL);
   g_autofree char *moved = NULL;
   g_autofree char *long_line = long_snapshot_line (100 * 1024);
-  JsonObject *stats, *session;
+  JsonObject      *stats, *session;
 
   g_assert_cmpint (g_remove (f->session_file), ==, 0);
   g_free (write_lines (path, g_strdup (long_line), claude_user_line (1, "Why is the build slow?"),
@@ -503,16 +505,18 @@ test_long_first_line (Fixture       *f,
  * of 100 KB whose instructions quote Claude's field names stays Codex's, and the fixtures of
  * Codex and Gemini stay theirs. */
 static void
-test_long_first_line_foreign (Fixture       *f,
-                              gconstpointer  data)
+test_long_first_line_foreign (Fixture      *f,
+                              gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *folder = g_build_filename (f->dir, "mixed", NULL);
-  g_autofree char *codex = g_build_filename (folder, "rollout-2026-03-02T10-15-42-"
-                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a78.jsonl", NULL);
+  g_autofree char *codex = g_build_filename (folder,
+                                             "rollout-2026-03-02T10-15-42-"
+                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a78.jsonl",
+                                             NULL);
   g_autofree char *padding = g_strnfill (100 * 1024, 'q');
   g_autofree char *fixtures = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonArray *sessions;
 
   g_assert_cmpint (g_remove (f->session_file), ==, 0);
@@ -533,8 +537,9 @@ test_long_first_line_foreign (Fixture       *f,
   g_assert_no_error (error);
   sessions = json_node_get_array (json_parser_get_root (parser));
   g_assert_cmpuint (json_array_get_length (sessions), ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, 0),
-                                                  "source"), ==, "codex");
+  g_assert_cmpstr (
+    json_object_get_string_member (json_array_get_object_element (sessions, 0), "source"), ==,
+    "codex");
 
   for (guint a = 0; a < 2; a++)
     {
@@ -550,30 +555,33 @@ test_long_first_line_foreign (Fixture       *f,
       sessions = json_node_get_array (json_parser_get_root (parser));
       g_assert_cmpuint (json_array_get_length (sessions), >, 0);
       for (guint i = 0; i < json_array_get_length (sessions); i++)
-        g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (sessions, i),
-                                                        "source"), ==, agent);
+        g_assert_cmpstr (
+          json_object_get_string_member (json_array_get_object_element (sessions, i), "source"), ==,
+          agent);
     }
 }
 
 /* --source names the agent of a file no format recognises, not of a file another one does. */
 static void
-test_source_forced (Fixture       *f,
-                    gconstpointer  data)
+test_source_forced (Fixture      *f,
+                    gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *gemini = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "gemini", "jsonl",
                                               "tmp", "atlas", "chats",
                                               "session-2025-11-02T08-15-8c1d4e2a.jsonl", NULL);
   g_autofree char *codex = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "codex", "current",
                                              "rollout-2026-03-02T10-15-42-"
-                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl", NULL);
+                                             "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl",
+                                             NULL);
   g_autofree char *unknown = g_build_filename (f->dir, "future.jsonl", NULL);
   g_autofree char *expected = NULL;
-  JsonObject *stats;
+  JsonObject      *stats;
 
   stats = import_paths_json (f, parser, 0, "--source", "claude-code", gemini, NULL);
   expected = g_strdup_printf ("%s: this is a Gemini CLI session file, not a claude-code one; "
-                              "skipped", gemini);
+                              "skipped",
+                              gemini);
   g_assert_true (has_warning (stats, expected));
   g_assert_cmpint (json_object_get_int_member (stats, "files"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (stats, "files_failed"), ==, 0);
@@ -585,8 +593,7 @@ test_source_forced (Fixture       *f,
 
   /* Records of types no version we know writes, without the envelope: no format recognises
    * them, and the user's word is taken. */
-  g_free (write_lines (unknown,
-                       g_strdup ("{\"type\":\"hologram\",\"beam\":1}"),
+  g_free (write_lines (unknown, g_strdup ("{\"type\":\"hologram\",\"beam\":1}"),
                        g_strdup ("{\"type\":\"hologram\",\"beam\":2}"), NULL));
   stats = import_paths_json (f, parser, 0, unknown, NULL);
   g_assert_true (has_warning (stats, "not a session file of a known agent"));
@@ -601,8 +608,8 @@ test_source_forced (Fixture       *f,
 
 /* A FIFO would block a reader; it is named for what it is and not opened. */
 static void
-test_not_regular (Fixture       *f,
-                  gconstpointer  data)
+test_not_regular (Fixture      *f,
+                  gconstpointer data)
 {
   g_autofree char *fifo = g_build_filename (f->dir, "pipe.jsonl", NULL);
   g_autofree char *expected = NULL;
@@ -618,20 +625,20 @@ test_not_regular (Fixture       *f,
  * with the system's reason, a failed file in the summary, exit status 1. Run as root, loom is
  * given up the capabilities that let root read any file (drop_read_override ()). */
 static void
-test_unreadable (Fixture       *f,
-                 gconstpointer  data)
+test_unreadable (Fixture      *f,
+                 gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *folder = g_path_get_dirname (f->session_file);
   g_autofree char *locked = g_build_filename (folder, "6a1d0b63-2c8f-4d66-8e1f-4b9c3e7e2d02.jsonl",
                                               NULL);
   g_autofree char *shut = g_build_filename (folder, "shut", NULL);
   g_autofree char *expected = NULL;
   g_autofree char *expected_folder = NULL;
-  JsonObject *stats;
+  JsonObject      *stats;
 
-  g_free (write_lines (locked, claude_user_line_in ("6a1d0b63-2c8f-4d66-8e1f-4b9c3e7e2d02", 1,
-                                                    "Locked away"), NULL));
+  g_free (write_lines (
+    locked, claude_user_line_in ("6a1d0b63-2c8f-4d66-8e1f-4b9c3e7e2d02", 1, "Locked away"), NULL));
   g_assert_cmpint (g_mkdir (shut, 0700), ==, 0);
   g_assert_cmpint (g_chmod (locked, 0), ==, 0);
   g_assert_cmpint (g_chmod (shut, 0), ==, 0);
@@ -673,16 +680,16 @@ test_unreadable (Fixture       *f,
 /* A folder whose name is not UTF-8 (file names are bytes): the session imports, and every JSON
  * output stays UTF-8, as JSON must, with U+FFFD for the bytes. */
 static void
-test_json_from_bytes (Fixture       *f,
-                      gconstpointer  data)
+test_json_from_bytes (Fixture      *f,
+                      gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *folder = g_build_filename (f->dir, "proj-\xff\xfe", NULL);
   g_autofree char *moved = NULL;
   g_autofree char *name = g_path_get_basename (f->session_file);
-  JsonObject *stats;
-  JsonArray *sessions;
+  JsonObject      *stats;
+  JsonArray       *sessions;
 
   g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
   moved = g_build_filename (folder, name, NULL);
@@ -692,8 +699,8 @@ test_json_from_bytes (Fixture       *f,
   stats = import_paths_json (f, parser, 0, folder, NULL);
   g_assert_true (g_utf8_validate (f->out, -1, NULL));
   g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 1);
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (stats, "warnings")),
-                    ==, 1);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (stats, "warnings")), ==,
+                    1);
 
   g_assert_cmpint (run_loom (f, "sessions", "list", "--json", NULL), ==, 0);
   g_assert_true (g_utf8_validate (f->out, -1, NULL));
@@ -701,10 +708,9 @@ test_json_from_bytes (Fixture       *f,
   g_assert_no_error (error);
   sessions = json_node_get_array (json_parser_get_root (parser));
   g_assert_cmpuint (json_array_get_length (sessions), ==, 1);
-  g_assert_nonnull (strstr (json_object_get_string_member (json_array_get_object_element (sessions,
-                                                                                          0),
-                                                            "source_path"),
-                            "proj-\xef\xbf\xbd"));
+  g_assert_nonnull (strstr (
+    json_object_get_string_member (json_array_get_object_element (sessions, 0), "source_path"),
+    "proj-\xef\xbf\xbd"));
 }
 
 /* The session whose source is @source in `loom sessions list --json`. */
@@ -728,18 +734,18 @@ session_of (JsonArray  *sessions,
  * figures are summed by hand in their READMEs (gemini-variants/tokens, codex-variants/
  * token-placeholders); `loom sessions show` says it in words. */
 static void
-test_tokens_reasoning (Fixture       *f,
-                       gconstpointer  data)
+test_tokens_reasoning (Fixture      *f,
+                       gconstpointer data)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *gemini = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "gemini-variants",
                                               "tokens", NULL);
   g_autofree char *codex = g_build_filename (g_getenv ("LOOM_TEST_FIXTURES"), "codex-variants",
                                              "token-placeholders", NULL);
   g_autofree char *gemini_id = NULL;
-  JsonObject *stats, *tokens;
-  JsonArray *sessions;
+  JsonObject      *stats, *tokens;
+  JsonArray       *sessions;
 
   stats = import_paths_json (f, parser, 0, f->session_file, gemini, codex, NULL);
   g_assert_cmpint (json_object_get_int_member (stats, "sessions_new"), ==, 3);

@@ -17,20 +17,22 @@
 #include "loom-store.h"
 #include "loom-test-utils.h"
 
-#define LEGACY_HASH "1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a"
-#define LEGACY_NAME "session-2025-09-14T10-02-3f2a9c1e.json"
-#define ATLAS_ID "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"
-#define ATLAS_NAME "session-2025-11-02T08-15-8c1d4e2a.jsonl"
-#define CHILD_NAME "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl"
-#define MIGRATED_HASH "25f49f39dd2f489eefc56aff4fa7743a0f6cd213a10155390629a2b7bb69e658"
-#define MIGRATED_NAME "session-2025-08-30T16-40-77aa00bb"
-#define VARIANTS "gemini-variants"
+#define LEGACY_HASH            "1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a"
+#define LEGACY_NAME            "session-2025-09-14T10-02-3f2a9c1e.json"
+#define ATLAS_ID               "8c1d4e2a-6f3b-4a5c-b7d8-9e0f1a2b3c4d"
+#define ATLAS_NAME             "session-2025-11-02T08-15-8c1d4e2a.jsonl"
+#define CHILD_NAME             "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl"
+#define MIGRATED_HASH          "25f49f39dd2f489eefc56aff4fa7743a0f6cd213a10155390629a2b7bb69e658"
+#define MIGRATED_NAME          "session-2025-08-30T16-40-77aa00bb"
+#define VARIANTS               "gemini-variants"
 #define INVESTIGATOR_PARENT_ID "6d7e8f90-1a2b-4c3d-9e4f-5a6b7c8d9e0f"
-#define INVESTIGATOR_ID "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
-#define TOKENS_ID "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a"
-#define TOKENS_FILE "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
+#define INVESTIGATOR_ID        "b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e"
+#define TOKENS_ID              "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a"
+#define TOKENS_FILE \
+  "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
   "chats/session-2025-12-05T14-00-3d4e5f6a.jsonl"
-#define TWO_ON_A_LINE_FILE "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
+#define TWO_ON_A_LINE_FILE \
+  "tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
   "chats/session-2025-12-04T09-30-2c3d4e5f.jsonl"
 
 typedef struct
@@ -39,128 +41,245 @@ typedef struct
   gint64      user, assistant, tool_calls, tool_results, tool_errors, reasoning;
   gint64      message_count, event_count;
   gint64      tokens_in, tokens_out, tokens_cache_read, tokens_cache_creation;
-  gint64      tokens_reasoning;   /* -1: null */
+  gint64      tokens_reasoning; /* -1: null */
   const char *tools_used;       /* JSON object */
   const char *model;
-  const char *title;            /* NULL: not checked */
-  const char *cwd;              /* NULL: must be null */
+  const char *title; /* NULL: not checked */
+  const char *cwd;   /* NULL: must be null */
   const char *session_type;
-  const char *parent;           /* the parent's source session id, NULL: none */
-  const char *created_at;       /* NULL: not checked */
+  const char *parent;     /* the parent's source session id, NULL: none */
+  const char *created_at; /* NULL: not checked */
   const char *updated_at;
-  const char *subagent_start;   /* the one sub-agent start in the timeline, NULL: not checked */
+  const char *subagent_start; /* the one sub-agent start in the timeline, NULL: not checked */
 } Expected;
 
 static const Expected legacy_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
-  2, 3, 6, 6, 2, 3,
-  5, 17,
-  11056, 746, 19000, 0, 305,
+  2,
+  3,
+  6,
+  6,
+  2,
+  3,
+  5,
+  17,
+  11056,
+  746,
+  19000,
+  0,
+  305,
   "{\"read_file\":1,\"run_shell_command\":2,\"replace\":2,\"write_file\":1}",
   "gemini-2.5-pro",
   "Fix Tokyo time zone date test - 2025-09-14",
-  NULL, "main", NULL,
-  "2025-09-14T10:02:11.512Z", "2025-09-14T10:09:47.030Z",
+  NULL,
+  "main",
+  NULL,
+  "2025-09-14T10:02:11.512Z",
+  "2025-09-14T10:09:47.030Z",
 };
 
 /* The same document as it was before the CLI rewrote it (legacy/…json.before). */
 static const Expected legacy_before_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
-  1, 2, 3, 3, 1, 3,
-  3, 9,
-  8123, 251, 0, 0, 210,
+  1,
+  2,
+  3,
+  3,
+  1,
+  3,
+  3,
+  9,
+  8123,
+  251,
+  0,
+  0,
+  210,
   "{\"read_file\":1,\"run_shell_command\":1,\"replace\":1}",
   "gemini-2.5-pro",
   NULL,
-  NULL, "main", NULL,
-  "2025-09-14T10:02:11.512Z", "2025-09-14T10:03:10.950Z",
+  NULL,
+  "main",
+  NULL,
+  "2025-09-14T10:02:11.512Z",
+  "2025-09-14T10:03:10.950Z",
 };
 
 static const Expected atlas_expected = {
   ATLAS_ID,
-  3, 4, 4, 4, 1, 2,
-  7, 14,
-  11730, 618, 18000, 0, 174,
+  3,
+  4,
+  4,
+  4,
+  1,
+  2,
+  7,
+  14,
+  11730,
+  618,
+  18000,
+  0,
+  174,
   "{\"read_file\":1,\"write_file\":1,\"run_shell_command\":1,\"replace\":1}",
   "gemini-2.5-pro",
   "Add --json output to atlas list - 2025-11-02",
-  "/home/ada/src/atlas", "main", NULL,
-  "2025-11-02T08:15:03.120Z", "2025-11-02T08:19:30.100Z",
+  "/home/ada/src/atlas",
+  "main",
+  NULL,
+  "2025-11-02T08:15:03.120Z",
+  "2025-11-02T08:19:30.100Z",
 };
 
 static const Expected child_expected = {
   "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
-  1, 2, 3, 3, 0, 1,
-  3, 7,
-  4200, 405, 2900, 0, 25,
+  1,
+  2,
+  3,
+  3,
+  0,
+  1,
+  3,
+  7,
+  4200,
+  405,
+  2900,
+  0,
+  25,
   "{\"glob\":1,\"search_file_content\":1,\"complete_task\":1}",
   "gemini-2.5-flash",
   "Find where `atlas list` formats its table output. - 2025-11-02",
-  "/home/ada/src/atlas", "subagent", ATLAS_ID,
-  "2025-11-02T08:16:00.000Z", "2025-11-02T08:16:15.002Z",
+  "/home/ada/src/atlas",
+  "subagent",
+  ATLAS_ID,
+  "2025-11-02T08:16:00.000Z",
+  "2025-11-02T08:16:15.002Z",
 };
 
 static const Expected migrated_expected = {
   "77aa00bb-3c4d-4e5f-a6b7-c8d9e0f1a2b3",
-  2, 2, 1, 1, 0, 0,
-  4, 3,
-  2200, 1050, 1100, 0, 30,
+  2,
+  2,
+  1,
+  1,
+  0,
+  0,
+  4,
+  3,
+  2200,
+  1050,
+  1100,
+  0,
+  30,
   "{\"write_file\":1}",
   "gemini-2.5-flash",
   "Translate README to Japanese - 2025-08-30",
-  NULL, "main", NULL,
-  "2025-08-30T16:40:05.000Z", "2025-09-02T09:12:40.002Z",
+  NULL,
+  "main",
+  NULL,
+  "2025-08-30T16:40:05.000Z",
+  "2025-09-02T09:12:40.002Z",
 };
 
 static const Expected sync_expected = {
   "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
-  1, 2, 1, 1, 0, 0,
-  3, 2,
-  1600, 150, 800, 0, 0,
+  1,
+  2,
+  1,
+  1,
+  0,
+  0,
+  3,
+  2,
+  1600,
+  150,
+  800,
+  0,
+  0,
   "{\"search_file_content\":1}",
   "gemini-2.5-pro",
   "List the TODOs in src/ - 2025-10-05",
-  NULL, "main", NULL,
-  "2025-10-05T12:00:00.000Z", "2025-10-05T12:00:30.002Z",
+  NULL,
+  "main",
+  NULL,
+  "2025-10-05T12:00:00.000Z",
+  "2025-10-05T12:00:30.002Z",
 };
 
 /* The variants (fixtures/gemini-variants/README.md). */
 
 static const Expected investigator_parent_expected = {
   INVESTIGATOR_PARENT_ID,
-  1, 2, 1, 1, 0, 1,
-  3, 4,
-  5800, 190, 8000, 0, 90,
+  1,
+  2,
+  1,
+  1,
+  0,
+  1,
+  3,
+  4,
+  5800,
+  190,
+  8000,
+  0,
+  90,
   "{\"codebase_investigator\":1}",
   "gemini-2.5-pro",
   "Where is the retry policy for deploys configured? - 2025-12-03",
-  "/home/ada/src/orbit", "main", NULL,
-  "2025-12-03T15:20:00.000Z", "2025-12-03T15:20:41.002Z",
+  "/home/ada/src/orbit",
+  "main",
+  NULL,
+  "2025-12-03T15:20:00.000Z",
+  "2025-12-03T15:20:41.002Z",
   "Find where deploy retries are configured (sub-agent " INVESTIGATOR_ID ")",
 };
 
 static const Expected investigator_expected = {
   INVESTIGATOR_ID,
-  1, 2, 2, 2, 0, 0,
-  3, 4,
-  4700, 190, 2500, 0, 20,
+  1,
+  2,
+  2,
+  2,
+  0,
+  0,
+  3,
+  4,
+  4700,
+  190,
+  2500,
+  0,
+  20,
   "{\"search_file_content\":1,\"complete_task\":1}",
   "gemini-2.5-flash",
   "Find where deploy retries are configured - 2025-12-03",
-  "/home/ada/src/orbit", "subagent", INVESTIGATOR_PARENT_ID,
-  "2025-12-03T15:20:05.000Z", "2025-12-03T15:20:29.002Z",
+  "/home/ada/src/orbit",
+  "subagent",
+  INVESTIGATOR_PARENT_ID,
+  "2025-12-03T15:20:05.000Z",
+  "2025-12-03T15:20:29.002Z",
 };
 
 static const Expected two_on_a_line_expected = {
   "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
-  2, 2, 2, 2, 1, 1,
-  4, 5,
-  6350, 120, 5000, 0, 40,
+  2,
+  2,
+  2,
+  2,
+  1,
+  1,
+  4,
+  5,
+  6350,
+  120,
+  5000,
+  0,
+  40,
   "{\"run_shell_command\":2}",
   "gemini-2.5-pro",
   "Run the import tests - 2025-12-04",
-  "/home/ada/src/loom", "main", NULL,
-  "2025-12-04T09:30:00.000Z", "2025-12-04T09:31:10.002Z",
+  "/home/ada/src/loom",
+  "main",
+  NULL,
+  "2025-12-04T09:30:00.000Z",
+  "2025-12-04T09:31:10.002Z",
 };
 
 /* tokens/: a message written three times (no tokens yet, its tokens, then zeros where a copy
@@ -173,14 +292,27 @@ static const Expected two_on_a_line_expected = {
  * and input + cache_read + output = 18090 = Σ total (4420 + 6320 + 7350). */
 static const Expected tokens_expected = {
   TOKENS_ID,
-  2, 3, 0, 0, 0, 2,
-  5, 2,
-  4340, 850, 12900, 0, 450,
+  2,
+  3,
+  0,
+  0,
+  0,
+  2,
+  5,
+  2,
+  4340,
+  850,
+  12900,
+  0,
+  450,
   "{}",
   "gemini-2.5-pro",
   "Why is the cache hit rate of the search index so low? - 2025-12-05",
-  "/home/ada/src/loom", "main", NULL,
-  "2025-12-05T14:00:00.000Z", "2025-12-05T14:01:20.002Z",
+  "/home/ada/src/loom",
+  "main",
+  NULL,
+  "2025-12-05T14:00:00.000Z",
+  "2025-12-05T14:01:20.002Z",
 };
 
 /* ——— Helpers ——— */
@@ -193,15 +325,15 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
   f->store = loom_test_new_store (&f->dir, &f->db_path);
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_clear_object (&f->store);
   loom_test_remove_tree (f->dir);
@@ -242,8 +374,8 @@ static JsonArray *
 list_sessions (LoomStore *store)
 {
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListModel) model = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) model = NULL;
+  g_autoptr (GError) error = NULL;
   JsonArray *array = json_array_new ();
 
   query.collection = LOOM_COLLECTION_EVERYTHING;
@@ -251,7 +383,7 @@ list_sessions (LoomStore *store)
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
-      g_autoptr(LoomSession) session = g_list_model_get_item (model, i);
+      g_autoptr (LoomSession) session = g_list_model_get_item (model, i);
 
       json_array_add_element (array, loom_session_to_json (session));
     }
@@ -261,8 +393,8 @@ list_sessions (LoomStore *store)
 static char *
 list_sessions_text (LoomStore *store)
 {
-  g_autoptr(JsonArray) array = list_sessions (store);
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr (JsonArray) array = list_sessions (store);
+  g_autoptr (JsonNode) node = json_node_new (JSON_NODE_ARRAY);
 
   json_node_set_array (node, array);
   return json_to_string (node, TRUE);
@@ -276,9 +408,9 @@ find_session (JsonArray  *sessions,
     {
       JsonObject *session = json_array_get_object_element (sessions, i);
 
-      if (g_strcmp0 (json_object_get_string_member_with_default (session, "source_session_id",
-                                                                 NULL),
-                     source_session_id) == 0)
+      if (g_strcmp0 (
+            json_object_get_string_member_with_default (session, "source_session_id", NULL),
+            source_session_id) == 0)
         return session;
     }
   return NULL;
@@ -295,9 +427,9 @@ static void
 assert_same_object (JsonObject *actual,
                     const char *expected_json)
 {
-  g_autoptr(JsonNode) expected_node = json_from_string (expected_json, NULL);
+  g_autoptr (JsonNode) expected_node = json_from_string (expected_json, NULL);
   JsonObject *expected = json_node_get_object (expected_node);
-  g_autoptr(GList) members = json_object_get_members (expected);
+  g_autoptr (GList) members = json_object_get_members (expected);
 
   g_assert_cmpuint (json_object_get_size (actual), ==, json_object_get_size (expected));
   for (GList *l = members; l != NULL; l = l->next)
@@ -391,11 +523,11 @@ static void
 copy_tree (const char *from,
            const char *to)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (g_file_test (from, G_FILE_TEST_IS_DIR))
     {
-      g_autoptr(GDir) dir = g_dir_open (from, 0, &error);
+      g_autoptr (GDir) dir = g_dir_open (from, 0, &error);
       const char *name;
 
       g_assert_no_error (error);
@@ -412,7 +544,7 @@ copy_tree (const char *from,
     {
       g_autofree char *contents = NULL;
       g_autofree char *parent = g_path_get_dirname (to);
-      gsize length;
+      gsize            length;
 
       g_assert_true (g_file_get_contents (from, &contents, &length, &error));
       g_assert_no_error (error);
@@ -427,7 +559,7 @@ write_bytes (const char *path,
              const char *data,
              gsize       length)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *parent = g_path_get_dirname (path);
 
   g_assert_cmpint (g_mkdir_with_parents (parent, 0700), ==, 0);
@@ -453,7 +585,7 @@ static void
 bump_mtime (const char *path,
             gint        seconds)
 {
-  GStatBuf st;
+  GStatBuf       st;
   struct utimbuf times;
 
   g_assert_cmpint (g_stat (path, &st), ==, 0);
@@ -466,9 +598,9 @@ static char *
 query_text (const char *db_path,
             const char *sql)
 {
-  sqlite3 *db = NULL;
+  sqlite3      *db = NULL;
   sqlite3_stmt *stmt = NULL;
-  char *text = NULL;
+  char         *text = NULL;
 
   g_assert_cmpint (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
   g_assert_cmpint (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL), ==, SQLITE_OK);
@@ -487,8 +619,8 @@ typedef struct
   const char     *source;
   guint           n_sessions;
   const Expected *expected[2];
-  const char     *root;         /* below fixtures/, NULL: gemini */
-  const char     *warning;      /* the one warning, "<file below the folder>:<line>: <text>"
+  const char     *root;    /* below fixtures/, NULL: gemini */
+  const char     *warning; /* the one warning, "<file below the folder>:<line>: <text>"
                                  * (its start), NULL: none */
 } FolderCase;
 
@@ -518,13 +650,13 @@ folder_path (const FolderCase *c)
 }
 
 static void
-test_folder (Fixture       *f,
-             gconstpointer  data)
+test_folder (Fixture      *f,
+             gconstpointer data)
 {
   const FolderCase *c = data;
-  g_autofree char *path = folder_path (c);
-  g_autoptr(LoomImportStats) stats = import_path (f->store, c->source, path);
-  g_autoptr(JsonArray) sessions = list_sessions (f->store);
+  g_autofree char  *path = folder_path (c);
+  g_autoptr (LoomImportStats) stats = import_path (f->store, c->source, path);
+  g_autoptr (JsonArray) sessions = list_sessions (f->store);
 
   if (c->warning != NULL)
     {
@@ -546,41 +678,52 @@ test_folder (Fixture       *f,
 
 static const FolderCase legacy_named = { "legacy", "gemini", 1, { &legacy_expected } };
 static const FolderCase legacy_detected = { "legacy", NULL, 1, { &legacy_expected } };
-static const FolderCase jsonl_named = { "jsonl", "gemini", 2, { &atlas_expected, &child_expected } };
+static const FolderCase jsonl_named = { "jsonl",
+                                        "gemini",
+                                        2,
+                                        { &atlas_expected, &child_expected } };
 static const FolderCase jsonl_detected = { "jsonl", NULL, 2, { &atlas_expected, &child_expected } };
 static const FolderCase migrated_named = { "migrated", "gemini", 1, { &migrated_expected } };
 static const FolderCase migrated_detected = { "migrated", NULL, 1, { &migrated_expected } };
 static const FolderCase sync_named = { "sync", "gemini", 1, { &sync_expected } };
 static const FolderCase sync_detected = { "sync", NULL, 1, { &sync_expected } };
-static const FolderCase agent_id_named = {
-  "agent-id", "gemini", 2, { &investigator_parent_expected, &investigator_expected }, VARIANTS
-};
-static const FolderCase agent_id_detected = {
-  "agent-id", NULL, 2, { &investigator_parent_expected, &investigator_expected }, VARIANTS
-};
-static const FolderCase two_on_a_line_named = {
-  "two-on-a-line", "gemini", 1, { &two_on_a_line_expected }, VARIANTS,
-  TWO_ON_A_LINE_FILE ":4: 2 JSON values on one line"
-};
-static const FolderCase two_on_a_line_detected = {
-  "two-on-a-line", NULL, 1, { &two_on_a_line_expected }, VARIANTS,
-  TWO_ON_A_LINE_FILE ":4: 2 JSON values on one line"
-};
-static const FolderCase tokens_named = {
-  "tokens", "gemini", 1, { &tokens_expected }, VARIANTS
-};
-static const FolderCase tokens_detected = {
-  "tokens", NULL, 1, { &tokens_expected }, VARIANTS
-};
+static const FolderCase agent_id_named = { "agent-id",
+                                           "gemini",
+                                           2,
+                                           { &investigator_parent_expected,
+                                             &investigator_expected },
+                                           VARIANTS };
+static const FolderCase agent_id_detected = { "agent-id",
+                                              NULL,
+                                              2,
+                                              { &investigator_parent_expected,
+                                                &investigator_expected },
+                                              VARIANTS };
+static const FolderCase two_on_a_line_named = { "two-on-a-line",
+                                                "gemini",
+                                                1,
+                                                { &two_on_a_line_expected },
+                                                VARIANTS,
+                                                TWO_ON_A_LINE_FILE
+                                                ":4: 2 JSON values on one line" };
+static const FolderCase two_on_a_line_detected = { "two-on-a-line",
+                                                   NULL,
+                                                   1,
+                                                   { &two_on_a_line_expected },
+                                                   VARIANTS,
+                                                   TWO_ON_A_LINE_FILE
+                                                   ":4: 2 JSON values on one line" };
+static const FolderCase tokens_named = { "tokens", "gemini", 1, { &tokens_expected }, VARIANTS };
+static const FolderCase tokens_detected = { "tokens", NULL, 1, { &tokens_expected }, VARIANTS };
 
 /* A single session file named on the command line, its format detected from its content. */
 static void
-test_single_file_detected (Fixture       *f,
-                           gconstpointer  data)
+test_single_file_detected (Fixture      *f,
+                           gconstpointer data)
 {
   g_autofree char *path = fixture_path ("legacy", "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
-  g_autoptr(LoomImportStats) stats = import_path (f->store, NULL, path);
-  g_autoptr(JsonArray) sessions = list_sessions (f->store);
+  g_autoptr (LoomImportStats) stats = import_path (f->store, NULL, path);
+  g_autoptr (JsonArray) sessions = list_sessions (f->store);
 
   assert_no_warnings (stats);
   assert_n_sessions (sessions, 1);
@@ -589,15 +732,15 @@ test_single_file_detected (Fixture       *f,
 
 /* logs.json and checkpoint-*.json sit beside the sessions but are not sessions. */
 static void
-test_companions_ignored (Fixture       *f,
-                         gconstpointer  data)
+test_companions_ignored (Fixture      *f,
+                         gconstpointer data)
 {
   g_autofree char *logs = fixture_path ("legacy", "tmp", LEGACY_HASH, "logs.json", NULL);
-  g_autofree char *checkpoint = fixture_path ("legacy", "tmp", LEGACY_HASH,
-                                              "checkpoint-tokyo.json", NULL);
-  const char *paths[] = { logs, checkpoint, NULL };
-  g_autoptr(LoomImportStats) named = loom_test_import_paths (f->store, "gemini", paths);
-  g_autoptr(JsonArray) sessions = list_sessions (f->store);
+  g_autofree char *checkpoint = fixture_path ("legacy", "tmp", LEGACY_HASH, "checkpoint-tokyo.json",
+                                              NULL);
+  const char      *paths[] = { logs, checkpoint, NULL };
+  g_autoptr (LoomImportStats) named = loom_test_import_paths (f->store, "gemini", paths);
+  g_autoptr (JsonArray) sessions = list_sessions (f->store);
 
   assert_no_warnings (named);
   assert_n_sessions (sessions, 0);
@@ -605,14 +748,14 @@ test_companions_ignored (Fixture       *f,
 
 /* ——— Everything at once: twice, and after a touch ——— */
 
-static const Expected * const all_expected[] = {
-  &legacy_expected, &atlas_expected, &child_expected, &migrated_expected, &sync_expected, NULL
-};
+static const Expected *const all_expected[] = { &legacy_expected, &atlas_expected,
+                                                &child_expected,  &migrated_expected,
+                                                &sync_expected,   NULL };
 
 static void
 assert_all (LoomStore *store)
 {
-  g_autoptr(JsonArray) sessions = list_sessions (store);
+  g_autoptr (JsonArray) sessions = list_sessions (store);
 
   assert_n_sessions (sessions, 5);
   for (guint i = 0; all_expected[i] != NULL; i++)
@@ -621,20 +764,20 @@ assert_all (LoomStore *store)
 }
 
 static void
-test_idempotent (Fixture       *f,
-                 gconstpointer  data)
+test_idempotent (Fixture      *f,
+                 gconstpointer data)
 {
   g_autofree char *root = fixture_path (NULL);
   g_autofree char *copy = g_build_filename (f->dir, "gemini", NULL);
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(LoomImportStats) third = NULL;
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (LoomImportStats) third = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   g_autofree char *after_touch = NULL;
   g_autofree char *legacy = NULL;
   g_autofree char *atlas = NULL;
-  gint64 n_messages, n_events;
+  gint64           n_messages, n_events;
 
   copy_tree (root, copy);
   first = import_path (f->store, "gemini", copy);
@@ -674,7 +817,7 @@ collect_checksums (const char *path,
 {
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
       const char *name;
 
       g_assert_nonnull (dir);
@@ -690,16 +833,16 @@ collect_checksums (const char *path,
 }
 
 static void
-test_bytes_unchanged (Fixture       *f,
-                      gconstpointer  data)
+test_bytes_unchanged (Fixture      *f,
+                      gconstpointer data)
 {
   g_autofree char *root = fixture_path (NULL);
-  g_autoptr(GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(GHashTable) after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(LoomImportStats) named = NULL;
-  g_autoptr(LoomImportStats) detected = NULL;
+  g_autoptr (GHashTable) before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) after = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (LoomImportStats) named = NULL;
+  g_autoptr (LoomImportStats) detected = NULL;
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer       key, value;
 
   collect_checksums (root, before);
   named = import_path (f->store, "gemini", root);
@@ -716,16 +859,16 @@ test_bytes_unchanged (Fixture       *f,
 
 typedef struct
 {
-  char  *contents;
-  gsize  length;
-  GPtrArray *line_ends;   /* offsets just past each line's newline (or the end) */
+  char      *contents;
+  gsize      length;
+  GPtrArray *line_ends; /* offsets just past each line's newline (or the end) */
 } Lines;
 
 static void
 lines_load (Lines      *lines,
             const char *path)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_assert_true (g_file_get_contents (path, &lines->contents, &lines->length, &error));
   g_assert_no_error (error);
@@ -753,16 +896,16 @@ lines_end (Lines *lines,
  * parent is a placeholder first). Every record that supersedes another arrives in a pass of its
  * own: the result must still be the single import's. */
 static void
-test_incremental_lines (Fixture       *f,
-                        gconstpointer  data)
+test_incremental_lines (Fixture      *f,
+                        gconstpointer data)
 {
   g_autofree char *tree = fixture_path ("jsonl", NULL);
   g_autofree char *copy = g_build_filename (f->dir, "jsonl", NULL);
   g_autofree char *source = fixture_path ("jsonl", "tmp", "atlas", "chats", ATLAS_NAME, NULL);
   g_autofree char *target = g_build_filename (copy, "tmp", "atlas", "chats", ATLAS_NAME, NULL);
-  guint step = GPOINTER_TO_UINT (data);
-  Lines lines;
-  guint n, done = 0;
+  guint            step = GPOINTER_TO_UINT (data);
+  Lines            lines;
+  guint            n, done = 0;
 
   copy_tree (tree, copy);
   lines_load (&lines, source);
@@ -772,7 +915,7 @@ test_incremental_lines (Fixture       *f,
 
   while (done < n)
     {
-      g_autoptr(LoomImportStats) stats = NULL;
+      g_autoptr (LoomImportStats) stats = NULL;
       guint next = MIN (done + step, n);
 
       append_bytes (target, lines.contents + lines_end (&lines, done),
@@ -784,7 +927,7 @@ test_incremental_lines (Fixture       *f,
     }
 
   {
-    g_autoptr(JsonArray) sessions = list_sessions (f->store);
+    g_autoptr (JsonArray) sessions = list_sessions (f->store);
 
     assert_n_sessions (sessions, 2);
     assert_session (sessions, &atlas_expected);
@@ -796,15 +939,15 @@ test_incremental_lines (Fixture       *f,
 /* tokens/ growing one line per pass: a record that repeats a message's usage as zeros, or as a
  * partial count, arrives in a pass after the real figures, and keeps them. */
 static void
-test_tokens_every_line (Fixture       *f,
-                        gconstpointer  data)
+test_tokens_every_line (Fixture      *f,
+                        gconstpointer data)
 {
-  const char *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
+  const char      *fixtures = g_getenv ("LOOM_TEST_FIXTURES");
   g_autofree char *source = g_build_filename (fixtures, VARIANTS, "tokens", TOKENS_FILE, NULL);
   g_autofree char *copy = g_build_filename (f->dir, "tokens", NULL);
   g_autofree char *target = g_build_filename (copy, TOKENS_FILE, NULL);
   g_autofree char *chats = g_path_get_dirname (target);
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   Lines lines;
 
   g_assert_cmpint (g_mkdir_with_parents (chats, 0700), ==, 0);
@@ -813,7 +956,7 @@ test_tokens_every_line (Fixture       *f,
   write_bytes (target, "", 0);
   for (guint done = 0; done < lines.line_ends->len; done++)
     {
-      g_autoptr(LoomImportStats) stats = NULL;
+      g_autoptr (LoomImportStats) stats = NULL;
 
       append_bytes (target, lines.contents + lines_end (&lines, done),
                     lines_end (&lines, done + 1) - lines_end (&lines, done));
@@ -830,16 +973,16 @@ test_tokens_every_line (Fixture       *f,
 
 /* A line written in two halves: the first half waits, unread, until the rest arrives. */
 static void
-test_incremental_half_line (Fixture       *f,
-                            gconstpointer  data)
+test_incremental_half_line (Fixture      *f,
+                            gconstpointer data)
 {
   g_autofree char *tree = fixture_path ("jsonl", NULL);
   g_autofree char *copy = g_build_filename (f->dir, "jsonl", NULL);
   g_autofree char *source = fixture_path ("jsonl", "tmp", "atlas", "chats", ATLAS_NAME, NULL);
   g_autofree char *target = g_build_filename (copy, "tmp", "atlas", "chats", ATLAS_NAME, NULL);
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   Lines lines;
   gsize cut;
 
@@ -864,18 +1007,17 @@ test_incremental_half_line (Fixture       *f,
 /* The legacy document is rewritten whole by the CLI: the second pass reads it again and ends
  * with exactly what a single import of the final document gives. */
 static void
-test_legacy_rewrite (Fixture       *f,
-                     gconstpointer  data)
+test_legacy_rewrite (Fixture      *f,
+                     gconstpointer data)
 {
   g_autofree char *before = fixture_path ("legacy", LEGACY_NAME ".before", NULL);
   g_autofree char *final = fixture_path ("legacy", "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
-  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME,
-                                              NULL);
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(JsonArray) sessions_before = NULL;
-  g_autoptr(JsonArray) sessions_after = NULL;
+  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (JsonArray) sessions_before = NULL;
+  g_autoptr (JsonArray) sessions_after = NULL;
 
   copy_tree (before, target);
   first = import_path (f->store, "gemini", root);
@@ -902,19 +1044,32 @@ test_legacy_rewrite (Fixture       *f,
  * its two thoughts, two tool calls and their results. The summary, at its end, is not there. */
 static const Expected legacy_half_expected = {
   "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f",
-  1, 1, 2, 2, 0, 2,
-  2, 6,
-  8123, 251, 0, 0, 210,
+  1,
+  1,
+  2,
+  2,
+  0,
+  2,
+  2,
+  6,
+  8123,
+  251,
+  0,
+  0,
+  210,
   "{\"read_file\":1,\"run_shell_command\":1}",
   "gemini-2.5-pro",
   NULL,
-  NULL, "main", NULL,
-  "2025-09-14T10:02:11.512Z", "2025-09-14T10:09:47.030Z",
+  NULL,
+  "main",
+  NULL,
+  "2025-09-14T10:02:11.512Z",
+  "2025-09-14T10:09:47.030Z",
 };
 
 /* Every row the whole legacy document gives: its five prompts and replies, three notices. */
 #define LEGACY_MESSAGE_ROWS 8
-#define LEGACY_EVENT_ROWS 17
+#define LEGACY_EVENT_ROWS   17
 
 /* Writes the first half of the legacy document (it ends on line 150, inside the third message)
  * to @target; returns the whole document. */
@@ -923,7 +1078,7 @@ write_legacy_half (const char *target,
                    gsize      *length)
 {
   g_autofree char *final = fixture_path ("legacy", "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
-  char *contents = NULL;
+  char            *contents = NULL;
 
   g_assert_true (g_file_get_contents (final, &contents, length, NULL));
   write_bytes (target, contents, *length / 2);
@@ -935,18 +1090,17 @@ write_legacy_half (const char *target,
  * does not fail. The next pass, on the whole document, gives exactly what one import of it
  * gives, with nothing twice. */
 static void
-test_legacy_half_written (Fixture       *f,
-                          gconstpointer  data)
+test_legacy_half_written (Fixture      *f,
+                          gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
-  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME,
-                                              NULL);
+  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
   g_autofree char *warning = g_strdup_printf ("%s:150: the document ends here", target);
   g_autofree char *contents = NULL;
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(JsonArray) sessions_first = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (JsonArray) sessions_first = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   gsize length;
 
   contents = write_legacy_half (target, &length);
@@ -975,20 +1129,19 @@ test_legacy_half_written (Fixture       *f,
 /* An agent that crashed mid-write leaves its session half-written for good. What an earlier,
  * whole version gave stays: a damaged document only adds. Whole again, it reads as before. */
 static void
-test_legacy_truncated_later (Fixture       *f,
-                             gconstpointer  data)
+test_legacy_truncated_later (Fixture      *f,
+                             gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
-  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME,
-                                              NULL);
+  g_autofree char *target = g_build_filename (root, "tmp", LEGACY_HASH, "chats", LEGACY_NAME, NULL);
   g_autofree char *warning = g_strdup_printf ("%s:150: the document ends here", target);
   g_autofree char *contents = NULL;
   g_autofree char *before = NULL;
   g_autofree char *damaged = NULL;
   g_autofree char *after = NULL;
-  g_autoptr(LoomImportStats) whole = NULL;
-  g_autoptr(LoomImportStats) truncated = NULL;
-  g_autoptr(LoomImportStats) again = NULL;
+  g_autoptr (LoomImportStats) whole = NULL;
+  g_autoptr (LoomImportStats) truncated = NULL;
+  g_autoptr (LoomImportStats) again = NULL;
   gsize length;
 
   contents = write_legacy_half (target, &length);
@@ -1025,52 +1178,51 @@ test_legacy_truncated_later (Fixture       *f,
 /* A legacy document with one message nested 5,000 deep: the others are imported, the warning
  * names the deep one's line, and the file does not fail. */
 static void
-test_legacy_deep_message (Fixture       *f,
-                          gconstpointer  data)
+test_legacy_deep_message (Fixture      *f,
+                          gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *path = g_build_filename (root, "tmp", "0000", "chats",
                                             "session-2025-01-01T00-00-deep0001.json", NULL);
   g_autofree char *warning = NULL;
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   JsonObject *counts;
 
-  g_string_append (text,
-                   "{\n"
-                   "  \"sessionId\": \"deep-1\",\n"
-                   "  \"projectHash\": \"h\",\n"
-                   "  \"startTime\": \"2025-01-01T00:00:00.000Z\",\n"
-                   "  \"messages\": [\n"
-                   "    {\n"
-                   "      \"id\": \"a\",\n"
-                   "      \"type\": \"user\",\n"
-                   "      \"content\": \"before the deep one\"\n"
-                   "    },\n"
-                   "    {\n"
-                   "      \"id\": \"deep\",\n"
-                   "      \"type\": \"user\",\n"
-                   "      \"content\": ");
+  g_string_append (text, "{\n"
+                         "  \"sessionId\": \"deep-1\",\n"
+                         "  \"projectHash\": \"h\",\n"
+                         "  \"startTime\": \"2025-01-01T00:00:00.000Z\",\n"
+                         "  \"messages\": [\n"
+                         "    {\n"
+                         "      \"id\": \"a\",\n"
+                         "      \"type\": \"user\",\n"
+                         "      \"content\": \"before the deep one\"\n"
+                         "    },\n"
+                         "    {\n"
+                         "      \"id\": \"deep\",\n"
+                         "      \"type\": \"user\",\n"
+                         "      \"content\": ");
   for (guint i = 0; i < 5000; i++)
     g_string_append_c (text, '[');
   for (guint i = 0; i < 5000; i++)
     g_string_append_c (text, ']');
-  g_string_append (text,
-                   "\n"
-                   "    },\n"
-                   "    {\n"
-                   "      \"id\": \"b\",\n"
-                   "      \"type\": \"user\",\n"
-                   "      \"content\": \"after the deep one\"\n"
-                   "    }\n"
-                   "  ]\n"
-                   "}\n");
+  g_string_append (text, "\n"
+                         "    },\n"
+                         "    {\n"
+                         "      \"id\": \"b\",\n"
+                         "      \"type\": \"user\",\n"
+                         "      \"content\": \"after the deep one\"\n"
+                         "    }\n"
+                         "  ]\n"
+                         "}\n");
   write_bytes (path, text->str, text->len);
 
   stats = import_path (f->store, "gemini", root);
   warning = g_strdup_printf ("%s:11: element 1 of “messages” nests deeper than 512 levels and "
-                             "was left out", path);
+                             "was left out",
+                             path);
   assert_one_warning (stats, warning);
   g_assert_cmpuint (stats->files_failed, ==, 0);
   g_assert_cmpuint (stats->files_imported, ==, 1);
@@ -1098,8 +1250,8 @@ static const char undecodable_json[] =
   "}\n";
 
 static void
-test_legacy_undecodable (Fixture       *f,
-                         gconstpointer  data)
+test_legacy_undecodable (Fixture      *f,
+                         gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *path = g_build_filename (root, "tmp", "0000", "chats",
@@ -1108,7 +1260,7 @@ test_legacy_undecodable (Fixture       *f,
   g_autofree char *surrogate_warning = NULL;
   g_autofree char *text_a = NULL;
   g_autofree char *text_c = NULL;
-  g_autoptr(LoomImportStats) stats = NULL;
+  g_autoptr (LoomImportStats) stats = NULL;
 
   write_bytes (path, undecodable_json, sizeof undecodable_json - 1);
   stats = import_path (f->store, "gemini", root);
@@ -1145,9 +1297,7 @@ test_legacy_undecodable (Fixture       *f,
   "\"response\":{\"output\":\"done\"}}}]}"
 
 /* The first record of g1: its sub-agent still running. */
-static const char parent_first_pass[] =
-  PARENT_META
-  PARENT_PROMPT
+static const char parent_first_pass[] = PARENT_META PARENT_PROMPT
   "{\"id\":\"g1\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:02.000Z\",\"content\":\"\","
   "\"toolCalls\":[{\"id\":\"c1\",\"name\":\"codebase_investigator\","
   "\"args\":{\"objective\":\"map it\"},\"status\":\"executing\",\"agentId\":\"agent-1\","
@@ -1157,16 +1307,21 @@ static const char parent_first_pass[] =
  * starts another sub-agent and names it only by its display name. */
 static const char parent_second_pass[] =
   "{\"id\":\"g1\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:02.000Z\",\"content\":\"\","
-  "\"toolCalls\":[" INVESTIGATOR_CALL ("c1", "agent-1", "success") ","
-  "{\"id\":\"c2\",\"name\":\"read_file\",\"args\":{\"absolute_path\":\"/a\"},\"status\":\"success\","
-  "\"result\":[{\"functionResponse\":{\"id\":\"c2\",\"name\":\"read_file\","
-  "\"response\":{\"output\":\"text\"}}}]},"
-  INVESTIGATOR_CALL ("c3", "agent-1", "success") "]}\n"
-  "{\"id\":\"g2\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:09.000Z\",\"content\":\"ok\","
-  "\"toolCalls\":[{\"id\":\"c4\",\"name\":\"codebase_investigator\",\"args\":{},"
-  "\"status\":\"success\",\"agentId\":\"agent-2\",\"displayName\":\"Codebase Investigator\","
-  "\"result\":[{\"functionResponse\":{\"id\":\"c4\",\"name\":\"codebase_investigator\","
-  "\"response\":{\"output\":\"done\"}}}]}]}\n";
+  "\"toolCalls\":[" INVESTIGATOR_CALL (
+    "c1",
+    "agent-1",
+    "success") ","
+               "{\"id\":\"c2\",\"name\":\"read_file\",\"args\":{\"absolute_path\":\"/a\"},\"status\":\"success\","
+               "\"result\":[{\"functionResponse\":{\"id\":\"c2\",\"name\":\"read_file\","
+               "\"response\":{\"output\":\"text\"}}}]}," INVESTIGATOR_CALL (
+                 "c3",
+                 "agent-1",
+                 "success") "]}\n"
+                            "{\"id\":\"g2\",\"type\":\"gemini\",\"timestamp\":\"2025-01-01T00:00:09.000Z\",\"content\":\"ok\","
+                            "\"toolCalls\":[{\"id\":\"c4\",\"name\":\"codebase_investigator\",\"args\":{},"
+                            "\"status\":\"success\",\"agentId\":\"agent-2\",\"displayName\":\"Codebase Investigator\","
+                            "\"result\":[{\"functionResponse\":{\"id\":\"c4\",\"name\":\"codebase_investigator\","
+                            "\"response\":{\"output\":\"done\"}}}]}]}\n";
 
 /* The sub-agent's own session: its calls name itself, which starts nothing. */
 static const char child_session[] =
@@ -1192,9 +1347,9 @@ assert_subagent_starts (Fixture *f)
   g_assert_cmpstr (timeline, ==,
                    "tool_call:c1 subagent:agent-1 tool_result:c1 tool_call:c2 tool_result:c2 "
                    "tool_call:c3 tool_result:c3 tool_call:c4 subagent:agent-2 tool_result:c4");
-  g_assert_cmpint (loom_test_query_int (f->db_path,
-                                        "SELECT count(*) FROM events WHERE kind = 'subagent'",
-                                        NULL), ==, 2);
+  g_assert_cmpint (
+    loom_test_query_int (f->db_path, "SELECT count(*) FROM events WHERE kind = 'subagent'", NULL),
+    ==, 2);
   first = query_text (f->db_path, "SELECT text FROM events WHERE source_id = 'agent-1'");
   second = query_text (f->db_path, "SELECT text FROM events WHERE source_id = 'agent-2'");
   first_call = query_text (f->db_path, "SELECT call_id FROM events WHERE source_id = 'agent-1'");
@@ -1207,8 +1362,8 @@ assert_subagent_starts (Fixture *f)
  * agent, right after the call, however often the CLI writes the message again, and again when
  * the file is read anew. */
 static void
-test_subagent_start (Fixture       *f,
-                     gconstpointer  data)
+test_subagent_start (Fixture      *f,
+                     gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *parent = g_build_filename (root, "tmp", "0000", "chats",
@@ -1216,19 +1371,19 @@ test_subagent_start (Fixture       *f,
   g_autofree char *child = g_build_filename (root, "tmp", "0000", "chats", "parent-1",
                                              "agent-1.jsonl", NULL);
   g_autofree char *whole = g_strconcat (parent_first_pass, parent_second_pass, NULL);
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(LoomImportStats) third = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (LoomImportStats) third = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   JsonObject *s;
 
   write_bytes (parent, parent_first_pass, sizeof parent_first_pass - 1);
   write_bytes (child, child_session, sizeof child_session - 1);
   first = import_path (f->store, "gemini", root);
   assert_no_warnings (first);
-  g_assert_cmpint (loom_test_query_int (f->db_path,
-                                        "SELECT count(*) FROM events WHERE kind = 'subagent'",
-                                        NULL), ==, 1);
+  g_assert_cmpint (
+    loom_test_query_int (f->db_path, "SELECT count(*) FROM events WHERE kind = 'subagent'", NULL),
+    ==, 1);
 
   append_bytes (parent, parent_second_pass, sizeof parent_second_pass - 1);
   bump_mtime (parent, 10);
@@ -1243,8 +1398,8 @@ test_subagent_start (Fixture       *f,
   g_assert_cmpint (json_object_get_int_member (s, "event_count"), ==, 10);
   s = find_session (sessions, "agent-1");
   g_assert_cmpint (json_object_get_int_member (s, "event_count"), ==, 2);
-  g_assert_cmpstr (get_string (s, "parent_session_id"),
-                   ==, get_string (find_session (sessions, "parent-1"), "id"));
+  g_assert_cmpstr (get_string (s, "parent_session_id"), ==,
+                   get_string (find_session (sessions, "parent-1"), "id"));
 
   /* Written anew (another inode): read from its start, the same timeline. */
   write_bytes (parent, whole, strlen (whole));
@@ -1258,8 +1413,8 @@ test_subagent_start (Fixture       *f,
 /* A legacy session imported, then resumed: the CLI migrates it to a .jsonl beside the .json. The
  * session stays one session with the .jsonl's messages, each once. */
 static void
-test_migration_sequence (Fixture       *f,
-                         gconstpointer  data)
+test_migration_sequence (Fixture      *f,
+                         gconstpointer data)
 {
   g_autofree char *json = fixture_path ("migrated", "tmp", MIGRATED_HASH, "chats",
                                         MIGRATED_NAME ".json", NULL);
@@ -1269,9 +1424,9 @@ test_migration_sequence (Fixture       *f,
   g_autofree char *chats = g_build_filename (root, "tmp", MIGRATED_HASH, "chats", NULL);
   g_autofree char *json_copy = g_build_filename (chats, MIGRATED_NAME ".json", NULL);
   g_autofree char *jsonl_copy = g_build_filename (chats, MIGRATED_NAME ".jsonl", NULL);
-  g_autoptr(LoomImportStats) first = NULL;
-  g_autoptr(LoomImportStats) second = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) first = NULL;
+  g_autoptr (LoomImportStats) second = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   g_autofree char *first_prompt = NULL;
 
   copy_tree (json, json_copy);
@@ -1334,19 +1489,17 @@ static const char wrong_types_json[] =
 static const char not_an_object_json[] = "[{\"sessionId\":\"hostile-3\",\"projectHash\":\"h\"}]";
 
 static void
-test_wrong_types (Fixture       *f,
-                  gconstpointer  data)
+test_wrong_types (Fixture      *f,
+                  gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *chats = g_build_filename (root, "tmp", "0000", "chats", NULL);
   g_autofree char *jsonl = g_build_filename (chats, "session-2025-01-01T00-00-hostile1.jsonl",
                                              NULL);
-  g_autofree char *json = g_build_filename (chats, "session-2025-01-01T00-00-hostile2.json",
-                                            NULL);
-  g_autofree char *array = g_build_filename (chats, "session-2025-01-01T00-00-hostile3.json",
-                                             NULL);
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autofree char *json = g_build_filename (chats, "session-2025-01-01T00-00-hostile2.json", NULL);
+  g_autofree char *array = g_build_filename (chats, "session-2025-01-01T00-00-hostile3.json", NULL);
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
   JsonObject *s, *counts, *tokens;
 
   write_bytes (jsonl, wrong_types_jsonl, sizeof wrong_types_jsonl - 1);
@@ -1395,14 +1548,14 @@ static const char no_times_json[] =
   "[{\"id\":\"a\",\"type\":\"user\",\"content\":\"when was this?\"}]}";
 
 static void
-test_no_timestamps (Fixture       *f,
-                    gconstpointer  data)
+test_no_timestamps (Fixture      *f,
+                    gconstpointer data)
 {
   g_autofree char *root = g_build_filename (f->dir, "gemini", NULL);
   g_autofree char *path = g_build_filename (root, "tmp", "0000", "chats",
                                             "session-2025-01-01T00-00-timeless.json", NULL);
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
 
   write_bytes (path, no_times_json, sizeof no_times_json - 1);
   stats = import_path (f->store, "gemini", root);
@@ -1411,16 +1564,18 @@ test_no_timestamps (Fixture       *f,
   g_assert_cmpuint (stats->files_failed, ==, 0);
   sessions = list_sessions (f->store);
   assert_n_sessions (sessions, 1);
-  g_assert_cmpint (json_object_get_int_member (
-                     json_object_get_object_member (json_array_get_object_element (sessions, 0),
-                                                    "counts"), "user_messages"), ==, 1);
+  g_assert_cmpint (
+    json_object_get_int_member (
+      json_object_get_object_member (json_array_get_object_element (sessions, 0), "counts"),
+      "user_messages"),
+    ==, 1);
 }
 
 /* ——— Default roots ——— */
 
 static void
-test_default_roots (Fixture       *f,
-                    gconstpointer  data)
+test_default_roots (Fixture      *f,
+                    gconstpointer data)
 {
   g_autofree char *home = g_build_filename (f->dir, "home", NULL);
   g_autofree char *gemini_tmp = g_build_filename (home, ".gemini", "tmp", NULL);
@@ -1428,8 +1583,8 @@ test_default_roots (Fixture       *f,
   g_autofree char *jsonl = fixture_path ("jsonl", "tmp", NULL);
   g_autofree char *migrated = fixture_path ("migrated", "tmp", NULL);
   g_autofree char *old_home = g_strdup (g_getenv ("GEMINI_CLI_HOME"));
-  g_autoptr(LoomImportStats) stats = NULL;
-  g_autoptr(JsonArray) sessions = NULL;
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (JsonArray) sessions = NULL;
 
   copy_tree (legacy, gemini_tmp);
   copy_tree (jsonl, gemini_tmp);
@@ -1458,37 +1613,29 @@ test_default_roots (Fixture       *f,
  * the CLI's other files, too deep, links; from the temporary folder and from a chats folder.
  * A file that is gone is still claimed by its name, unless its migrated copy is there. */
 static void
-test_claims (Fixture       *f,
-             gconstpointer  data)
+test_claims (Fixture      *f,
+             gconstpointer data)
 {
-  static const char * const files[] = {
+  static const char *const files[] = {
     /* Listed. */
     "h1/chats/session-2025-11-02T08-15-8c1d4e2a.jsonl",
     "h1/chats/session-2025-09-14T10-02-3f2a9c1e.json",
-    "h1/chats/session-2025-08-30T16-40-77aa00bb.jsonl",
-    "h1/chats/8c1d4e2a/5e6f7a8b.jsonl",
-    "h1/chats/8c1d4e2a/session-q.jsonl",
-    "h1/session-legacy.json",
-    "a/b/c/d/session-deep.json",
+    "h1/chats/session-2025-08-30T16-40-77aa00bb.jsonl", "h1/chats/8c1d4e2a/5e6f7a8b.jsonl",
+    "h1/chats/8c1d4e2a/session-q.jsonl", "h1/session-legacy.json", "a/b/c/d/session-deep.json",
     "a/b/c/d/chats/session-deep.jsonl",
     /* Not listed. */
-    "h1/chats/session-2025-08-30T16-40-77aa00bb.json",
-    "h1/chats/8c1d4e2a/5e6f7a8c.json",
-    "h1/chats/8c1d4e2a/deeper/5e6f7a8d.jsonl",
-    "h1/chats/notes.jsonl",
-    "h1/logs.json",
-    "h1/checkpoint-tokyo.json",
-    "a/b/c/d/e/session-too-deep.json",
-    "a/b/c/d/e/chats/session-too-deep.jsonl",
-    NULL
+    "h1/chats/session-2025-08-30T16-40-77aa00bb.json", "h1/chats/8c1d4e2a/5e6f7a8c.json",
+    "h1/chats/8c1d4e2a/deeper/5e6f7a8d.jsonl", "h1/chats/notes.jsonl", "h1/logs.json",
+    "h1/checkpoint-tokyo.json", "a/b/c/d/e/session-too-deep.json",
+    "a/b/c/d/e/chats/session-too-deep.jsonl", NULL
   };
   const LoomImporter *gemini = loom_importer_gemini ();
-  g_autofree char *root = g_build_filename (f->dir, ".gemini", "tmp", NULL);
-  g_autofree char *chats = g_build_filename (root, "h1", "chats", NULL);
-  g_autofree char *gone = g_build_filename (root, files[0], NULL);
-  g_autofree char *migrated = g_build_filename (root, files[8], NULL);
-  g_autofree char *link = g_build_filename (chats, "session-link.jsonl", NULL);
-  g_autofree char *folder_link = g_build_filename (root, "h2", NULL);
+  g_autofree char    *root = g_build_filename (f->dir, ".gemini", "tmp", NULL);
+  g_autofree char    *chats = g_build_filename (root, "h1", "chats", NULL);
+  g_autofree char    *gone = g_build_filename (root, files[0], NULL);
+  g_autofree char    *migrated = g_build_filename (root, files[8], NULL);
+  g_autofree char    *link = g_build_filename (chats, "session-link.jsonl", NULL);
+  g_autofree char    *folder_link = g_build_filename (root, "h2", NULL);
 
   loom_test_make_files (root, files, "{}\n");
   g_assert_cmpint (symlink ("session-2025-11-02T08-15-8c1d4e2a.jsonl", link), ==, 0);

@@ -27,10 +27,10 @@ typedef struct
 } Fixture;
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   f->dir = loom_test_make_tmpdir ();
   f->project = g_build_filename (f->dir, "projects", "-tmp-proj", NULL);
@@ -41,8 +41,8 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_clear_pointer (&f->stats, loom_import_stats_free);
   g_assert_finalize_object (f->store);
@@ -59,7 +59,7 @@ write_session (Fixture    *f,
                GString    *contents)
 {
   g_autofree char *name = g_strconcat (session, ".jsonl", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *path = g_build_filename (f->project, name, NULL);
 
   g_file_set_contents (path, contents->str, (gssize)contents->len, &error);
@@ -81,9 +81,9 @@ static void
 import_as (Fixture    *f,
            const char *source)
 {
-  const char *paths[] = { f->dir, NULL };
+  const char       *paths[] = { f->dir, NULL };
   LoomImportOptions options = { source, paths };
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   g_clear_pointer (&f->stats, loom_import_stats_free);
   f->stats = loom_import_stats_new ();
@@ -103,8 +103,8 @@ static gint64
 messages_of (Fixture    *f,
              const char *session)
 {
-  g_autoptr(LoomSession) s = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) s = NULL;
+  g_autoptr (GError) error = NULL;
 
   s = loom_store_get_session (f->store, session, &error);
   if (s == NULL)
@@ -130,28 +130,28 @@ warned (Fixture    *f,
   return FALSE;
 }
 
-#define S_NO_NEWLINE "10000000-0000-4000-8000-000000000001"
+#define S_NO_NEWLINE  "10000000-0000-4000-8000-000000000001"
 #define S_TWO_ON_LINE "10000000-0000-4000-8000-000000000002"
-#define S_BAD_UTF8 "10000000-0000-4000-8000-000000000003"
-#define S_SURROGATE "10000000-0000-4000-8000-000000000004"
-#define S_DEEP "10000000-0000-4000-8000-000000000005"
-#define S_UNKNOWN "10000000-0000-4000-8000-000000000006"
-#define S_TRUNCATED "10000000-0000-4000-8000-000000000007"
-#define S_EMPTY "10000000-0000-4000-8000-000000000008"
-#define S_BINARY "10000000-0000-4000-8000-000000000009"
-#define S_MALFORMED "10000000-0000-4000-8000-00000000000a"
+#define S_BAD_UTF8    "10000000-0000-4000-8000-000000000003"
+#define S_SURROGATE   "10000000-0000-4000-8000-000000000004"
+#define S_DEEP        "10000000-0000-4000-8000-000000000005"
+#define S_UNKNOWN     "10000000-0000-4000-8000-000000000006"
+#define S_TRUNCATED   "10000000-0000-4000-8000-000000000007"
+#define S_EMPTY       "10000000-0000-4000-8000-000000000008"
+#define S_BINARY      "10000000-0000-4000-8000-000000000009"
+#define S_MALFORMED   "10000000-0000-4000-8000-00000000000a"
 
 static void
-test_every_hazard (Fixture       *f,
-                   gconstpointer  data)
+test_every_hazard (Fixture      *f,
+                   gconstpointer data)
 {
-  g_autoptr(GString) c = g_string_new (NULL);
+  g_autoptr (GString) c = g_string_new (NULL);
   g_autofree char *no_newline = NULL, *two = NULL, *utf8 = NULL, *surrogate = NULL;
   g_autofree char *deep = NULL, *unknown = NULL, *truncated = NULL, *empty = NULL;
   g_autofree char *binary = NULL, *malformed = NULL;
   g_autofree char *before = NULL, *after = NULL;
-  g_autoptr(GListModel) timeline = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GListModel) timeline = NULL;
+  g_autoptr (GError) error = NULL;
   gboolean raw_kept = FALSE;
 
   add_line (c, claude_user_line_in (S_NO_NEWLINE, 1, "first"));
@@ -247,7 +247,7 @@ test_every_hazard (Fixture       *f,
   g_assert_no_error (error);
   for (guint i = 0; i < g_list_model_get_n_items (timeline); i++)
     {
-      g_autoptr(LoomTimelineItem) item = g_list_model_get_item (timeline, i);
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (timeline, i);
       const LoomTimelineData *d = loom_timeline_item_get_data (item);
 
       if (!d->is_message && g_strcmp0 (d->kind, "raw") == 0)
@@ -260,7 +260,7 @@ test_every_hazard (Fixture       *f,
     g_autofree char *contents = NULL;
     g_autofree char *fixed = NULL;
     g_autofree char *reply = claude_assistant_line_in (S_TRUNCATED, 2, "finished");
-    char *cut;
+    char            *cut;
 
     g_file_get_contents (truncated, &contents, NULL, &error);
     g_assert_no_error (error);
@@ -277,16 +277,16 @@ test_every_hazard (Fixture       *f,
 
 /* A 100 MB line is one record: stored whole, shown and indexed by a bounded prefix. */
 static void
-test_hundred_megabyte_line (Fixture       *f,
-                            gconstpointer  data)
+test_hundred_megabyte_line (Fixture      *f,
+                            gconstpointer data)
 {
   g_autofree char *path = g_build_filename (f->project, S_NO_NEWLINE ".jsonl", NULL);
   g_autofree char *block = g_malloc (1 << 20);
   g_autofree char *first = claude_user_line_in (S_NO_NEWLINE, 1, "show me the log");
   g_autofree char *last = claude_user_line_in (S_NO_NEWLINE, 3, "thanks");
   g_autofree char *head = claude_assistant_line_in (S_NO_NEWLINE, 2, "@@HUGE@@");
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GError) error = NULL;
   char *marker;
   FILE *fp;
 
@@ -313,8 +313,8 @@ test_hundred_megabyte_line (Fixture       *f,
  * import that held the whole file, or a good part of it, grows by the file's size: the bound is
  * that, with a margin of several times over what the import needs. */
 static void
-test_memory_bounded (Fixture       *f,
-                     gconstpointer  data)
+test_memory_bounded (Fixture      *f,
+                     gconstpointer data)
 {
 #if defined(__SANITIZE_ADDRESS__)
   /* AddressSanitizer keeps freed memory in quarantine: resident size says nothing here. */
@@ -322,8 +322,8 @@ test_memory_bounded (Fixture       *f,
 #else
   g_autofree char *path = g_build_filename (f->project, S_TWO_ON_LINE ".jsonl", NULL);
   g_autofree char *text = g_malloc ((1 << 20) + 1);
-  struct rusage before, after;
-  FILE *fp;
+  struct rusage    before, after;
+  FILE            *fp;
 
   memset (text, 'q', 1 << 20);
   text[1 << 20] = '\0';
@@ -358,19 +358,19 @@ count_warnings (Fixture    *f,
   return n;
 }
 
-#define S_BEFORE "20000000-0000-4000-8000-000000000001"
+#define S_BEFORE  "20000000-0000-4000-8000-000000000001"
 #define S_FAILING "20000000-0000-4000-8000-000000000002"
-#define S_AFTER "20000000-0000-4000-8000-000000000003"
+#define S_AFTER   "20000000-0000-4000-8000-000000000003"
 
 /* A file that fails after writing part of itself takes its batch's transaction with it (files
  * have no savepoint of their own); the files before it in the batch are read again, and each
  * file's rows, counts and warnings come out once, as if the failing file had not been there. */
 static void
-test_failed_file_in_batch (Fixture       *f,
-                           gconstpointer  data)
+test_failed_file_in_batch (Fixture      *f,
+                           gconstpointer data)
 {
   const char *sessions[] = { S_BEFORE, S_FAILING, S_AFTER };
-  g_autoptr(GString) c = g_string_new (NULL);
+  g_autoptr (GString) c = g_string_new (NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (sessions); i++)
     {
@@ -385,8 +385,9 @@ test_failed_file_in_batch (Fixture       *f,
       path = write_session (f, sessions[i], c);
     }
   /* A real SQLite error in the middle of the second file, after its first rows. */
-  loom_test_exec_sql (f->db, "CREATE TRIGGER poison BEFORE INSERT ON messages WHEN new.text = 'poison'"
-                              " BEGIN SELECT RAISE (ABORT, 'poisoned record'); END");
+  loom_test_exec_sql (f->db,
+                      "CREATE TRIGGER poison BEFORE INSERT ON messages WHEN new.text = 'poison'"
+                      " BEGIN SELECT RAISE (ABORT, 'poisoned record'); END");
 
   import (f);
   g_assert_cmpint (messages_of (f, S_BEFORE), ==, 2);
@@ -419,10 +420,10 @@ test_failed_file_in_batch (Fixture       *f,
 /* A file that fails once all of it was read, its last line still being written: the next pass
  * reads it whole again, so its failure is the one warning of it, not that line. */
 static void
-test_failed_file_being_written (Fixture       *f,
-                                gconstpointer  data)
+test_failed_file_being_written (Fixture      *f,
+                                gconstpointer data)
 {
-  g_autoptr(GString) c = g_string_new (NULL);
+  g_autoptr (GString) c = g_string_new (NULL);
   g_autofree char *path = NULL;
   g_autofree char *line = NULL;
 
@@ -433,7 +434,7 @@ test_failed_file_being_written (Fixture       *f,
   path = write_session (f, S_BEING_WRITTEN, c);
   /* A real SQLite error when the file's cursor is written, after its last line was read. */
   loom_test_exec_sql (f->db, "CREATE TRIGGER poison BEFORE INSERT ON import_cursors"
-                              " BEGIN SELECT RAISE (ABORT, 'poisoned cursor'); END");
+                             " BEGIN SELECT RAISE (ABORT, 'poisoned cursor'); END");
 
   import (f);
   g_assert_cmpuint (f->stats->files_failed, ==, 1);
@@ -451,9 +452,9 @@ test_failed_file_being_written (Fixture       *f,
   g_assert_cmpuint (f->stats->waiting->len, ==, 1);
 }
 
-#define S_PROMPTS_FIRST "30000000-0000-4000-8000-000000000001"
+#define S_PROMPTS_FIRST  "30000000-0000-4000-8000-000000000001"
 #define S_PROMPTS_SECOND "30000000-0000-4000-8000-000000000002"
-#define S_MEANWHILE "30000000-0000-4000-8000-000000000003"
+#define S_MEANWHILE      "30000000-0000-4000-8000-000000000003"
 
 /* A session of 12,000 prompts: an import of it adds more entries than an import needs to
  * make before the index is merged (loom-import.c). */
@@ -461,14 +462,14 @@ static char *
 write_many_prompts (Fixture    *f,
                     const char *session)
 {
-  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr (GString) contents = g_string_new (NULL);
 
   for (guint i = 1; i <= 12000; i++)
     {
       g_autofree char *text = g_strdup_printf ("prompt %u about the parser%u, the config of "
                                                "service %u and the migration of table %u; "
-                                               "please check lifetime %u and borrow %u", i,
-                                               i % 997, i % 89, i % 313, i, i % 7);
+                                               "please check lifetime %u and borrow %u",
+                                               i, i % 997, i % 89, i % 313, i, i % 7);
 
       add_line (contents, claude_user_line_in (session, i, text));
     }
@@ -486,8 +487,8 @@ index_segments (Fixture *f)
  * loom-import.c), and FTS5 merges as it writes again afterwards. The first import writes one
  * segment, the second another; the second made half of the index, so it merges them. */
 static void
-test_large_import_settles_index (Fixture       *f,
-                                 gconstpointer  data)
+test_large_import_settles_index (Fixture      *f,
+                                 gconstpointer data)
 {
   g_autofree char *first = write_many_prompts (f, S_PROMPTS_FIRST);
   g_autofree char *second = NULL;
@@ -498,8 +499,11 @@ test_large_import_settles_index (Fixture       *f,
   g_assert_cmpuint (f->stats->messages, ==, 12000);
   loom_test_assert_index_in_sync (f->db);
   g_assert_cmpint (index_segments (f), ==, 1);
-  g_assert_cmpint (loom_test_query_int (f->db, "SELECT v FROM search_index_config"
-                                               " WHERE k = 'automerge'", NULL), ==, 4);
+  g_assert_cmpint (loom_test_query_int (f->db,
+                                        "SELECT v FROM search_index_config"
+                                        " WHERE k = 'automerge'",
+                                        NULL),
+                   ==, 4);
 }
 
 typedef struct
@@ -516,7 +520,7 @@ static GStrv
 take_changed_during_merge (gpointer user_data)
 {
   ChangedMeanwhile *changed = user_data;
-  g_autoptr(GString) contents = NULL;
+  g_autoptr (GString) contents = NULL;
   g_autofree char *path = NULL;
 
   if (++changed->calls != 3)
@@ -525,7 +529,7 @@ take_changed_during_merge (gpointer user_data)
   contents = g_string_new (NULL);
   add_line (contents, claude_user_line_in (S_MEANWHILE, 1, "written while the index merged"));
   path = write_session (changed->f, S_MEANWHILE, contents);
-  return g_strdupv ((char *[]) { path, NULL });
+  return g_strdupv ((char *[]){ path, NULL });
 }
 
 static void
@@ -537,16 +541,17 @@ changed_done (gpointer user_data)
 /* A session written while a large import merges the index comes in before the pass ends, not
  * after the merge, which takes seconds on a large history. */
 static void
-test_change_during_index_merge (Fixture       *f,
-                                gconstpointer  data)
+test_change_during_index_merge (Fixture      *f,
+                                gconstpointer data)
 {
-  g_autofree char *first = write_many_prompts (f, S_PROMPTS_FIRST);
-  g_autofree char *second = NULL;
-  const char *paths[] = { f->project, NULL };
-  ChangedMeanwhile changed = { f, 0, 0 };
-  LoomImportOptions options = { NULL, paths, NULL, take_changed_during_merge, &changed,
-                                changed_done };
-  g_autoptr(GError) error = NULL;
+  g_autofree char  *first = write_many_prompts (f, S_PROMPTS_FIRST);
+  g_autofree char  *second = NULL;
+  const char       *paths[] = { f->project, NULL };
+  ChangedMeanwhile  changed = { f, 0, 0 };
+  LoomImportOptions options = {
+    NULL, paths, NULL, take_changed_during_merge, &changed, changed_done
+  };
+  g_autoptr (GError) error = NULL;
 
   import (f);
   second = write_many_prompts (f, S_PROMPTS_SECOND);
@@ -588,7 +593,7 @@ write_legacy (Fixture    *f,
               gssize      length)
 {
   g_autofree char *chats = g_build_filename (f->dir, "gemini", "tmp", "a1b2", "chats", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *path = g_build_filename (chats, name, NULL);
 
   g_assert_cmpint (g_mkdir_with_parents (chats, 0700), ==, 0);
@@ -616,19 +621,16 @@ is_waiting (Fixture    *f,
  * short. That is said, but as the file still being written (LoomImportStats.waiting), which the
  * app does not list as a problem; a record that is broken in a whole document is a problem. */
 static void
-test_documents_being_written (Fixture       *f,
-                              gconstpointer  data)
+test_documents_being_written (Fixture      *f,
+                              gconstpointer data)
 {
-  static const char whole[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000001",
-                                               "\"user\"");
-  static const char broken[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000003",
-                                                "user");
-  static const char other[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000002",
-                                               "\"user\"");
-  const char *cut = strstr (whole, "\"Second prompt\"");
-  g_autofree char *cut_path = NULL;
-  g_autofree char *empty_path = NULL;
-  g_autofree char *broken_path = NULL;
+  static const char whole[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000001", "\"user\"");
+  static const char broken[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000003", "user");
+  static const char other[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000002", "\"user\"");
+  const char       *cut = strstr (whole, "\"Second prompt\"");
+  g_autofree char  *cut_path = NULL;
+  g_autofree char  *empty_path = NULL;
+  g_autofree char  *broken_path = NULL;
 
   cut_path = write_legacy (f, "session-2025-09-14T10-02-c0000001.json", whole, cut - whole);
   empty_path = write_legacy (f, "session-2025-09-14T10-02-c0000002.json", other, -1);
@@ -660,10 +662,10 @@ test_documents_being_written (Fixture       *f,
 
 /* ——— Records over the size limit ——— */
 
-#define MiB (1024 * 1024)
-#define S_OVER "10000000-0000-4000-8000-00000000000b"
+#define MiB         (1024 * 1024)
+#define S_OVER      "10000000-0000-4000-8000-00000000000b"
 #define S_OVER_TAIL "10000000-0000-4000-8000-00000000000c"
-#define CODEX_OVER "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a7b"
+#define CODEX_OVER  "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a7b"
 
 /* @line with its "@@PAD@@" grown to make it @total bytes long. */
 static char *
@@ -671,8 +673,8 @@ padded (const char *line,
         gsize       total)
 {
   const char *marker = strstr (line, "@@PAD@@");
-  gsize head, tail;
-  char *result;
+  gsize       head, tail;
+  char       *result;
 
   g_assert_nonnull (marker);
   head = (gsize)(marker - line);
@@ -701,10 +703,10 @@ assert_only_warning (Fixture    *f,
 /* A JSON Lines record over the limit is a warning naming its line, read past without holding
  * it; the records after it are imported, and one just at the limit is no problem. */
 static void
-test_record_over_limit_claude (Fixture       *f,
-                               gconstpointer  data)
+test_record_over_limit_claude (Fixture      *f,
+                               gconstpointer data)
 {
-  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr (GString) contents = g_string_new (NULL);
   g_autofree char *huge = claude_assistant_line_in (S_OVER, 2, "@@PAD@@");
   g_autofree char *at_limit = claude_user_line_in (S_OVER, 5, "@@PAD@@");
   g_autofree char *path = NULL;
@@ -726,10 +728,10 @@ test_record_over_limit_claude (Fixture       *f,
 /* Over the limit and without its newline, the last line may still be being written: it waits,
  * as any incomplete last line does, and what came before it is imported. */
 static void
-test_record_over_limit_last_line (Fixture       *f,
-                                  gconstpointer  data)
+test_record_over_limit_last_line (Fixture      *f,
+                                  gconstpointer data)
 {
-  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr (GString) contents = g_string_new (NULL);
   g_autofree char *huge = claude_assistant_line_in (S_OVER_TAIL, 2, "@@PAD@@");
   g_autofree char *path = NULL;
   g_autofree char *huge_line = padded (huge, 3 * MiB);
@@ -740,8 +742,9 @@ test_record_over_limit_last_line (Fixture       *f,
   path = write_session (f, S_OVER_TAIL, contents);
   import (f);
 
-  assert_only_warning (f, path, 2, "the last line is incomplete; it is read again when the "
-                                   "file grows");
+  assert_only_warning (f, path, 2,
+                       "the last line is incomplete; it is read again when the "
+                       "file grows");
   g_assert_true (is_waiting (f, path, "the last line is incomplete"));
   g_assert_cmpint (messages_of (f, S_OVER_TAIL), ==, 1);
 
@@ -757,15 +760,15 @@ test_record_over_limit_last_line (Fixture       *f,
 }
 
 static void
-test_record_over_limit_codex (Fixture       *f,
-                              gconstpointer  data)
+test_record_over_limit_codex (Fixture      *f,
+                              gconstpointer data)
 {
   g_autofree char *folder = g_build_filename (f->dir, "sessions", "2026", "03", "02", NULL);
-  g_autofree char *path = g_build_filename (folder, "rollout-2026-03-02T10-15-42-" CODEX_OVER
-                                            ".jsonl", NULL);
+  g_autofree char *path = g_build_filename (
+    folder, "rollout-2026-03-02T10-15-42-" CODEX_OVER ".jsonl", NULL);
   g_autofree char *huge = NULL;
-  g_autoptr(GString) contents = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GString) contents = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
 
 #define CODEX_MESSAGE(time, role, kind, text) \
   "{\"timestamp\":\"2026-03-02T10:" time ".000Z\",\"type\":\"response_item\",\"payload\":" \
@@ -778,12 +781,11 @@ test_record_over_limit_codex (Fixture       *f,
                    "\"payload\":{\"id\":\"" CODEX_OVER "\",\"timestamp\":"
                    "\"2026-03-02T10:15:42.118Z\",\"cwd\":\"/tmp/proj\",\"originator\":"
                    "\"codex-tui\",\"cli_version\":\"0.142.0\",\"source\":\"cli\"}}\n");
-  g_string_append (contents, CODEX_MESSAGE ("16:00", "user", "input_text", "show me the log")
-                             "\n");
+  g_string_append (contents, CODEX_MESSAGE ("16:00", "user", "input_text", "show me the log") "\n");
   huge = padded (CODEX_MESSAGE ("16:10", "assistant", "output_text", "@@PAD@@"), 3 * MiB);
   g_string_append_printf (contents, "%s\n", huge);
-  g_string_append (contents, CODEX_MESSAGE ("16:20", "assistant", "output_text",
-                                            "the log is long") "\n");
+  g_string_append (contents,
+                   CODEX_MESSAGE ("16:20", "assistant", "output_text", "the log is long") "\n");
   g_string_append (contents, CODEX_MESSAGE ("16:30", "user", "input_text", "thanks") "\n");
 #undef CODEX_MESSAGE
   g_file_set_contents (path, contents->str, (gssize)contents->len, &error);
@@ -800,16 +802,15 @@ test_record_over_limit_codex (Fixture       *f,
 /* A whole-document session over the limit is never copied or parsed: a warning at its first
  * line, and the sessions beside it are imported. */
 static void
-test_document_over_limit_gemini (Fixture       *f,
-                                 gconstpointer  data)
+test_document_over_limit_gemini (Fixture      *f,
+                                 gconstpointer data)
 {
   static const char document[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000004",
                                                   "\"@@PAD@@\"");
-  static const char other[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000005",
-                                               "\"user\"");
-  g_autofree char *huge = padded (document, 3 * MiB);
-  g_autofree char *huge_path = NULL;
-  g_autofree char *expected = NULL;
+  static const char other[] = LEGACY_DOCUMENT ("c0000000-0000-4000-8000-000000000005", "\"user\"");
+  g_autofree char  *huge = padded (document, 3 * MiB);
+  g_autofree char  *huge_path = NULL;
+  g_autofree char  *expected = NULL;
 
   huge_path = write_legacy (f, "session-2025-09-14T10-02-c0000004.json", huge, -1);
   g_free (write_legacy (f, "session-2025-09-14T10-02-c0000005.json", other, -1));
@@ -826,20 +827,20 @@ test_document_over_limit_gemini (Fixture       *f,
 }
 
 #define S_HUGE_TITLE "10000000-0000-4000-8000-0000000000f1"
-#define MEGABYTE (1024 * 1024)
+#define MEGABYTE     (1024 * 1024)
 
 /* Runs `loom --db … @args…` on the fixture's store; returns what it printed. */
 static char *
-run_loom (Fixture     *f,
-          const char  *first,
+run_loom (Fixture    *f,
+          const char *first,
           ...)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
   g_autofree char *err = NULL;
-  char *out = NULL;
-  int wait_status = 0;
-  va_list args;
+  char            *out = NULL;
+  int              wait_status = 0;
+  va_list          args;
 
   g_ptr_array_add (argv, (char *)g_getenv ("LOOM_CLI"));
   g_ptr_array_add (argv, (char *)"--db");
@@ -881,20 +882,20 @@ assert_bounded_member (JsonObject *object,
  * of one megabyte-long word, a branch and a model as long, a working folder of 64 KiB: the
  * store keeps each bounded, and `loom sessions show --json` says so. */
 static void
-test_huge_metadata (Fixture       *f,
-                    gconstpointer  data)
+test_huge_metadata (Fixture      *f,
+                    gconstpointer data)
 {
-  g_autoptr(GString) contents = g_string_new (NULL);
-  g_autoptr(GString) title = g_string_new ("Hugetitle");
+  g_autoptr (GString) contents = g_string_new (NULL);
+  g_autoptr (GString) title = g_string_new ("Hugetitle");
   g_autofree char *word = NULL;
   g_autofree char *branch = NULL;
   g_autofree char *model = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *path = NULL;
   g_autofree char *out = NULL;
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
   JsonObject *object;
   const char *value;
 
@@ -907,23 +908,26 @@ test_huge_metadata (Fixture       *f,
   cwd = g_strnfill (64 * 1024, 'd');
   cwd[0] = '/';
 
-  add_line (contents, g_strdup_printf (
-    "{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-000000000001\","
-    "\"parentUuid\":null,\"sessionId\":\"%s\",\"timestamp\":\"2026-11-20T10:00:00.000Z\","
-    "\"cwd\":\"%s\",\"gitBranch\":\"%s\",\"version\":\"2.1.81\",\"isSidechain\":false,"
-    "\"userType\":\"external\",\"message\":{\"role\":\"user\",\"content\":\"%s\"}}",
-    S_HUGE_TITLE, cwd, branch, word));
-  add_line (contents, g_strdup_printf (
-    "{\"type\":\"assistant\",\"uuid\":\"00000000-0000-4000-9000-000000000002\","
-    "\"parentUuid\":\"00000000-0000-4000-8000-000000000001\",\"sessionId\":\"%s\","
-    "\"timestamp\":\"2026-11-20T10:00:30.000Z\",\"cwd\":\"%s\",\"version\":\"2.1.81\","
-    "\"isSidechain\":false,\"userType\":\"external\",\"requestId\":\"req_1\","
-    "\"message\":{\"model\":\"%s\",\"id\":\"msg_1\",\"type\":\"message\","
-    "\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}],"
-    "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}}",
-    S_HUGE_TITLE, cwd, model));
+  add_line (contents,
+            g_strdup_printf (
+              "{\"type\":\"user\",\"uuid\":\"00000000-0000-4000-8000-000000000001\","
+              "\"parentUuid\":null,\"sessionId\":\"%s\",\"timestamp\":\"2026-11-20T10:00:00.000Z\","
+              "\"cwd\":\"%s\",\"gitBranch\":\"%s\",\"version\":\"2.1.81\",\"isSidechain\":false,"
+              "\"userType\":\"external\",\"message\":{\"role\":\"user\",\"content\":\"%s\"}}",
+              S_HUGE_TITLE, cwd, branch, word));
+  add_line (contents,
+            g_strdup_printf (
+              "{\"type\":\"assistant\",\"uuid\":\"00000000-0000-4000-9000-000000000002\","
+              "\"parentUuid\":\"00000000-0000-4000-8000-000000000001\",\"sessionId\":\"%s\","
+              "\"timestamp\":\"2026-11-20T10:00:30.000Z\",\"cwd\":\"%s\",\"version\":\"2.1.81\","
+              "\"isSidechain\":false,\"userType\":\"external\",\"requestId\":\"req_1\","
+              "\"message\":{\"model\":\"%s\",\"id\":\"msg_1\",\"type\":\"message\","
+              "\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Done.\"}],"
+              "\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":10,\"output_tokens\":5}}}",
+              S_HUGE_TITLE, cwd, model));
   add_line (contents, g_strdup_printf ("{\"type\":\"custom-title\",\"customTitle\":\"%s\","
-                                       "\"sessionId\":\"%s\"}", title->str, S_HUGE_TITLE));
+                                       "\"sessionId\":\"%s\"}",
+                                       title->str, S_HUGE_TITLE));
   path = write_session (f, S_HUGE_TITLE, contents);
   import (f);
   g_assert_cmpuint (f->stats->sessions_touched, >=, 1);
@@ -955,9 +959,8 @@ test_huge_metadata (Fixture       *f,
   /* The first prompt is all there, as the person wrote it. */
   g_assert_cmpint (messages_of (f, loom_session_get_uuid (session)), ==, 2);
   {
-    g_autofree char *prompt = loom_store_find_first_prompt (f->store,
-                                                             loom_session_get_uuid (session),
-                                                             &error);
+    g_autofree char *prompt = loom_store_find_first_prompt (
+      f->store, loom_session_get_uuid (session), &error);
     g_autofree char *suggestion = loom_naming_suggest_name (prompt);
 
     g_assert_no_error (error);

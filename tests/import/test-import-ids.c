@@ -19,19 +19,21 @@
 #include "loom-importer.h"
 #include "loom-test-utils.h"
 
-#define STREAMED "claude/streamed-tool-error/-home-ada-src-loom/" \
-                 "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl"
+#define STREAMED \
+  "claude/streamed-tool-error/-home-ada-src-loom/" \
+  "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47.jsonl"
 #define STREAMED_ID "2d7f4a9c-6e1b-4c38-9f25-8a0e3b6d1c47"
-#define PROGRESS "claude/v2.1-progress/-home-ada-src-loom"
+#define PROGRESS    "claude/v2.1-progress/-home-ada-src-loom"
 #define PROGRESS_ID "4b8d2e6f-1a3c-4f57-8e9b-2c6d0a4f8e31"
-#define RESUMED "ids/claude-resumed/-home-ada-src-loom"
-#define EARLIER_ID "7c2e4a91-5b3d-4f68-9a1e-2d8c6f0b3e57"
-#define RESUMED_ID "d3a86f12-9e4b-4c71-8b25-6f0e1a7c9d34"
+#define RESUMED     "ids/claude-resumed/-home-ada-src-loom"
+#define EARLIER_ID  "7c2e4a91-5b3d-4f68-9a1e-2d8c6f0b3e57"
+#define RESUMED_ID  "d3a86f12-9e4b-4c71-8b25-6f0e1a7c9d34"
 #define CODEX "codex/current/rollout-2026-03-02T10-15-42-019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77.jsonl"
-#define CODEX_ID "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"
+#define CODEX_ID    "019ca9f1-5d2e-7c31-9a4b-3e0f6d1c2a77"
 #define CODEX_OTHER "019ca9f1-0000-7000-8000-000000000000"
-#define GEMINI "gemini/legacy/tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
-               "chats/session-2025-09-14T10-02-3f2a9c1e.json"
+#define GEMINI \
+  "gemini/legacy/tmp/1cc1d5fc80ebf9580a5adfc52aa8c2d78626dd581773fb32a4f226651f78717a/" \
+  "chats/session-2025-09-14T10-02-3f2a9c1e.json"
 #define GEMINI_ID "3f2a9c1e-5b7d-4e2a-9c0f-1a2b3c4d5e6f"
 
 typedef LoomTestStore Fixture;
@@ -44,7 +46,7 @@ copy_fixture_as (const char *relative,
   g_autofree char *from = loom_test_fixture_path (relative, NULL);
   g_autofree char *dir = g_path_get_dirname (to);
   g_autofree char *contents = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gsize length;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
@@ -92,11 +94,13 @@ make_earlier_store (Fixture    *f,
     old_id, (guint)strlen (id) + 1, id, id);
   g_autofree char *codex = g_strdup_printf (
     "UPDATE import_cursors SET state = json_set (state, '$.session_id', '%s')"
-    " WHERE source = 'codex'", old_id);
+    " WHERE source = 'codex'",
+    old_id);
   /* An agent file in <old_id>/subagents/ took its parent from the folder's name. */
   g_autofree char *agents = g_strdup_printf (
     "UPDATE import_cursors SET state = json_set (state, '$.parent', '%s')"
-    " WHERE source = 'claude-code' AND json_extract (state, '$.parent') = '%s'", old_id, id);
+    " WHERE source = 'claude-code' AND json_extract (state, '$.parent') = '%s'",
+    old_id, id);
 
   loom_test_exec_sql (f->db, sessions);
   loom_test_exec_sql (f->db, "UPDATE import_cursors SET state = json_remove (state, '$.loom_ids')");
@@ -111,15 +115,15 @@ make_earlier_store (Fixture    *f,
 
 /* A transcript exported under another name keeps its id in its records only. */
 static void
-test_claude_renamed (Fixture       *f,
-                     gconstpointer  data)
+test_claude_renamed (Fixture      *f,
+                     gconstpointer data)
 {
   g_autofree char *target = g_build_filename (f->dir, "backup", "-home-ada-src-loom",
                                               "exported-session.jsonl", NULL);
   g_autofree char *path = copy_fixture_as (STREAMED, target);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(LoomSession) by_cli = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (LoomSession) by_cli = NULL;
+  g_autoptr (GError) error = NULL;
 
   loom_test_store_import_path (f, NULL, path);
   g_assert_cmpint (count_sessions (f), ==, 1);
@@ -132,10 +136,10 @@ test_claude_renamed (Fixture       *f,
   g_assert_no_error (error);
   g_assert_cmpstr (loom_session_get_uuid (by_cli), ==, loom_session_get_uuid (session));
   {
-    const char *argv[] = { g_getenv ("LOOM_CLI"), "--db", f->db, "sessions", "show", STREAMED_ID,
-                           "--json", NULL };
+    const char      *argv[] = { g_getenv ("LOOM_CLI"), "--db",   f->db, "sessions", "show",
+                                STREAMED_ID,           "--json", NULL };
     g_autofree char *out = NULL;
-    int status = -1;
+    int              status = -1;
 
     g_assert_nonnull (argv[0]);
     g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
@@ -149,16 +153,16 @@ test_claude_renamed (Fixture       *f,
 /* A renamed transcript whose first pass saw no sessionId yet (a file-history snapshot only):
  * its name stands in, and the pass that sees the id corrects it. */
 static void
-test_claude_id_comes_later (Fixture       *f,
-                            gconstpointer  data)
+test_claude_id_comes_later (Fixture      *f,
+                            gconstpointer data)
 {
   g_autofree char *from = loom_test_fixture_path (STREAMED, NULL);
   g_autofree char *path = g_build_filename (f->dir, "proj", "exported-session.jsonl", NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *rest = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(LoomSession) first = NULL;
-  g_autoptr(LoomSession) then = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (LoomSession) first = NULL;
+  g_autoptr (LoomSession) then = NULL;
   const char *snapshot =
     "{\"type\":\"file-history-snapshot\",\"messageId\":\"m1\",\"snapshot\":{\"messageId\":\"m1\","
     "\"trackedFileBackups\":{},\"timestamp\":\"2026-01-01T00:00:00.000Z\"},"
@@ -189,16 +193,16 @@ test_claude_id_comes_later (Fixture       *f,
  * records first, with the earlier id. It is the session its name says, not the earlier one;
  * renamed, it is the first record's. */
 static void
-test_claude_resumed (Fixture       *f,
-                     gconstpointer  data)
+test_claude_resumed (Fixture      *f,
+                     gconstpointer data)
 {
   g_autofree char *folder = loom_test_fixture_path (RESUMED, NULL);
   g_autofree char *resumed_file = g_build_filename (folder, RESUMED_ID ".jsonl", NULL);
   g_autofree char *target = g_build_filename (f->dir, "copy", "resumed-backup.jsonl", NULL);
   g_autofree char *copy = NULL;
-  g_autoptr(LoomSession) earlier = NULL;
-  g_autoptr(LoomSession) resumed = NULL;
-  g_autoptr(LoomSession) renamed = NULL;
+  g_autoptr (LoomSession) earlier = NULL;
+  g_autoptr (LoomSession) resumed = NULL;
+  g_autoptr (LoomSession) renamed = NULL;
 
   loom_test_store_import_path (f, "claude-code", folder);
   g_assert_cmpint (count_sessions (f), ==, 2);
@@ -232,7 +236,7 @@ copy_progress_as (Fixture    *f,
   g_autofree char *project = g_build_filename (f->dir, "renamed", "-home-ada-src-loom", NULL);
   g_autofree char *main_target = g_strdup_printf ("%s/%s.jsonl", project, name);
   g_autofree char *agents = loom_test_fixture_path (PROGRESS "/" PROGRESS_ID "/subagents", NULL);
-  g_autoptr(GDir) listing = g_dir_open (agents, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (agents, 0, NULL);
   const char *entry;
 
   g_free (copy_fixture_as (PROGRESS "/" PROGRESS_ID ".jsonl", main_target));
@@ -253,8 +257,8 @@ static char *
 session_ids (Fixture *f)
 {
   g_autofree char *db = g_strdup (f->db);
-  g_autoptr(GString) out = g_string_new (NULL);
-  sqlite3 *handle = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  sqlite3      *handle = NULL;
   sqlite3_stmt *stmt = NULL;
 
   g_assert_cmpint (sqlite3_open_v2 (db, &handle, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
@@ -263,7 +267,9 @@ session_ids (Fixture *f)
                                        "       ifnull (p.source_session_id, '-') || ' ' || s.uuid"
                                        " FROM sessions s"
                                        " LEFT JOIN sessions p ON p.id = s.parent_session_id"
-                                       " ORDER BY 1", -1, &stmt, NULL), ==, SQLITE_OK);
+                                       " ORDER BY 1",
+                                       -1, &stmt, NULL),
+                   ==, SQLITE_OK);
   while (sqlite3_step (stmt) == SQLITE_ROW)
     g_string_append_printf (out, "%s\n", (const char *)sqlite3_column_text (stmt, 0));
   sqlite3_finalize (stmt);
@@ -276,8 +282,8 @@ static char *
 session_ids_only (Fixture *f)
 {
   g_autofree char *ids = session_ids (f);
-  g_auto(GStrv) lines = g_strsplit (ids, "\n", -1);
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (ids, "\n", -1);
+  g_autoptr (GString) out = g_string_new (NULL);
 
   for (guint i = 0; lines[i] != NULL && *lines[i] != '\0'; i++)
     {
@@ -292,8 +298,8 @@ session_ids_only (Fixture *f)
 /* Sub-agents: a renamed session with its subagents folder renamed alike. The agent file's own
  * id is its agentId, its parent the sessionId its records carry, not the folder's name. */
 static void
-test_claude_subagents_renamed (Fixture       *f,
-                               gconstpointer  data)
+test_claude_subagents_renamed (Fixture      *f,
+                               gconstpointer data)
 {
   g_autofree char *original = loom_test_fixture_path (PROGRESS, NULL);
   g_autofree char *expected = NULL;
@@ -314,14 +320,13 @@ test_claude_subagents_renamed (Fixture       *f,
 }
 
 static void
-test_codex_renamed (Fixture       *f,
-                    gconstpointer  data)
+test_codex_renamed (Fixture      *f,
+                    gconstpointer data)
 {
-  g_autofree char *target = g_build_filename (f->dir, "sessions",
-                                              "rollout-2026-03-02T10-15-42-" CODEX_OTHER ".jsonl",
-                                              NULL);
+  g_autofree char *target = g_build_filename (
+    f->dir, "sessions", "rollout-2026-03-02T10-15-42-" CODEX_OTHER ".jsonl", NULL);
   g_autofree char *path = copy_fixture_as (CODEX, target);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   loom_test_store_import_path (f, "codex", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
@@ -330,13 +335,13 @@ test_codex_renamed (Fixture       *f,
 }
 
 static void
-test_gemini_renamed (Fixture       *f,
-                     gconstpointer  data)
+test_gemini_renamed (Fixture      *f,
+                     gconstpointer data)
 {
   g_autofree char *target = g_build_filename (f->dir, "tmp", "0123abcd", "chats",
                                               "session-2025-09-14T10-02-00000000.json", NULL);
   g_autofree char *path = copy_fixture_as (GEMINI, target);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   loom_test_store_import_path (f, "gemini", path);
   g_assert_cmpint (count_sessions (f), ==, 1);
@@ -349,18 +354,18 @@ test_gemini_renamed (Fixture       *f,
 /* The next import re-keys the session an earlier version keyed by the file's name, though the
  * file did not change: the same row, with the person's title, folder and pin. */
 static void
-test_claude_migrated (Fixture       *f,
-                      gconstpointer  data)
+test_claude_migrated (Fixture      *f,
+                      gconstpointer data)
 {
   g_autofree char *target = g_build_filename (f->dir, "backup", "-home-ada-src-loom",
                                               "exported-session.jsonl", NULL);
   g_autofree char *path = copy_fixture_as (STREAMED, target);
-  g_autoptr(LoomSession) before = NULL;
-  g_autoptr(LoomSession) after = NULL;
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) before = NULL;
+  g_autoptr (LoomSession) after = NULL;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *uuid = NULL;
-  gint64 messages, events;
+  gint64           messages, events;
 
   loom_test_store_import_path (f, "claude-code", path);
   make_earlier_store (f, STREAMED_ID, "exported-session");
@@ -395,15 +400,15 @@ test_claude_migrated (Fixture       *f,
 /* A session deleted for good under its file's name stays deleted under the agent's id, even
  * when its file is read again from its start. */
 static void
-test_claude_migrated_tombstone (Fixture       *f,
-                                gconstpointer  data)
+test_claude_migrated_tombstone (Fixture      *f,
+                                gconstpointer data)
 {
   g_autofree char *target = g_build_filename (f->dir, "backup", "-home-ada-src-loom",
                                               "exported-session.jsonl", NULL);
   g_autofree char *path = copy_fixture_as (STREAMED, target);
-  g_autoptr(LoomSession) session = NULL;
-  g_autoptr(LoomDeletePlan) plan = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (LoomDeletePlan) plan = NULL;
+  g_autoptr (GError) error = NULL;
   const char *ids[2] = { NULL, NULL };
 
   loom_test_store_import_path (f, "claude-code", path);
@@ -426,16 +431,16 @@ test_claude_migrated_tombstone (Fixture       *f,
 /* A copy an earlier version keyed by its name, of a session whose own file is imported too:
  * the id is taken, and the copy keeps its key rather than merging into the other. */
 static void
-test_claude_migrated_taken (Fixture       *f,
-                            gconstpointer  data)
+test_claude_migrated_taken (Fixture      *f,
+                            gconstpointer data)
 {
   g_autofree char *project = g_build_filename (f->dir, "backup", "-home-ada-src-loom", NULL);
   g_autofree char *copy_target = g_build_filename (project, "exported-session.jsonl", NULL);
   g_autofree char *own_target = g_build_filename (project, STREAMED_ID ".jsonl", NULL);
   g_autofree char *copy = copy_fixture_as (STREAMED, copy_target);
   g_autofree char *own = NULL;
-  g_autoptr(LoomSession) kept = NULL;
-  g_autoptr(LoomSession) original = NULL;
+  g_autoptr (LoomSession) kept = NULL;
+  g_autoptr (LoomSession) original = NULL;
 
   loom_test_store_import_path (f, "claude-code", copy);
   make_earlier_store (f, STREAMED_ID, "exported-session");
@@ -454,22 +459,22 @@ test_claude_migrated_taken (Fixture       *f,
   g_assert_cmpuint (f->stats->files_unchanged, ==, 2);
 }
 
-#define AGENTS "claude/v2.0-agent-files/-home-ada-src-tide"
+#define AGENTS    "claude/v2.0-agent-files/-home-ada-src-tide"
 #define AGENTS_ID "1c9e5b7a-8d2f-4a63-b0e4-5f7a9c2d1e80"
 
 /* An earlier version read a renamed session's agent files first: their parent, named by their
  * records, became a placeholder, and the main file its own session under its name. The main
  * session takes the id and the placeholder's sub-agents, and the placeholder goes. */
 static void
-test_claude_migrated_placeholder (Fixture       *f,
-                                  gconstpointer  data)
+test_claude_migrated_placeholder (Fixture      *f,
+                                  gconstpointer data)
 {
-  g_autofree char *project = g_build_filename (f->dir, "renamed", "-home-ada-src-tide", NULL);
-  g_autofree char *main_file = g_build_filename (project, "checkpoint-copy.jsonl", NULL);
-  g_autofree char *expected = NULL;
-  g_autofree char *got = NULL;
-  const char * const agents[] = { "agent-7e1d0c42.jsonl", "agent-a3f9c2d1.jsonl" };
-  g_autofree char *placeholder = g_strdup_printf (
+  g_autofree char  *project = g_build_filename (f->dir, "renamed", "-home-ada-src-tide", NULL);
+  g_autofree char  *main_file = g_build_filename (project, "checkpoint-copy.jsonl", NULL);
+  g_autofree char  *expected = NULL;
+  g_autofree char  *got = NULL;
+  const char *const agents[] = { "agent-7e1d0c42.jsonl", "agent-a3f9c2d1.jsonl" };
+  g_autofree char  *placeholder = g_strdup_printf (
     "INSERT INTO sessions (uuid, source, source_session_id, title)"
     " VALUES ('00000000-0000-4000-8000-00000000face', 'claude-code', '%s',"
     "         'Session %s (not imported yet)');"
@@ -503,8 +508,8 @@ test_claude_migrated_placeholder (Fixture       *f,
 
 /* An earlier version keyed the main file by its name and the agent file by its folder's. */
 static void
-test_claude_subagents_migrated (Fixture       *f,
-                                gconstpointer  data)
+test_claude_subagents_migrated (Fixture      *f,
+                                gconstpointer data)
 {
   g_autofree char *project = copy_progress_as (f, "checkpoint-copy");
   g_autofree char *expected = NULL;
@@ -522,15 +527,14 @@ test_claude_subagents_migrated (Fixture       *f,
 }
 
 static void
-test_codex_migrated (Fixture       *f,
-                     gconstpointer  data)
+test_codex_migrated (Fixture      *f,
+                     gconstpointer data)
 {
-  g_autofree char *target = g_build_filename (f->dir, "sessions",
-                                              "rollout-2026-03-02T10-15-42-" CODEX_OTHER ".jsonl",
-                                              NULL);
+  g_autofree char *target = g_build_filename (
+    f->dir, "sessions", "rollout-2026-03-02T10-15-42-" CODEX_OTHER ".jsonl", NULL);
   g_autofree char *path = copy_fixture_as (CODEX, target);
-  g_autoptr(LoomSession) before = NULL;
-  g_autoptr(LoomSession) after = NULL;
+  g_autoptr (LoomSession) before = NULL;
+  g_autoptr (LoomSession) after = NULL;
 
   loom_test_store_import_path (f, "codex", path);
   make_earlier_store (f, CODEX_ID, CODEX_OTHER);
@@ -559,7 +563,8 @@ prompts_file (const char *bird)
   GString *out = g_string_new (NULL);
 
   for (guint i = 1; i <= 40; i++)
-    g_string_append_printf (out,
+    g_string_append_printf (
+      out,
       "{\"parentUuid\":null,\"isSidechain\":false,\"type\":\"user\","
       "\"sessionId\":\"5e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b\",\"cwd\":\"/home/ada/src/loom\","
       "\"uuid\":\"00000000-0000-4000-8000-0000000000%02u\","
@@ -572,18 +577,18 @@ prompts_file (const char *bird)
 
 /* Written over in place at the same size, with a new time: the file is read again. */
 static void
-test_same_size_rewrite (Fixture       *f,
-                        gconstpointer  data)
+test_same_size_rewrite (Fixture      *f,
+                        gconstpointer data)
 {
-  g_autofree char *path = g_build_filename (f->dir, "proj", "5e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b.jsonl",
-                                            NULL);
+  g_autofree char *path = g_build_filename (f->dir, "proj",
+                                            "5e0f1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b.jsonl", NULL);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *first = prompts_file ("kestrel");
   g_autofree char *second = prompts_file ("pelican");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   struct timespec times[2] = { { 0, UTIME_OMIT }, { 1767225600, 0 } };
-  struct stat before, after;
-  FILE *out;
+  struct stat     before, after;
+  FILE           *out;
 
   g_assert_cmpuint (strlen (first), ==, strlen (second));
   g_assert_cmpuint (strlen (first), >, 3 * 4096);
@@ -614,15 +619,15 @@ test_same_size_rewrite (Fixture       *f,
 /* A file renamed within its folder is the same file (device and inode, and its bytes): it is
  * not read again. */
 static void
-test_moved_renamed (Fixture       *f,
-                    gconstpointer  data)
+test_moved_renamed (Fixture      *f,
+                    gconstpointer data)
 {
   g_autofree char *dir = g_build_filename (f->dir, "sessions", NULL);
   g_autofree char *from = g_build_filename (dir, "rollout-2026-03-02T10-15-42-" CODEX_ID ".jsonl",
                                             NULL);
   g_autofree char *to = g_build_filename (dir, "kept-rollout.jsonl", NULL);
-  g_autoptr(LoomSession) before = NULL;
-  g_autoptr(LoomSession) after = NULL;
+  g_autoptr (LoomSession) before = NULL;
+  g_autoptr (LoomSession) after = NULL;
   gint64 events;
 
   g_free (copy_fixture_as (CODEX, from));
@@ -647,8 +652,8 @@ test_moved_renamed (Fixture       *f,
  * the archive, marked missing, and the file back where it was with its stale cursor, taken for
  * unchanged. A whole pass finds it by its name and content. */
 static void
-test_missing_after_move_repaired (Fixture       *f,
-                                  gconstpointer  data)
+test_missing_after_move_repaired (Fixture      *f,
+                                  gconstpointer data)
 {
   g_autofree char *home = g_build_filename (f->dir, "codex-home", NULL);
   g_autofree char *day = g_build_filename (home, "sessions", "2026", "03", "02", NULL);
@@ -658,7 +663,7 @@ test_missing_after_move_repaired (Fixture       *f,
   g_autofree char *old_home = g_strdup (g_getenv ("CODEX_HOME"));
   g_autofree char *copy_cursor = NULL;
   g_autofree char *point = NULL;
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
   gint64 messages;
 
   g_free (copy_fixture_as (CODEX, path));
@@ -672,8 +677,7 @@ test_missing_after_move_repaired (Fixture       *f,
                                  " SELECT '%s', source, device, inode + 1, size, mtime, offset,"
                                  " line, prefix_hash, state, updated_at FROM import_cursors",
                                  archived);
-  point = g_strdup_printf ("UPDATE sessions SET source_path = '%s', source_missing = 1",
-                           archived);
+  point = g_strdup_printf ("UPDATE sessions SET source_path = '%s', source_missing = 1", archived);
   loom_test_exec_sql (f->db, copy_cursor);
   loom_test_exec_sql (f->db, point);
 
@@ -694,13 +698,13 @@ test_missing_after_move_repaired (Fixture       *f,
 
 /* Marked missing though its file is where it was, unchanged: a whole pass unmarks it. */
 static void
-test_missing_in_place_repaired (Fixture       *f,
-                                gconstpointer  data)
+test_missing_in_place_repaired (Fixture      *f,
+                                gconstpointer data)
 {
   g_autofree char *dir = g_build_filename (f->dir, "sessions", NULL);
   g_autofree char *path = g_build_filename (dir, "rollout-2026-03-02T10-15-42-" CODEX_ID ".jsonl",
                                             NULL);
-  g_autoptr(LoomSession) session = NULL;
+  g_autoptr (LoomSession) session = NULL;
 
   g_free (copy_fixture_as (CODEX, path));
   loom_test_store_import_path (f, "codex", dir);

@@ -19,8 +19,8 @@ typedef struct
 {
   char            *dir;
   char            *db;
-  char            *real;   /* the Claude fixtures, copied */
-  char            *link;   /* a link to @real */
+  char            *real; /* the Claude fixtures, copied */
+  char            *link; /* a link to @real */
   LoomStore       *store;
   LoomImportStats *stats;
   guint            n_files;
@@ -37,9 +37,9 @@ static guint
 copy_tree (const char *from,
            const char *to)
 {
-  g_autoptr(GDir) listing = g_dir_open (from, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (from, 0, NULL);
   const char *name;
-  guint n = 0;
+  guint       n = 0;
 
   g_assert_nonnull (listing);
   g_assert_cmpint (g_mkdir_with_parents (to, 0700), ==, 0);
@@ -53,7 +53,7 @@ copy_tree (const char *from,
       else
         {
           g_autofree char *contents = NULL;
-          g_autoptr(GError) error = NULL;
+          g_autoptr (GError) error = NULL;
           gsize length = 0;
 
           g_file_get_contents (source, &contents, &length, &error);
@@ -70,14 +70,14 @@ copy_tree (const char *from,
 static char *
 first_session_file (const char *dir)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   g_assert_nonnull (listing);
   while ((name = g_dir_read_name (listing)) != NULL)
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
-      char *found;
+      char            *found;
 
       if (g_str_has_suffix (name, ".jsonl"))
         return g_steal_pointer (&path);
@@ -88,11 +88,11 @@ first_session_file (const char *dir)
 }
 
 static void
-fixture_set_up (Fixture       *f,
-                gconstpointer  data)
+fixture_set_up (Fixture      *f,
+                gconstpointer data)
 {
   g_autofree char *claude = fixture_path ("claude");
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   f->dir = loom_test_make_tmpdir ();
   f->db = g_build_filename (f->dir, "history.db", NULL);
@@ -106,8 +106,8 @@ fixture_set_up (Fixture       *f,
 }
 
 static void
-fixture_tear_down (Fixture       *f,
-                   gconstpointer  data)
+fixture_tear_down (Fixture      *f,
+                   gconstpointer data)
 {
   g_clear_pointer (&f->stats, loom_import_stats_free);
   g_assert_finalize_object (f->store);
@@ -119,9 +119,9 @@ fixture_tear_down (Fixture       *f,
 }
 
 static void
-import_paths (Fixture            *f,
-              const char         *source,
-              const char * const *paths)
+import_paths (Fixture           *f,
+              const char        *source,
+              const char *const *paths)
 {
   g_clear_pointer (&f->stats, loom_import_stats_free);
   f->stats = loom_test_import_paths (f->store, source, paths);
@@ -140,7 +140,7 @@ import_path (Fixture    *f,
 typedef struct
 {
   gint64 sessions, messages, events, cursors;
-  char  *texts;   /* every message's text and every event's payload, in order */
+  char  *texts; /* every message's text and every event's payload, in order */
 } Rows;
 
 static Rows
@@ -154,10 +154,9 @@ rows_now (Fixture *f)
     NULL,
   };
   /* A checksum of the texts: a streamed message read twice grows by its own text. */
-  gint64 length = loom_test_query_int (f->db,
-                                       "SELECT total (length (text)) FROM messages", NULL);
-  gint64 payloads = loom_test_query_int (f->db,
-                                         "SELECT total (length (payload)) FROM events", NULL);
+  gint64 length = loom_test_query_int (f->db, "SELECT total (length (text)) FROM messages", NULL);
+  gint64 payloads = loom_test_query_int (f->db, "SELECT total (length (payload)) FROM events",
+                                         NULL);
 
   rows.texts = g_strdup_printf ("%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT, length, payloads);
   return rows;
@@ -181,26 +180,29 @@ assert_paths_below (Fixture    *f,
 {
   g_autofree char *pattern = g_strdup_printf ("%s/*", folder);
 
-  g_assert_cmpint (loom_test_query_int (f->db,
-                                        "SELECT count(*) FROM sessions"
-                                        " WHERE source_path IS NOT NULL AND source_path NOT GLOB ?1",
-                                        pattern), ==, 0);
+  g_assert_cmpint (
+    loom_test_query_int (f->db,
+                         "SELECT count(*) FROM sessions"
+                         " WHERE source_path IS NOT NULL AND source_path NOT GLOB ?1",
+                         pattern),
+    ==, 0);
   g_assert_cmpint (loom_test_query_int (f->db,
                                         "SELECT count(*) FROM import_cursors"
-                                        " WHERE source_path NOT GLOB ?1", pattern), ==, 0);
-  g_assert_cmpint (loom_test_query_int (f->db,
-                                        "SELECT count(*) FROM sessions WHERE source_missing",
-                                        NULL), ==, 0);
+                                        " WHERE source_path NOT GLOB ?1",
+                                        pattern),
+                   ==, 0);
+  g_assert_cmpint (
+    loom_test_query_int (f->db, "SELECT count(*) FROM sessions WHERE source_missing", NULL), ==, 0);
 }
 
 /* The folder, then through a link to it, "./" and "//" in the path, and a relative path. */
 static void
-test_spellings (Fixture       *f,
-                gconstpointer  data)
+test_spellings (Fixture      *f,
+                gconstpointer data)
 {
   g_autofree char *dotted = g_strdup_printf ("%s/./link//", f->dir);
   g_autofree char *cwd = g_get_current_dir ();
-  Rows first, now;
+  Rows             first, now;
 
   import_path (f, f->real);
   g_assert_cmpuint (f->stats->files_imported, ==, f->n_files);
@@ -234,11 +236,11 @@ test_spellings (Fixture       *f,
 
 /* Both spellings named in one pass: each file is read once. */
 static void
-test_both_in_one_pass (Fixture       *f,
-                       gconstpointer  data)
+test_both_in_one_pass (Fixture      *f,
+                       gconstpointer data)
 {
   const char *paths[] = { f->link, f->real, NULL };
-  Rows both, alone;
+  Rows        both, alone;
 
   import_paths (f, "claude-code", paths);
   g_assert_cmpuint (f->stats->files_seen, ==, f->n_files);
@@ -250,7 +252,7 @@ test_both_in_one_pass (Fixture       *f,
   g_assert_finalize_object (f->store);
   g_assert_cmpint (g_unlink (f->db), ==, 0);
   {
-    g_autoptr(GError) error = NULL;
+    g_autoptr (GError) error = NULL;
 
     f->store = loom_store_open (f->db, &error);
     g_assert_no_error (error);
@@ -267,22 +269,24 @@ test_both_in_one_pass (Fixture       *f,
  * Reached the same way, they are found unchanged, and take the resolved name; reached by the
  * resolved one after, they still are. */
 static void
-test_store_keyed_by_link (Fixture       *f,
-                          gconstpointer  data)
+test_store_keyed_by_link (Fixture      *f,
+                          gconstpointer data)
 {
   g_autofree char *to_link = NULL;
-  Rows first, now;
+  Rows             first, now;
 
   import_path (f, f->real);
   first = rows_now (f);
-  to_link = g_strdup_printf ("UPDATE import_cursors SET source_path = '%s' || substr (source_path, %u);"
-                             "UPDATE sessions SET source_path = '%s' || substr (source_path, %u)"
-                             " WHERE source_path IS NOT NULL;",
-                             f->link, (guint)strlen (f->real) + 1,
-                             f->link, (guint)strlen (f->real) + 1);
+  to_link = g_strdup_printf (
+    "UPDATE import_cursors SET source_path = '%s' || substr (source_path, %u);"
+    "UPDATE sessions SET source_path = '%s' || substr (source_path, %u)"
+    " WHERE source_path IS NOT NULL;",
+    f->link, (guint)strlen (f->real) + 1, f->link, (guint)strlen (f->real) + 1);
   loom_test_exec_sql (f->db, to_link);
-  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM import_cursors"
-                                               " WHERE source_path GLOB ?1 || '/*'", f->link),
+  g_assert_cmpint (loom_test_query_int (f->db,
+                                        "SELECT count(*) FROM import_cursors"
+                                        " WHERE source_path GLOB ?1 || '/*'",
+                                        f->link),
                    ==, f->n_files);
 
   import_path (f, f->link);
@@ -300,8 +304,8 @@ test_store_keyed_by_link (Fixture       *f,
 /* A folder imported by a relative path, then another folder the same way from there: the
  * first folder's sessions are not taken for gone, and their paths are whole. */
 static void
-test_relative_folders (Fixture       *f,
-                       gconstpointer  data)
+test_relative_folders (Fixture      *f,
+                       gconstpointer data)
 {
   g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *other = g_build_filename (f->dir, "other", NULL);
@@ -318,15 +322,19 @@ test_relative_folders (Fixture       *f,
   g_assert_cmpuint (f->stats->sessions_missing, ==, 0);
   g_assert_cmpint (chdir (cwd), ==, 0);
 
-  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM sessions"
-                                               " WHERE source_path NOT GLOB '/*'", NULL), ==, 0);
-  g_assert_cmpint (loom_test_query_int (f->db, "SELECT count(*) FROM sessions WHERE source_missing",
-                                        NULL), ==, 0);
+  g_assert_cmpint (loom_test_query_int (f->db,
+                                        "SELECT count(*) FROM sessions"
+                                        " WHERE source_path NOT GLOB '/*'",
+                                        NULL),
+                   ==, 0);
+  g_assert_cmpint (
+    loom_test_query_int (f->db, "SELECT count(*) FROM sessions WHERE source_missing", NULL), ==, 0);
 }
 
 static void
-add_test (const char  *path,
-          void       (*func) (Fixture *, gconstpointer))
+add_test (const char *path,
+          void (*func) (Fixture *,
+                        gconstpointer))
 {
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down);
 }
@@ -336,7 +344,7 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *home = g_dir_make_tmp ("loom-paths-home-XXXXXX", NULL);
-  int status;
+  int              status;
 
   /* The agents' default roots point into a throwaway home. */
   g_assert_nonnull (home);

@@ -21,7 +21,7 @@
 #include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 
-#define REPLACEMENT "\xef\xbf\xbd"  /* U+FFFD in UTF-8 */
+#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD in UTF-8 */
 
 /* ——— Helpers ——— */
 
@@ -30,16 +30,16 @@
  * as a file's records share the reader's, so each also tests what the one before left in it.
  * The value's own writer must agree with loom_json_write() on its json-glib tree. */
 static JsonNode *
-parse_exact (const char  *text,
-             gsize        length,
-             GError     **error)
+parse_exact (const char *text,
+             gsize       length,
+             GError    **error)
 {
   static LoomJsonDoc *doc = NULL;
-  g_autofree char *copy = g_malloc (MAX (length, 1));
-  g_autofree char *direct = NULL;
-  g_autofree char *through_tree = NULL;
-  const LoomJson *root;
-  JsonNode *node;
+  g_autofree char    *copy = g_malloc (MAX (length, 1));
+  g_autofree char    *direct = NULL;
+  g_autofree char    *through_tree = NULL;
+  const LoomJson     *root;
+  JsonNode           *node;
 
   if (doc == NULL)
     doc = loom_json_doc_new ();
@@ -57,7 +57,7 @@ parse_exact (const char  *text,
 static JsonNode *
 parse_ok (const char *text)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonNode *node = parse_exact (text, strlen (text), &error);
 
   g_assert_no_error (error);
@@ -69,7 +69,7 @@ static void
 assert_refused (const char *text,
                 gsize       length)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   JsonNode *node = parse_exact (text, length, &error);
 
   if (node != NULL)
@@ -87,7 +87,7 @@ static JsonNode *
 json_glib_parse (const char *text,
                  gsize       length)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *copy = g_malloc (length + 1);
 
   memcpy (copy, text, length);
@@ -108,7 +108,7 @@ json_glib_parse (const char *text,
 static char *
 json_glib_write (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
 
   json_generator_set_root (generator, node);
   return json_generator_to_data (generator, NULL);
@@ -128,8 +128,8 @@ assert_identical (JsonNode *a,
       {
         JsonObject *oa = json_node_get_object (a);
         JsonObject *ob = json_node_get_object (b);
-        g_autoptr(GList) ma = json_object_get_members (oa);
-        g_autoptr(GList) mb = json_object_get_members (ob);
+        g_autoptr (GList) ma = json_object_get_members (oa);
+        g_autoptr (GList) mb = json_object_get_members (ob);
         GList *la, *lb;
 
         g_assert_cmpuint (g_list_length (ma), ==, g_list_length (mb));
@@ -191,8 +191,8 @@ assert_identical (JsonNode *a,
 static void
 assert_like_json_glib (const char *text)
 {
-  g_autoptr(JsonNode) theirs = json_glib_parse (text, strlen (text));
-  g_autoptr(JsonNode) ours = parse_ok (text);
+  g_autoptr (JsonNode) theirs = json_glib_parse (text, strlen (text));
+  g_autoptr (JsonNode) ours = parse_ok (text);
   g_autofree char *their_bytes = NULL;
   g_autofree char *our_bytes = NULL;
 
@@ -209,8 +209,8 @@ static void
 assert_round_trip (JsonNode *node)
 {
   g_autofree char *text = loom_json_write (node);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) again = parse_exact (text, strlen (text), &error);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) again = parse_exact (text, strlen (text), &error);
 
   g_assert_no_error (error);
   assert_identical (again, node);
@@ -220,7 +220,7 @@ static void
 assert_string (const char *json,
                const char *expected)
 {
-  g_autoptr(JsonNode) node = parse_ok (json);
+  g_autoptr (JsonNode) node = parse_ok (json);
 
   g_assert_cmpstr (g_type_name (json_node_get_value_type (node)), ==, "gchararray");
   g_assert_cmpstr (json_node_get_string (node), ==, expected);
@@ -232,7 +232,7 @@ static void
 collect_files (const char *dir,
                GPtrArray  *paths)
 {
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   g_assert_nonnull (listing);
@@ -255,9 +255,9 @@ check_value (const char *raw,
              const char *fixed,
              gsize       length)
 {
-  g_autoptr(JsonNode) theirs = json_glib_parse (fixed, length);
-  g_autoptr(JsonNode) ours = parse_exact (fixed, length, NULL);
-  g_autoptr(JsonNode) ours_raw = parse_exact (raw, length, NULL);
+  g_autoptr (JsonNode) theirs = json_glib_parse (fixed, length);
+  g_autoptr (JsonNode) ours = parse_exact (fixed, length, NULL);
+  g_autoptr (JsonNode) ours_raw = parse_exact (raw, length, NULL);
   g_autofree char *their_bytes = NULL;
   g_autofree char *our_bytes = NULL;
 
@@ -269,8 +269,7 @@ check_value (const char *raw,
   if (theirs == NULL || ours == NULL)
     {
       if ((theirs == NULL) != (ours == NULL))
-        g_error ("the parsers disagree on whether “%.*s” is JSON", (int)MIN (length, 300),
-                 fixed);
+        g_error ("the parsers disagree on whether “%.*s” is JSON", (int)MIN (length, 300), fixed);
       return FALSE;
     }
 
@@ -291,9 +290,9 @@ check_text (const char *line,
 {
   g_autofree char *raw = NULL;
   g_autofree char *fixed = NULL;
-  gsize ends[64];
-  guint checked = 0;
-  int n;
+  gsize            ends[64];
+  guint            checked = 0;
+  int              n;
 
   raw = g_utf8_validate_len (line, len, NULL) ? g_strndup (line, len)
                                               : g_utf8_make_valid (line, (gssize)len);
@@ -325,7 +324,7 @@ static void
 test_fixtures (void)
 {
   const char *root = g_getenv ("LOOM_TEST_FIXTURES");
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   guint values = 0;
 
   g_assert_nonnull (root);
@@ -334,9 +333,9 @@ test_fixtures (void)
 
   for (guint i = 0; i < paths->len; i++)
     {
-      const char *path = g_ptr_array_index (paths, i);
+      const char      *path = g_ptr_array_index (paths, i);
       g_autofree char *contents = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       gsize length;
 
       g_file_get_contents (path, &contents, &length, &error);
@@ -369,23 +368,46 @@ test_fixtures (void)
 static void
 test_like_json_glib (void)
 {
-  static const char * const texts[] = {
-    "{}", "[]", "[[],{}]", "{\"a\":{}}", "{\"\":1}", "null", "true", "false", "0", "\"\"",
-    "  {\"a\" : [ 1 , 2 ] }  \r\n\t", "\r\n[1]\r\n",
+  static const char *const texts[] = {
+    "{}",
+    "[]",
+    "[[],{}]",
+    "{\"a\":{}}",
+    "{\"\":1}",
+    "null",
+    "true",
+    "false",
+    "0",
+    "\"\"",
+    "  {\"a\" : [ 1 , 2 ] }  \r\n\t",
+    "\r\n[1]\r\n",
     "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"e\"}}",
     "[0,-1,42,-0.5,1.5,3.14159,0.1,123456789.123,2.5e-7,1E+2,1e3,1e-3,-0.0,1e15,1e16]",
     "[9223372036854775807,-9223372036854775808,4.9406564584124654e-324,1.7976931348623157e308]",
-    "[\"\\b\\f\\n\\r\\t\\\"\\\\\\/\"]", "\"\\u0041\\u00e9\\u20ac\\uffff\\uFFFD\"",
-    "\"\\ud83d\\ude00\"", "\"\\uD83D\\uDE00\"", "\"é😀ü\"", "[\"a\\u2028b\"]",
+    "[\"\\b\\f\\n\\r\\t\\\"\\\\\\/\"]",
+    "\"\\u0041\\u00e9\\u20ac\\uffff\\uFFFD\"",
+    "\"\\ud83d\\ude00\"",
+    "\"\\uD83D\\uDE00\"",
+    "\"é😀ü\"",
+    "[\"a\\u2028b\"]",
     "\"\\u0001\\u001e\\u007f\\u0080\"",
     /* Raw control characters: not RFC 8259, but json-glib took them and old imports have them. */
-    "\"a\tb\"", "\"a\x01" "b\"", "\"a\x1e" "b\"",
+    "\"a\tb\"",
+    "\"a\x01"
+    "b\"",
+    "\"a\x1e"
+    "b\"",
     /* A repeated name keeps its first position and takes the last value. */
-    "{\"a\":1,\"b\":2,\"a\":3}", "{\"a\":1,\"b\":2,\"b\":{\"x\":1}}",
+    "{\"a\":1,\"b\":2,\"a\":3}",
+    "{\"a\":1,\"b\":2,\"b\":{\"x\":1}}",
     "{\"a\":[1],\"a\":{\"b\":2},\"a\":null}",
     /* \u0000 is U+FFFD, and the string goes on (json_glib_parse() reads it so too). */
-    "\"a\\u0000b\"", "{\"a\\u0000b\":1}", "[\"\\u0000\"]", "{\"a\\u0000b\":1,\"a\":2}",
-    "\"\\\\u0000\"", "[\"\\u0000\\u0000x\\u00001\"]",
+    "\"a\\u0000b\"",
+    "{\"a\\u0000b\":1}",
+    "[\"\\u0000\"]",
+    "{\"a\\u0000b\":1,\"a\":2}",
+    "\"\\\\u0000\"",
+    "[\"\\u0000\\u0000x\\u00001\"]",
     /* A byte order mark is skipped. */
     "\xef\xbb\xbf[1]",
   };
@@ -398,7 +420,7 @@ static void
 assert_int (const char *text,
             gint64      expected)
 {
-  g_autoptr(JsonNode) node = parse_ok (text);
+  g_autoptr (JsonNode) node = parse_ok (text);
 
   g_assert_cmpstr (g_type_name (json_node_get_value_type (node)), ==, "gint64");
   g_assert_cmpint (json_node_get_int (node), ==, expected);
@@ -408,7 +430,7 @@ static void
 assert_double (const char *text,
                double      expected)
 {
-  g_autoptr(JsonNode) node = parse_ok (text);
+  g_autoptr (JsonNode) node = parse_ok (text);
   double got;
 
   g_assert_cmpstr (g_type_name (json_node_get_value_type (node)), ==, "gdouble");
@@ -419,13 +441,13 @@ assert_double (const char *text,
 static void
 test_numbers (void)
 {
-  static const char * const refused[] = {
-    "-", "--1", "+1", ".5", "5.", "1e", "1e+", "1E-", "0x10", "1.e3", "01", "00", "-01",
-    "NaN", "Infinity", "-Infinity", "1.5.2", "1e5e5", "- 1", "[1 2]", "[-]", "1_000",
+  static const char *const refused[] = {
+    "-",  "--1", "+1",  ".5",       "5.",        "1e",    "1e+",   "1E-", "0x10",  "1.e3", "01",
+    "00", "-01", "NaN", "Infinity", "-Infinity", "1.5.2", "1e5e5", "- 1", "[1 2]", "[-]",  "1_000",
   };
 
   assert_int ("0", 0);
-  assert_int ("-0", 0);  /* json-glib: an integer, and integers have no sign of zero */
+  assert_int ("-0", 0); /* json-glib: an integer, and integers have no sign of zero */
   assert_int ("42", 42);
   assert_int ("-42", -42);
   assert_int ("9223372036854775807", G_MAXINT64);
@@ -448,9 +470,9 @@ test_numbers (void)
 static void
 test_strings (void)
 {
-  static const char * const refused[] = {
-    "\"abc", "\"abc\\\"", "\"\\x\"", "\"\\'\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\U0041\"",
-    "'a'", "['a']", "{'a':1}", "\"\\", "\"\\u", "\"\\ud83d\\u", "\"\\ud83d\\ude0",
+  static const char *const refused[] = {
+    "\"abc", "\"abc\\\"", "\"\\x\"", "\"\\'\"", "\"\\u12\"", "\"\\u12G4\"",  "\"\\U0041\"",
+    "'a'",   "['a']",     "{'a':1}", "\"\\",    "\"\\u",     "\"\\ud83d\\u", "\"\\ud83d\\ude0",
   };
 
   assert_string ("\"\\b\\f\\n\\r\\t\\\"\\\\\\/\"", "\b\f\n\r\t\"\\/");
@@ -460,7 +482,7 @@ test_strings (void)
   assert_string ("\"a\\u0000b\"", "a" REPLACEMENT "b");
   assert_string ("\"\\u0000\"", REPLACEMENT);
   assert_string ("\"\\u0000\\u0000tail\\n\"", REPLACEMENT REPLACEMENT "tail\n");
-  assert_string ("\"\\\\u0000\"", "\\u0000");  /* an escaped backslash, then text */
+  assert_string ("\"\\\\u0000\"", "\\u0000"); /* an escaped backslash, then text */
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
     assert_refused (refused[i], strlen (refused[i]));
   /* A raw NUL is refused, as json-glib refuses it, wherever it is. */
@@ -485,15 +507,15 @@ test_lone_surrogates (void)
     { "\"\\ude00\\ud83d\"", REPLACEMENT REPLACEMENT },
     { "\"\\ud83d\\ud83d\\ude00\"", REPLACEMENT "\xf0\x9f\x98\x80" },
     { "\"\\ud83d\\n\"", REPLACEMENT "\n" },
-    { "\"\\\\ud83d\"", "\\ud83d" },  /* an escaped backslash, then text */
+    { "\"\\\\ud83d\"", "\\ud83d" }, /* an escaped backslash, then text */
     { "\"a\\uDBFF\"", "a" REPLACEMENT },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *fixed = g_strdup (cases[i].json);
-      g_autoptr(JsonNode) repaired = NULL;
-      g_autoptr(JsonNode) theirs = NULL;
+      g_autoptr (JsonNode) repaired = NULL;
+      g_autoptr (JsonNode) theirs = NULL;
 
       assert_string (cases[i].json, cases[i].expected);
       loom_jsonl_fix_surrogates (fixed, strlen (fixed));
@@ -508,10 +530,10 @@ test_lone_surrogates (void)
 static void
 test_repeated_names (void)
 {
-  g_autoptr(GString) text = g_string_new ("{");
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (GString) text = g_string_new ("{");
+  g_autoptr (JsonNode) node = NULL;
   JsonObject *object;
-  guint n = 200000;
+  guint       n = 200000;
 
   /* Many repeats of a name far down the member list: json_object_set_member() would walk the
    * list for each, 4 × 10¹⁰ steps in all. */
@@ -528,7 +550,7 @@ test_repeated_names (void)
   g_assert_cmpstr (json_object_get_string_member (object, "k0"), ==, "last");
   g_assert_true (JSON_NODE_HOLDS_ARRAY (json_object_get_member (object, "k199999")));
   {
-    g_autoptr(GList) members = json_object_get_members (object);
+    g_autoptr (GList) members = json_object_get_members (object);
 
     g_assert_cmpstr (members->data, ==, "k0");
     g_assert_cmpstr (g_list_last (members)->data, ==, "k199999");
@@ -540,11 +562,11 @@ test_repeated_names (void)
 static void
 test_values (void)
 {
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
-  g_autoptr(GString) big = g_string_new ("{");
-  const char *text = "{\"s\":\"x\\u0000y\",\"n\":null,\"i\":-7,\"d\":2.9,\"t\":true,"
-                     "\"f\":false,\"a\":[1,\"two\",{}],\"o\":{\"k\":\"v\"},"
-                     "\"r\":1,\"r\":2,\"a\\u0000b\":3,\"a\\u0000c\":4}";
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (GString) big = g_string_new ("{");
+  const char     *text = "{\"s\":\"x\\u0000y\",\"n\":null,\"i\":-7,\"d\":2.9,\"t\":true,"
+                         "\"f\":false,\"a\":[1,\"two\",{}],\"o\":{\"k\":\"v\"},"
+                         "\"r\":1,\"r\":2,\"a\\u0000b\":3,\"a\\u0000c\":4}";
   const LoomJson *root, *member;
 
   root = loom_json_doc_parse (doc, text, strlen (text), NULL);
@@ -641,11 +663,11 @@ test_values (void)
   member = loom_json_member_array (root, "big");
   g_assert_cmpuint (loom_json_length (member), ==, 2);
   g_assert_cmpuint (loom_json_length (loom_json_element (member, 0)), ==, 100000);
-  g_assert_cmpint (loom_json_int (loom_json_element (loom_json_element (member, 0), 99999), 0),
-                   ==, 99999);
+  g_assert_cmpint (loom_json_int (loom_json_element (loom_json_element (member, 0), 99999), 0), ==,
+                   99999);
   g_assert_cmpuint (loom_json_length (loom_json_element (member, 1)), ==, 70000);
-  g_assert_cmpstr (loom_json_string (loom_json_element (loom_json_element (member, 1), 69999)),
-                   ==, "v69999");
+  g_assert_cmpstr (loom_json_string (loom_json_element (loom_json_element (member, 1), 69999)), ==,
+                   "v69999");
   g_assert_cmpuint (loom_json_length (loom_json_member_array (root, "after")), ==, 2);
 
   /* A failed parse leaves no value, and the document serves the next one. */
@@ -679,10 +701,10 @@ test_depth (void)
   g_autofree char *too_deep = nested (LOOM_JSON_MAX_DEPTH + 1, "[", "", "]");
   g_autofree char *objects_too_deep = nested (LOOM_JSON_MAX_DEPTH + 1, "{\"a\":", "1", "}");
   g_autofree char *hostile = g_strnfill (1000000, '[');
-  g_autoptr(JsonNode) node = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (JsonNode) node = NULL;
+  g_autoptr (GError) error = NULL;
   JsonNode *walk;
-  guint depth = 0;
+  guint     depth = 0;
 
   node = parse_ok (arrays);
   for (walk = node; JSON_NODE_HOLDS_ARRAY (walk); depth++)
@@ -752,9 +774,8 @@ test_errors (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GError) error = NULL;
-      g_autofree char *where = g_strdup_printf (" at byte %" G_GSIZE_FORMAT,
-                                                cases[i].offset);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *where = g_strdup_printf (" at byte %" G_GSIZE_FORMAT, cases[i].offset);
 
       g_assert_null (parse_exact (cases[i].text, strlen (cases[i].text), &error));
       g_assert_error (error, LOOM_ERROR, LOOM_ERROR_PARSE);
@@ -772,7 +793,7 @@ test_truncated (void)
     "{\"s\":\"plain \\\"quoted\\\" \\u00e9\\ud83d\\ude00\\n\",\"n\":[0,-1,2.5e-3,1E+9,-0.0,"
     "9223372036854775807],\"b\":[true,false,null],\"o\":{\"\":{},\"a\":[[]]},\"t\":\"\\/\"}";
   gsize length = strlen (document);
-  g_autoptr(JsonNode) whole = NULL;
+  g_autoptr (JsonNode) whole = NULL;
 
   for (gsize n = 0; n < length; n++)
     assert_refused (document, n);
@@ -783,11 +804,11 @@ test_truncated (void)
 static void
 test_huge_strings (void)
 {
-  gsize size = 100 * 1024 * 1024;
+  gsize            size = 100 * 1024 * 1024;
   g_autofree char *text = g_malloc (size + 2);
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr (JsonNode) node = NULL;
   const char *value;
-  gsize i;
+  gsize       i;
 
   /* Plain: one run of 100 MB between two quotes. */
   text[0] = '"';
@@ -834,12 +855,12 @@ test_write (void)
     { "\"\\/\\b\\f\\n\\r\\t\\\"\\\\é\"", "\"/\\b\\f\\n\\r\\t\\\"\\\\é\"" },
     { "{\"k\\n\\\"\":\"v\"}", "{\"k\\n\\\"\":\"v\"}" },
   };
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+  g_autoptr (JsonNode) node = json_node_new (JSON_NODE_VALUE);
   g_autofree char *text = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) parsed = parse_ok (cases[i].json);
+      g_autoptr (JsonNode) parsed = parse_ok (cases[i].json);
       g_autofree char *written = loom_json_write (parsed);
 
       g_assert_cmpstr (written, ==, cases[i].written);
@@ -848,7 +869,7 @@ test_write (void)
 
   /* Every ASCII character, as JsonGenerator escapes it (but for 0x1f). */
   {
-    g_autoptr(JsonNode) ascii = json_node_new (JSON_NODE_VALUE);
+    g_autoptr (JsonNode) ascii = json_node_new (JSON_NODE_VALUE);
     g_autofree char *all = g_malloc (128);
     g_autofree char *ours = NULL;
     g_autofree char *theirs = NULL;
@@ -870,8 +891,8 @@ test_write (void)
 
       for (guint i = 0; i < G_N_ELEMENTS (special); i++)
         {
-          g_autoptr(JsonNode) string = json_node_new (JSON_NODE_VALUE);
-          g_autoptr(GString) value = g_string_new (NULL);
+          g_autoptr (JsonNode) string = json_node_new (JSON_NODE_VALUE);
+          g_autoptr (GString) value = g_string_new (NULL);
           g_autofree char *ours = NULL;
           g_autofree char *theirs = NULL;
 
@@ -913,7 +934,7 @@ reference_split_values (const char *text,
                         int         max_values)
 {
   gboolean in_string = FALSE, escaped = FALSE, in_value = FALSE;
-  int depth = 0, n = 0;
+  int      depth = 0, n = 0;
 
   for (gsize i = 0; i < len; i++)
     {
@@ -987,8 +1008,8 @@ reference_read_escape (const char *p)
 }
 
 static guint
-reference_fix_surrogates (char  *text,
-                          gsize  len)
+reference_fix_surrogates (char *text,
+                          gsize len)
 {
   char *end = text + len;
   guint fixed = 0;
@@ -1021,21 +1042,86 @@ reference_fix_surrogates (char  *text,
   return fixed;
 }
 
-static const char * const pieces[] = {
-  "{", "}", "[", "]", "\"", "\"", "\\", "\\\"", "\\\\", "\\u", "\\ud83d", "\\ude00", "\\u0041",
-  "\\n", ",", ":", " ", "1", "-", "0", "e", ".", "a", "true", "null", "\"k\":", "\t", "d8",
-  "DC00", "\\uD800", "\\udbff\\udfff", "é",
+static const char *const pieces[] = {
+  "{",
+  "}",
+  "[",
+  "]",
+  "\"",
+  "\"",
+  "\\",
+  "\\\"",
+  "\\\\",
+  "\\u",
+  "\\ud83d",
+  "\\ude00",
+  "\\u0041",
+  "\\n",
+  ",",
+  ":",
+  " ",
+  "1",
+  "-",
+  "0",
+  "e",
+  ".",
+  "a",
+  "true",
+  "null",
+  "\"k\":",
+  "\t",
+  "d8",
+  "DC00",
+  "\\uD800",
+  "\\udbff\\udfff",
+  "é",
 };
 
-static const char * const string_pieces[] = {
-  "a", "key", " ", "é", "😀", "\\n", "\\\"", "\\\\", "\\/", "\\t", "\\u0041", "\\u00e9",
-  "\\ud83d\\ude00", "\\ud83d", "\\ude00", "\\uDBFF", "\\u0000", "\t", "{", "}", "[", "]", ",",
-  ":", "\\b\\f\\r",
+static const char *const string_pieces[] = {
+  "a",
+  "key",
+  " ",
+  "é",
+  "😀",
+  "\\n",
+  "\\\"",
+  "\\\\",
+  "\\/",
+  "\\t",
+  "\\u0041",
+  "\\u00e9",
+  "\\ud83d\\ude00",
+  "\\ud83d",
+  "\\ude00",
+  "\\uDBFF",
+  "\\u0000",
+  "\t",
+  "{",
+  "}",
+  "[",
+  "]",
+  ",",
+  ":",
+  "\\b\\f\\r",
 };
 
-static const char * const number_pieces[] = {
-  "0", "-0", "1", "-1", "42", "9223372036854775807", "-9223372036854775808", "0.5", "-0.0",
-  "1e3", "1E-7", "2.5e+10", "123456.789", "1e400", "4.9406564584124654e-324", "100",
+static const char *const number_pieces[] = {
+  "0",
+  "-0",
+  "1",
+  "-1",
+  "42",
+  "9223372036854775807",
+  "-9223372036854775808",
+  "0.5",
+  "-0.0",
+  "1e3",
+  "1E-7",
+  "2.5e+10",
+  "123456.789",
+  "1e400",
+  "4.9406564584124654e-324",
+  "100",
 };
 
 /* Random JSON: every construct, escapes and surrogates in strings, names that repeat. */
@@ -1103,7 +1189,7 @@ static char *
 random_text (gsize *length)
 {
   GString *text = g_string_new (NULL);
-  guint how = (guint)g_test_rand_int_range (0, 5);
+  guint    how = (guint)g_test_rand_int_range (0, 5);
 
   if (how == 4)
     {
@@ -1137,13 +1223,13 @@ test_reader_passes (void)
 {
   for (guint round = 0; round < 20000; round++)
     {
-      gsize length;
+      gsize            length;
       g_autofree char *text = random_text (&length);
       g_autofree char *a = g_memdup2 (text, length + 1);
       g_autofree char *b = g_memdup2 (text, length + 1);
-      gsize ends_a[8], ends_b[8];
-      int max_depth = g_test_rand_int_range (1, 6);
-      int na, nb;
+      gsize            ends_a[8], ends_b[8];
+      int              max_depth = g_test_rand_int_range (1, 6);
+      int              na, nb;
 
       g_assert_cmpuint (loom_jsonl_fix_surrogates (a, length), ==,
                         reference_fix_surrogates (b, length));
@@ -1162,18 +1248,20 @@ test_reader_passes (void)
 static void
 test_reader_records (void)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("loom-json-parser-XXXXXX", &error);
   g_autofree char *path = NULL;
-  g_autoptr(LoomJsonlReader) reader = NULL;
+  g_autoptr (LoomJsonlReader) reader = NULL;
   const char *types[] = { "a", "b", "c" };
-  guint records = 0;
+  guint       records = 0;
 
   g_assert_no_error (error);
   path = g_build_filename (dir, "bom.jsonl", NULL);
-  g_file_set_contents (path,
-                       "\xef\xbb\xbf\n\xef\xbb\xbf{\"type\":\"a\"}\n{\"type\":\"b\"}  \xef\xbb\xbf \n"
-                       "{\"type\":\"c\"}", -1, &error);
+  g_file_set_contents (
+    path,
+    "\xef\xbb\xbf\n\xef\xbb\xbf{\"type\":\"a\"}\n{\"type\":\"b\"}  \xef\xbb\xbf \n"
+    "{\"type\":\"c\"}",
+    -1, &error);
   g_assert_no_error (error);
 
   reader = loom_jsonl_reader_new (path, 0, 0, &error);
@@ -1181,8 +1269,8 @@ test_reader_records (void)
   for (;;)
     {
       g_autofree char *problem = NULL;
-      const LoomJson *record = NULL;
-      LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
+      const LoomJson  *record = NULL;
+      LoomJsonlResult  result = loom_jsonl_reader_next (reader, &record, &problem, &error);
 
       g_assert_no_error (error);
       if (result == LOOM_JSONL_END)
@@ -1231,12 +1319,12 @@ test_random_text (void)
 
   for (guint round = 0; round < 20000; round++)
     {
-      gsize length;
+      gsize            length;
       g_autofree char *text = random_text (&length);
       g_autofree char *valid = NULL;
-      g_autoptr(JsonNode) ours = NULL;
-      g_autoptr(JsonNode) theirs = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autoptr (JsonNode) ours = NULL;
+      g_autoptr (JsonNode) theirs = NULL;
+      g_autoptr (GError) error = NULL;
 
       /* Invalid UTF-8 is the caller's to repair, but must be safe to parse anyway. */
       ours = parse_exact (text, length, &error);
@@ -1262,7 +1350,7 @@ test_random_text (void)
         {
           g_autofree char *their_bytes = json_glib_write (theirs);
           g_autofree char *our_bytes = loom_json_write (ours);
-          g_autoptr(JsonNode) reread = json_glib_parse (their_bytes, strlen (their_bytes));
+          g_autoptr (JsonNode) reread = json_glib_parse (their_bytes, strlen (their_bytes));
 
           assert_identical (ours, theirs);
           /* The same bytes, wherever JsonGenerator's are JSON (not "1e+17.0" or "inf.0"). */
@@ -1298,8 +1386,8 @@ test_int_of_huge_numbers (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
-      g_autoptr(GError) error = NULL;
+      g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+      g_autoptr (GError) error = NULL;
       const LoomJson *value;
 
       value = loom_json_doc_parse (doc, cases[i].text, strlen (cases[i].text), &error);

@@ -15,9 +15,9 @@
 
 typedef struct
 {
-  LoomJsonDoc *doc;
-  GPtrArray   *problems;
-  char        *text;
+  LoomJsonDoc    *doc;
+  GPtrArray      *problems;
+  char           *text;
   const LoomJson *root;
 } Salvaged;
 
@@ -30,7 +30,7 @@ salvage (Salvaged   *s,
          guint       max_depth)
 {
   g_autofree char *copy = g_memdup2 (text, MAX (length, 1));
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   if (s->doc == NULL)
     s->doc = loom_json_doc_new ();
@@ -78,7 +78,7 @@ ids_of (Salvaged   *s,
         const char *member)
 {
   const LoomJson *array = loom_json_member_array (s->root, member);
-  g_autoptr(GString) ids = g_string_new (NULL);
+  g_autoptr (GString) ids = g_string_new (NULL);
 
   for (gsize i = 0; i < loom_json_length (array); i++)
     {
@@ -96,16 +96,16 @@ ids_of (Salvaged   *s,
 typedef struct
 {
   GString *text;
-  gsize    session_end;      /* just past the closing quote of sessionId's value */
-  gsize    message_ends[4];  /* just past each message's closing brace */
-  gsize    messages_start;   /* just past the messages member's [ */
+  gsize    session_end;     /* just past the closing quote of sessionId's value */
+  gsize    message_ends[4]; /* just past each message's closing brace */
+  gsize    messages_start;  /* just past the messages member's [ */
   gsize    summary_end;
 } Document;
 
 static void
 document_build (Document *d)
 {
-  static const char * const messages[] = {
+  static const char *const messages[] = {
     "    {\n      \"id\": \"m1\",\n      \"type\": \"user\",\n"
     "      \"content\": \"brackets } ] { [ and \\\"quotes\\\" \\\\\"\n    }",
     "    {\n      \"id\": \"m2\",\n      \"type\": \"gemini\",\n      \"content\": [\n"
@@ -142,7 +142,7 @@ test_every_prefix (void)
   document_build (&d);
   for (gsize length = 0; length <= d.text->len; length++)
     {
-      guint expected_messages = 0;
+      guint   expected_messages = 0;
       guint64 last_line = 1;
 
       for (gsize i = 0; i < length; i++)
@@ -169,13 +169,13 @@ test_every_prefix (void)
 
       g_assert_cmpstr (loom_json_member_string (s.root, "summary"), ==,
                        length >= d.summary_end ? "a \"short\" one" : NULL);
-      if (length < d.text->len - 1)  /* the closing brace is missing: said where */
+      if (length < d.text->len - 1) /* the closing brace is missing: said where */
         {
           g_assert_cmpuint (s.problems->len, >=, 1);
           assert_problem (&s, s.problems->len - 1, last_line, "the document ends here");
-          g_assert_nonnull (strstr (((LoomJsonProblem *)g_ptr_array_index (s.problems,
-                                                                           s.problems->len - 1))
-                                      ->message, "read again when the file changes"));
+          g_assert_nonnull (strstr (
+            ((LoomJsonProblem *)g_ptr_array_index (s.problems, s.problems->len - 1))->message,
+            "read again when the file changes"));
         }
       else
         g_assert_cmpuint (s.problems->len, ==, 0);
@@ -190,9 +190,8 @@ test_every_prefix (void)
     g_assert_cmpstr (ids, ==, "m1,m2,m3,m4");
   }
   g_assert_cmpint (loom_json_member_int (s.root, "startTime", 0), ==, 1757844131512);
-  g_assert_cmpstr (loom_json_member_string (loom_json_element (loom_json_member_array (s.root,
-                                                                                       "messages"),
-                                                               0), "content"),
+  g_assert_cmpstr (loom_json_member_string (
+                     loom_json_element (loom_json_member_array (s.root, "messages"), 0), "content"),
                    ==, "brackets } ] { [ and \"quotes\" \\");
 
   g_string_free (d.text, TRUE);
@@ -206,8 +205,8 @@ test_every_prefix (void)
 static void
 test_deep_element (void)
 {
-  g_autoptr(GString) text = g_string_new ("{\n  \"session\": {\"id\": ");
-  Salvaged s = { 0 };
+  g_autoptr (GString) text = g_string_new ("{\n  \"session\": {\"id\": ");
+  Salvaged         s = { 0 };
   g_autofree char *ids = NULL;
 
   for (guint i = 0; i < 512; i++)
@@ -227,12 +226,14 @@ test_deep_element (void)
   ids = ids_of (&s, "messages");
   /* The one left out is a null: "b" is still the third. */
   g_assert_cmpstr (ids, ==, "a,?,b");
-  g_assert_cmpint (loom_json_type (loom_json_element (loom_json_member_array (s.root, "messages"),
-                                                      1)), ==, LOOM_JSON_NULL);
+  g_assert_cmpint (
+    loom_json_type (loom_json_element (loom_json_member_array (s.root, "messages"), 1)), ==,
+    LOOM_JSON_NULL);
   g_assert_null (loom_json_member (s.root, "session"));
   g_assert_cmpuint (s.problems->len, ==, 2);
   assert_problem (&s, 0, 2, "the member “session” nests deeper than 512 levels and was left out");
-  assert_problem (&s, 1, 5, "element 1 of “messages” nests deeper than 512 levels and was left out");
+  assert_problem (&s, 1, 5,
+                  "element 1 of “messages” nests deeper than 512 levels and was left out");
   salvaged_clear (&s);
 }
 
@@ -244,7 +245,7 @@ test_depth_limit (void)
 
   for (guint depth = 508; depth <= 512; depth++)
     {
-      g_autoptr(GString) text = g_string_new ("{\"r\":[{\"id\":\"x\",\"v\":");
+      g_autoptr (GString) text = g_string_new ("{\"r\":[{\"id\":\"x\",\"v\":");
       g_autofree char *ids = NULL;
 
       /* The element's object and @depth - 1 arrays: @depth containers, @depth + 2 with the
@@ -268,7 +269,7 @@ static void
 test_very_deep (void)
 {
   const gsize levels = 1000000;
-  g_autoptr(GString) text = g_string_new ("{\"keep\": 1,\n\"deep\": ");
+  g_autoptr (GString) text = g_string_new ("{\"keep\": 1,\n\"deep\": ");
   Salvaged s = { 0 };
 
   for (gsize i = 0; i < levels; i++)
@@ -295,22 +296,21 @@ test_very_deep (void)
 static void
 test_bad_element (void)
 {
-  static const char text[] =
-    "{\n"
-    "  \"messages\": [\n"
-    "    {\"id\": \"a\"},\n"
-    "    {\"id\": \"bad\",\n"
-    "     \"v\": tru},\n"
-    "    {\"id\": \"also-bad\", \"v\": \"\\q\"},\n"
-    "    {\"id\": \"b\", \"text\": \"]}\\\"{[\"},\n"
-    "    7,\n"
-    "    {\"id\": \"c\"}\n"
-    "  ],\n"
-    "  \"items\": [1, 2,],\n"
-    "  \"never\": true\n"
-    "}\n";
-  Salvaged s = { 0 };
-  g_autofree char *ids = NULL;
+  static const char text[] = "{\n"
+                             "  \"messages\": [\n"
+                             "    {\"id\": \"a\"},\n"
+                             "    {\"id\": \"bad\",\n"
+                             "     \"v\": tru},\n"
+                             "    {\"id\": \"also-bad\", \"v\": \"\\q\"},\n"
+                             "    {\"id\": \"b\", \"text\": \"]}\\\"{[\"},\n"
+                             "    7,\n"
+                             "    {\"id\": \"c\"}\n"
+                             "  ],\n"
+                             "  \"items\": [1, 2,],\n"
+                             "  \"never\": true\n"
+                             "}\n";
+  Salvaged          s = { 0 };
+  g_autofree char  *ids = NULL;
 
   salvage (&s, text, sizeof text - 1, LOOM_JSON_MAX_DEPTH);
   ids = ids_of (&s, "messages");
@@ -330,18 +330,17 @@ test_bad_element (void)
 static void
 test_names_with_escapes (void)
 {
-  static const char text[] =
-    "{\n"
-    "  \"we\\\"ird\\\\name\\u00e9\": [{\"id\": \"a\"}, {\"id\": ]],\n"
-    "  \"a\\u0022b\": \"quoted\",\n"
-    "  \"bad\\x\": [1, 2],\n"
-    "  \"\\ud83d\\ude00\": 3\n"
-    "}";
-  Salvaged s = { 0 };
+  static const char text[] = "{\n"
+                             "  \"we\\\"ird\\\\name\\u00e9\": [{\"id\": \"a\"}, {\"id\": ]],\n"
+                             "  \"a\\u0022b\": \"quoted\",\n"
+                             "  \"bad\\x\": [1, 2],\n"
+                             "  \"\\ud83d\\ude00\": 3\n"
+                             "}";
+  Salvaged          s = { 0 };
 
   salvage (&s, text, sizeof text - 1, LOOM_JSON_MAX_DEPTH);
-  g_assert_cmpuint (loom_json_length (loom_json_member_array (s.root, "we\"ird\\name\xc3\xa9")),
-                    ==, 2);
+  g_assert_cmpuint (loom_json_length (loom_json_member_array (s.root, "we\"ird\\name\xc3\xa9")), ==,
+                    2);
   g_assert_cmpstr (loom_json_member_string (s.root, "a\"b"), ==, "quoted");
   g_assert_cmpint (loom_json_member_int (s.root, "\xf0\x9f\x98\x80", 0), ==, 3);
   g_assert_cmpuint (loom_json_length (s.root), ==, 3);
@@ -355,10 +354,11 @@ test_names_with_escapes (void)
 static void
 test_roots (void)
 {
-  static const char * const nothing[] = { "", "   \n", "[{\"a\": 1}]", "\"x\"", "7", "nul" };
-  static const char after[] = "{\"a\": 1}\n\n{\"b\": 2}";
-  static const char bom[] = "\xef\xbb\xbf{\"a\": [\xef\xbb\xbf" "1, 2]}";
-  Salvaged s = { 0 };
+  static const char *const nothing[] = { "", "   \n", "[{\"a\": 1}]", "\"x\"", "7", "nul" };
+  static const char        after[] = "{\"a\": 1}\n\n{\"b\": 2}";
+  static const char        bom[] = "\xef\xbb\xbf{\"a\": [\xef\xbb\xbf"
+                                   "1, 2]}";
+  Salvaged                 s = { 0 };
 
   for (guint i = 0; i < G_N_ELEMENTS (nothing); i++)
     {

@@ -12,8 +12,8 @@ typedef struct
 {
   guint      records;
   guint      bad;
-  GPtrArray *problems;    /* "LINE: problem" */
-  GPtrArray *types;       /* the "type" member of each record, or "-" */
+  GPtrArray *problems; /* "LINE: problem" */
+  GPtrArray *types;    /* the "type" member of each record, or "-" */
   guint64    offset;
   guint64    lines;
   gboolean   pending;
@@ -32,7 +32,7 @@ write_file (const char *dir,
             const char *contents,
             gssize      length)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   char *path = g_build_filename (dir, name, NULL);
 
   g_file_set_contents (path, contents, length, &error);
@@ -46,8 +46,8 @@ read_all (const char *path,
           guint64     line,
           Outcome    *o)
 {
-  g_autoptr(LoomJsonlReader) reader = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (LoomJsonlReader) reader = NULL;
+  g_autoptr (GError) error = NULL;
 
   memset (o, 0, sizeof *o);
   o->problems = g_ptr_array_new_with_free_func (g_free);
@@ -59,8 +59,8 @@ read_all (const char *path,
   for (;;)
     {
       g_autofree char *problem = NULL;
-      const LoomJson *record = NULL;
-      LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
+      const LoomJson  *record = NULL;
+      LoomJsonlResult  result = loom_jsonl_reader_next (reader, &record, &problem, &error);
 
       g_assert_no_error (error);
       if (result == LOOM_JSONL_END)
@@ -91,7 +91,7 @@ test_plain_and_no_final_newline (void)
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = write_file (dir, "a.jsonl",
                                       "{\"type\":\"a\"}\n\n{\"type\":\"b\"}\n{\"type\":\"c\"}", -1);
-  Outcome o;
+  Outcome          o;
 
   read_all (path, 0, 0, &o);
   g_assert_cmpuint (o.records, ==, 3);
@@ -99,7 +99,8 @@ test_plain_and_no_final_newline (void)
   g_assert_cmpstr (g_ptr_array_index (o.types, 2), ==, "c");
   g_assert_false (o.pending);
   /* The complete last line was taken although it has no newline. */
-  g_assert_cmpuint (o.offset, ==, strlen ("{\"type\":\"a\"}\n\n{\"type\":\"b\"}\n{\"type\":\"c\"}"));
+  g_assert_cmpuint (o.offset, ==,
+                    strlen ("{\"type\":\"a\"}\n\n{\"type\":\"b\"}\n{\"type\":\"c\"}"));
   g_assert_cmpuint (o.lines, ==, 4);
   outcome_clear (&o);
   loom_test_remove_tree (dir);
@@ -111,14 +112,15 @@ test_two_objects_on_a_line (void)
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = write_file (dir, "two.jsonl",
                                       "{\"type\":\"a\",\"s\":\"}{\"}{\"type\":\"b\"}\n"
-                                      "{\"type\":\"c\"}\n", -1);
-  Outcome o;
+                                      "{\"type\":\"c\"}\n",
+                                      -1);
+  Outcome          o;
 
   read_all (path, 0, 0, &o);
   g_assert_cmpuint (o.records, ==, 3);
   g_assert_cmpstr (g_ptr_array_index (o.types, 0), ==, "a");
   g_assert_cmpstr (g_ptr_array_index (o.types, 1), ==, "b");
-  g_assert_cmpuint (o.bad, ==, 1);  /* a note that two values shared line 1 */
+  g_assert_cmpuint (o.bad, ==, 1); /* a note that two values shared line 1 */
   g_assert_true (g_str_has_prefix (g_ptr_array_index (o.problems, 0), "1: 2 JSON values"));
   outcome_clear (&o);
   loom_test_remove_tree (dir);
@@ -130,8 +132,9 @@ test_malformed_line_named (void)
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = write_file (dir, "bad.jsonl",
                                       "{\"type\":\"a\"}\n{\"type\": oops}\nnot json at all\n"
-                                      "{\"type\":\"d\"}\n", -1);
-  Outcome o;
+                                      "{\"type\":\"d\"}\n",
+                                      -1);
+  Outcome          o;
 
   read_all (path, 0, 0, &o);
   g_assert_cmpuint (o.records, ==, 2);
@@ -150,8 +153,9 @@ test_invalid_utf8_and_surrogates (void)
                                       "{\"type\":\"bad \xff\xfe bytes\"}\n"
                                       "{\"type\":\"lone \\ud800 high\"}\n"
                                       "{\"type\":\"pair \\ud83d\\ude00 ok\"}\n"
-                                      "{\"type\":\"literal \xef\xbf\xbd and 日本語\"}\n", -1);
-  Outcome o;
+                                      "{\"type\":\"literal \xef\xbf\xbd and 日本語\"}\n",
+                                      -1);
+  Outcome          o;
 
   read_all (path, 0, 0, &o);
   g_assert_cmpuint (o.records, ==, 4);
@@ -169,14 +173,14 @@ test_invalid_utf8_and_surrogates (void)
 static void
 test_bad_byte_anywhere (void)
 {
-  g_autofree char *dir = loom_test_make_tmpdir ();
+  g_autofree char  *dir = loom_test_make_tmpdir ();
   static const char bad[] = { '\xff', '\0' };
 
   for (guint b = 0; b < G_N_ELEMENTS (bad); b++)
     for (gsize at = 9; at < 40; at++)
       {
         g_autofree char *path = NULL;
-        g_autoptr(GString) line = g_string_new ("{\"type\":\"");
+        g_autoptr (GString) line = g_string_new ("{\"type\":\"");
         Outcome o;
 
         while (line->len < 44)
@@ -200,9 +204,9 @@ static void
 test_deep_nesting_refused (void)
 {
   g_autofree char *dir = loom_test_make_tmpdir ();
-  g_autoptr(GString) deep = g_string_new ("{\"type\":\"ok\"}\n{\"type\":\"deep\",\"x\":");
+  g_autoptr (GString) deep = g_string_new ("{\"type\":\"ok\"}\n{\"type\":\"deep\",\"x\":");
   g_autofree char *path = NULL;
-  Outcome o;
+  Outcome          o;
 
   for (guint i = 0; i < 100000; i++)
     g_string_append_c (deep, '[');
@@ -225,9 +229,9 @@ static void
 test_half_written_tail (void)
 {
   g_autofree char *dir = loom_test_make_tmpdir ();
-  const char *first = "{\"type\":\"a\"}\n{\"type\":\"b\",\"text\":\"hal";
+  const char      *first = "{\"type\":\"a\"}\n{\"type\":\"b\",\"text\":\"hal";
   g_autofree char *path = write_file (dir, "tail.jsonl", first, -1);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   Outcome o;
   guint64 offset, lines;
 
@@ -240,8 +244,8 @@ test_half_written_tail (void)
   lines = o.lines;
   outcome_clear (&o);
 
-  g_file_set_contents (path, "{\"type\":\"a\"}\n{\"type\":\"b\",\"text\":\"half\"}\n{\"type\":\"c\"}\n",
-                       -1, &error);
+  g_file_set_contents (
+    path, "{\"type\":\"a\"}\n{\"type\":\"b\",\"text\":\"half\"}\n{\"type\":\"c\"}\n", -1, &error);
   g_assert_no_error (error);
   read_all (path, offset, lines, &o);
   g_assert_cmpuint (o.records, ==, 2);
@@ -257,7 +261,7 @@ test_empty_file (void)
 {
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = write_file (dir, "empty.jsonl", "", 0);
-  Outcome o;
+  Outcome          o;
 
   read_all (path, 0, 0, &o);
   g_assert_cmpuint (o.records, ==, 0);
@@ -273,11 +277,11 @@ test_huge_line (void)
 {
   g_autofree char *dir = loom_test_make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "huge.jsonl", NULL);
-  g_autoptr(GError) error = NULL;
-  FILE *fp = fopen (path, "wb");
-  gsize chunk = 1 << 20;
+  g_autoptr (GError) error = NULL;
+  FILE            *fp = fopen (path, "wb");
+  gsize            chunk = 1 << 20;
   g_autofree char *block = g_malloc (chunk);
-  Outcome o;
+  Outcome          o;
 
   memset (block, 'x', chunk);
   fputs ("{\"type\":\"small\"}\n{\"type\":\"huge\",\"data\":\"", fp);

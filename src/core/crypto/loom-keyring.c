@@ -32,9 +32,9 @@ loom_keyring_get_schema (void)
 /* Takes @error and returns the error to report. Cancellation is not a keyring failure: it stays
  * G_IO_ERROR_CANCELLED so that the UI can ignore it. */
 static GError *
-loom_keyring_wrap_error (LoomKeyringOperation  operation,
-                         const char           *key_id,
-                         GError               *error)
+loom_keyring_wrap_error (LoomKeyringOperation operation,
+                         const char          *key_id,
+                         GError              *error)
 {
   GError *wrapped = NULL;
 
@@ -48,20 +48,20 @@ loom_keyring_wrap_error (LoomKeyringOperation  operation,
     {
     case LOOM_KEYRING_STORE:
       wrapped = g_error_new (LOOM_ERROR, LOOM_ERROR_KEYRING,
-                             "Could not store key “%s” in the login keyring: %s",
-                             key_id, error->message);
+                             "Could not store key “%s” in the login keyring: %s", key_id,
+                             error->message);
       break;
 
     case LOOM_KEYRING_LOOKUP:
       wrapped = g_error_new (LOOM_ERROR, LOOM_ERROR_KEYRING,
-                             "Could not read key “%s” from the login keyring: %s",
-                             key_id, error->message);
+                             "Could not read key “%s” from the login keyring: %s", key_id,
+                             error->message);
       break;
 
     case LOOM_KEYRING_CLEAR:
       wrapped = g_error_new (LOOM_ERROR, LOOM_ERROR_KEYRING,
-                             "Could not remove key “%s” from the login keyring: %s",
-                             key_id, error->message);
+                             "Could not remove key “%s” from the login keyring: %s", key_id,
+                             error->message);
       break;
 
     default:
@@ -90,13 +90,13 @@ loom_keyring_take_password (char *password)
 }
 
 gboolean
-loom_keyring_store_secret (const char    *key_id,
-                           const char    *label,
-                           const char    *secret,
-                           GCancellable  *cancellable,
-                           GError       **error)
+loom_keyring_store_secret (const char   *key_id,
+                           const char   *label,
+                           const char   *secret,
+                           GCancellable *cancellable,
+                           GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr (GError) local_error = NULL;
 
   g_return_val_if_fail (key_id != NULL && *key_id != '\0', FALSE);
   g_return_val_if_fail (label != NULL, FALSE);
@@ -105,10 +105,8 @@ loom_keyring_store_secret (const char    *key_id,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!secret_password_store_sync (loom_keyring_get_schema (), SECRET_COLLECTION_DEFAULT,
-                                   label, secret, cancellable, &local_error,
-                                   "key-id", key_id,
-                                   NULL))
+  if (!secret_password_store_sync (loom_keyring_get_schema (), SECRET_COLLECTION_DEFAULT, label,
+                                   secret, cancellable, &local_error, "key-id", key_id, NULL))
     {
       g_propagate_error (error, loom_keyring_wrap_error (LOOM_KEYRING_STORE, key_id,
                                                          g_steal_pointer (&local_error)));
@@ -123,8 +121,8 @@ loom_keyring_store_cb (GObject      *source_object,
                        GAsyncResult *result,
                        gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
 
   g_assert (G_IS_TASK (task));
 
@@ -132,8 +130,8 @@ loom_keyring_store_cb (GObject      *source_object,
     {
       const char *key_id = g_task_get_task_data (task);
 
-      g_task_return_error (task, loom_keyring_wrap_error (LOOM_KEYRING_STORE, key_id,
-                                                          g_steal_pointer (&error)));
+      g_task_return_error (
+        task, loom_keyring_wrap_error (LOOM_KEYRING_STORE, key_id, g_steal_pointer (&error)));
       return;
     }
 
@@ -141,14 +139,14 @@ loom_keyring_store_cb (GObject      *source_object,
 }
 
 void
-loom_keyring_store_secret_async (const char          *key_id,
-                                 const char          *label,
-                                 const char          *secret,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+loom_keyring_store_secret_async (const char         *key_id,
+                                 const char         *label,
+                                 const char         *secret,
+                                 GCancellable       *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer            user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
 
   g_return_if_fail (key_id != NULL && *key_id != '\0');
   g_return_if_fail (label != NULL);
@@ -159,31 +157,29 @@ loom_keyring_store_secret_async (const char          *key_id,
   g_task_set_source_tag (task, loom_keyring_store_secret_async);
   g_task_set_task_data (task, g_strdup (key_id), g_free);
 
-  secret_password_store (loom_keyring_get_schema (), SECRET_COLLECTION_DEFAULT,
-                         label, secret, cancellable,
-                         loom_keyring_store_cb, g_steal_pointer (&task),
-                         "key-id", key_id,
-                         NULL);
+  secret_password_store (loom_keyring_get_schema (), SECRET_COLLECTION_DEFAULT, label, secret,
+                         cancellable, loom_keyring_store_cb, g_steal_pointer (&task), "key-id",
+                         key_id, NULL);
 }
 
 gboolean
-loom_keyring_store_secret_finish (GAsyncResult  *result,
-                                  GError       **error)
+loom_keyring_store_secret_finish (GAsyncResult *result,
+                                  GError      **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_keyring_store_secret_async, FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_keyring_store_secret_async,
+                        FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 char *
-loom_keyring_lookup_secret (const char    *key_id,
-                            GCancellable  *cancellable,
-                            GError       **error)
+loom_keyring_lookup_secret (const char   *key_id,
+                            GCancellable *cancellable,
+                            GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr (GError) local_error = NULL;
   char *password;
 
   g_return_val_if_fail (key_id != NULL && *key_id != '\0', NULL);
@@ -191,8 +187,7 @@ loom_keyring_lookup_secret (const char    *key_id,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   password = secret_password_lookup_sync (loom_keyring_get_schema (), cancellable, &local_error,
-                                          "key-id", key_id,
-                                          NULL);
+                                          "key-id", key_id, NULL);
   if (local_error != NULL)
     {
       g_clear_pointer (&password, secret_password_free);
@@ -209,8 +204,8 @@ loom_keyring_lookup_cb (GObject      *source_object,
                         GAsyncResult *result,
                         gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GTask) task = user_data;
+  g_autoptr (GError) error = NULL;
   char *password;
 
   g_assert (G_IS_TASK (task));
@@ -221,8 +216,8 @@ loom_keyring_lookup_cb (GObject      *source_object,
       const char *key_id = g_task_get_task_data (task);
 
       g_clear_pointer (&password, secret_password_free);
-      g_task_return_error (task, loom_keyring_wrap_error (LOOM_KEYRING_LOOKUP, key_id,
-                                                          g_steal_pointer (&error)));
+      g_task_return_error (
+        task, loom_keyring_wrap_error (LOOM_KEYRING_LOOKUP, key_id, g_steal_pointer (&error)));
       return;
     }
 
@@ -231,12 +226,12 @@ loom_keyring_lookup_cb (GObject      *source_object,
 }
 
 void
-loom_keyring_lookup_secret_async (const char          *key_id,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
+loom_keyring_lookup_secret_async (const char         *key_id,
+                                  GCancellable       *cancellable,
+                                  GAsyncReadyCallback callback,
+                                  gpointer            user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
 
   g_return_if_fail (key_id != NULL && *key_id != '\0');
   g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
@@ -245,39 +240,36 @@ loom_keyring_lookup_secret_async (const char          *key_id,
   g_task_set_source_tag (task, loom_keyring_lookup_secret_async);
   g_task_set_task_data (task, g_strdup (key_id), g_free);
 
-  secret_password_lookup (loom_keyring_get_schema (), cancellable,
-                          loom_keyring_lookup_cb, g_steal_pointer (&task),
-                          "key-id", key_id,
-                          NULL);
+  secret_password_lookup (loom_keyring_get_schema (), cancellable, loom_keyring_lookup_cb,
+                          g_steal_pointer (&task), "key-id", key_id, NULL);
 }
 
 char *
-loom_keyring_lookup_secret_finish (GAsyncResult  *result,
-                                   GError       **error)
+loom_keyring_lookup_secret_finish (GAsyncResult *result,
+                                   GError      **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_keyring_lookup_secret_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_keyring_lookup_secret_async,
+                        NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 gboolean
-loom_keyring_clear_secret (const char    *key_id,
-                           GCancellable  *cancellable,
-                           GError       **error)
+loom_keyring_clear_secret (const char   *key_id,
+                           GCancellable *cancellable,
+                           GError      **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr (GError) local_error = NULL;
 
   g_return_val_if_fail (key_id != NULL && *key_id != '\0', FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* FALSE without an error only means that there was nothing to remove. */
-  if (!secret_password_clear_sync (loom_keyring_get_schema (), cancellable, &local_error,
-                                   "key-id", key_id,
-                                   NULL) &&
+  if (!secret_password_clear_sync (loom_keyring_get_schema (), cancellable, &local_error, "key-id",
+                                   key_id, NULL) &&
       local_error != NULL)
     {
       g_propagate_error (error, loom_keyring_wrap_error (LOOM_KEYRING_CLEAR, key_id,

@@ -19,34 +19,34 @@ G_BEGIN_DECLS
  * wiping it when it is key material. */
 
 /* Stores @secret under @key_id, replacing the secret that was there. */
-gboolean  loom_keyring_store_secret         (const char           *key_id,
-                                             const char           *label,
-                                             const char           *secret,
-                                             GCancellable         *cancellable,
-                                             GError              **error);
-void      loom_keyring_store_secret_async   (const char           *key_id,
-                                             const char           *label,
-                                             const char           *secret,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-gboolean  loom_keyring_store_secret_finish  (GAsyncResult         *result,
-                                             GError              **error);
+gboolean loom_keyring_store_secret (const char   *key_id,
+                                    const char   *label,
+                                    const char   *secret,
+                                    GCancellable *cancellable,
+                                    GError      **error);
+void     loom_keyring_store_secret_async (const char         *key_id,
+                                          const char         *label,
+                                          const char         *secret,
+                                          GCancellable       *cancellable,
+                                          GAsyncReadyCallback callback,
+                                          gpointer            user_data);
+gboolean loom_keyring_store_secret_finish (GAsyncResult *result,
+                                           GError      **error);
 
 /* Returns NULL without setting @error when the keyring holds no secret for @key_id. */
-char     *loom_keyring_lookup_secret        (const char           *key_id,
-                                             GCancellable         *cancellable,
-                                             GError              **error);
-void      loom_keyring_lookup_secret_async  (const char           *key_id,
-                                             GCancellable         *cancellable,
-                                             GAsyncReadyCallback   callback,
-                                             gpointer              user_data);
-char     *loom_keyring_lookup_secret_finish (GAsyncResult         *result,
-                                             GError              **error);
+char *loom_keyring_lookup_secret (const char   *key_id,
+                                  GCancellable *cancellable,
+                                  GError      **error);
+void  loom_keyring_lookup_secret_async (const char         *key_id,
+                                        GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+char *loom_keyring_lookup_secret_finish (GAsyncResult *result,
+                                         GError      **error);
 
 /* Removes the secret of @key_id. Returns TRUE when none is left, whether there was one or not. */
-gboolean  loom_keyring_clear_secret         (const char           *key_id,
-                                             GCancellable         *cancellable,
-                                             GError              **error);
+gboolean loom_keyring_clear_secret (const char   *key_id,
+                                    GCancellable *cancellable,
+                                    GError      **error);
 
 G_END_DECLS

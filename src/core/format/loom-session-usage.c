@@ -26,10 +26,10 @@ parse_column (LoomJsonDoc *doc,
 GStrv
 loom_session_usage_models (LoomSession *session)
 {
-  g_autoptr(LoomJsonDoc) doc = NULL;
-  g_autoptr(GStrvBuilder) builder = NULL;
+  g_autoptr (LoomJsonDoc) doc = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
   const LoomJson *root;
-  gsize n;
+  gsize           n;
 
   g_return_val_if_fail (LOOM_IS_SESSION (session), NULL);
 
@@ -69,10 +69,10 @@ compare_tool_uses (gconstpointer a,
 GArray *
 loom_session_usage_tools (LoomSession *session)
 {
-  g_autoptr(LoomJsonDoc) doc = NULL;
-  GArray *tools;
+  g_autoptr (LoomJsonDoc) doc = NULL;
+  GArray         *tools;
   const LoomJson *root;
-  gsize n;
+  gsize           n;
 
   g_return_val_if_fail (LOOM_IS_SESSION (session), NULL);
 
@@ -86,7 +86,7 @@ loom_session_usage_tools (LoomSession *session)
   for (gsize i = 0; i < n; i++)
     {
       const LoomJson *member = loom_json_element (root, i);
-      LoomToolUse use = { g_strdup (loom_json_name (member)), loom_json_int (member, 0) };
+      LoomToolUse     use = { g_strdup (loom_json_name (member)), loom_json_int (member, 0) };
 
       g_array_append_val (tools, use);
     }

@@ -11,14 +11,14 @@
 #include "loom-timeline-format.h"
 
 /* Past this, a payload is shown as text: parsing megabytes on the UI thread is a stall. */
-#define MAX_JSON_SIZE (1024 * 1024)
+#define MAX_JSON_SIZE        (1024 * 1024)
 /* A person asked for the whole output: a longer stall is what they asked for. */
 #define MAX_RESULT_JSON_SIZE (256 * 1024 * 1024)
-#define SUMMARY_CHARS 200
-#define CONTEXT_LINES 3
+#define SUMMARY_CHARS        200
+#define CONTEXT_LINES        3
 /* Indented JSON stops indenting here: a payload nested 500 deep would otherwise be mostly
  * spaces. The parser itself stops at LOOM_JSON_MAX_DEPTH. */
-#define MAX_INDENT_DEPTH 32
+#define MAX_INDENT_DEPTH     32
 
 static gboolean
 looks_like_json (const char *payload)
@@ -108,7 +108,7 @@ append_pretty (GString        *out,
                guint           depth)
 {
   gboolean object = loom_json_is_object (value);
-  gsize n = loom_json_length (value);
+  gsize    n = loom_json_length (value);
 
   if (!object && !loom_json_is_array (value))
     {
@@ -162,7 +162,7 @@ is_dropped_control (guchar c)
 char *
 loom_timeline_format_strip_controls (const char *text)
 {
-  GString *out;
+  GString    *out;
   const char *p;
 
   if (text == NULL)
@@ -224,7 +224,7 @@ tag_length (const char *p)
 char *
 loom_timeline_format_strip_tags (const char *text)
 {
-  GString *out = NULL;
+  GString    *out = NULL;
   const char *start;
   const char *p;
 
@@ -254,7 +254,7 @@ loom_timeline_format_strip_tags (const char *text)
 char *
 loom_timeline_format_summary (const char *text)
 {
-  g_auto(GStrv) lines = NULL;
+  g_auto (GStrv) lines = NULL;
   gboolean patch;
 
   if (text == NULL)
@@ -264,8 +264,10 @@ loom_timeline_format_summary (const char *text)
   patch = g_str_has_prefix (text, "*** Begin Patch");
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      static const char * const file_markers[] = {
-        "*** Update File: ", "*** Add File: ", "*** Delete File: ",
+      static const char *const file_markers[] = {
+        "*** Update File: ",
+        "*** Add File: ",
+        "*** Delete File: ",
       };
       char *line = g_strstrip (lines[i]);
 
@@ -285,11 +287,11 @@ loom_timeline_format_summary (const char *text)
 char *
 loom_timeline_format_input (const char *payload)
 {
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   const LoomJson *root;
   const LoomJson *command;
-  const char *text;
-  GString *out;
+  const char     *text;
+  GString        *out;
 
   if (payload == NULL)
     return g_strdup ("");
@@ -302,7 +304,7 @@ loom_timeline_format_input (const char *payload)
     return g_strdup (text);
   if ((command = loom_json_member_array (root, "command")))
     {
-      g_autoptr(GPtrArray) words = g_ptr_array_new ();
+      g_autoptr (GPtrArray) words = g_ptr_array_new ();
       gsize n = loom_json_length (command);
 
       for (gsize i = 0; i < n; i++)
@@ -329,14 +331,14 @@ loom_timeline_format_input (const char *payload)
 static char *
 join_text_blocks (const LoomJson *blocks)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
   gsize n = loom_json_length (blocks);
 
   for (gsize i = 0; i < n; i++)
     {
       const LoomJson *block = loom_json_element (blocks, i);
-      const char *text = loom_json_is_string (block) ? loom_json_string (block)
-                                                     : loom_json_member_string (block, "text");
+      const char     *text = loom_json_is_string (block) ? loom_json_string (block)
+                                                         : loom_json_member_string (block, "text");
 
       if (text == NULL)
         continue;
@@ -350,10 +352,10 @@ join_text_blocks (const LoomJson *blocks)
 char *
 loom_timeline_format_result_output (const char *payload)
 {
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   const LoomJson *root;
   const LoomJson *blocks;
-  const char *text;
+  const char     *text;
 
   if (payload == NULL)
     return NULL;
@@ -389,9 +391,9 @@ loom_timeline_format_result_output (const char *payload)
 char *
 loom_timeline_format_subagent_prompt (const char *payload)
 {
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   const LoomJson *root = parse_json (doc, payload);
-  const char *text;
+  const char     *text;
 
   if ((text = loom_json_member_string (root, "prompt")) ||
       (text = loom_json_member_string (root, "message")))
@@ -415,7 +417,7 @@ append_prefixed (GString    *out,
 static GStrv
 split_lines (const char *text)
 {
-  g_auto(GStrv) lines = g_strsplit (text != NULL ? text : "", "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (text != NULL ? text : "", "\n", -1);
   guint n = g_strv_length (lines);
 
   /* "a\n" is one line, not two. */
@@ -430,8 +432,8 @@ append_replacement (GString    *out,
                     const char *old_text,
                     const char *new_text)
 {
-  g_auto(GStrv) old_lines = split_lines (old_text);
-  g_auto(GStrv) new_lines = split_lines (new_text);
+  g_auto (GStrv) old_lines = split_lines (old_text);
+  g_auto (GStrv) new_lines = split_lines (new_text);
   guint n_old = g_strv_length (old_lines);
   guint n_new = g_strv_length (new_lines);
   guint prefix = 0, suffix = 0;
@@ -457,7 +459,7 @@ static void
 append_patch (GString    *out,
               const char *patch)
 {
-  g_auto(GStrv) lines = split_lines (patch);
+  g_auto (GStrv) lines = split_lines (patch);
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -483,24 +485,24 @@ append_structured_patch (GString        *out,
 {
   const LoomJson *tool_result = loom_json_member_object (result, "toolUseResult");
   const LoomJson *hunks = loom_json_member_array (tool_result, "structuredPatch");
-  gsize n_hunks = loom_json_length (hunks);
+  gsize           n_hunks = loom_json_length (hunks);
 
   for (gsize h = 0; h < n_hunks; h++)
     {
       const LoomJson *hunk = loom_json_element (hunks, h);
       const LoomJson *lines = loom_json_member_array (hunk, "lines");
-      gsize n_lines = loom_json_length (lines);
+      gsize           n_lines = loom_json_length (lines);
 
       if (!loom_json_is_object (hunk))
         continue;
       if (out->len > 0)
         g_string_append_c (out, '\n');
-      g_string_append_printf (out, "@@ -%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                              " +%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT " @@",
-                              loom_json_member_int (hunk, "oldStart", 0),
-                              loom_json_member_int (hunk, "oldLines", 0),
-                              loom_json_member_int (hunk, "newStart", 0),
-                              loom_json_member_int (hunk, "newLines", 0));
+      g_string_append_printf (
+        out,
+        "@@ -%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT " +%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+        " @@",
+        loom_json_member_int (hunk, "oldStart", 0), loom_json_member_int (hunk, "oldLines", 0),
+        loom_json_member_int (hunk, "newStart", 0), loom_json_member_int (hunk, "newLines", 0));
       for (gsize i = 0; i < n_lines; i++)
         {
           const char *text = loom_json_string (loom_json_element (lines, i));
@@ -520,12 +522,12 @@ char *
 loom_timeline_format_diff (const char *payload,
                            const char *result_payload)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
-  g_autoptr(LoomJsonDoc) result_doc = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) result_doc = NULL;
   const LoomJson *object = parse_json (doc, payload);
   const LoomJson *edits;
-  const char *text;
+  const char     *text;
 
   /* Not JSON: a Codex patch, or nothing we know. */
   if (object == NULL)
@@ -591,8 +593,8 @@ loom_timeline_format_head (const char *text,
                            guint      *n_lines)
 {
   const char *cut = NULL;
-  guint lines = 1;
-  gsize length;
+  guint       lines = 1;
+  gsize       length;
 
   if (text == NULL)
     text = "";
@@ -629,9 +631,9 @@ loom_timeline_format_left_out (guint64  n_bytes,
 
   if (estimate)
     /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
-    return g_strdup_printf (_("… about %s more"), size);
+    return g_strdup_printf (_ ("… about %s more"), size);
   /* Translators: under the head of a very long text; %s is a size ("49.9 MB"). */
-  return g_strdup_printf (_("… %s more"), size);
+  return g_strdup_printf (_ ("… %s more"), size);
 }
 
 char *
@@ -640,9 +642,9 @@ loom_timeline_format_bounded (const char *text,
                               guint64     whole_size)
 {
   g_autofree char *note = NULL;
-  const char *cut;
-  gsize length;
-  gboolean estimate;
+  const char      *cut;
+  gsize            length;
+  gboolean         estimate;
 
   if (text == NULL || (length = strlen (text)) <= max_bytes)
     return NULL;
@@ -660,30 +662,21 @@ loom_timeline_format_tool_icon (const char *tool_name,
                                 const char *kind,
                                 const char *change_kind)
 {
-  static const struct {
+  static const struct
+  {
     const char *word;
     const char *icon;
   } tools[] = {
-    { "bash", "utilities-terminal-symbolic" },
-    { "shell", "utilities-terminal-symbolic" },
-    { "exec", "utilities-terminal-symbolic" },
-    { "grep", "system-search-symbolic" },
-    { "glob", "system-search-symbolic" },
-    { "search", "system-search-symbolic" },
-    { "find", "system-search-symbolic" },
-    { "list", "system-search-symbolic" },
-    { "web", "web-browser-symbolic" },
-    { "fetch", "web-browser-symbolic" },
-    { "read", "text-x-generic-symbolic" },
-    { "view", "text-x-generic-symbolic" },
-    { "edit", "document-edit-symbolic" },
-    { "write", "document-edit-symbolic" },
-    { "replace", "document-edit-symbolic" },
-    { "patch", "document-edit-symbolic" },
-    { "task", "system-users-symbolic" },
-    { "agent", "system-users-symbolic" },
-    { "todo", "view-list-bullet-symbolic" },
-    { "plan", "view-list-bullet-symbolic" },
+    { "bash", "utilities-terminal-symbolic" }, { "shell", "utilities-terminal-symbolic" },
+    { "exec", "utilities-terminal-symbolic" }, { "grep", "system-search-symbolic" },
+    { "glob", "system-search-symbolic" },      { "search", "system-search-symbolic" },
+    { "find", "system-search-symbolic" },      { "list", "system-search-symbolic" },
+    { "web", "web-browser-symbolic" },         { "fetch", "web-browser-symbolic" },
+    { "read", "text-x-generic-symbolic" },     { "view", "text-x-generic-symbolic" },
+    { "edit", "document-edit-symbolic" },      { "write", "document-edit-symbolic" },
+    { "replace", "document-edit-symbolic" },   { "patch", "document-edit-symbolic" },
+    { "task", "system-users-symbolic" },       { "agent", "system-users-symbolic" },
+    { "todo", "view-list-bullet-symbolic" },   { "plan", "view-list-bullet-symbolic" },
   };
   g_autofree char *name = NULL;
 

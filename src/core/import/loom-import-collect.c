@@ -38,9 +38,9 @@ read_head (const char *path,
 {
   /* Only regular files come here, but one may have become a FIFO since it was listed: never
    * wait for a writer. */
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  int     fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   ssize_t n;
-  int saved_errno;
+  int     saved_errno;
 
   if (fd < 0)
     return errno;
@@ -56,9 +56,9 @@ read_head (const char *path,
 /* Which formats recognise a file. */
 typedef struct
 {
-  const LoomImporter *detected;  /* the format asked for if it recognises it, else the first */
-  gboolean            only;      /* whether the format asked for does (or has no detector) */
-  gboolean            empty;     /* nothing to recognise yet */
+  const LoomImporter *detected; /* the format asked for if it recognises it, else the first */
+  gboolean            only;     /* whether the format asked for does (or has no detector) */
+  gboolean            empty;    /* nothing to recognise yet */
 } Detection;
 
 /* Reads the head of @path and asks the formats about it (@named: a file named on the command
@@ -71,11 +71,11 @@ detect_format (const char         *path,
                Detection          *detection,
                int                *read_errno)
 {
-  const LoomImporter * const *importers = loom_importers ();
-  g_autofree char *head = g_malloc (DETECT_HEAD + 1);
-  gsize length = 0;
+  const LoomImporter *const *importers = loom_importers ();
+  g_autofree char           *head = g_malloc (DETECT_HEAD + 1);
+  gsize                      length = 0;
 
-  *detection = (Detection) { NULL, only != NULL && only->detect == NULL, FALSE };
+  *detection = (Detection){ NULL, only != NULL && only->detect == NULL, FALSE };
   if ((*read_errno = read_head (path, head, &length)) != 0)
     return FALSE;
   if (length == 0)
@@ -133,7 +133,7 @@ walk (const char      *dir,
       GPtrArray       *files,
       guint            depth)
 {
-  DIR *listing;
+  DIR           *listing;
   struct dirent *entry;
 
   if (depth > 32)
@@ -149,9 +149,9 @@ walk (const char      *dir,
 
   while ((entry = readdir (listing)) != NULL)
     {
-      const char *name = entry->d_name;
+      const char      *name = entry->d_name;
       g_autofree char *path = NULL;
-      struct stat st;
+      struct stat      st;
 
       if (strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
         continue;
@@ -173,7 +173,7 @@ add_candidate (GPtrArray          *candidates,
                const LoomImporter *importer)
 {
   LoomImportCandidate *candidate;
-  struct stat st;
+  struct stat          st;
 
   if (!g_hash_table_add (seen, g_strdup (path)) || stat (path, &st) != 0 || !S_ISREG (st.st_mode))
     return;
@@ -189,8 +189,8 @@ int
 loom_import_candidate_compare (gconstpointer a,
                                gconstpointer b)
 {
-  const LoomImportCandidate *ca = *(const LoomImportCandidate * const *)a;
-  const LoomImportCandidate *cb = *(const LoomImportCandidate * const *)b;
+  const LoomImportCandidate *ca = *(const LoomImportCandidate *const *)a;
+  const LoomImportCandidate *cb = *(const LoomImportCandidate *const *)b;
 
   return strcmp (ca->path, cb->path);
 }
@@ -201,7 +201,7 @@ loom_importer_relative_path (const char *root,
 {
   g_autofree char *canonical_root = NULL;
   g_autofree char *canonical_path = NULL;
-  gsize length;
+  gsize            length;
 
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -226,8 +226,8 @@ loom_importer_split_path (const char *root,
                           const char *path)
 {
   g_autofree char *relative = NULL;
-  g_autoptr(GString) folder = NULL;
-  g_auto(GStrv) parts = NULL;
+  g_autoptr (GString) folder = NULL;
+  g_auto (GStrv) parts = NULL;
 
   g_return_val_if_fail (root != NULL, NULL);
   g_return_val_if_fail (path != NULL, NULL);
@@ -274,15 +274,15 @@ agent_root_free (gpointer data)
 static GPtrArray *
 existing_agent_roots (const LoomImporter *only)
 {
-  const LoomImporter * const *importers = loom_importers ();
-  GPtrArray *agent_roots = g_ptr_array_new_with_free_func (agent_root_free);
+  const LoomImporter *const *importers = loom_importers ();
+  GPtrArray                 *agent_roots = g_ptr_array_new_with_free_func (agent_root_free);
 
   for (guint i = 0; importers[i] != NULL; i++)
     {
-      g_auto(GStrv) roots = NULL;
+      g_auto (GStrv) roots = NULL;
 
-      if ((only != NULL && importers[i] != only) ||
-          importers[i]->default_roots == NULL || importers[i]->discover == NULL)
+      if ((only != NULL && importers[i] != only) || importers[i]->default_roots == NULL ||
+          importers[i]->discover == NULL)
         continue;
 
       roots = importers[i]->default_roots ();
@@ -308,12 +308,12 @@ collect_default_roots (const LoomImporter *only,
                        GHashTable         *seen,
                        GPtrArray          *roots)
 {
-  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
+  g_autoptr (GPtrArray) agent_roots = existing_agent_roots (only);
 
   for (guint a = 0; a < agent_roots->len; a++)
     {
       AgentRoot *agent_root = g_ptr_array_index (agent_roots, a);
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
       g_ptr_array_add (roots, g_strdup (agent_root->root));
       agent_root->importer->discover (agent_root->root, files);
@@ -328,12 +328,12 @@ collect_default_roots (const LoomImporter *only,
  * path. Those that are gone go to @deleted. */
 static void
 collect_changed (const LoomImporter *only,
-                 const char * const *changed,
+                 const char *const  *changed,
                  GPtrArray          *candidates,
                  GHashTable         *seen,
                  GPtrArray          *deleted)
 {
-  g_autoptr(GPtrArray) agent_roots = existing_agent_roots (only);
+  g_autoptr (GPtrArray) agent_roots = existing_agent_roots (only);
 
   for (guint a = 0; a < agent_roots->len; a++)
     {
@@ -346,7 +346,7 @@ collect_changed (const LoomImporter *only,
         {
           g_autofree char *relative = NULL;
           g_autofree char *path = NULL;
-          struct stat st;
+          struct stat      st;
 
           if (!agent_root->importer->claims (agent_root->root, changed[c]) ||
               !(relative = loom_importer_relative_path (agent_root->root, changed[c])))
@@ -369,7 +369,7 @@ choose_format (const char         *file,
                LoomImportStats    *stats)
 {
   Detection detection;
-  int read_errno;
+  int       read_errno;
 
   if (!detect_format (file, only, named, &detection, &read_errno))
     {
@@ -407,7 +407,7 @@ choose_format (const char         *file,
  * content, as they need not be laid out as any agent lays them out. */
 static void
 collect_paths (const LoomImporter *only,
-               const char * const *paths,
+               const char *const  *paths,
                LoomImportStats    *stats,
                GPtrArray          *candidates,
                GHashTable         *seen,
@@ -416,8 +416,8 @@ collect_paths (const LoomImporter *only,
   for (guint p = 0; paths[p] != NULL; p++)
     {
       const char *path = paths[p];
-      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
-      gboolean named = FALSE;
+      g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+      gboolean    named = FALSE;
       struct stat st;
 
       if (stat (path, &st) != 0)
@@ -444,7 +444,7 @@ collect_paths (const LoomImporter *only,
 
       for (guint f = 0; f < files->len; f++)
         {
-          const char *file = g_ptr_array_index (files, f);
+          const char         *file = g_ptr_array_index (files, f);
           const LoomImporter *importer = choose_format (file, named, only, stats);
 
           if (importer != NULL)
@@ -454,15 +454,15 @@ collect_paths (const LoomImporter *only,
 }
 
 gboolean
-loom_import_collect (const LoomImportOptions  *options,
-                     LoomImportStats          *stats,
-                     GPtrArray                *candidates,
-                     GPtrArray                *roots,
-                     GPtrArray                *deleted,
-                     GError                  **error)
+loom_import_collect (const LoomImportOptions *options,
+                     LoomImportStats         *stats,
+                     GPtrArray               *candidates,
+                     GPtrArray               *roots,
+                     GPtrArray               *deleted,
+                     GError                 **error)
 {
   const LoomImporter *only = NULL;
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gboolean default_roots = options->paths == NULL || options->paths[0] == NULL;
 
   if (options->source != NULL && !(only = loom_importer_find (options->source)))

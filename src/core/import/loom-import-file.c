@@ -27,7 +27,7 @@ loom_import_file_new (LoomStoreWriter    *writer,
                       JsonObject         *state,
                       GError            **error)
 {
-  g_autoptr(LoomImportFile) file = g_new0 (LoomImportFile, 1);
+  g_autoptr (LoomImportFile) file = g_new0 (LoomImportFile, 1);
 
   file->writer = writer;
   file->importer = importer;
@@ -104,7 +104,7 @@ loom_import_file_warn (LoomImportFile *file,
                        ...)
 {
   g_autofree char *message = NULL;
-  va_list args;
+  va_list          args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
@@ -124,7 +124,7 @@ names_member (const char *start,
               const char *at,
               const char *name)
 {
-  gsize length = strlen (name);
+  gsize       length = strlen (name);
   const char *p = at;
 
   while (p > start && g_ascii_isspace (p[-1]))
@@ -145,13 +145,12 @@ mentions_within (const char *path,
                  const char *name,
                  const char *value)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr (GMappedFile) mapped = NULL;
   g_autofree char *needle = NULL;
-  const char *contents, *p, *end;
-  gsize needle_length;
+  const char      *contents, *p, *end;
+  gsize            needle_length;
 
-  if (limit == 0 || *value == '\0' ||
-      !(mapped = g_mapped_file_new (path, FALSE, NULL)) ||
+  if (limit == 0 || *value == '\0' || !(mapped = g_mapped_file_new (path, FALSE, NULL)) ||
       !(contents = g_mapped_file_get_contents (mapped)))
     return FALSE;
 
@@ -190,11 +189,11 @@ loom_import_file_mentions (LoomImportFile *file,
 }
 
 char *
-loom_import_file_find_first (LoomImportFile       *file,
-                             LoomImportRecordFunc  func,
-                             gpointer              data)
+loom_import_file_find_first (LoomImportFile      *file,
+                             LoomImportRecordFunc func,
+                             gpointer             data)
 {
-  g_autoptr(LoomJsonlReader) reader = NULL;
+  g_autoptr (LoomJsonlReader) reader = NULL;
   const LoomJson *record = NULL;
 
   /* A reader of its own: the file's may be past the record sought, and must stay where it is.
@@ -203,10 +202,10 @@ loom_import_file_find_first (LoomImportFile       *file,
     return NULL;
   for (;;)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_autofree char *problem = NULL;
-      LoomJsonlResult result = loom_jsonl_reader_next (reader, &record, &problem, &error);
-      char *found;
+      LoomJsonlResult  result = loom_jsonl_reader_next (reader, &record, &problem, &error);
+      char            *found;
 
       if (result == LOOM_JSONL_BAD)
         continue;
@@ -236,9 +235,9 @@ loom_import_file_next_record (LoomImportFile  *file,
 
   for (;;)
     {
-      g_autoptr(GError) error = NULL;
+      g_autoptr (GError) error = NULL;
       g_autofree char *problem = NULL;
-      LoomJsonlResult result;
+      LoomJsonlResult  result;
 
       result = loom_jsonl_reader_next (file->reader, record, &problem, &error);
       switch (result)
@@ -263,7 +262,8 @@ loom_import_file_next_record (LoomImportFile  *file,
               g_ptr_array_add (file->stats->warnings,
                                g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": the last line is "
                                                 "incomplete; it is read again when the file "
-                                                "grows", file->path,
+                                                "grows",
+                                                file->path,
                                                 loom_jsonl_reader_get_line (file->reader) + 1));
               note_last_warning_waiting (file);
             }
@@ -303,7 +303,7 @@ salvage_document (LoomImportFile *file,
                   const char     *contents,
                   gsize           length)
 {
-  g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func (loom_json_problem_free);
+  g_autoptr (GPtrArray) problems = g_ptr_array_new_with_free_func (loom_json_problem_free);
   g_autofree char *salvaged = NULL;
 
   salvaged = loom_json_salvage (contents, length, LOOM_JSON_MAX_DEPTH, problems);
@@ -321,17 +321,17 @@ salvage_document (LoomImportFile *file,
 }
 
 const LoomJson *
-loom_import_file_read_document (LoomImportFile  *file,
-                                GError         **error)
+loom_import_file_read_document (LoomImportFile *file,
+                                GError        **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr (GMappedFile) mapped = NULL;
+  g_autoptr (GError) local_error = NULL;
   g_autofree char *repaired = NULL;
-  const LoomJson *root;
-  const char *contents;
-  const char *invalid;
-  gsize length;
-  gsize first_surrogate = 0;
+  const LoomJson  *root;
+  const char      *contents;
+  const char      *invalid;
+  gsize            length;
+  gsize            first_surrogate = 0;
 
   mapped = g_mapped_file_new (file->path, FALSE, error);
   if (mapped == NULL)
@@ -411,12 +411,12 @@ loom_import_file_read_document (LoomImportFile  *file,
 /* ——— Writing ——— */
 
 gint64
-loom_import_file_session (LoomImportFile           *file,
-                          const LoomSessionRecord  *meta,
-                          GError                  **error)
+loom_import_file_session (LoomImportFile          *file,
+                          const LoomSessionRecord *meta,
+                          GError                 **error)
 {
   const char *source = meta->source ? meta->source : file->importer->name;
-  gint64 id;
+  gint64      id;
 
   g_return_val_if_fail (meta->source_session_id != NULL, 0);
 
@@ -431,21 +431,20 @@ loom_import_file_session (LoomImportFile           *file,
 }
 
 gboolean
-loom_import_file_rekey (LoomImportFile  *file,
-                        const char      *source,
-                        const char      *old_id,
-                        const char      *new_id,
-                        GError         **error)
+loom_import_file_rekey (LoomImportFile *file,
+                        const char     *source,
+                        const char     *old_id,
+                        const char     *new_id,
+                        GError        **error)
 {
-  return loom_store_writer_rekey_session (file->writer, source, old_id, new_id, file->path,
-                                          error);
+  return loom_store_writer_rekey_session (file->writer, source, old_id, new_id, file->path, error);
 }
 
 /* The place of the session's next message or event in its timeline, -1 on an error. */
 static gint64
-next_seq (LoomImportFile  *file,
-          gint64           session_id,
-          GError         **error)
+next_seq (LoomImportFile *file,
+          gint64          session_id,
+          GError        **error)
 {
   gint64 *seq = g_hash_table_lookup (file->next_seq, &session_id);
 
@@ -463,10 +462,10 @@ next_seq (LoomImportFile  *file,
 }
 
 gint64
-loom_import_file_add_message (LoomImportFile          *file,
-                              gint64                   session_id,
-                              const LoomMessageDraft  *m,
-                              GError                 **error)
+loom_import_file_add_message (LoomImportFile         *file,
+                              gint64                  session_id,
+                              const LoomMessageDraft *m,
+                              GError                **error)
 {
   const LoomStoreMessage message = {
     .source_id = m->source_id,
@@ -492,10 +491,10 @@ loom_import_file_add_message (LoomImportFile          *file,
 }
 
 gint64
-loom_import_file_add_event (LoomImportFile        *file,
-                            gint64                 session_id,
-                            const LoomEventDraft  *e,
-                            GError               **error)
+loom_import_file_add_event (LoomImportFile       *file,
+                            gint64                session_id,
+                            const LoomEventDraft *e,
+                            GError              **error)
 {
   const LoomStoreEvent event = {
     .kind = e->kind,
@@ -516,8 +515,8 @@ loom_import_file_add_event (LoomImportFile        *file,
 
   if ((seq = next_seq (file, session_id, error)) < 0)
     return 0;
-  return loom_store_writer_add_event (file->writer, session_id, seq, &event,
-                                      &file->stats->events, error);
+  return loom_store_writer_add_event (file->writer, session_id, seq, &event, &file->stats->events,
+                                      error);
 }
 
 void
@@ -540,14 +539,14 @@ loom_import_file_set_tokens (LoomImportFile *file,
 }
 
 void
-loom_import_file_set_models (LoomImportFile     *file,
-                             gint64              session_id,
-                             const char * const *models)
+loom_import_file_set_models (LoomImportFile    *file,
+                             gint64             session_id,
+                             const char *const *models)
 {
   g_return_if_fail (models != NULL);
 
   GPtrArray *bounded = g_ptr_array_new ();
-  char *model;
+  char      *model;
 
   for (guint i = 0; models[i] != NULL; i++)
     if ((model = loom_naming_bound_line (models[i], LOOM_STORE_WORD_LIMIT)))
@@ -563,9 +562,9 @@ loom_import_file_set_models (LoomImportFile     *file,
 static char *
 title_from_prompt (const char *text)
 {
-  g_autoptr(GString) title = g_string_new (NULL);
+  g_autoptr (GString) title = g_string_new (NULL);
   gboolean space = FALSE;
-  glong n = 0;
+  glong    n = 0;
 
   for (const char *p = text; *p != '\0' && n < TITLE_PROMPT_LIMIT; p = g_utf8_next_char (p))
     {
@@ -602,26 +601,25 @@ title_from_prompt (const char *text)
   return g_string_free (g_steal_pointer (&title), FALSE);
 }
 
-
 static gboolean
-update_title (LoomImportFile  *file,
-              gint64           session_id,
-              GError         **error)
+update_title (LoomImportFile *file,
+              gint64          session_id,
+              GError        **error)
 {
   g_autofree char *agent_title = NULL;
   g_autofree char *first_prompt = NULL;
   g_autofree char *base = NULL;
   g_autofree char *date = NULL;
   g_autofree char *title = NULL;
-  gboolean locked;
-  gint64 created_at;
+  gboolean         locked;
+  gint64           created_at;
 
   if (!loom_store_writer_get_title_sources (file->writer, session_id, LOOM_MESSAGE_NOT_A_PROMPT,
                                             &locked, &agent_title, &first_prompt, &created_at,
                                             error))
     return FALSE;
   if (locked)
-    return TRUE;  /* a person named it */
+    return TRUE; /* a person named it */
 
   if (agent_title != NULL)
     base = title_from_prompt (agent_title);
@@ -638,20 +636,20 @@ update_title (LoomImportFile  *file,
  * reasoning) used its model too, and no message says so. The reported ones come first, in the
  * order of the turns; the model, when no message names one, is the last reported. */
 static gboolean
-take_reported_models (LoomImportFile      *file,
-                      gint64               session_id,
-                      const char * const  *reported,
-                      GError             **error)
+take_reported_models (LoomImportFile    *file,
+                      gint64             session_id,
+                      const char *const *reported,
+                      GError           **error)
 {
-  g_autoptr(JsonArray) merged = json_array_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonArray) merged = json_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *models_json = NULL;
   g_autofree char *model = NULL;
   g_autofree char *text = NULL;
-  JsonArray *from_messages = NULL;
-  guint n_reported = g_strv_length ((char **)reported);
+  JsonArray       *from_messages = NULL;
+  guint            n_reported = g_strv_length ((char **)reported);
 
   if (n_reported == 0)
     return TRUE;
@@ -674,39 +672,36 @@ take_reported_models (LoomImportFile      *file,
 
   json_node_set_array (root, merged);
   text = loom_json_write (root);
-  return loom_store_writer_set_models (file->writer, session_id, text,
-                                       model != NULL && *model != '\0' ? model
-                                                                       : reported[n_reported - 1],
-                                       error);
+  return loom_store_writer_set_models (
+    file->writer, session_id, text,
+    model != NULL && *model != '\0' ? model : reported[n_reported - 1], error);
 }
 
 gboolean
-loom_import_file_finish (LoomImportFile  *file,
-                         GError         **error)
+loom_import_file_finish (LoomImportFile *file,
+                         GError        **error)
 {
   GHashTableIter iter;
-  gpointer key;
+  gpointer       key;
 
   g_hash_table_iter_init (&iter, file->sessions);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
-      gint64 session_id = *(gint64 *)key;
+      gint64           session_id = *(gint64 *)key;
       LoomTokenTotals *totals = g_hash_table_lookup (file->tokens, &session_id);
-      GStrv models;
+      GStrv            models;
 
-      if (!loom_store_writer_recount_session (file->writer, session_id,
-                                              LOOM_MESSAGE_NOT_A_PROMPT, LOOM_MESSAGE_API_ERROR,
-                                              error))
+      if (!loom_store_writer_recount_session (file->writer, session_id, LOOM_MESSAGE_NOT_A_PROMPT,
+                                              LOOM_MESSAGE_API_ERROR, error))
         return FALSE;
 
-      if (totals != NULL &&
-          !loom_store_writer_set_tokens (file->writer, session_id, totals->input, totals->output,
-                                         totals->cache_read, totals->cache_creation,
-                                         totals->reasoning, error))
+      if (totals != NULL && !loom_store_writer_set_tokens (
+                              file->writer, session_id, totals->input, totals->output,
+                              totals->cache_read, totals->cache_creation, totals->reasoning, error))
         return FALSE;
 
       if ((models = g_hash_table_lookup (file->models, &session_id)) != NULL &&
-          !take_reported_models (file, session_id, (const char * const *)models, error))
+          !take_reported_models (file, session_id, (const char *const *)models, error))
         return FALSE;
 
       if (!update_title (file, session_id, error))

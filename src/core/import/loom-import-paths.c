@@ -28,8 +28,8 @@ static char *
 absolute_path (const char *path)
 {
   g_autofree char *cwd = NULL;
-  char *absolute;
-  gsize length;
+  char            *absolute;
+  gsize            length;
 
   if (g_path_is_absolute (path))
     absolute = g_strdup (path);
@@ -81,8 +81,8 @@ canonical_path_in (GHashTable *folders,
   g_autofree char *absolute = absolute_path (path);
   g_autofree char *folder = g_path_get_dirname (absolute);
   g_autofree char *name = g_path_get_basename (absolute);
-  const char *resolved_folder;
-  struct stat st;
+  const char      *resolved_folder;
+  struct stat      st;
 
   /* A link is followed to where it leads, which may be another folder altogether. */
   if (lstat (absolute, &st) == 0 && S_ISLNK (st.st_mode))
@@ -110,7 +110,7 @@ static void
 add_resolved (GHashTable *folders,
               GPtrArray  *paths)
 {
-  g_autoptr(GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) present = g_hash_table_new (g_str_hash, g_str_equal);
   guint n = paths->len;
 
   for (guint i = 0; i < n; i++)
@@ -134,14 +134,14 @@ loom_import_canonicalize (GPtrArray *candidates,
                           GPtrArray *roots,
                           GPtrArray *deleted)
 {
-  g_autoptr(GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GArray) twice = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GHashTable) folders = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GArray) twice = g_array_new (FALSE, FALSE, sizeof (guint));
 
   for (guint i = 0; i < candidates->len; i++)
     {
       LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
-      char *resolved = canonical_path_in (folders, candidate->path);
+      char                *resolved = canonical_path_in (folders, candidate->path);
 
       if (strcmp (resolved, candidate->path) != 0)
         {

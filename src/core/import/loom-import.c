@@ -23,7 +23,7 @@
 #include "loom-error.h"
 #include "loom-import-private.h"
 
-#define BATCH_BYTES (64 * 1024 * 1024)
+#define BATCH_BYTES        (64 * 1024 * 1024)
 #define BATCH_MICROSECONDS (G_USEC_PER_SEC / 2)
 
 LoomImportStats *
@@ -61,11 +61,11 @@ loom_import_stats_free (LoomImportStats *stats)
  *
  * Earlier versions hashed a fixed 4 KiB ("2:") and, first, 64 KiB twice (no prefix); their
  * hashes are still checked their way, and the next pass writes the new kind. */
-#define SAMPLE_BYTES        (4 * 1024)
-#define SAMPLE_BYTES_V1     (64 * 1024)
-#define FIRST_LINE_LIMIT    (1024 * 1024)
-#define SAMPLE_HASH_PREFIX     "3:"
-#define SAMPLE_HASH_PREFIX_V2  "2:"
+#define SAMPLE_BYTES          (4 * 1024)
+#define SAMPLE_BYTES_V1       (64 * 1024)
+#define FIRST_LINE_LIMIT      (1024 * 1024)
+#define SAMPLE_HASH_PREFIX    "3:"
+#define SAMPLE_HASH_PREFIX_V2 "2:"
 
 static gboolean
 hash_range (GChecksum *checksum,
@@ -77,7 +77,7 @@ hash_range (GChecksum *checksum,
 
   while (start < end)
     {
-      gsize want = (gsize)MIN ((guint64)sizeof buffer, end - start);
+      gsize   want = (gsize)MIN ((guint64)sizeof buffer, end - start);
       ssize_t n = pread (fd, buffer, want, (off_t)start);
 
       if (n <= 0)
@@ -96,7 +96,7 @@ hash_first_line (GChecksum *checksum,
                  guint64    floor,
                  guint64    limit)
 {
-  guchar buffer[16 * 1024];
+  guchar  buffer[16 * 1024];
   guint64 at = 0, end = limit;
 
   while (at < end)
@@ -122,11 +122,11 @@ sample_hash_sized (const char *path,
                    gsize       head_bytes,
                    gsize       tail_bytes)
 {
-  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *length = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
-  guint64 tail_start = offset > tail_bytes ? offset - tail_bytes : 0;
-  gboolean ok;
-  int fd;
+  guint64          tail_start = offset > tail_bytes ? offset - tail_bytes : 0;
+  gboolean         ok;
+  int              fd;
 
   if ((fd = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     return NULL;
@@ -183,19 +183,21 @@ mtime_of (const struct stat *st)
 }
 
 static gboolean
-save_cursor (LoomStoreWriter     *writer,
-             const char          *path,
-             const LoomImporter  *importer,
-             const struct stat   *st,
-             guint64              offset,
-             guint64              line,
-             JsonObject          *state,
-             GError             **error)
+save_cursor (LoomStoreWriter    *writer,
+             const char         *path,
+             const LoomImporter *importer,
+             const struct stat  *st,
+             guint64             offset,
+             guint64             line,
+             JsonObject         *state,
+             GError            **error)
 {
   g_autofree char *hash = sample_hash (path, offset);
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autoptr (JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autofree char *state_text = NULL;
-  LoomStoreCursor cursor = { 0, };
+  LoomStoreCursor  cursor = {
+    0,
+  };
 
   json_node_set_object (node, state);
   state_text = loom_json_to_string (node);
@@ -214,17 +216,19 @@ save_cursor (LoomStoreWriter     *writer,
 static JsonObject *
 parse_state (const char *text)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonNode *root;
 
   if (text == NULL || !json_parser_load_from_data (parser, text, -1, NULL))
     return NULL;
   root = json_parser_get_root (parser);
-  return root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_object_ref (json_node_get_object (root))
-                                                       : NULL;
+  return root != NULL && JSON_NODE_HOLDS_OBJECT (root)
+           ? json_object_ref (json_node_get_object (root))
+           : NULL;
 }
 
-typedef enum {
+typedef enum
+{
   MODE_UNCHANGED,
   MODE_APPEND,
   MODE_RESET,
@@ -269,11 +273,11 @@ decide_mode (const LoomImportCandidate *candidate,
  * it was reached by: its cursor and sessions move to the resolved one, or the file would be
  * read again from its start as a new one. */
 static gboolean
-take_over_cursor (LoomStoreWriter  *writer,
-                  const char       *spelled,
-                  const char       *path,
-                  LoomStoreCursor  *cursor,
-                  GError          **error)
+take_over_cursor (LoomStoreWriter *writer,
+                  const char      *spelled,
+                  const char      *path,
+                  LoomStoreCursor *cursor,
+                  GError         **error)
 {
   if (!loom_store_writer_load_cursor (writer, spelled, cursor, error))
     return FALSE;
@@ -300,9 +304,9 @@ index_cursor (const char *path,
               gint64      inode,
               gpointer    data)
 {
-  GHashTable *index = data;
+  GHashTable      *index = data;
   g_autofree char *name = g_path_get_basename (path);
-  char *keys[] = {
+  char            *keys[] = {
     g_strdup_printf ("%s\n%s", source, name),
     g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT, source, device, inode),
   };
@@ -324,11 +328,11 @@ index_cursor (const char *path,
 /* The cursors of a pass by their files' names and by "device:inode", for a file that moved:
  * read once, when a pass first meets a file without a cursor. Values are arrays of paths. */
 static GHashTable *
-index_cursors (LoomStoreWriter  *writer,
-               GError          **error)
+index_cursors (LoomStoreWriter *writer,
+               GError         **error)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                       (GDestroyNotify)g_ptr_array_unref);
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify)g_ptr_array_unref);
 
   if (!loom_store_writer_foreach_cursor (writer, index_cursor, index, error))
     return NULL;
@@ -351,19 +355,19 @@ same_content (const char            *path,
  * with the same name or the same device and inode, whose bytes are this file's. Its cursor and
  * sessions move here, and the file is read on from where it was, not again. */
 static gboolean
-take_over_moved (LoomStoreWriter            *writer,
-                 const LoomImportCandidate  *candidate,
-                 const struct stat          *st,
-                 GHashTable                **cursors,
-                 LoomStoreCursor            *cursor,
-                 GError                    **error)
+take_over_moved (LoomStoreWriter           *writer,
+                 const LoomImportCandidate *candidate,
+                 const struct stat         *st,
+                 GHashTable               **cursors,
+                 LoomStoreCursor           *cursor,
+                 GError                   **error)
 {
   g_autofree char *name = g_path_get_basename (candidate->path);
   g_autofree char *by_name = g_strdup_printf ("%s\n%s", candidate->importer->name, name);
   g_autofree char *by_inode = g_strdup_printf ("%s\n%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
                                                candidate->importer->name, (gint64)st->st_dev,
                                                (gint64)st->st_ino);
-  const char *keys[] = { by_inode, by_name };
+  const char      *keys[] = { by_inode, by_name };
 
   if (*cursors == NULL && !(*cursors = index_cursors (writer, error)))
     return FALSE;
@@ -373,9 +377,9 @@ take_over_moved (LoomStoreWriter            *writer,
 
       for (guint i = 0; paths != NULL && i < paths->len; i++)
         {
-          const char *from = g_ptr_array_index (paths, i);
+          const char     *from = g_ptr_array_index (paths, i);
           LoomStoreCursor old;
-          gboolean moved;
+          gboolean        moved;
 
           if (strcmp (from, candidate->path) == 0 || !is_gone (from))
             continue;
@@ -395,18 +399,18 @@ take_over_moved (LoomStoreWriter            *writer,
 }
 
 static gboolean
-import_one (LoomStoreWriter            *writer,
-            const LoomImportCandidate  *candidate,
-            GHashTable                **cursors,
-            LoomImportStats            *stats,
-            GError                    **error)
+import_one (LoomStoreWriter           *writer,
+            const LoomImportCandidate *candidate,
+            GHashTable               **cursors,
+            LoomImportStats           *stats,
+            GError                   **error)
 {
-  g_autoptr(LoomImportFile) file = NULL;
-  g_autoptr(JsonObject) state = NULL;
+  g_autoptr (LoomImportFile) file = NULL;
+  g_autoptr (JsonObject) state = NULL;
   LoomStoreCursor cursor;
-  struct stat st;
-  Mode mode;
-  guint64 offset, line;
+  struct stat     st;
+  Mode            mode;
+  guint64         offset, line;
 
   if (stat (candidate->path, &st) != 0)
     {
@@ -496,8 +500,7 @@ check_gone_below (const char *path,
 
   for (guint r = 0; r < below->prefixes->len; r++)
     {
-      if (g_str_has_prefix (path, g_ptr_array_index (below->prefixes, r)) &&
-          is_gone (path))
+      if (g_str_has_prefix (path, g_ptr_array_index (below->prefixes, r)) && is_gone (path))
         {
           g_ptr_array_add (below->gone, g_strdup (path));
           break;
@@ -507,12 +510,12 @@ check_gone_below (const char *path,
 
 /* The files below @roots that have a cursor but are gone. */
 static gboolean
-find_gone_below (LoomStoreWriter  *writer,
-                 GPtrArray        *roots,
-                 GPtrArray        *gone,
-                 GError          **error)
+find_gone_below (LoomStoreWriter *writer,
+                 GPtrArray       *roots,
+                 GPtrArray       *gone,
+                 GError         **error)
 {
-  g_autoptr(GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) prefixes = g_ptr_array_new_with_free_func (g_free);
   GoneBelow below = { prefixes, gone };
 
   if (roots->len == 0)
@@ -525,15 +528,15 @@ find_gone_below (LoomStoreWriter  *writer,
 
 /* Those of the @deleted files that were imported, as a whole pass would find them. */
 static gboolean
-find_gone_named (LoomStoreWriter  *writer,
-                 GPtrArray        *deleted,
-                 GPtrArray        *gone,
-                 GError          **error)
+find_gone_named (LoomStoreWriter *writer,
+                 GPtrArray       *deleted,
+                 GPtrArray       *gone,
+                 GError         **error)
 {
   for (guint i = 0; i < deleted->len; i++)
     {
       const char *path = g_ptr_array_index (deleted, i);
-      gboolean known;
+      gboolean    known;
 
       if (!loom_store_writer_knows_file (writer, path, &known, error))
         return FALSE;
@@ -551,9 +554,9 @@ find_gone_named (LoomStoreWriter  *writer,
  * the session pointing at the archive, gone. Without it, the file is read again where it came
  * back to, as on its way out (nothing doubles: the rows are found by their ids). */
 static gboolean
-forget_cursor_of_no_session (LoomStoreWriter  *writer,
-                             const char       *gone,
-                             GError          **error)
+forget_cursor_of_no_session (LoomStoreWriter *writer,
+                             const char      *gone,
+                             GError         **error)
 {
   return loom_store_writer_forget_file (writer, gone, error);
 }
@@ -562,13 +565,13 @@ forget_cursor_of_no_session (LoomStoreWriter  *writer,
  * A whole pass looks for such files among the cursors below its @roots; a targeted pass only
  * at the @deleted files its changes named, which spares a stat() per file ever imported. */
 static gboolean
-mark_missing (LoomStoreWriter  *writer,
-              GPtrArray        *roots,
-              GPtrArray        *deleted,
-              LoomImportStats  *stats,
-              GError          **error)
+mark_missing (LoomStoreWriter *writer,
+              GPtrArray       *roots,
+              GPtrArray       *deleted,
+              LoomImportStats *stats,
+              GError         **error)
 {
-  g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) gone = g_ptr_array_new_with_free_func (g_free);
 
   if (!find_gone_below (writer, roots, gone, error) ||
       !find_gone_named (writer, deleted, gone, error))
@@ -601,9 +604,9 @@ find_candidate (GPtrArray  *candidates,
 
   while (low < high)
     {
-      guint mid = low + (high - low) / 2;
+      guint                      mid = low + (high - low) / 2;
       const LoomImportCandidate *candidate = g_ptr_array_index (candidates, mid);
-      int order = strcmp (candidate->path, path);
+      int                        order = strcmp (candidate->path, path);
 
       if (order == 0)
         return candidate;
@@ -622,12 +625,12 @@ find_candidate (GPtrArray  *candidates,
  * by the same name and content (see take_over_moved ()); an unchanged file is not read again,
  * so this is the only time they are found. */
 static gboolean
-repair_missing (LoomStoreWriter  *writer,
-                GPtrArray        *candidates,
-                GError          **error)
+repair_missing (LoomStoreWriter *writer,
+                GPtrArray       *candidates,
+                GError         **error)
 {
-  g_autoptr(GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GHashTable) by_name = NULL;
+  g_autoptr (GPtrArray) missing = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) by_name = NULL;
 
   if (!loom_store_writer_list_missing_files (writer, missing, error))
     return FALSE;
@@ -638,7 +641,7 @@ repair_missing (LoomStoreWriter  *writer,
   for (guint i = 0; i < candidates->len; i++)
     {
       LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
-      char *name = g_path_get_basename (candidate->path);
+      char                *name = g_path_get_basename (candidate->path);
 
       /* A name two candidates share is no evidence of either. */
       g_hash_table_insert (by_name, name, g_hash_table_contains (by_name, name) ? NULL : candidate);
@@ -648,12 +651,12 @@ repair_missing (LoomStoreWriter  *writer,
     return FALSE;
   for (guint i = 0; i < missing->len; i++)
     {
-      const char *path = g_ptr_array_index (missing, i);
-      g_autofree char *name = g_path_get_basename (path);
+      const char                *path = g_ptr_array_index (missing, i);
+      g_autofree char           *name = g_path_get_basename (path);
       const LoomImportCandidate *candidate;
-      struct stat st;
-      LoomStoreCursor cursor, own;
-      gboolean moved;
+      struct stat                st;
+      LoomStoreCursor            cursor, own;
+      gboolean                   moved;
 
       if (find_candidate (candidates, path) != NULL)
         {
@@ -697,27 +700,27 @@ fail:
 typedef struct
 {
   gboolean        open;
-  guint           first;       /* the index of its first file */
-  LoomImportStats stats;       /* the stats when it began */
-  guint           n_warnings;  /* how many warnings they had */
-  guint           n_waiting;   /* and how many of those were about a line being written */
+  guint           first;      /* the index of its first file */
+  LoomImportStats stats;      /* the stats when it began */
+  guint           n_warnings; /* how many warnings they had */
+  guint           n_waiting;  /* and how many of those were about a line being written */
   gint64          started;
   guint64         bytes;
 } Batch;
 
 static gboolean
-begin_batch (LoomStoreWriter  *writer,
-             guint             first,
-             LoomImportStats  *stats,
-             Batch            *batch,
-             GError          **error)
+begin_batch (LoomStoreWriter *writer,
+             guint            first,
+             LoomImportStats *stats,
+             Batch           *batch,
+             GError         **error)
 {
   if (!loom_store_writer_begin_batch (writer, error))
     return FALSE;
   batch->open = TRUE;
   batch->first = first;
   batch->stats = *stats;
-  batch->stats.warnings = NULL;      /* kept in @stats, cut back to n_warnings */
+  batch->stats.warnings = NULL; /* kept in @stats, cut back to n_warnings */
   batch->n_warnings = stats->warnings->len;
   batch->n_waiting = stats->waiting->len;
   batch->started = g_get_monotonic_time ();
@@ -728,9 +731,9 @@ begin_batch (LoomStoreWriter  *writer,
 /* Rolls back the batch, and @stats to what they were when it began; returns the index of the
  * file to read again from. */
 static guint
-undo_batch (LoomStoreWriter  *writer,
-            LoomImportStats  *stats,
-            Batch            *batch)
+undo_batch (LoomStoreWriter *writer,
+            LoomImportStats *stats,
+            Batch           *batch)
 {
   GPtrArray *warnings = stats->warnings;
 
@@ -774,31 +777,31 @@ drop_waiting (GPtrArray             *failure,
     }
 }
 
-static gboolean import_candidates (LoomStoreWriter          *writer,
-                                   GPtrArray                *candidates,
-                                   const LoomImportOptions  *options,
-                                   GPtrArray                *deleted,
-                                   LoomImportProgress        progress,
-                                   gpointer                  progress_data,
-                                   GCancellable             *cancellable,
-                                   LoomImportStats          *stats,
-                                   GError                  **error);
+static gboolean import_candidates (LoomStoreWriter         *writer,
+                                   GPtrArray               *candidates,
+                                   const LoomImportOptions *options,
+                                   GPtrArray               *deleted,
+                                   LoomImportProgress       progress,
+                                   gpointer                 progress_data,
+                                   GCancellable            *cancellable,
+                                   LoomImportStats         *stats,
+                                   GError                 **error);
 
 /* The files that changed while the pass runs, imported now as a targeted pass imports them;
  * their deleted ones join @deleted, marked with the pass's. */
 static gboolean
-import_changed_meanwhile (LoomStoreWriter          *writer,
-                          const LoomImportOptions  *options,
-                          GPtrArray                *deleted,
-                          GCancellable             *cancellable,
-                          LoomImportStats          *stats,
-                          GError                  **error)
+import_changed_meanwhile (LoomStoreWriter         *writer,
+                          const LoomImportOptions *options,
+                          GPtrArray               *deleted,
+                          GCancellable            *cancellable,
+                          LoomImportStats         *stats,
+                          GError                 **error)
 {
-  g_auto(GStrv) changed = options->take_changed (options->take_changed_data);
-  LoomImportOptions targeted = { options->source, NULL, (const char * const *)changed };
-  g_autoptr(GPtrArray) candidates = NULL;
-  g_autoptr(GPtrArray) roots = NULL;
-  g_autoptr(GPtrArray) gone = NULL;
+  g_auto (GStrv) changed = options->take_changed (options->take_changed_data);
+  LoomImportOptions targeted = { options->source, NULL, (const char *const *)changed };
+  g_autoptr (GPtrArray) candidates = NULL;
+  g_autoptr (GPtrArray) roots = NULL;
+  g_autoptr (GPtrArray) gone = NULL;
 
   if (changed == NULL || changed[0] == NULL)
     return TRUE;
@@ -820,23 +823,25 @@ import_changed_meanwhile (LoomStoreWriter          *writer,
 
 /* Imports @candidates in batches (see Batch above). */
 static gboolean
-import_candidates (LoomStoreWriter          *writer,
-                   GPtrArray                *candidates,
-                   const LoomImportOptions  *options,
-                   GPtrArray                *deleted,
-                   LoomImportProgress        progress,
-                   gpointer                  progress_data,
-                   GCancellable             *cancellable,
-                   LoomImportStats          *stats,
-                   GError                  **error)
+import_candidates (LoomStoreWriter         *writer,
+                   GPtrArray               *candidates,
+                   const LoomImportOptions *options,
+                   GPtrArray               *deleted,
+                   LoomImportProgress       progress,
+                   gpointer                 progress_data,
+                   GCancellable            *cancellable,
+                   LoomImportStats         *stats,
+                   GError                 **error)
 {
   /* candidate index → its warnings, the last one why it was not imported */
-  g_autoptr(GHashTable) failed = g_hash_table_new_full (NULL, NULL, NULL,
-                                                        (GDestroyNotify)g_ptr_array_unref);
-  g_autoptr(GHashTable) cursors = NULL;  /* for moved files; see take_over_moved () */
+  g_autoptr (GHashTable)
+    failed = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
+  g_autoptr (GHashTable) cursors = NULL; /* for moved files; see take_over_moved () */
   guint64 total = 0, done = 0;
-  guint i = 0, reported = 0;
-  Batch batch = { FALSE, };
+  guint   i = 0, reported = 0;
+  Batch   batch = {
+    FALSE,
+  };
 
   for (guint j = 0; j < candidates->len; j++)
     total += ((LoomImportCandidate *)g_ptr_array_index (candidates, j))->size;
@@ -844,9 +849,9 @@ import_candidates (LoomStoreWriter          *writer,
   while (i < candidates->len)
     {
       LoomImportCandidate *candidate = g_ptr_array_index (candidates, i);
-      g_autoptr(GError) file_error = NULL;
+      g_autoptr (GError) file_error = NULL;
       GPtrArray *failure;
-      guint n_warnings, n_waiting;
+      guint      n_warnings, n_waiting;
 
       if (g_cancellable_is_cancelled (cancellable))
         break;
@@ -881,8 +886,7 @@ import_candidates (LoomStoreWriter          *writer,
 
       batch.bytes += candidate->size;
       if (batch.bytes >= BATCH_BYTES ||
-          g_get_monotonic_time () - batch.started >= BATCH_MICROSECONDS ||
-          i + 1 == candidates->len)
+          g_get_monotonic_time () - batch.started >= BATCH_MICROSECONDS || i + 1 == candidates->len)
         {
           batch.open = FALSE;
           if (!loom_store_writer_commit_batch (writer, error))
@@ -924,17 +928,17 @@ import_candidates (LoomStoreWriter          *writer,
  * written then would wait for it. Cancelled, the merge stops where it is, in a whole index
  * that FTS5 merges further as it writes. */
 static gboolean
-merge_index (LoomStoreWriter          *writer,
-             const LoomImportOptions  *options,
-             GPtrArray                *deleted,
-             GCancellable             *cancellable,
-             LoomImportStats          *stats,
-             GError                  **error)
+merge_index (LoomStoreWriter         *writer,
+             const LoomImportOptions *options,
+             GPtrArray               *deleted,
+             GCancellable            *cancellable,
+             LoomImportStats         *stats,
+             GError                 **error)
 {
   gboolean wants, merged = TRUE;
 
-  if (!loom_store_writer_index_wants_merging (writer, stats->messages + stats->events +
-                                              stats->sessions_new, &wants, error))
+  if (!loom_store_writer_index_wants_merging (
+        writer, stats->messages + stats->events + stats->sessions_new, &wants, error))
     return FALSE;
   for (gboolean first = TRUE; wants && merged; first = FALSE)
     {
@@ -949,18 +953,18 @@ merge_index (LoomStoreWriter          *writer,
 }
 
 static gboolean
-import_all (LoomStoreWriter          *writer,
-            const LoomImportOptions  *options,
-            LoomImportProgress        progress,
-            gpointer                  progress_data,
-            GCancellable             *cancellable,
-            LoomImportStats          *stats,
-            GError                  **error)
+import_all (LoomStoreWriter         *writer,
+            const LoomImportOptions *options,
+            LoomImportProgress       progress,
+            gpointer                 progress_data,
+            GCancellable            *cancellable,
+            LoomImportStats         *stats,
+            GError                 **error)
 {
   static const LoomImportOptions default_options = { NULL, NULL, NULL };
-  g_autoptr(GPtrArray) candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
-  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) candidates = g_ptr_array_new_with_free_func (loom_import_candidate_free);
+  g_autoptr (GPtrArray) roots = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) deleted = g_ptr_array_new_with_free_func (g_free);
 
   if (options == NULL)
     options = &default_options;
@@ -989,15 +993,15 @@ import_all (LoomStoreWriter          *writer,
 }
 
 gboolean
-loom_import_run (LoomStore                *store,
-                 const LoomImportOptions  *options,
-                 LoomImportProgress        progress,
-                 gpointer                  progress_data,
-                 GCancellable             *cancellable,
-                 LoomImportStats          *stats,
-                 GError                  **error)
+loom_import_run (LoomStore               *store,
+                 const LoomImportOptions *options,
+                 LoomImportProgress       progress,
+                 gpointer                 progress_data,
+                 GCancellable            *cancellable,
+                 LoomImportStats         *stats,
+                 GError                 **error)
 {
-  g_autoptr(LoomStoreWriter) writer = NULL;
+  g_autoptr (LoomStoreWriter) writer = NULL;
   gboolean imported;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
@@ -1017,10 +1021,10 @@ loom_import_run (LoomStore                *store,
 
 typedef struct
 {
-  char  *store_path;
-  char  *source;
-  GStrv  paths;
-  GStrv  changed;
+  char *store_path;
+  char *source;
+  GStrv paths;
+  GStrv changed;
 } ImportTaskData;
 
 static void
@@ -1042,13 +1046,11 @@ import_thread (GTask        *task,
                GCancellable *cancellable)
 {
   ImportTaskData *task_data = data;
-  g_autoptr(LoomImportStats) stats = loom_import_stats_new ();
-  g_autoptr(LoomStore) store = NULL;
-  LoomImportOptions options = {
-    task_data->source, (const char * const *)task_data->paths,
-    (const char * const *)task_data->changed
-  };
-  GError *error = NULL;
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomStore) store = NULL;
+  LoomImportOptions options = { task_data->source, (const char *const *)task_data->paths,
+                                (const char *const *)task_data->changed };
+  GError           *error = NULL;
 
   /* A connection of its own: the UI thread keeps reading while this one writes. */
   if (!(store = loom_store_open (task_data->store_path, &error)) ||
@@ -1061,13 +1063,13 @@ import_thread (GTask        *task,
 }
 
 void
-loom_import_run_async (const char               *store_path,
-                       const LoomImportOptions  *options,
-                       GCancellable             *cancellable,
-                       GAsyncReadyCallback       callback,
-                       gpointer                  user_data)
+loom_import_run_async (const char              *store_path,
+                       const LoomImportOptions *options,
+                       GCancellable            *cancellable,
+                       GAsyncReadyCallback      callback,
+                       gpointer                 user_data)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   ImportTaskData *data = g_new0 (ImportTaskData, 1);
 
   g_return_if_fail (store_path != NULL);
@@ -1087,8 +1089,8 @@ loom_import_run_async (const char               *store_path,
 }
 
 LoomImportStats *
-loom_import_run_finish (GAsyncResult  *result,
-                        GError       **error)
+loom_import_run_finish (GAsyncResult *result,
+                        GError      **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_import_run_async, NULL);

@@ -49,7 +49,7 @@ char **
 loom_claude_default_roots (void)
 {
   const char *config = g_getenv ("CLAUDE_CONFIG_DIR");
-  char **roots = g_new0 (char *, 2);
+  char      **roots = g_new0 (char *, 2);
 
   if (config != NULL && *config != '\0')
     roots[0] = g_build_filename (config, "projects", NULL);
@@ -62,7 +62,7 @@ static int
 compare_names (gconstpointer a,
                gconstpointer b)
 {
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Discovery's rules, which claims follows too. Sessions are <project>/<uuid>.jsonl, with
@@ -89,9 +89,9 @@ discover_dir (const char *dir,
               GPtrArray  *files,
               guint       depth)
 {
-  g_autoptr(GDir) listing = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GDir) listing = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) subdirs = g_ptr_array_new_with_free_func (g_free);
   const char *name;
 
   if (!enters_folder (depth) || !(listing = g_dir_open (dir, 0, NULL)))
@@ -102,9 +102,9 @@ discover_dir (const char *dir,
 
   for (guint i = 0; i < names->len; i++)
     {
-      const char *entry = g_ptr_array_index (names, i);
+      const char      *entry = g_ptr_array_index (names, i);
       g_autofree char *path = g_build_filename (dir, entry, NULL);
-      struct stat st;
+      struct stat      st;
 
       /* lstat: links are not followed, out of the tree or round in circles. */
       if (lstat (path, &st) != 0)
@@ -129,9 +129,9 @@ gboolean
 loom_claude_claims (const char *root,
                     const char *path)
 {
-  g_auto(GStrv) parts = loom_importer_split_path (root, path);
+  g_auto (GStrv) parts = loom_importer_split_path (root, path);
   struct stat st;
-  guint n;
+  guint       n;
 
   if (parts == NULL)
     return FALSE;
@@ -169,10 +169,10 @@ looks_like_record (const LoomJson *record)
 /* What the members of a record's line show, when the line is longer than the head. */
 typedef struct
 {
-  char     *type;
-  gboolean  foreign;   /* Codex's payload or Gemini's projectHash */
-  gboolean  envelope;  /* a threading field or sessionId */
-  gboolean  backup;    /* a file-history record's snapshot or trackingPath */
+  char    *type;
+  gboolean foreign;  /* Codex's payload or Gemini's projectHash */
+  gboolean envelope; /* a threading field or sessionId */
+  gboolean backup;   /* a file-history record's snapshot or trackingPath */
 } ClaudeHeadMembers;
 
 /* The end of the JSON value (a member name too) that starts at @p; NULL when the head ends
@@ -227,7 +227,7 @@ scan_head_members (const char        *head,
   for (;;)
     {
       const char *name, *name_end, *value_end;
-      gsize length;
+      gsize       length;
 
       p = skip_head_space (p, end);
       if (p >= end || *p == '}')
@@ -282,7 +282,9 @@ static gboolean
 head_line_looks_like_record (const char *head,
                              const char *end)
 {
-  ClaudeHeadMembers members = { NULL, };
+  ClaudeHeadMembers members = {
+    NULL,
+  };
   gboolean claude;
 
   claude = scan_head_members (head, end, &members) && members.type != NULL && !members.foreign &&
@@ -298,7 +300,7 @@ loom_claude_detect (const char *path,
                     gsize       head_len)
 {
   const char *line = head, *end = head + head_len;
-  g_autoptr(LoomJsonDoc) doc = NULL;
+  g_autoptr (LoomJsonDoc) doc = NULL;
   gboolean unparsed_record = FALSE;
 
   if (!g_str_has_suffix (path, ".jsonl"))
@@ -307,7 +309,7 @@ loom_claude_detect (const char *path,
   /* The first complete line that parses, as the reader would parse it, decides. */
   while (line < end)
     {
-      const char *newline = memchr (line, '\n', (gsize)(end - line));
+      const char     *newline = memchr (line, '\n', (gsize)(end - line));
       const LoomJson *root;
 
       if (newline == NULL)

@@ -18,13 +18,13 @@ is_agent_file_name (const char *name)
 }
 
 /* loom-importer-claude-discovery.c */
-char     **loom_claude_default_roots  (void);
-void       loom_claude_discover       (const char  *root,
-                                       GPtrArray   *files);
-gboolean   loom_claude_claims         (const char  *root,
-                                       const char  *path);
-gboolean   loom_claude_detect         (const char  *path,
-                                       const char  *head,
-                                       gsize        head_len);
+char   **loom_claude_default_roots (void);
+void     loom_claude_discover (const char *root,
+                               GPtrArray  *files);
+gboolean loom_claude_claims (const char *root,
+                             const char *path);
+gboolean loom_claude_detect (const char *path,
+                             const char *head,
+                             gsize       head_len);
 
 G_END_DECLS

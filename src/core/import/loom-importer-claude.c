@@ -56,63 +56,63 @@
 
 /* Whether the main session exists yet: files whose only records are summaries (1.0.x wrote the
  * titles of other sessions into files of their own) do not make a session. */
-#define STATE_STARTED      "started"
+#define STATE_STARTED       "started"
 /* Summary records seen before the session existed: {text, payload} objects. */
-#define STATE_HELD         "held"
+#define STATE_HELD          "held"
 /* leafUuid → summary text, for summaries whose leaf had not been seen yet. */
-#define STATE_SUMMARIES    "summaries"
+#define STATE_SUMMARIES     "summaries"
 /* The last record uuid of the main chain: a summary appended later may point at it. */
-#define STATE_LAST_UUID    "last_uuid"
+#define STATE_LAST_UUID     "last_uuid"
 /* Titles by origin; the best one wins (custom > agent name > AI > summary). */
 #define STATE_TITLE_CUSTOM  "title_custom"
 #define STATE_TITLE_AGENT   "title_agent"
 #define STATE_TITLE_AI      "title_ai"
 #define STATE_TITLE_SUMMARY "title_summary"
 /* For main files: the session's id, chosen by the rules above when the file is first read. */
-#define STATE_SESSION_ID   "session_id"
+#define STATE_SESSION_ID    "session_id"
 /* For agent files: the parent's session id and the agent id, fixed by the first record. */
-#define STATE_PARENT       "parent"
-#define STATE_AGENT_ID     "agent_id"
+#define STATE_PARENT        "parent"
+#define STATE_AGENT_ID      "agent_id"
 /* Inline sidechain record uuid → the uuid of its chain's first record (1.0.x). */
-#define STATE_SIDECHAINS   "sidechains"
+#define STATE_SIDECHAINS    "sidechains"
 /* tool_use id → tool name, for calls whose result has not arrived yet. */
-#define STATE_OPEN_CALLS   "open_calls"
+#define STATE_OPEN_CALLS    "open_calls"
 
 typedef struct
 {
-  char     *sid;         /* source_session_id */
-  char     *parent_sid;  /* NULL for the file's main session */
-  gint64    row;         /* 0 until asked for this pass; -1: the person deleted it for good */
-  gboolean  own;         /* the file's own session (titles apply to it) */
-  gboolean  subagent;    /* a child session, even when its parent is not known */
+  char    *sid;        /* source_session_id */
+  char    *parent_sid; /* NULL for the file's main session */
+  gint64   row;        /* 0 until asked for this pass; -1: the person deleted it for good */
+  gboolean own;        /* the file's own session (titles apply to it) */
+  gboolean subagent;   /* a child session, even when its parent is not known */
 
   /* The latest values the records of this pass showed (F1.1: they can change mid-session). */
-  char     *cwd;
-  char     *git_branch;
-  char     *version;
-  char     *mode;
-  gint64    first_time;  /* of its records, Unix ms: a streamed message's later records */
-  gint64    last_time;   /* leave no row of their own, yet they are activity */
+  char  *cwd;
+  char  *git_branch;
+  char  *version;
+  char  *mode;
+  gint64 first_time; /* of its records, Unix ms: a streamed message's later records */
+  gint64 last_time;  /* leave no row of their own, yet they are activity */
 } Session;
 
 typedef struct
 {
   LoomImportFile *file;
   JsonObject     *state;
-  GError         *error;        /* the first store failure; it stops the file */
-  gint64          time;         /* the timestamp of the record being handled, Unix ms */
+  GError         *error; /* the first store failure; it stops the file */
+  gint64          time;  /* the timestamp of the record being handled, Unix ms */
 
-  char           *project_dir;  /* where sibling agent files live */
-  char           *file_stem;    /* a main file's name without .jsonl: its subagents/ folder's */
-  char           *root_sid;     /* the main session's id (for an agent file: its parent's) */
-  gboolean        agent_file;
-  Session        *own;          /* NULL for an agent file until its first record */
-  GHashTable     *children;     /* sid → Session: sidechains and mirrored agents */
+  char       *project_dir; /* where sibling agent files live */
+  char       *file_stem;   /* a main file's name without .jsonl: its subagents/ folder's */
+  char       *root_sid;    /* the main session's id (for an agent file: its parent's) */
+  gboolean    agent_file;
+  Session    *own;      /* NULL for an agent file until its first record */
+  GHashTable *children; /* sid → Session: sidechains and mirrored agents */
 
-  GHashTable     *uuids;        /* main-chain uuids of this pass, to place summaries */
-  char           *last_uuid;
-  GHashTable     *agent_files;  /* agentId → whether its own file exists (cached per pass) */
-  GHashTable     *mirrored;     /* uuids of mirrored sub-agent records handled this pass */
+  GHashTable *uuids; /* main-chain uuids of this pass, to place summaries */
+  char       *last_uuid;
+  GHashTable *agent_files; /* agentId → whether its own file exists (cached per pass) */
+  GHashTable *mirrored;    /* uuids of mirrored sub-agent records handled this pass */
 } Import;
 
 static void dispatch_record (Import         *imp,
@@ -150,8 +150,8 @@ session_free (gpointer data)
 }
 
 static void
-replace_string (char       **slot,
-                const char  *value)
+replace_string (char      **slot,
+                const char *value)
 {
   if (value == NULL || *value == '\0' || g_strcmp0 (*slot, value) == 0)
     return;
@@ -248,8 +248,11 @@ state_set_string (Import     *imp,
 static const char *
 state_title (Import *imp)
 {
-  static const char * const order[] = {
-    STATE_TITLE_CUSTOM, STATE_TITLE_AGENT, STATE_TITLE_AI, STATE_TITLE_SUMMARY,
+  static const char *const order[] = {
+    STATE_TITLE_CUSTOM,
+    STATE_TITLE_AGENT,
+    STATE_TITLE_AI,
+    STATE_TITLE_SUMMARY,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
@@ -282,7 +285,7 @@ session_row (Import  *imp,
   meta.created_at = s->first_time;
   s->row = loom_import_file_session (imp->file, &meta, &imp->error);
   if (s->row == 0)
-    s->row = -1;  /* deleted for good, or failed: skip its records */
+    s->row = -1; /* deleted for good, or failed: skip its records */
   return MAX (s->row, 0);
 }
 
@@ -318,7 +321,7 @@ add_record_event (Import         *imp,
                   const LoomJson *record,
                   const char     *text)
 {
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
   g_autofree char *payload = loom_json_value_to_string (record);
 
   event.kind = kind;
@@ -339,7 +342,7 @@ flush_held (Import  *imp,
 
   for (guint i = 0; held != NULL && i < json_array_get_length (held); i++)
     {
-      JsonNode *element = json_array_get_element (held, i);
+      JsonNode   *element = json_array_get_element (held, i);
       JsonObject *item = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
       LoomEventDraft event = { 0 };
 
@@ -390,7 +393,7 @@ agent_file_rekey (Import     *imp,
 {
   g_autofree char *old_sid = NULL;
   g_autofree char *new_sid = NULL;
-  const char *agent_id = state_string (imp, STATE_AGENT_ID);
+  const char      *agent_id = state_string (imp, STATE_AGENT_ID);
 
   if (old_parent == NULL || new_parent == NULL || agent_id == NULL ||
       strcmp (old_parent, new_parent) == 0 || imp->error != NULL)
@@ -420,7 +423,7 @@ agent_file_session (Import         *imp,
                     const LoomJson *record)
 {
   g_autofree char *sid = NULL;
-  const char *parent, *agent_id;
+  const char      *parent, *agent_id;
 
   if (imp->own != NULL)
     return imp->own;
@@ -428,7 +431,7 @@ agent_file_session (Import         *imp,
   if (state_string (imp, STATE_AGENT_ID) == NULL)
     {
       g_autofree char *base = g_path_get_basename (loom_import_file_get_path (imp->file));
-      const char *from_record = loom_json_member_string (record, "agentId");
+      const char      *from_record = loom_json_member_string (record, "agentId");
 
       /* The name is agent-<id>.jsonl; the record's agentId says the same when present. */
       base[strlen (base) - strlen (".jsonl")] = '\0';
@@ -480,10 +483,10 @@ static Session *
 sidechain_session (Import         *imp,
                    const LoomJson *record)
 {
-  JsonObject *chains = state_object (imp, STATE_SIDECHAINS);
-  const char *uuid = loom_json_member_string (record, "uuid");
-  const char *parent = loom_json_member_string (record, "parentUuid");
-  const char *root = parent ? loom_json_get_string (chains, parent) : NULL;
+  JsonObject      *chains = state_object (imp, STATE_SIDECHAINS);
+  const char      *uuid = loom_json_member_string (record, "uuid");
+  const char      *parent = loom_json_member_string (record, "parentUuid");
+  const char      *root = parent ? loom_json_get_string (chains, parent) : NULL;
   g_autofree char *root_copy = NULL;
   g_autofree char *sid = NULL;
 
@@ -508,7 +511,7 @@ route (Import         *imp,
   if (get_bool (record, "isSidechain"))
     return sidechain_session (imp, record);
   if (str_equal0 (type, "summary") && !state_bool (imp, STATE_STARTED))
-    return NULL;  /* held until the session exists */
+    return NULL; /* held until the session exists */
   return own_session (imp);
 }
 
@@ -549,8 +552,8 @@ note_envelope (Import         *imp,
 /* ——— Text ——— */
 
 static gboolean
-starts_with_any (const char         *text,
-                 const char * const *prefixes)
+starts_with_any (const char        *text,
+                 const char *const *prefixes)
 {
   for (; *prefixes != NULL; prefixes++)
     if (g_str_has_prefix (text, *prefixes))
@@ -562,16 +565,25 @@ starts_with_any (const char         *text,
 static guint
 text_flags (const char *text)
 {
-  static const char * const command[] = {
-    "<command-name>", "<command-message>", "<command-args>", "<local-command-stdout>",
-    "<local-command-stderr>", "<local-command-caveat>", "<bash-input>", "<bash-stdout>",
+  static const char *const command[] = {
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<bash-input>",
+    "<bash-stdout>",
     "<bash-stderr>",
     "Caveat: The messages below were generated by the user while running local commands",
     NULL,
   };
-  static const char * const injected[] = {
-    "<system-reminder>", "<task-notification>", "<agent-notification>",
-    "[Request interrupted by user", NULL,
+  static const char *const injected[] = {
+    "<system-reminder>",
+    "<task-notification>",
+    "<agent-notification>",
+    "[Request interrupted by user",
+    NULL,
   };
 
   if (text == NULL)
@@ -590,10 +602,11 @@ text_flags (const char *text)
 static gboolean
 is_hook_text (const char *text)
 {
-  static const char * const events[] = {
-    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification",
-    "UserPromptSubmit", "SessionStart", "SessionEnd", "Stop", "SubagentStart", "SubagentStop",
-    "PreCompact", NULL,
+  static const char *const events[] = {
+    "PreToolUse",   "PostToolUse",      "PostToolUseFailure", "PermissionRequest",
+    "Notification", "UserPromptSubmit", "SessionStart",       "SessionEnd",
+    "Stop",         "SubagentStart",    "SubagentStop",       "PreCompact",
+    NULL,
   };
 
   while (g_ascii_isspace (*text))
@@ -646,7 +659,7 @@ static char *
 tool_result_text (const LoomJson *block)
 {
   const LoomJson *content = loom_json_member (block, "content");
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
 
   if (content == NULL)
     return g_strdup ("");
@@ -670,9 +683,9 @@ static char *
 tool_summary (const char     *name,
               const LoomJson *input)
 {
-  static const char * const keys[] = {
-    "command", "file_path", "notebook_path", "pattern", "query", "url", "description", "skill",
-    "path", "prompt", "plan", NULL,
+  static const char *const keys[] = {
+    "command",     "file_path", "notebook_path", "pattern", "query", "url",
+    "description", "skill",     "path",          "prompt",  "plan",  NULL,
   };
   const LoomJson *todos;
 
@@ -708,13 +721,13 @@ add_tool_result (Import         *imp,
                  const LoomJson *record,
                  gboolean        single)
 {
-  JsonObject *open_calls = state_object (imp, STATE_OPEN_CALLS);
-  const LoomJson *structured = loom_json_member (record, "toolUseResult");
-  const char *call_id = loom_json_member_string (block, "tool_use_id");
+  JsonObject      *open_calls = state_object (imp, STATE_OPEN_CALLS);
+  const LoomJson  *structured = loom_json_member (record, "toolUseResult");
+  const char      *call_id = loom_json_member_string (block, "tool_use_id");
   g_autofree char *name = g_strdup (call_id ? loom_json_get_string (open_calls, call_id) : NULL);
   g_autofree char *text = tool_result_text (block);
   g_autofree char *payload = loom_json_value_to_string (block);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   /* The payload is the block; the tool's structured result (F1.2 toolUseResult: the patch, the
    * file, stdout and stderr) belongs to it when the record answers a single call. */
@@ -746,16 +759,16 @@ handle_user (Import         *imp,
              Session        *s,
              const LoomJson *record)
 {
-  const LoomJson *message = loom_json_member_object (record, "message");
-  const LoomJson *content = loom_json_member (message, "content");
+  const LoomJson  *message = loom_json_member_object (record, "message");
+  const LoomJson  *content = loom_json_member (message, "content");
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GString) typed = g_string_new (NULL);     /* beside results: what a person wrote */
-  g_autoptr(GString) harness = g_string_new (NULL);   /* beside results: notices, hooks */
-  g_autoptr(GPtrArray) results = g_ptr_array_new ();
-  g_autoptr(GPtrArray) others = g_ptr_array_new ();
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GString) typed = g_string_new (NULL);   /* beside results: what a person wrote */
+  g_autoptr (GString) harness = g_string_new (NULL); /* beside results: notices, hooks */
+  g_autoptr (GPtrArray) results = g_ptr_array_new ();
+  g_autoptr (GPtrArray) others = g_ptr_array_new ();
   gboolean has_text = FALSE, has_typed = FALSE;
-  guint flags = 0;
+  guint    flags = 0;
 
   if (content == NULL)
     {
@@ -775,7 +788,7 @@ handle_user (Import         *imp,
         {
           const LoomJson *element = loom_json_element (content, i);
           const LoomJson *block = loom_json_is_object (element) ? element : NULL;
-          const char *part = block ? block_text (block) : NULL;
+          const char     *part = block ? block_text (block) : NULL;
 
           if (block != NULL && str_equal0 (loom_json_member_string (block, "type"), "tool_result"))
             g_ptr_array_add (results, (gpointer)element);
@@ -806,7 +819,7 @@ handle_user (Import         *imp,
   if (has_typed && results->len > 0 && !get_bool (record, "isMeta") &&
       !get_bool (record, "isCompactSummary"))
     {
-      const char *uuid = loom_json_member_string (record, "uuid");
+      const char      *uuid = loom_json_member_string (record, "uuid");
       g_autofree char *harness_id = uuid ? g_strconcat (uuid, "#harness", NULL) : NULL;
 
       for (guint i = 0; i < results->len; i++)
@@ -814,7 +827,7 @@ handle_user (Import         *imp,
       if (harness->len > 0)
         {
           LoomMessageDraft context = LOOM_MESSAGE_DRAFT_INIT;
-          guint why = text_flags (harness->str);
+          guint            why = text_flags (harness->str);
 
           context.source_id = harness_id;
           context.role = "user";
@@ -858,7 +871,7 @@ handle_user (Import         *imp,
 
   for (guint i = 0; i < others->len; i++)
     {
-      LoomEventDraft event = { 0 };
+      LoomEventDraft   event = { 0 };
       g_autofree char *payload = loom_json_value_to_string (g_ptr_array_index (others, i));
 
       event.kind = LOOM_EVENT_RAW;
@@ -878,13 +891,13 @@ add_tool_use (Import         *imp,
               const LoomJson *record,
               gint64          message_row)
 {
-  const LoomJson *input_node = loom_json_member (block, "input");
-  const LoomJson *input = loom_json_is_object (input_node) ? input_node : NULL;
-  const char *id = loom_json_member_string (block, "id");
-  const char *name = loom_json_member_string (block, "name");
+  const LoomJson  *input_node = loom_json_member (block, "input");
+  const LoomJson  *input = loom_json_is_object (input_node) ? input_node : NULL;
+  const char      *id = loom_json_member_string (block, "id");
+  const char      *name = loom_json_member_string (block, "name");
   g_autofree char *summary = tool_summary (name, input);
   g_autofree char *payload = loom_json_value_to_string (input_node);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   event.kind = LOOM_EVENT_TOOL_CALL;
   event.source_id = id;
@@ -900,8 +913,8 @@ add_tool_use (Import         *imp,
     json_object_set_string_member (state_object (imp, STATE_OPEN_CALLS), id, name);
 
   /* The tools that write files (F1.3) also say which file changed. */
-  if (str_equal0 (name, "Edit") || str_equal0 (name, "MultiEdit") ||
-      str_equal0 (name, "Write") || str_equal0 (name, "NotebookEdit"))
+  if (str_equal0 (name, "Edit") || str_equal0 (name, "MultiEdit") || str_equal0 (name, "Write") ||
+      str_equal0 (name, "NotebookEdit"))
     {
       const char *path = loom_json_member_string (input, "file_path");
       const char *kind = str_equal0 (name, "Write") ? "write" : "edit";
@@ -925,8 +938,8 @@ add_tool_use (Import         *imp,
   if (str_equal0 (name, "Task") || str_equal0 (name, "Agent"))
     {
       g_autofree char *text = NULL;
-      const char *description = loom_json_member_string (input, "description");
-      const char *agent_type = loom_json_member_string (input, "subagent_type");
+      const char      *description = loom_json_member_string (input, "description");
+      const char      *agent_type = loom_json_member_string (input, "subagent_type");
 
       text = agent_type ? g_strdup_printf ("%s (%s)", description ? description : name, agent_type)
                         : g_strdup (description ? description : name);
@@ -950,7 +963,7 @@ add_reasoning (Import         *imp,
   gboolean redacted = str_equal0 (loom_json_member_string (block, "type"), "redacted_thinking");
   g_autofree char *source_id = g_strdup_printf ("%s#%u", key, index);
   g_autofree char *payload = loom_json_value_to_string (block);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   event.kind = LOOM_EVENT_REASONING;
   event.source_id = source_id;
@@ -978,17 +991,17 @@ handle_assistant (Import         *imp,
                   Session        *s,
                   const LoomJson *record)
 {
-  const LoomJson *message = loom_json_member_object (record, "message");
-  const LoomJson *content = loom_json_member (message, "content");
-  const char *uuid = loom_json_member_string (record, "uuid");
-  const char *model = loom_json_member_string (message, "model");
-  gboolean synthetic = str_equal0 (model, "<synthetic>");
-  gboolean api_error = get_bool (record, "isApiErrorMessage");
+  const LoomJson  *message = loom_json_member_object (record, "message");
+  const LoomJson  *content = loom_json_member (message, "content");
+  const char      *uuid = loom_json_member_string (record, "uuid");
+  const char      *model = loom_json_member_string (message, "model");
+  gboolean         synthetic = str_equal0 (model, "<synthetic>");
+  gboolean         api_error = get_bool (record, "isApiErrorMessage");
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   const LoomJson *blocks = NULL;
-  const char *key;
-  gint64 message_row;
+  const char     *key;
+  gint64          message_row;
 
   if (message == NULL)
     {
@@ -1030,10 +1043,10 @@ handle_assistant (Import         *imp,
 
   if (api_error)
     {
-      LoomEventDraft event = { 0 };
+      LoomEventDraft   event = { 0 };
       g_autofree char *payload = loom_json_value_to_string (record);
       g_autofree char *error_text = NULL;
-      const char *error = loom_json_member_string (record, "error");
+      const char      *error = loom_json_member_string (record, "error");
 
       error_text = text->len > 0 ? g_strdup (text->str)
                                  : g_strdup_printf ("API error: %s", error ? error : "unknown");
@@ -1050,7 +1063,7 @@ handle_assistant (Import         *imp,
     {
       const LoomJson *element = loom_json_element (blocks, i);
       const LoomJson *block = loom_json_is_object (element) ? element : NULL;
-      const char *type = loom_json_member_string (block, "type");
+      const char     *type = loom_json_member_string (block, "type");
 
       if (str_equal0 (type, "text"))
         continue;
@@ -1060,7 +1073,7 @@ handle_assistant (Import         *imp,
         add_tool_use (imp, s, block, record, message_row);
       else
         {
-          LoomEventDraft event = { 0 };
+          LoomEventDraft   event = { 0 };
           g_autofree char *payload = loom_json_value_to_string (element);
 
           event.kind = LOOM_EVENT_RAW;
@@ -1083,10 +1096,10 @@ api_error_message (const LoomJson *record)
   const LoomJson *inner = loom_json_member_object (error, "error");
   const LoomJson *innermost = loom_json_member_object (inner, "error");
   const LoomJson *cause = loom_json_member_object (record, "cause");
-  const char *candidates[] = {
+  const char     *candidates[] = {
     loom_json_member_string (innermost, "message"), loom_json_member_string (inner, "message"),
-    loom_json_member_string (error, "message"), loom_json_member_string (record, "error"),
-    loom_json_member_string (cause, "message"), loom_json_member_string (cause, "code"),
+    loom_json_member_string (error, "message"),     loom_json_member_string (record, "error"),
+    loom_json_member_string (cause, "message"),     loom_json_member_string (cause, "code"),
     loom_json_member_string (record, "content"),
   };
 
@@ -1101,35 +1114,37 @@ handle_system (Import         *imp,
                Session        *s,
                const LoomJson *record)
 {
-  const char *subtype = loom_json_member_string (record, "subtype");
-  const char *content = loom_json_member_string (record, "content");
+  const char      *subtype = loom_json_member_string (record, "subtype");
+  const char      *content = loom_json_member_string (record, "content");
   g_autofree char *text = NULL;
 
   if (str_equal0 (subtype, "compact_boundary"))
     {
       const LoomJson *meta = loom_json_member_object (record, "compactMetadata");
-      const char *trigger = loom_json_member_string (meta, "trigger");
-      gint64 before = loom_json_member_int (meta, "preTokens", -1);
+      const char     *trigger = loom_json_member_string (meta, "trigger");
+      gint64          before = loom_json_member_int (meta, "preTokens", -1);
 
       text = before >= 0
-             ? g_strdup_printf ("Conversation compacted (%s, %" G_GINT64_FORMAT " tokens before)",
-                                trigger ? trigger : "auto", before)
-             : g_strdup_printf ("Conversation compacted (%s)", trigger ? trigger : "auto");
+               ? g_strdup_printf ("Conversation compacted (%s, %" G_GINT64_FORMAT " tokens before)",
+                                  trigger ? trigger : "auto", before)
+               : g_strdup_printf ("Conversation compacted (%s)", trigger ? trigger : "auto");
       add_record_event (imp, s, LOOM_EVENT_COMPACTION, record, text);
     }
   else if (str_equal0 (subtype, "microcompact_boundary"))
     add_record_event (imp, s, LOOM_EVENT_COMPACTION, record, "Old tool results compacted");
   else if (str_equal0 (subtype, "api_error"))
     {
-      const LoomJson *error = loom_json_member_object (record, "error");
-      gint64 status = loom_json_member_int (error, "status", -1);
-      gint64 attempt = loom_json_member_int (record, "retryAttempt", -1);
-      gint64 max = loom_json_member_int (record, "maxRetries", -1);
+      const LoomJson  *error = loom_json_member_object (record, "error");
+      gint64           status = loom_json_member_int (error, "status", -1);
+      gint64           attempt = loom_json_member_int (record, "retryAttempt", -1);
+      gint64           max = loom_json_member_int (record, "maxRetries", -1);
       g_autofree char *status_text = status > 0 ? g_strdup_printf (" %" G_GINT64_FORMAT, status)
                                                 : g_strdup ("");
       g_autofree char *attempt_text = attempt > 0 && max > 0
-        ? g_strdup_printf (" (attempt %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")", attempt, max)
-        : g_strdup ("");
+                                        ? g_strdup_printf (" (attempt %" G_GINT64_FORMAT
+                                                           " of %" G_GINT64_FORMAT ")",
+                                                           attempt, max)
+                                        : g_strdup ("");
 
       text = g_strdup_printf ("API error%s%s: %s", status_text, attempt_text,
                               api_error_message (record));
@@ -1183,9 +1198,8 @@ agent_file_exists (Import     *imp,
   {
     g_autofree char *name = g_strdup_printf ("agent-%s.jsonl", agent_id);
     /* The folder is named as the session's file is, by Claude Code after the session. */
-    g_autofree char *nested = g_build_filename (imp->project_dir,
-                                                imp->file_stem ? imp->file_stem : imp->root_sid,
-                                                "subagents", name, NULL);
+    g_autofree char *nested = g_build_filename (
+      imp->project_dir, imp->file_stem ? imp->file_stem : imp->root_sid, "subagents", name, NULL);
     g_autofree char *beside = g_build_filename (imp->project_dir, name, NULL);
 
     exists = g_file_test (nested, G_FILE_TEST_IS_REGULAR) ||
@@ -1200,16 +1214,16 @@ handle_progress (Import         *imp,
                  Session        *s,
                  const LoomJson *record)
 {
-  const LoomJson *data = loom_json_member_object (record, "data");
-  const char *type = loom_json_member_string (data, "type");
-  const char *agent_id = loom_json_member_string (data, "agentId");
-  const LoomJson *nested = loom_json_member (data, "message");
+  const LoomJson  *data = loom_json_member_object (record, "data");
+  const char      *type = loom_json_member_string (data, "type");
+  const char      *agent_id = loom_json_member_string (data, "agentId");
+  const LoomJson  *nested = loom_json_member (data, "message");
   g_autofree char *text = NULL;
 
   if (str_equal0 (type, "agent_progress") && agent_id != NULL && nested != NULL &&
       loom_json_is_object (nested) && imp->root_sid != NULL)
     {
-      const char *inner_uuid = loom_json_member_string (nested, "uuid");
+      const char      *inner_uuid = loom_json_member_string (nested, "uuid");
       g_autofree char *sid = NULL;
 
       /* The mirror of a sub-agent that has its own file: that file is imported as the child,
@@ -1217,7 +1231,7 @@ handle_progress (Import         *imp,
       if (agent_file_exists (imp, agent_id))
         return;
       if (inner_uuid != NULL && !g_hash_table_add (imp->mirrored, g_strdup (inner_uuid)))
-        return;  /* the same sub-agent record mirrored twice */
+        return; /* the same sub-agent record mirrored twice */
 
       sid = g_strdup_printf ("%s/agent-%s", imp->root_sid, agent_id);
       dispatch_record (imp, child_session (imp, sid, s), nested);
@@ -1245,8 +1259,8 @@ handle_summary (Import         *imp,
                 Session        *s,
                 const LoomJson *record)
 {
-  const char *summary = loom_json_member_string (record, "summary");
-  const char *leaf = loom_json_member_string (record, "leafUuid");
+  const char      *summary = loom_json_member_string (record, "summary");
+  const char      *leaf = loom_json_member_string (record, "leafUuid");
   g_autofree char *text = g_strdup_printf ("Summary: %s", summary ? summary : "");
 
   /* leafUuid often points into another session (F1.4): only a summary of this file's own
@@ -1263,8 +1277,8 @@ handle_summary (Import         *imp,
 
   if (s == NULL)
     {
-      JsonArray *held = loom_json_get_array (imp->state, STATE_HELD);
-      JsonObject *item = json_object_new ();
+      JsonArray       *held = loom_json_get_array (imp->state, STATE_HELD);
+      JsonObject      *item = json_object_new ();
       g_autofree char *payload = loom_json_value_to_string (record);
 
       if (held == NULL)
@@ -1286,7 +1300,10 @@ handle_title (Import         *imp,
               const LoomJson *record,
               const char     *type)
 {
-  static const struct { const char *type, *member, *key, *label; } kinds[] = {
+  static const struct
+  {
+    const char *type, *member, *key, *label;
+  } kinds[] = {
     { "custom-title", "customTitle", STATE_TITLE_CUSTOM, "Title" },
     { "agent-name", "agentName", STATE_TITLE_AGENT, "Agent name" },
     { "ai-title", "aiTitle", STATE_TITLE_AI, "AI title" },
@@ -1315,9 +1332,8 @@ handle_mode (Import         *imp,
 {
   const char *mode = str_equal0 (type, "mode") ? loom_json_member_string (record, "mode")
                                                : loom_json_member_string (record, "permissionMode");
-  g_autofree char *text = g_strdup_printf ("%s: %s", str_equal0 (type, "mode") ? "Mode"
-                                                                              : "Permission mode",
-                                           mode ? mode : "");
+  g_autofree char *text = g_strdup_printf (
+    "%s: %s", str_equal0 (type, "mode") ? "Mode" : "Permission mode", mode ? mode : "");
 
   replace_string (&s->mode, mode);
   add_record_event (imp, s, LOOM_EVENT_LIFECYCLE, record, text);
@@ -1356,8 +1372,8 @@ bookkeeping_text (const LoomJson *record,
   if (str_equal0 (type, "attachment"))
     {
       const LoomJson *attachment = loom_json_member_object (record, "attachment");
-      const char *kind = loom_json_member_string (attachment, "type");
-      const char *hook = loom_json_member_string (attachment, "hookName");
+      const char     *kind = loom_json_member_string (attachment, "type");
+      const char     *hook = loom_json_member_string (attachment, "hookName");
 
       return g_strdup_printf ("Attachment: %s%s%s", kind ? kind : "unknown", hook ? " " : "",
                               or_empty (hook));
@@ -1370,9 +1386,9 @@ bookkeeping_text (const LoomJson *record,
 static gboolean
 is_bookkeeping (const char *type)
 {
-  static const char * const types[] = {
+  static const char *const types[] = {
     "file-history-snapshot", "file-history-delta", "queue-operation", "pr-link",
-    "last-prompt", "attachment", "bridge-session",
+    "last-prompt",           "attachment",         "bridge-session",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
@@ -1387,7 +1403,7 @@ dispatch_record (Import         *imp,
                  const LoomJson *record)
 {
   const char *type = loom_json_member_string (record, "type");
-  gint64 outer_time = imp->time;  /* a progress record dispatches the record it mirrors */
+  gint64      outer_time = imp->time; /* a progress record dispatches the record it mirrors */
 
   imp->time = record_time (record);
   note_envelope (imp, s, record);
@@ -1424,7 +1440,7 @@ process_record (Import         *imp,
                 const LoomJson *record)
 {
   const char *type;
-  Session *s;
+  Session    *s;
 
   if (!loom_json_is_object (record))
     {
@@ -1473,7 +1489,7 @@ static void
 import_init (Import         *imp,
              LoomImportFile *file)
 {
-  const char *path = loom_import_file_get_path (file);
+  const char      *path = loom_import_file_get_path (file);
   g_autofree char *name = g_path_get_basename (path);
   g_autofree char *dir = g_path_get_dirname (path);
 
@@ -1486,7 +1502,7 @@ import_init (Import         *imp,
 
   if (loom_import_file_is_reset (file))
     {
-      g_autoptr(GList) members = json_object_get_members (imp->state);
+      g_autoptr (GList) members = json_object_get_members (imp->state);
 
       for (GList *l = members; l != NULL; l = l->next)
         json_object_remove_member (imp->state, l->data);
@@ -1555,14 +1571,14 @@ import_clear (Import *imp)
 }
 
 static gboolean
-claude_import_file (LoomImportFile  *file,
-                    GError         **error)
+claude_import_file (LoomImportFile *file,
+                    GError        **error)
 {
-  const char *path = loom_import_file_get_path (file);
-  Import imp = { 0 };
+  const char     *path = loom_import_file_get_path (file);
+  Import          imp = { 0 };
   const LoomJson *record = NULL;
-  GHashTableIter iter;
-  gpointer child;
+  GHashTableIter  iter;
+  gpointer        child;
 
   /* Folders handed over whole also hold the sub-agents' <agent>.meta.json companions. */
   if (!g_str_has_suffix (path, ".jsonl"))

@@ -14,26 +14,26 @@ G_BEGIN_DECLS
 #define CODEX_MAX_PENDING 512
 
 /* Per-file state members, kept between passes (loom_import_file_get_state). */
-#define STATE_SESSION  "session_id"  /* the agent's session id this file belongs to */
-#define STATE_MODEL    "model"       /* turn_context.model of the current turn */
-#define STATE_MODELS   "models"      /* every turn_context.model, in order, once each */
-#define STATE_CWD      "cwd"         /* turn_context.cwd, to resolve relative patch paths */
-#define STATE_HAS_CWD  "has_cwd"     /* the session's cwd is known (set once) */
-#define STATE_MODE     "agent_mode"  /* last agent_mode written, to avoid rewriting it per turn */
-#define STATE_TIME     "time"        /* last record time: pre-envelope items have none */
-#define STATE_CALLS    "calls"       /* call_id → tool name, until the result arrives */
-#define STATE_FAILED   "failed"      /* call_id → TRUE/FALSE from exec_command_end & co. */
-#define STATE_PATCHED  "patched"     /* call_id → TRUE when its patch text gave file changes */
-#define STATE_TOKENS   "tokens"      /* total_token_usage: each field's largest value */
-#define STATE_ITEMS    "items"       /* TypeScript document: items already imported */
+#define STATE_SESSION "session_id" /* the agent's session id this file belongs to */
+#define STATE_MODEL   "model"      /* turn_context.model of the current turn */
+#define STATE_MODELS  "models"     /* every turn_context.model, in order, once each */
+#define STATE_CWD     "cwd"        /* turn_context.cwd, to resolve relative patch paths */
+#define STATE_HAS_CWD "has_cwd"    /* the session's cwd is known (set once) */
+#define STATE_MODE    "agent_mode" /* last agent_mode written, to avoid rewriting it per turn */
+#define STATE_TIME    "time"       /* last record time: pre-envelope items have none */
+#define STATE_CALLS   "calls"      /* call_id → tool name, until the result arrives */
+#define STATE_FAILED  "failed"     /* call_id → TRUE/FALSE from exec_command_end & co. */
+#define STATE_PATCHED "patched"    /* call_id → TRUE when its patch text gave file changes */
+#define STATE_TOKENS  "tokens"     /* total_token_usage: each field's largest value */
+#define STATE_ITEMS   "items"      /* TypeScript document: items already imported */
 
 typedef struct
 {
   LoomImportFile *file;
   JsonObject     *state;
-  char           *name_id;       /* the session id in the file name, if it has one */
-  gint64          session;       /* row id, 0 until known */
-  gboolean        deleted;       /* the person deleted the session for good */
+  char           *name_id; /* the session id in the file name, if it has one */
+  gint64          session; /* row id, 0 until known */
+  gboolean        deleted; /* the person deleted the session for good */
   guint64         line;
   guint           index_in_line; /* several objects can share one physical line */
   char           *source_id;     /* "L12", "L12.1" or "I3": the current record's dedupe key */
@@ -90,35 +90,35 @@ has_int (const LoomJson *object,
 }
 
 /* loom-importer-codex.c */
-gboolean  loom_codex_session_ready     (CodexImport     *ci);
-void      loom_codex_add_event         (CodexImport     *ci,
-                                        LoomEventDraft  *event);
-char     *loom_codex_content_text      (const LoomJson  *content,
-                                        gboolean        *injected,
-                                        gboolean        *command);
-void      loom_codex_state_set_string  (CodexImport     *ci,
-                                        const char      *map,
-                                        const char      *key,
-                                        const char      *value);
-void      loom_codex_state_set_bool    (CodexImport     *ci,
-                                        const char      *map,
-                                        const char      *key,
-                                        gboolean         value);
-void      loom_codex_state_remove      (CodexImport     *ci,
-                                        const char      *map,
-                                        const char      *key);
+gboolean loom_codex_session_ready (CodexImport *ci);
+void     loom_codex_add_event (CodexImport    *ci,
+                               LoomEventDraft *event);
+char    *loom_codex_content_text (const LoomJson *content,
+                                  gboolean       *injected,
+                                  gboolean       *command);
+void     loom_codex_state_set_string (CodexImport *ci,
+                                      const char  *map,
+                                      const char  *key,
+                                      const char  *value);
+void     loom_codex_state_set_bool (CodexImport *ci,
+                                    const char  *map,
+                                    const char  *key,
+                                    gboolean     value);
+void     loom_codex_state_remove (CodexImport *ci,
+                                  const char  *map,
+                                  const char  *key);
 
 /* loom-importer-codex-tools.c */
-void      loom_codex_tool_call         (CodexImport     *ci,
-                                        const LoomJson  *payload,
-                                        const char      *type);
-void      loom_codex_tool_output       (CodexImport     *ci,
-                                        const LoomJson  *payload);
-void      loom_codex_exec_command_end  (CodexImport     *ci,
-                                        const LoomJson  *payload);
-void      loom_codex_mcp_tool_call_end (CodexImport     *ci,
-                                        const LoomJson  *payload);
-void      loom_codex_patch_apply_end   (CodexImport     *ci,
-                                        const LoomJson  *payload);
+void loom_codex_tool_call (CodexImport    *ci,
+                           const LoomJson *payload,
+                           const char     *type);
+void loom_codex_tool_output (CodexImport    *ci,
+                             const LoomJson *payload);
+void loom_codex_exec_command_end (CodexImport    *ci,
+                                  const LoomJson *payload);
+void loom_codex_mcp_tool_call_end (CodexImport    *ci,
+                                   const LoomJson *payload);
+void loom_codex_patch_apply_end (CodexImport    *ci,
+                                 const LoomJson *payload);
 
 G_END_DECLS

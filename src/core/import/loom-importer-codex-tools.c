@@ -19,7 +19,7 @@ json_text_depth_ok (const char *text,
                     int         max_depth)
 {
   gboolean in_string = FALSE;
-  int depth = 0;
+  int      depth = 0;
 
   for (const char *p = text; *p != '\0'; p++)
     {
@@ -60,7 +60,7 @@ parse_embedded_json (CodexImport *ci,
 static char *
 join_command (const LoomJson *array)
 {
-  g_autoptr(GString) joined = g_string_new (NULL);
+  g_autoptr (GString) joined = g_string_new (NULL);
   gsize n = loom_json_is_array (array) ? loom_json_length (array) : 0;
 
   if (n == 0)
@@ -90,10 +90,9 @@ join_command (const LoomJson *array)
 static char *
 summarize_arguments (const LoomJson *arguments)
 {
-  static const char * const keys[] = {
-    "cmd", "command", "query", "q", "path", "file_path", "pattern", "url", "message",
-    "prompt", "input", "chars", "explanation", NULL
-  };
+  static const char *const keys[] = { "cmd",       "command", "query",       "q",       "path",
+                                      "file_path", "pattern", "url",         "message", "prompt",
+                                      "input",     "chars",   "explanation", NULL };
 
   for (guint k = 0; loom_json_is_object (arguments) && keys[k] != NULL; k++)
     {
@@ -138,11 +137,11 @@ codex_file_change (CodexImport *ci,
   g_autofree char *resolved = resolve_path (ci, path, workdir);
   g_autofree char *source_id = NULL;
   g_autofree char *text = NULL;
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   /* Keyed by call and path: patch_apply_end lists the same files as the patch text. */
-  source_id = g_strdup_printf ("%s:%s:%s", call_id != NULL ? call_id : ci->source_id,
-                               kind, resolved);
+  source_id = g_strdup_printf ("%s:%s:%s", call_id != NULL ? call_id : ci->source_id, kind,
+                               resolved);
   text = g_strdup_printf ("%s %s", kind, resolved);
   event.kind = LOOM_EVENT_FILE_CHANGE;
   event.source_id = source_id;
@@ -195,18 +194,18 @@ codex_patch_changes (CodexImport *ci,
                      const char  *workdir)
 {
   const PatchHeader *current = NULL;
-  g_autofree char *path = NULL;
-  g_autofree char *move_to = NULL;
-  const char *section = NULL;
-  const char *p = patch;
-  guint n = 0;
+  g_autofree char   *path = NULL;
+  g_autofree char   *move_to = NULL;
+  const char        *section = NULL;
+  const char        *p = patch;
+  guint              n = 0;
 
   while (TRUE)
     {
-      const char *eol = strchr (p, '\n');
-      gsize len = eol != NULL ? (gsize) (eol - p) : strlen (p);
+      const char        *eol = strchr (p, '\n');
+      gsize              len = eol != NULL ? (gsize)(eol - p) : strlen (p);
       const PatchHeader *next = patch_header (p);
-      gboolean end = *p == '\0' || g_str_has_prefix (p, "*** End Patch");
+      gboolean           end = *p == '\0' || g_str_has_prefix (p, "*** End Patch");
 
       if ((next != NULL || end) && current != NULL && path != NULL && *path != '\0')
         {
@@ -236,7 +235,7 @@ codex_patch_changes (CodexImport *ci,
         }
       if (end)
         break;
-      p = eol != NULL ? eol + 1 : p + len;  /* a last line without newline ends the text */
+      p = eol != NULL ? eol + 1 : p + len; /* a last line without newline ends the text */
     }
   return n;
 }
@@ -253,7 +252,7 @@ folder_of_shell_prefix (CodexImport *ci,
 {
   g_autofree char *prefix = g_strndup (command, (gsize)(end - command));
   g_autofree char *folder = NULL;
-  g_auto(GStrv) steps = NULL;
+  g_auto (GStrv) steps = NULL;
   const char *apply = strstr (prefix, "apply_patch");
 
   if (apply == NULL)
@@ -263,12 +262,12 @@ folder_of_shell_prefix (CodexImport *ci,
   steps = g_regex_split_simple ("&&|\n", prefix, 0, 0);
   for (guint i = 0; steps[i] != NULL; i++)
     {
-      char *step = g_strstrip (steps[i]);
+      char            *step = g_strstrip (steps[i]);
       g_autofree char *resolved = NULL;
-      gsize length;
+      gsize            length;
 
       if (*step == '\0' && steps[i + 1] == NULL)
-        break;  /* what ran the patch itself: "… && apply_patch" */
+        break; /* what ran the patch itself: "… && apply_patch" */
       if (!g_str_has_prefix (step, "cd ") || !*(step += 3))
         return NULL;
       step = g_strstrip (step);
@@ -291,7 +290,7 @@ codex_patch_from_call (CodexImport *ci,
                        const char  *call_id,
                        const char  *workdir)
 {
-  const char *begin = patch != NULL ? strstr (patch, "*** Begin Patch") : NULL;
+  const char      *begin = patch != NULL ? strstr (patch, "*** Begin Patch") : NULL;
   g_autofree char *moved_to = NULL;
 
   if (begin == NULL)
@@ -329,14 +328,14 @@ loom_codex_tool_call (CodexImport    *ci,
                       const LoomJson *payload,
                       const char     *type)
 {
-  const char *call_id = loom_json_member_string (payload, "call_id");
+  const char      *call_id = loom_json_member_string (payload, "call_id");
   g_autofree char *name = tool_name_for (payload, type);
   g_autofree char *input = NULL;
   g_autofree char *summary = NULL;
-  const LoomJson *arguments = NULL;
-  const char *workdir = NULL;
-  const char *patch = NULL;
-  LoomEventDraft event = { 0 };
+  const LoomJson  *arguments = NULL;
+  const char      *workdir = NULL;
+  const char      *patch = NULL;
+  LoomEventDraft   event = { 0 };
 
   if (call_id == NULL)
     call_id = loom_json_member_string (payload, "id");
@@ -356,7 +355,7 @@ loom_codex_tool_call (CodexImport    *ci,
       if (g_strcmp0 (name, "apply_patch") == 0)
         patch = loom_json_member_string (arguments, "input");
       if (patch == NULL)
-        patch = summary;  /* `apply_patch` run through the shell tool (0.4x–0.6x) */
+        patch = summary; /* `apply_patch` run through the shell tool (0.4x–0.6x) */
     }
   else if (g_strcmp0 (type, "custom_tool_call") == 0)
     {
@@ -440,21 +439,21 @@ void
 loom_codex_tool_output (CodexImport    *ci,
                         const LoomJson *payload)
 {
-  const char *call_id = loom_json_member_string (payload, "call_id");
-  const LoomJson *output = loom_json_member (payload, "output");
-  JsonObject *calls = loom_json_get_object (ci->state, STATE_CALLS);
-  JsonObject *failed = loom_json_get_object (ci->state, STATE_FAILED);
+  const char      *call_id = loom_json_member_string (payload, "call_id");
+  const LoomJson  *output = loom_json_member (payload, "output");
+  JsonObject      *calls = loom_json_get_object (ci->state, STATE_CALLS);
+  JsonObject      *failed = loom_json_get_object (ci->state, STATE_FAILED);
   g_autofree char *raw = NULL;
   g_autofree char *text = NULL;
-  LoomEventDraft event = { 0 };
-  int error = -1;
+  LoomEventDraft   event = { 0 };
+  int              error = -1;
 
   if (!loom_codex_session_ready (ci))
     return;
 
   if (loom_json_string (output) != NULL)
     {
-      const char *s = loom_json_string (output);
+      const char     *s = loom_json_string (output);
       const LoomJson *legacy;
 
       raw = g_strdup (s);
@@ -481,7 +480,7 @@ loom_codex_tool_output (CodexImport    *ci,
   else if (loom_json_is_object (output))
     {
       gboolean ignored = FALSE;
-      int success = member_bool (output, "success");
+      int      success = member_bool (output, "success");
 
       raw = loom_json_value_to_string (output);
       text = loom_codex_content_text (loom_json_member (output, "content"), &ignored, &ignored);
@@ -522,7 +521,7 @@ void
 loom_codex_mcp_tool_call_end (CodexImport    *ci,
                               const LoomJson *payload)
 {
-  const char *call_id = loom_json_member_string (payload, "call_id");
+  const char     *call_id = loom_json_member_string (payload, "call_id");
   const LoomJson *result = loom_json_member_object (payload, "result");
   const LoomJson *ok = loom_json_member_object (result, "Ok");
 
@@ -531,7 +530,7 @@ loom_codex_mcp_tool_call_end (CodexImport    *ci,
   /* result is Result<CallToolResult, String>: {"Err": "…"} or {"Ok": {…, "isError": bool}}. */
   loom_codex_state_set_bool (ci, STATE_FAILED, call_id,
                              loom_json_member (result, "Err") != NULL ||
-                             member_bool (ok, "isError") == 1);
+                               member_bool (ok, "isError") == 1);
 }
 
 /* patch_apply_end{call_id, success, changes{path: {type|add|update|delete …}}}. The changes are
@@ -541,9 +540,9 @@ void
 loom_codex_patch_apply_end (CodexImport    *ci,
                             const LoomJson *payload)
 {
-  const char *call_id = loom_json_member_string (payload, "call_id");
+  const char     *call_id = loom_json_member_string (payload, "call_id");
   const LoomJson *changes = loom_json_member_object (payload, "changes");
-  JsonObject *patched = loom_json_get_object (ci->state, STATE_PATCHED);
+  JsonObject     *patched = loom_json_get_object (ci->state, STATE_PATCHED);
 
   if (call_id != NULL && member_bool (payload, "success") >= 0)
     loom_codex_state_set_bool (ci, STATE_FAILED, call_id, member_bool (payload, "success") == 0);
@@ -558,12 +557,12 @@ loom_codex_patch_apply_end (CodexImport    *ci,
   for (gsize i = 0; i < loom_json_length (changes); i++)
     {
       /* The member accessors answer NULL for a change that is not an object. */
-      const LoomJson *change = loom_json_element (changes, i);
-      const char *path = loom_json_name (change);
-      const char *kind = loom_json_member_string (change, "type");
-      const LoomJson *detail = change;
+      const LoomJson  *change = loom_json_element (changes, i);
+      const char      *path = loom_json_name (change);
+      const char      *kind = loom_json_member_string (change, "type");
+      const LoomJson  *detail = change;
       g_autofree char *diff = loom_json_value_to_string (change);
-      const char *move_path;
+      const char      *move_path;
 
       if (kind == NULL && loom_json_is_object (change) && loom_json_length (change) == 1)
         {

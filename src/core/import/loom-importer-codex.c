@@ -36,18 +36,16 @@
 /* Text that Codex puts in role:user items itself (codex-rs contextual user fragments, plus the
  * older <user_instructions> and the developer-side <permissions instructions>). Matched at the
  * start of a content part, ignoring case and leading blanks, as Codex does. */
-static const char * const injected_markers[] = {
-  "<environment_context>",
-  "# AGENTS.md instructions for",
-  "<permissions instructions>",
-  "<user_instructions>",
-  "<INSTRUCTIONS>",
-  "<skill>",
-  "<turn_aborted>",
-  "<subagents>",
-  "<subagent_notification>",
-  NULL
-};
+static const char *const injected_markers[] = { "<environment_context>",
+                                                "# AGENTS.md instructions for",
+                                                "<permissions instructions>",
+                                                "<user_instructions>",
+                                                "<INSTRUCTIONS>",
+                                                "<skill>",
+                                                "<turn_aborted>",
+                                                "<subagents>",
+                                                "<subagent_notification>",
+                                                NULL };
 
 /* A shell command the person ran with `!`: typed by them, but not a prompt to the model. */
 #define COMMAND_MARKER "<user_shell_command>"
@@ -138,9 +136,9 @@ static char *
 session_id_from_name (const char *path)
 {
   g_autofree char *base = g_path_get_basename (path);
-  char *dot = strrchr (base, '.');
-  gsize len;
-  const char *tail;
+  char            *dot = strrchr (base, '.');
+  gsize            len;
+  const char      *tail;
 
   if (dot != NULL)
     *dot = '\0';
@@ -187,7 +185,7 @@ codex_open_session (CodexImport       *ci,
 gboolean
 loom_codex_session_ready (CodexImport *ci)
 {
-  g_autoptr(LoomSessionRecord) meta = NULL;
+  g_autoptr (LoomSessionRecord) meta = NULL;
   const char *known;
 
   if (ci->session != 0)
@@ -232,7 +230,7 @@ codex_fill_meta (CodexImport       *ci,
 {
   const LoomJson *git = loom_json_member_object (payload, "git");
   const LoomJson *source = loom_json_member_object (payload, "source");
-  const char *cwd = loom_json_member_string (payload, "cwd");
+  const char     *cwd = loom_json_member_string (payload, "cwd");
 
   meta->cwd = g_strdup (cwd);
   meta->agent_version = g_strdup (loom_json_member_string (payload, "cli_version"));
@@ -265,7 +263,7 @@ static void
 codex_session_meta (CodexImport    *ci,
                     const LoomJson *payload)
 {
-  g_autoptr(LoomSessionRecord) meta = loom_session_record_new ();
+  g_autoptr (LoomSessionRecord) meta = loom_session_record_new ();
   const char *id = loom_json_member_string (payload, "id");
   const char *known = loom_json_get_string (ci->state, STATE_SESSION);
 
@@ -282,7 +280,7 @@ codex_session_meta (CodexImport    *ci,
    * took the file name's id when the two disagreed: that session is re-keyed. */
   if (known == NULL && ci->name_id != NULL && g_ascii_strcasecmp (id, ci->name_id) != 0 &&
       !loom_import_file_rekey (ci->file, CODEX_SOURCE, ci->name_id, id, &ci->error))
-    known = ci->name_id;  /* another file's session has the id: this one keeps its own */
+    known = ci->name_id; /* another file's session has the id: this one keeps its own */
   if (ci->error != NULL)
     return;
 
@@ -292,7 +290,7 @@ codex_session_meta (CodexImport    *ci,
        * was forked from. Keep the fact, not the identity. */
       g_autofree char *text = g_strdup_printf ("Continues session %s", id);
       g_autofree char *source_id = g_strdup_printf ("fork:%s", id);
-      LoomEventDraft event = { 0 };
+      LoomEventDraft   event = { 0 };
 
       if (!loom_codex_session_ready (ci))
         return;
@@ -330,7 +328,7 @@ static void
 codex_cwd_from_context (CodexImport *ci,
                         const char  *text)
 {
-  g_autoptr(LoomSessionRecord) meta = NULL;
+  g_autoptr (LoomSessionRecord) meta = NULL;
   const char *start = strstr (text, "<cwd>");
   const char *end;
 
@@ -385,7 +383,7 @@ codex_add_raw (CodexImport    *ci,
                const char     *what)
 {
   g_autofree char *payload = loom_json_value_to_string (record);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -418,7 +416,7 @@ loom_codex_content_text (const LoomJson *content,
                          gboolean       *injected,
                          gboolean       *command)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
 
   if (loom_json_string (content) != NULL)
     {
@@ -432,8 +430,8 @@ loom_codex_content_text (const LoomJson *content,
     {
       /* The member accessors answer NULL for a part that is not an object. */
       const LoomJson *part = loom_json_element (content, i);
-      const char *type = loom_json_member_string (part, "type");
-      const char *piece = loom_json_member_string (part, "text");
+      const char     *type = loom_json_member_string (part, "type");
+      const char     *piece = loom_json_member_string (part, "text");
 
       if (piece == NULL && g_strcmp0 (type, "refusal") == 0)
         piece = loom_json_member_string (part, "refusal");
@@ -459,9 +457,9 @@ codex_message (CodexImport    *ci,
                const LoomJson *payload)
 {
   LoomMessageDraft message = LOOM_MESSAGE_DRAFT_INIT;
-  const char *role = loom_json_member_string (payload, "role");
-  gboolean injected = FALSE;
-  gboolean command = FALSE;
+  const char      *role = loom_json_member_string (payload, "role");
+  gboolean         injected = FALSE;
+  gboolean         command = FALSE;
   g_autofree char *text = NULL;
 
   text = loom_codex_content_text (loom_json_member (payload, "content"), &injected, &command);
@@ -500,14 +498,13 @@ codex_agent_message (CodexImport    *ci,
                      const LoomJson *payload)
 {
   LoomMessageDraft message = LOOM_MESSAGE_DRAFT_INIT;
-  gboolean injected = FALSE;
-  gboolean command = FALSE;
-  g_autofree char *body = loom_codex_content_text (loom_json_member (payload, "content"),
-                                                   &injected, &command);
-  g_autofree char *text = g_strdup_printf ("[%s → %s] %s",
-                                           loom_json_member_string (payload, "author") ?: "agent",
-                                           loom_json_member_string (payload, "recipient") ?: "",
-                                           body != NULL ? body : "");
+  gboolean         injected = FALSE;
+  gboolean         command = FALSE;
+  g_autofree char *body = loom_codex_content_text (loom_json_member (payload, "content"), &injected,
+                                                   &command);
+  g_autofree char *text = g_strdup_printf (
+    "[%s → %s] %s", loom_json_member_string (payload, "author") ?: "agent",
+    loom_json_member_string (payload, "recipient") ?: "", body != NULL ? body : "");
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -523,10 +520,10 @@ static void
 codex_reasoning (CodexImport    *ci,
                  const LoomJson *payload)
 {
-  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr (GString) text = g_string_new (NULL);
   g_autofree char *raw = NULL;
-  LoomEventDraft event = { 0 };
-  const char *lists[] = { "summary", "content" };
+  LoomEventDraft   event = { 0 };
+  const char      *lists[] = { "summary", "content" };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -538,7 +535,7 @@ codex_reasoning (CodexImport    *ci,
       for (gsize i = 0; i < loom_json_length (parts); i++)
         {
           const LoomJson *part = loom_json_element (parts, i);
-          const char *piece = loom_json_string (part);
+          const char     *piece = loom_json_string (part);
 
           if (piece == NULL)
             piece = loom_json_member_string (part, "text");
@@ -581,7 +578,7 @@ codex_response_item (CodexImport    *ci,
   else if (g_str_has_suffix (type, "_call") && strlen (type) > strlen ("_call"))
     loom_codex_tool_call (ci, payload, type);
   else
-    codex_add_raw (ci, record, type);  /* ghost_snapshot, compaction items, future types */
+    codex_add_raw (ci, record, type); /* ghost_snapshot, compaction items, future types */
 }
 
 /* ——— event messages ——— */
@@ -596,14 +593,14 @@ static void
 codex_token_count (CodexImport    *ci,
                    const LoomJson *payload)
 {
-  static const char * const fields[] = {
-    "input_tokens", "cached_input_tokens", "cache_write_input_tokens", "output_tokens",
-    "reasoning_output_tokens",
+  static const char *const fields[] = {
+    "input_tokens",  "cached_input_tokens",     "cache_write_input_tokens",
+    "output_tokens", "reasoning_output_tokens",
   };
   const LoomJson *info = loom_json_member_object (payload, "info");
   const LoomJson *total = loom_json_member_object (info, "total_token_usage");
-  JsonObject *tokens = loom_json_get_object (ci->state, STATE_TOKENS);
-  gboolean counted = FALSE;
+  JsonObject     *tokens = loom_json_get_object (ci->state, STATE_TOKENS);
+  gboolean        counted = FALSE;
 
   if (total == NULL)
     return;
@@ -634,7 +631,7 @@ codex_lifecycle (CodexImport    *ci,
                  const char     *text)
 {
   g_autofree char *raw = loom_json_value_to_string (payload);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -648,7 +645,7 @@ static void
 codex_turn_aborted (CodexImport    *ci,
                     const LoomJson *payload)
 {
-  const char *reason = loom_json_member_string (payload, "reason");
+  const char      *reason = loom_json_member_string (payload, "reason");
   g_autofree char *text = g_strdup_printf ("Turn aborted: %s", reason != NULL ? reason : "unknown");
 
   codex_lifecycle (ci, payload, text);
@@ -658,7 +655,7 @@ static void
 codex_thread_name (CodexImport    *ci,
                    const LoomJson *payload)
 {
-  g_autoptr(LoomSessionRecord) meta = NULL;
+  g_autoptr (LoomSessionRecord) meta = NULL;
   const char *name = loom_json_member_string (payload, "thread_name");
 
   if (name == NULL)
@@ -676,7 +673,7 @@ codex_subagent_activity (CodexImport    *ci,
 {
   g_autofree char *raw = loom_json_value_to_string (payload);
   g_autofree char *text = NULL;
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -695,7 +692,7 @@ codex_api_error (CodexImport    *ci,
                  const LoomJson *payload)
 {
   g_autofree char *raw = loom_json_value_to_string (payload);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -707,13 +704,22 @@ codex_api_error (CodexImport    *ci,
 
 /* event_msg types that repeat a response_item (double bookkeeping) or announce what a later item
  * records: imported through that item, never twice. */
-static const char * const duplicate_events[] = {
-  "user_message", "agent_message", "agent_message_delta", "agent_reasoning",
-  "agent_reasoning_delta", "agent_reasoning_raw_content", "agent_reasoning_raw_content_delta",
-  "agent_reasoning_section_break", "web_search_begin", "web_search_end", "context_compacted",
-  "exec_command_begin", "exec_command_output_delta", "patch_apply_begin", "mcp_tool_call_begin",
-  NULL
-};
+static const char *const duplicate_events[] = { "user_message",
+                                                "agent_message",
+                                                "agent_message_delta",
+                                                "agent_reasoning",
+                                                "agent_reasoning_delta",
+                                                "agent_reasoning_raw_content",
+                                                "agent_reasoning_raw_content_delta",
+                                                "agent_reasoning_section_break",
+                                                "web_search_begin",
+                                                "web_search_end",
+                                                "context_compacted",
+                                                "exec_command_begin",
+                                                "exec_command_output_delta",
+                                                "patch_apply_begin",
+                                                "mcp_tool_call_begin",
+                                                NULL };
 
 static void
 codex_event_msg (CodexImport    *ci,
@@ -767,12 +773,12 @@ static void
 codex_turn_context (CodexImport    *ci,
                     const LoomJson *payload)
 {
-  const LoomJson *collaboration = loom_json_member_object (payload, "collaboration_mode");
-  const LoomJson *settings = loom_json_member_object (collaboration, "settings");
-  const char *model = loom_json_member_string (payload, "model");
-  const char *cwd = loom_json_member_string (payload, "cwd");
-  const char *effort = loom_json_member_string (payload, "effort");
-  const char *mode = loom_json_member_string (collaboration, "mode");
+  const LoomJson  *collaboration = loom_json_member_object (payload, "collaboration_mode");
+  const LoomJson  *settings = loom_json_member_object (collaboration, "settings");
+  const char      *model = loom_json_member_string (payload, "model");
+  const char      *cwd = loom_json_member_string (payload, "cwd");
+  const char      *effort = loom_json_member_string (payload, "effort");
+  const char      *mode = loom_json_member_string (collaboration, "mode");
   g_autofree char *agent_mode = NULL;
 
   if (model == NULL)
@@ -782,7 +788,7 @@ codex_turn_context (CodexImport    *ci,
   if (!is_empty (model))
     {
       JsonArray *models = loom_json_get_array (ci->state, STATE_MODELS);
-      gboolean known = FALSE;
+      gboolean   known = FALSE;
 
       json_object_set_string_member (ci->state, STATE_MODEL, model);
       if (models == NULL)
@@ -809,7 +815,7 @@ codex_turn_context (CodexImport    *ci,
        g_strcmp0 (agent_mode, loom_json_get_string (ci->state, STATE_MODE)) != 0) ||
       (!is_empty (cwd) && !loom_json_get_int (ci->state, STATE_HAS_CWD, 0)))
     {
-      g_autoptr(LoomSessionRecord) meta = loom_session_record_new ();
+      g_autoptr (LoomSessionRecord) meta = loom_session_record_new ();
 
       if (agent_mode != NULL)
         {
@@ -831,9 +837,9 @@ static void
 codex_compacted (CodexImport    *ci,
                  const LoomJson *payload)
 {
-  const char *summary = loom_json_member_string (payload, "message");
+  const char      *summary = loom_json_member_string (payload, "message");
   g_autofree char *raw = loom_json_value_to_string (payload);
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
 
   if (!loom_codex_session_ready (ci))
     return;
@@ -869,8 +875,8 @@ codex_record_id (CodexImport *ci,
   ci->line = line;
   g_free (ci->source_id);
   ci->source_id = ci->index_in_line == 0
-    ? g_strdup_printf ("L%" G_GUINT64_FORMAT, line)
-    : g_strdup_printf ("L%" G_GUINT64_FORMAT ".%u", line, ci->index_in_line);
+                    ? g_strdup_printf ("L%" G_GUINT64_FORMAT, line)
+                    : g_strdup_printf ("L%" G_GUINT64_FORMAT ".%u", line, ci->index_in_line);
 }
 
 static void
@@ -890,16 +896,15 @@ codex_envelope (CodexImport    *ci,
   else if (strcmp (type, "compacted") == 0)
     codex_compacted (ci, payload);
   else
-    codex_add_raw (ci, record, type);  /* world_state, inter_agent_communication_metadata, … */
+    codex_add_raw (ci, record, type); /* world_state, inter_agent_communication_metadata, … */
 }
 
 /* ResponseItem types that stand bare on a line before the envelope (and in TypeScript files). */
 static gboolean
 is_response_item_type (const char *type)
 {
-  static const char * const types[] = {
-    "message", "reasoning", "agent_message", "ghost_snapshot", "compaction", NULL
-  };
+  static const char *const types[] = { "message",        "reasoning",  "agent_message",
+                                       "ghost_snapshot", "compaction", NULL };
 
   for (guint i = 0; types[i] != NULL; i++)
     if (strcmp (type, types[i]) == 0)
@@ -927,7 +932,7 @@ static void
 codex_dispatch (CodexImport    *ci,
                 const LoomJson *record)
 {
-  const char *type = loom_json_member_string (record, "type");
+  const char     *type = loom_json_member_string (record, "type");
   const LoomJson *payload;
 
   if (!loom_json_is_object (record))
@@ -951,14 +956,14 @@ codex_dispatch (CodexImport    *ci,
   if (type != NULL && loom_json_is_object (payload))
     codex_envelope (ci, type, payload, record);
   else if (type != NULL && payload != NULL)
-    codex_add_raw (ci, record, type);  /* an envelope whose payload has the wrong type */
+    codex_add_raw (ci, record, type); /* an envelope whose payload has the wrong type */
   else if (loom_json_member (record, "record_type") != NULL)
-    ;  /* pre-envelope {"record_type":"state"} snapshots: empty bookkeeping, nothing to show */
+    ; /* pre-envelope {"record_type":"state"} snapshots: empty bookkeeping, nothing to show */
   else if (type != NULL)
-    codex_response_item (ci, record, record);  /* pre-envelope / TypeScript: a bare item */
+    codex_response_item (ci, record, record); /* pre-envelope / TypeScript: a bare item */
   else if (loom_json_member_string (record, "id") != NULL &&
            loom_json_member (record, "timestamp") != NULL)
-    codex_session_meta (ci, record);  /* the pre-envelope first line */
+    codex_session_meta (ci, record); /* the pre-envelope first line */
   else
     codex_add_raw (ci, record, NULL);
 }
@@ -966,13 +971,13 @@ codex_dispatch (CodexImport    *ci,
 /* The original TypeScript CLI: {session:{id, timestamp, instructions}, items:[…]}, rewritten
  * whole as the session grows. Items have no times: they take the session's. */
 static gboolean
-codex_import_document (CodexImport  *ci,
-                       GError      **error)
+codex_import_document (CodexImport *ci,
+                       GError     **error)
 {
   const LoomJson *document = loom_import_file_read_document (ci->file, error);
   const LoomJson *session;
   const LoomJson *items;
-  guint n, done;
+  guint           n, done;
 
   if (document == NULL)
     return FALSE;
@@ -991,7 +996,7 @@ codex_import_document (CodexImport  *ci,
 
   n = loom_json_length (items);
   /* A pass that is not a reset has already imported the first items. */
-  done = (guint) CLAMP (loom_json_get_int (ci->state, STATE_ITEMS, 0), 0, n);
+  done = (guint)CLAMP (loom_json_get_int (ci->state, STATE_ITEMS, 0), 0, n);
   for (guint i = done; i < n && ci->error == NULL; i++)
     {
       const LoomJson *item = loom_json_element (items, i);
@@ -1016,7 +1021,7 @@ static void
 codex_flush_tokens (CodexImport *ci)
 {
   JsonObject *tokens = loom_json_get_object (ci->state, STATE_TOKENS);
-  gint64 input, cached, written;
+  gint64      input, cached, written;
 
   /* Every pass that touched the session sets the totals again: the framework recomputes a
    * touched session's totals from its messages unless told otherwise. */
@@ -1029,10 +1034,8 @@ codex_flush_tokens (CodexImport *ci)
   input = loom_json_get_int (tokens, "input_tokens", 0);
   cached = loom_json_get_int (tokens, "cached_input_tokens", 0);
   written = loom_json_get_int (tokens, "cache_write_input_tokens", 0);
-  loom_import_file_set_tokens (ci->file, ci->session,
-                               MAX (input - cached - written, 0),
-                               loom_json_get_int (tokens, "output_tokens", 0),
-                               cached, written,
+  loom_import_file_set_tokens (ci->file, ci->session, MAX (input - cached - written, 0),
+                               loom_json_get_int (tokens, "output_tokens", 0), cached, written,
                                loom_json_get_int (tokens, "reasoning_output_tokens", -1));
 }
 
@@ -1041,7 +1044,7 @@ static void
 codex_flush_models (CodexImport *ci)
 {
   JsonArray *models = loom_json_get_array (ci->state, STATE_MODELS);
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) names = NULL;
 
   if (models == NULL || ci->session == 0 || ci->error != NULL)
     return;
@@ -1050,7 +1053,7 @@ codex_flush_models (CodexImport *ci)
     if (json_array_get_string_element (models, i) != NULL)
       g_ptr_array_add (names, (gpointer)json_array_get_string_element (models, i));
   g_ptr_array_add (names, NULL);
-  loom_import_file_set_models (ci->file, ci->session, (const char * const *)names->pdata);
+  loom_import_file_set_models (ci->file, ci->session, (const char *const *)names->pdata);
 }
 
 /* The id of the first session_meta (or of the bare first line before the envelope). */
@@ -1058,9 +1061,9 @@ static char *
 first_meta_id (const LoomJson *record,
                gpointer        data)
 {
-  const char *type = loom_json_member_string (record, "type");
+  const char     *type = loom_json_member_string (record, "type");
   const LoomJson *payload = loom_json_member_object (record, "payload");
-  const char *id;
+  const char     *id;
 
   if (g_strcmp0 (type, "session_meta") != 0)
     payload = type == NULL && loom_json_member (record, "timestamp") != NULL ? record : NULL;
@@ -1075,7 +1078,7 @@ first_meta_id (const LoomJson *record,
 static void
 codex_check_identity (CodexImport *ci)
 {
-  const char *known = loom_json_get_string (ci->state, STATE_SESSION);
+  const char      *known = loom_json_get_string (ci->state, STATE_SESSION);
   g_autofree char *id = NULL;
 
   if (loom_import_file_is_reset (ci->file) || loom_import_file_ids_checked (ci->file) ||
@@ -1088,12 +1091,12 @@ codex_check_identity (CodexImport *ci)
 }
 
 static gboolean
-codex_import_file (LoomImportFile  *file,
-                   GError         **error)
+codex_import_file (LoomImportFile *file,
+                   GError        **error)
 {
-  CodexImport ci = { 0 };
-  const char *path = loom_import_file_get_path (file);
-  gboolean ok = TRUE;
+  CodexImport     ci = { 0 };
+  const char     *path = loom_import_file_get_path (file);
+  gboolean        ok = TRUE;
   const LoomJson *record = NULL;
 
   ci.file = file;
@@ -1132,11 +1135,11 @@ codex_import_file (LoomImportFile  *file,
 static char **
 codex_default_roots (void)
 {
-  const char *codex_home = g_getenv ("CODEX_HOME");
+  const char      *codex_home = g_getenv ("CODEX_HOME");
   g_autofree char *home = !is_empty (codex_home)
-    ? g_strdup (codex_home)
-    : g_build_filename (g_get_home_dir (), ".codex", NULL);
-  char **roots = g_new0 (char *, 3);
+                            ? g_strdup (codex_home)
+                            : g_build_filename (g_get_home_dir (), ".codex", NULL);
+  char           **roots = g_new0 (char *, 3);
 
   roots[0] = g_build_filename (home, "sessions", NULL);
   roots[1] = g_build_filename (home, "archived_sessions", NULL);
@@ -1154,7 +1157,7 @@ static int
 compare_names (gconstpointer a,
                gconstpointer b)
 {
-  return strcmp (*(char * const *) a, *(char * const *) b);
+  return strcmp (*(char *const *)a, *(char *const *)b);
 }
 
 /* Discovery's rules, which claims follows too: rollout files at any depth down to this one.
@@ -1173,8 +1176,8 @@ codex_discover_dir (const char *dir,
                     guint       depth,
                     GPtrArray  *files)
 {
-  g_autoptr(GDir) handle = NULL;
-  g_autoptr(GPtrArray) names = NULL;
+  g_autoptr (GDir) handle = NULL;
+  g_autoptr (GPtrArray) names = NULL;
   const char *name;
 
   if (!enters_folder (depth) || (handle = g_dir_open (dir, 0, NULL)) == NULL)
@@ -1186,13 +1189,13 @@ codex_discover_dir (const char *dir,
 
   for (guint i = 0; i < names->len; i++)
     {
-      const char *entry = g_ptr_array_index (names, i);
+      const char      *entry = g_ptr_array_index (names, i);
       g_autofree char *path = g_build_filename (dir, entry, NULL);
 
       if (is_rollout_name (entry) && g_file_test (path, G_FILE_TEST_IS_REGULAR))
         g_ptr_array_add (files, g_steal_pointer (&path));
       else if (g_file_test (path, G_FILE_TEST_IS_DIR) &&
-               !g_file_test (path, G_FILE_TEST_IS_SYMLINK))  /* no loops through links */
+               !g_file_test (path, G_FILE_TEST_IS_SYMLINK)) /* no loops through links */
         codex_discover_dir (path, depth + 1, files);
     }
 }
@@ -1208,9 +1211,9 @@ static gboolean
 codex_claims (const char *root,
               const char *path)
 {
-  g_auto(GStrv) parts = loom_importer_split_path (root, path);
+  g_auto (GStrv) parts = loom_importer_split_path (root, path);
   GStatBuf st;
-  guint n;
+  guint    n;
 
   if (parts == NULL)
     return FALSE;
@@ -1228,11 +1231,10 @@ static gboolean
 line_has_envelope_type (const char *line,
                         gsize       len)
 {
-  static const char * const types[] = {
-    "session_meta", "response_item", "event_msg", "turn_context", "compacted", NULL
-  };
-  const char *end = line + len;
-  const char *p = g_strstr_len (line, len, "\"type\"");
+  static const char *const types[] = { "session_meta", "response_item", "event_msg",
+                                       "turn_context", "compacted",     NULL };
+  const char              *end = line + len;
+  const char              *p = g_strstr_len (line, len, "\"type\"");
 
   if (p == NULL)
     return FALSE;
@@ -1249,7 +1251,7 @@ line_has_envelope_type (const char *line,
     {
       gsize n = strlen (types[i]);
 
-      if ((gsize) (end - p) > n && strncmp (p, types[i], n) == 0 && p[n] == '"')
+      if ((gsize)(end - p) > n && strncmp (p, types[i], n) == 0 && p[n] == '"')
         return TRUE;
     }
   return FALSE;
@@ -1261,10 +1263,10 @@ codex_detect (const char *path,
               gsize       head_len)
 {
   g_autofree char *name = g_path_get_basename (path);
-  const char *start = head;
-  const char *end = head + head_len;
-  const char *eol;
-  gsize line_len;
+  const char      *start = head;
+  const char      *end = head + head_len;
+  const char      *eol;
+  gsize            line_len;
 
   if (head == NULL)
     return FALSE;
@@ -1292,7 +1294,7 @@ codex_detect (const char *path,
 
       while (p < end && g_ascii_isspace (*p))
         p++;
-      return (gsize) (end - p) > 5 && strncmp (p, "\"id\"", 4) == 0 &&
+      return (gsize)(end - p) > 5 && strncmp (p, "\"id\"", 4) == 0 &&
              g_strstr_len (start, line_len, "\"timestamp\"") != NULL;
     }
   return FALSE;

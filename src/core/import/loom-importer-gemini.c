@@ -32,38 +32,38 @@
 #define SOURCE_NAME "gemini"
 
 /* ~/.gemini/tmp/<project>/chats is two levels down; a folder added by hand may be a bit deeper. */
-#define DISCOVER_DEPTH 4
+#define DISCOVER_DEPTH    4
 /* Enough for the keys at the start of the metadata line or of a pretty-printed document. */
-#define HEAD_LIMIT 8192
+#define HEAD_LIMIT        8192
 /* The start of a pretty-printed legacy document, where sessionId and projectHash sit. */
 #define PRETTY_HEAD_LIMIT 1024
-#define MARKER_LIMIT 4096
+#define MARKER_LIMIT      4096
 
 /* What the file's cursor keeps between passes. */
-#define STATE_SESSION "session"     /* the sessionId of the metadata line */
+#define STATE_SESSION "session" /* the sessionId of the metadata line */
 #define STATE_HASH    "projectHash"
-#define STATE_SEEN    "seen"        /* message id → whether its stored text is not empty */
+#define STATE_SEEN    "seen" /* message id → whether its stored text is not empty */
 
 typedef struct
 {
   LoomImportFile *file;
   JsonObject     *state;
-  JsonObject     *seen;             /* borrowed from state */
-  char           *parent_id;        /* the parent's sessionId, from chats/<parent>/<id>.jsonl */
-  gint64          session_id;       /* the session's row, 0 until known */
-  gboolean        deleted;          /* the person deleted the session for good: skip it */
+  JsonObject     *seen;       /* borrowed from state */
+  char           *parent_id;  /* the parent's sessionId, from chats/<parent>/<id>.jsonl */
+  gint64          session_id; /* the session's row, 0 until known */
+  gboolean        deleted;    /* the person deleted the session for good: skip it */
   gboolean        warned_orphan;
   gboolean        marker_tried;
 
   /* Metadata, written when the session is first seen and again at the end of the file. */
-  char           *title;
-  char           *cwd;
-  gint64          created_at;
-  gint64          updated_at;
-  gboolean        subagent;
-  gboolean        dirty;
+  char    *title;
+  char    *cwd;
+  gint64   created_at;
+  gint64   updated_at;
+  gboolean subagent;
+  gboolean dirty;
 
-  gint64          last_time;        /* the latest record time, for records that have none */
+  gint64 last_time; /* the latest record time, for records that have none */
 } GeminiImport;
 
 static void
@@ -152,9 +152,9 @@ root_from_directories (const LoomJson *directories,
     return NULL;
   for (gsize i = 0; i < n; i++)
     {
-      const LoomJson *element = loom_json_element (directories, i);
+      const LoomJson  *element = loom_json_element (directories, i);
       g_autofree char *hash = NULL;
-      const char *dir;
+      const char      *dir;
 
       if (!loom_json_is_string (element))
         continue;
@@ -173,8 +173,8 @@ root_from_marker (const char *path)
   g_autofree char *project_dir = project_dir_from_path (path);
   g_autofree char *marker = NULL;
   g_autofree char *contents = NULL;
-  GStatBuf st;
-  gsize length;
+  GStatBuf         st;
+  gsize            length;
 
   if (project_dir == NULL)
     return NULL;
@@ -207,7 +207,7 @@ append_part (GString        *text,
              const LoomJson *part)
 {
   const LoomJson *data;
-  const char *value;
+  const char     *value;
 
   if (loom_json_is_string (part))
     {
@@ -225,7 +225,7 @@ append_part (GString        *text,
     g_string_append (text, value);
   else if ((data = loom_json_member_object (part, "inlineData")) != NULL)
     {
-      const char *mime = loom_json_member_string (data, "mimeType");
+      const char      *mime = loom_json_member_string (data, "mimeType");
       g_autofree char *label = NULL;
 
       /* The base64 data stays out of the text: it is neither readable nor searchable. */
@@ -245,16 +245,16 @@ append_part (GString        *text,
     }
   else if ((data = loom_json_member_object (part, "functionCall")) != NULL)
     {
-      g_autofree char *label = g_strdup_printf ("[tool call: %s]",
-                                                loom_json_member_string (data, "name")
-                                                  ? loom_json_member_string (data, "name") : "?");
+      g_autofree char *label = g_strdup_printf (
+        "[tool call: %s]",
+        loom_json_member_string (data, "name") ? loom_json_member_string (data, "name") : "?");
       append_block (text, label);
     }
   else if ((data = loom_json_member_object (part, "functionResponse")) != NULL)
     {
-      g_autofree char *label = g_strdup_printf ("[tool result: %s]",
-                                                loom_json_member_string (data, "name")
-                                                  ? loom_json_member_string (data, "name") : "?");
+      g_autofree char *label = g_strdup_printf (
+        "[tool result: %s]",
+        loom_json_member_string (data, "name") ? loom_json_member_string (data, "name") : "?");
       append_block (text, label);
     }
   else if ((data = loom_json_member_object (part, "executableCode")) != NULL &&
@@ -271,7 +271,7 @@ content_text (const LoomJson *content)
 {
   GString *text = g_string_new (NULL);
 
-  if (loom_json_type (content) == LOOM_JSON_NULL)  /* missing, or null */
+  if (loom_json_type (content) == LOOM_JSON_NULL) /* missing, or null */
     return g_string_free (text, FALSE);
 
   if (loom_json_is_array (content))
@@ -296,8 +296,7 @@ only_function_responses (const LoomJson *content)
     {
       const LoomJson *part = loom_json_element (content, i);
 
-      if (!loom_json_is_object (part) ||
-          loom_json_member_object (part, "functionResponse") == NULL)
+      if (!loom_json_is_object (part) || loom_json_member_object (part, "functionResponse") == NULL)
         return FALSE;
     }
   return n > 0;
@@ -348,8 +347,8 @@ record_time (GeminiImport   *ctx,
 /* ——— The session ——— */
 
 static gboolean
-write_session (GeminiImport  *ctx,
-               GError       **error)
+write_session (GeminiImport *ctx,
+               GError      **error)
 {
   LoomSessionRecord meta = { 0 };
 
@@ -377,8 +376,8 @@ write_session (GeminiImport  *ctx,
 /* On an appending pass the metadata line was read by an earlier pass: its sessionId is in the
  * cursor's state. */
 static gboolean
-ensure_session (GeminiImport  *ctx,
-                GError       **error)
+ensure_session (GeminiImport *ctx,
+                GError      **error)
 {
   if (ctx->session_id > 0 || ctx->deleted)
     return TRUE;
@@ -399,9 +398,9 @@ take_metadata (GeminiImport   *ctx,
   const char *summary = loom_json_member_string (metadata, "summary");
   const char *kind = loom_json_member_string (metadata, "kind");
   const char *hash = loom_json_member_string (metadata, "projectHash");
-  gint64 start = loom_time_from_iso (loom_json_member_string (metadata, "startTime"));
-  gint64 last = loom_time_from_iso (loom_json_member_string (metadata, "lastUpdated"));
-  gboolean had_cwd = ctx->cwd != NULL;
+  gint64      start = loom_time_from_iso (loom_json_member_string (metadata, "startTime"));
+  gint64      last = loom_time_from_iso (loom_json_member_string (metadata, "lastUpdated"));
+  gboolean    had_cwd = ctx->cwd != NULL;
 
   if (hash != NULL && loom_json_get_string (ctx->state, STATE_HASH) == NULL)
     json_object_set_string_member (ctx->state, STATE_HASH, hash);
@@ -447,13 +446,13 @@ take_metadata (GeminiImport   *ctx,
  * tool calls, so the text is given once: the first non-empty one wins. Usage only grows: a
  * later record's placeholder tokens (zeros, or fields missing) keep the earlier figures. */
 static gint64
-add_message (GeminiImport      *ctx,
-             LoomMessageDraft  *draft,
-             const char        *text,
-             GError           **error)
+add_message (GeminiImport     *ctx,
+             LoomMessageDraft *draft,
+             const char       *text,
+             GError          **error)
 {
   gboolean had_text = loom_json_get_int (ctx->seen, draft->source_id, 0) != 0;
-  gint64 row;
+  gint64   row;
 
   draft->text = had_text ? "" : text;
   row = loom_import_file_add_message (ctx->file, ctx->session_id, draft, error);
@@ -464,21 +463,21 @@ add_message (GeminiImport      *ctx,
 }
 
 static gboolean
-add_event (GeminiImport          *ctx,
-           const LoomEventDraft  *event,
-           GError               **error)
+add_event (GeminiImport         *ctx,
+           const LoomEventDraft *event,
+           GError              **error)
 {
   return loom_import_file_add_event (ctx->file, ctx->session_id, event, error) > 0;
 }
 
 static gboolean
-import_raw (GeminiImport    *ctx,
-            const LoomJson  *value,
-            const char      *source_id,
-            const char      *what,
-            GError         **error)
+import_raw (GeminiImport   *ctx,
+            const LoomJson *value,
+            const char     *source_id,
+            const char     *what,
+            GError        **error)
 {
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
   g_autofree char *payload = loom_json_value_to_string (value);
 
   if (!ensure_session (ctx, error))
@@ -495,14 +494,14 @@ import_raw (GeminiImport    *ctx,
 }
 
 static gboolean
-import_user (GeminiImport    *ctx,
-             const LoomJson  *record,
-             const char      *id,
-             GError         **error)
+import_user (GeminiImport   *ctx,
+             const LoomJson *record,
+             const char     *id,
+             GError        **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  const LoomJson *content = loom_json_member (record, "content");
-  const LoomJson *display = loom_json_member (record, "displayContent");
+  const LoomJson  *content = loom_json_member (record, "content");
+  const LoomJson  *display = loom_json_member (record, "displayContent");
   g_autofree char *text = NULL;
 
   /* displayContent is what the person typed and saw; content is what went to the model, with
@@ -520,16 +519,16 @@ import_user (GeminiImport    *ctx,
 /* info, warning and error records are notices the CLI showed the person. An error (a failed API
  * call, quota, a bad command) is also an api_error event so that the timeline marks it. */
 static gboolean
-import_notice (GeminiImport    *ctx,
-               const LoomJson  *record,
-               const char      *id,
-               const char      *type,
-               GError         **error)
+import_notice (GeminiImport   *ctx,
+               const LoomJson *record,
+               const char     *id,
+               const char     *type,
+               GError        **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
   g_autofree char *text = content_text (loom_json_member (record, "content"));
-  gint64 row;
+  gint64           row;
 
   draft.source_id = id;
   draft.role = "system";
@@ -549,21 +548,21 @@ import_notice (GeminiImport    *ctx,
 }
 
 static gboolean
-import_thoughts (GeminiImport    *ctx,
-                 const LoomJson  *thoughts,
-                 const char      *message_id,
-                 GError         **error)
+import_thoughts (GeminiImport   *ctx,
+                 const LoomJson *thoughts,
+                 const char     *message_id,
+                 GError        **error)
 {
   guint n = loom_json_length (thoughts);
 
   for (guint i = 0; i < n; i++)
     {
-      const LoomJson *thought = loom_json_element (thoughts, i);
-      LoomEventDraft event = { 0 };
+      const LoomJson  *thought = loom_json_element (thoughts, i);
+      LoomEventDraft   event = { 0 };
       g_autofree char *source_id = g_strdup_printf ("%s/thought/%u", message_id, i);
       g_autofree char *payload = loom_json_value_to_string (thought);
       g_autofree char *text = NULL;
-      const char *subject, *description;
+      const char      *subject, *description;
 
       if (!loom_json_is_object (thought))
         {
@@ -577,7 +576,8 @@ import_thoughts (GeminiImport    *ctx,
         text = g_strconcat (subject, "\n\n", description, NULL);
       else
         text = g_strdup (subject != NULL && *subject != '\0' ? subject
-                                                             : description ? description : "");
+                         : description                       ? description
+                                                             : "");
 
       event.kind = LOOM_EVENT_REASONING;
       event.source_id = source_id;
@@ -629,24 +629,24 @@ is_finished (const char *status)
 /* What the model got back: response{output} or response{error}. A cancelled call returns
  * {error: "[Operation Cancelled] …"} to the model, so it counts as an error like a failed one. */
 static gboolean
-import_tool_result (GeminiImport    *ctx,
-                    const LoomJson  *call,
-                    const char      *call_id,
-                    const char      *name,
-                    gint64           created_at,
-                    gint64           message_row,
-                    gboolean        *is_error,
-                    GError         **error)
+import_tool_result (GeminiImport   *ctx,
+                    const LoomJson *call,
+                    const char     *call_id,
+                    const char     *name,
+                    gint64          created_at,
+                    gint64          message_row,
+                    gboolean       *is_error,
+                    GError        **error)
 {
-  const char *status = loom_json_member_string (call, "status");
-  const LoomJson *result = loom_json_member (call, "result");
-  const LoomJson *function_response = find_function_response (result, call_id);
-  const LoomJson *response = loom_json_member_object (function_response, "response");
-  const LoomJson *display = loom_json_member (call, "resultDisplay");
-  LoomEventDraft event = { 0 };
+  const char      *status = loom_json_member_string (call, "status");
+  const LoomJson  *result = loom_json_member (call, "result");
+  const LoomJson  *function_response = find_function_response (result, call_id);
+  const LoomJson  *response = loom_json_member_object (function_response, "response");
+  const LoomJson  *display = loom_json_member (call, "resultDisplay");
+  LoomEventDraft   event = { 0 };
   g_autofree char *payload = NULL;
   g_autofree char *owned = NULL;
-  const char *text = NULL;
+  const char      *text = NULL;
 
   *is_error = g_strcmp0 (status, "error") == 0 || g_strcmp0 (status, "cancelled") == 0;
 
@@ -657,8 +657,7 @@ import_tool_result (GeminiImport    *ctx,
         *is_error = TRUE;
       if ((text = loom_json_member_string (response, "output")) == NULL &&
           (text = loom_json_member_string (response, "error")) == NULL)
-        text = owned = loom_json_value_to_string (loom_json_member (function_response,
-                                                                    "response"));
+        text = owned = loom_json_value_to_string (loom_json_member (function_response, "response"));
     }
   else if (is_finished (status))
     {
@@ -671,7 +670,7 @@ import_tool_result (GeminiImport    *ctx,
         text = payload;
     }
   else
-    return TRUE;  /* still running when the record was written: a later record brings it */
+    return TRUE; /* still running when the record was written: a later record brings it */
 
   event.kind = LOOM_EVENT_TOOL_RESULT;
   event.source_id = call_id;
@@ -699,21 +698,21 @@ file_change_kind (const char *tool)
 /* write_file and replace change a file only when they succeed; a failed or cancelled call left
  * it as it was. resultDisplay holds the diff the person saw. */
 static gboolean
-import_file_change (GeminiImport    *ctx,
-                    const LoomJson  *call,
-                    const char      *call_id,
-                    const char      *name,
-                    const LoomJson  *args,
-                    gint64           created_at,
-                    gint64           message_row,
-                    GError         **error)
+import_file_change (GeminiImport   *ctx,
+                    const LoomJson *call,
+                    const char     *call_id,
+                    const char     *name,
+                    const LoomJson *args,
+                    gint64          created_at,
+                    gint64          message_row,
+                    GError        **error)
 {
-  const char *kind = file_change_kind (name);
-  const char *status = loom_json_member_string (call, "status");
-  const LoomJson *display = loom_json_member (call, "resultDisplay");
-  LoomEventDraft event = { 0 };
+  const char      *kind = file_change_kind (name);
+  const char      *status = loom_json_member_string (call, "status");
+  const LoomJson  *display = loom_json_member (call, "resultDisplay");
+  LoomEventDraft   event = { 0 };
   g_autofree char *payload = NULL;
-  const char *path;
+  const char      *path;
 
   if (kind == NULL || g_strcmp0 (status, "success") != 0)
     return TRUE;
@@ -745,18 +744,18 @@ import_file_change (GeminiImport    *ctx,
  * call, as the Claude and Codex importers do, once per agent: the event's source id is the
  * agent's, so a later call of the same agent, a record seen again and a new pass add nothing. */
 static gboolean
-import_subagent_start (GeminiImport    *ctx,
-                       const LoomJson  *call,
-                       const char      *call_id,
-                       const char      *name,
-                       const char      *args_text,
-                       gint64           created_at,
-                       gint64           message_row,
-                       GError         **error)
+import_subagent_start (GeminiImport   *ctx,
+                       const LoomJson *call,
+                       const char     *call_id,
+                       const char     *name,
+                       const char     *args_text,
+                       gint64          created_at,
+                       gint64          message_row,
+                       GError        **error)
 {
-  const char *agent_id = loom_json_member_string (call, "agentId");
-  const char *what;
-  LoomEventDraft event = { 0 };
+  const char      *agent_id = loom_json_member_string (call, "agentId");
+  const char      *what;
+  LoomEventDraft   event = { 0 };
   g_autofree char *text = NULL;
 
   /* A sub-agent's own calls may name the sub-agent itself: that is no start. */
@@ -781,19 +780,19 @@ import_subagent_start (GeminiImport    *ctx,
 }
 
 static gboolean
-import_tool_call (GeminiImport    *ctx,
-                  const LoomJson  *call,
-                  const char      *message_id,
-                  guint            index,
-                  gint64           message_row,
-                  GError         **error)
+import_tool_call (GeminiImport   *ctx,
+                  const LoomJson *call,
+                  const char     *message_id,
+                  guint           index,
+                  gint64          message_row,
+                  GError        **error)
 {
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
   g_autofree char *fallback_id = NULL;
   g_autofree char *args_text = NULL;
-  const LoomJson *args;
-  const char *call_id, *name, *command;
-  gboolean is_error = FALSE;
+  const LoomJson  *args;
+  const char      *call_id, *name, *command;
+  gboolean         is_error = FALSE;
 
   if (!loom_json_is_object (call))
     {
@@ -831,16 +830,16 @@ import_tool_call (GeminiImport    *ctx,
 /* A gemini message: the reply, its model and usage, the thoughts that led to it and the tools it
  * called, with their results inside the same record. */
 static gboolean
-import_gemini (GeminiImport    *ctx,
-               const LoomJson  *record,
-               const char      *id,
-               GError         **error)
+import_gemini (GeminiImport   *ctx,
+               const LoomJson *record,
+               const char     *id,
+               GError        **error)
 {
   LoomMessageDraft draft = LOOM_MESSAGE_DRAFT_INIT;
   g_autofree char *text = content_text (loom_json_member (record, "content"));
-  const LoomJson *calls = loom_json_member_array (record, "toolCalls");
-  guint n_calls = loom_json_length (calls);
-  gint64 row;
+  const LoomJson  *calls = loom_json_member_array (record, "toolCalls");
+  guint            n_calls = loom_json_length (calls);
+  gint64           row;
 
   draft.source_id = id;
   draft.role = "assistant";
@@ -861,12 +860,12 @@ import_gemini (GeminiImport    *ctx,
 }
 
 static gboolean
-import_message (GeminiImport    *ctx,
-                const LoomJson  *record,
-                GError         **error)
+import_message (GeminiImport   *ctx,
+                const LoomJson *record,
+                GError        **error)
 {
-  const char *id = loom_json_member_string (record, "id");
-  const char *type = loom_json_member_string (record, "type");
+  const char      *id = loom_json_member_string (record, "id");
+  const char      *type = loom_json_member_string (record, "type");
   g_autofree char *raw_id = NULL;
   g_autofree char *label = NULL;
 
@@ -891,9 +890,9 @@ import_message (GeminiImport    *ctx,
 /* ——— JSON Lines records ——— */
 
 static gboolean
-import_metadata_line (GeminiImport    *ctx,
-                      const LoomJson  *record,
-                      GError         **error)
+import_metadata_line (GeminiImport   *ctx,
+                      const LoomJson *record,
+                      GError        **error)
 {
   const char *session = loom_json_member_string (record, "sessionId");
   const char *known = loom_json_get_string (ctx->state, STATE_SESSION);
@@ -913,12 +912,12 @@ import_metadata_line (GeminiImport    *ctx,
 /* {"$set":{…}}: summary, lastUpdated, directories, and — when the CLI syncs its history — the
  * whole message list again. */
 static gboolean
-import_update (GeminiImport    *ctx,
-               const LoomJson  *update,
-               GError         **error)
+import_update (GeminiImport   *ctx,
+               const LoomJson *update,
+               GError        **error)
 {
   const LoomJson *messages = loom_json_member_array (update, "messages");
-  guint n = loom_json_length (messages);
+  guint           n = loom_json_length (messages);
 
   take_metadata (ctx, update);
   for (guint i = 0; i < n; i++)
@@ -940,12 +939,12 @@ import_update (GeminiImport    *ctx,
  * every later one from the conversation it resumes; here they stay (they were said, their tools
  * ran, their tokens were spent) and the rewind is marked in the timeline. */
 static gboolean
-import_rewind (GeminiImport    *ctx,
-               const LoomJson  *record,
-               const char      *target,
-               GError         **error)
+import_rewind (GeminiImport   *ctx,
+               const LoomJson *record,
+               const char     *target,
+               GError        **error)
 {
-  LoomEventDraft event = { 0 };
+  LoomEventDraft   event = { 0 };
   g_autofree char *source_id = NULL;
   g_autofree char *text = NULL;
   g_autofree char *payload = NULL;
@@ -971,14 +970,14 @@ import_rewind (GeminiImport    *ctx,
 /* The same order as the CLI's own loader (loadConversationRecord): rewind, message, update,
  * metadata. */
 static gboolean
-import_record (GeminiImport    *ctx,
-               const LoomJson  *record,
-               GError         **error)
+import_record (GeminiImport   *ctx,
+               const LoomJson *record,
+               GError        **error)
 {
   g_autofree char *raw_id = NULL;
   g_autofree char *label = NULL;
-  const LoomJson *update;
-  const char *target, *type;
+  const LoomJson  *update;
+  const char      *target, *type;
 
   raw_id = g_strdup_printf ("line/%" G_GUINT64_FORMAT, loom_import_file_get_line (ctx->file));
   if (!loom_json_is_object (record))
@@ -1000,8 +999,8 @@ import_record (GeminiImport    *ctx,
 }
 
 static gboolean
-import_lines (GeminiImport  *ctx,
-              GError       **error)
+import_lines (GeminiImport *ctx,
+              GError      **error)
 {
   const LoomJson *record;
 
@@ -1014,11 +1013,11 @@ import_lines (GeminiImport  *ctx,
 /* ——— The legacy document ——— */
 
 static gboolean
-import_document (GeminiImport  *ctx,
-                 GError       **error)
+import_document (GeminiImport *ctx,
+                 GError      **error)
 {
   const LoomJson *document, *messages;
-  guint n;
+  guint           n;
 
   /* A document that does not parse may be half-written (the CLI rewrites it in place): failing
    * the file keeps its cursor, so the next pass reads it again. */
@@ -1044,7 +1043,7 @@ import_document (GeminiImport  *ctx,
   n = loom_json_length (messages);
   for (guint i = 0; i < n; i++)
     {
-      const LoomJson *message = loom_json_element (messages, i);
+      const LoomJson  *message = loom_json_element (messages, i);
       g_autofree char *raw_id = NULL;
 
       /* A message the framework could not read (too deep, malformed) is a null in its place,
@@ -1082,7 +1081,7 @@ head_looks_like_session (const char *head,
   while (p < end)
     {
       const char *line_end;
-      gsize span;
+      gsize       span;
 
       while (p < end && g_ascii_isspace (*p))
         p++;
@@ -1093,7 +1092,7 @@ head_looks_like_session (const char *head,
 
       if (*p == '{')
         {
-          if (span <= 2)  /* "{" alone: a pretty-printed document */
+          if (span <= 2) /* "{" alone: a pretty-printed document */
             span = MIN ((gsize)(end - p), (gsize)PRETTY_HEAD_LIMIT);
           if (g_strstr_len (p, (gssize)span, "\"sessionId\"") != NULL &&
               g_strstr_len (p, (gssize)span, "\"projectHash\"") != NULL)
@@ -1112,8 +1111,8 @@ static gboolean
 file_looks_like_session (const char *path)
 {
   g_autofree char *head = g_malloc (HEAD_LIMIT);
-  ssize_t n;
-  int fd;
+  ssize_t          n;
+  int              fd;
 
   if ((fd = g_open (path, O_RDONLY | O_CLOEXEC, 0)) < 0)
     return FALSE;
@@ -1127,7 +1126,7 @@ gemini_default_roots (void)
 {
   /* The CLI's homedir() is $GEMINI_CLI_HOME when set; .gemini is a fixed name beneath it. */
   const char *home = g_getenv ("GEMINI_CLI_HOME");
-  char **roots = g_new0 (char *, 2);
+  char      **roots = g_new0 (char *, 2);
 
   if (home == NULL || *home == '\0')
     home = g_get_home_dir ();
@@ -1139,7 +1138,7 @@ static int
 compare_names (gconstpointer a,
                gconstpointer b)
 {
-  return strcmp (*(const char * const *)a, *(const char * const *)b);
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The entries of @dir, sorted so that imports run in a stable order. */
@@ -1147,7 +1146,7 @@ static GPtrArray *
 list_sorted (const char *dir)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) listing = g_dir_open (dir, 0, NULL);
   const char *name;
 
   while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
@@ -1178,16 +1177,16 @@ is_plain_file (const char *path)
  * which folders below it are entered and which files in it are taken. */
 typedef enum
 {
-  PLACE_NONE,        /* not entered */
-  PLACE_TREE,        /* the root and the folders below it, but chats */
+  PLACE_NONE, /* not entered */
+  PLACE_TREE, /* the root and the folders below it, but chats */
   PLACE_CHATS,
-  PLACE_SUBAGENTS,   /* chats/<parentSessionId>/ */
+  PLACE_SUBAGENTS, /* chats/<parentSessionId>/ */
 } PlaceKind;
 
 typedef struct
 {
   PlaceKind kind;
-  guint     depth;   /* below the root, in the tree */
+  guint     depth; /* below the root, in the tree */
 } Place;
 
 static Place
@@ -1197,8 +1196,8 @@ root_place (const char *root)
   g_autofree char *name = g_path_get_basename (canonical);
 
   if (g_strcmp0 (name, "chats") == 0)
-    return (Place) { PLACE_CHATS, 0 };
-  return (Place) { PLACE_TREE, 0 };
+    return (Place){ PLACE_CHATS, 0 };
+  return (Place){ PLACE_TREE, 0 };
 }
 
 /* The place of the folder @name in @place: PLACE_NONE when discovery does not enter it. */
@@ -1210,20 +1209,20 @@ enter_folder (Place       place,
     {
     case PLACE_TREE:
       if (g_strcmp0 (name, "chats") == 0)
-        return (Place) { PLACE_CHATS, 0 };
+        return (Place){ PLACE_CHATS, 0 };
       if (place.depth < DISCOVER_DEPTH)
-        return (Place) { PLACE_TREE, place.depth + 1 };
+        return (Place){ PLACE_TREE, place.depth + 1 };
       break;
 
     case PLACE_CHATS:
-      return (Place) { PLACE_SUBAGENTS, 0 };
+      return (Place){ PLACE_SUBAGENTS, 0 };
 
     case PLACE_SUBAGENTS:
     case PLACE_NONE:
     default:
       break;
     }
-  return (Place) { PLACE_NONE, 0 };
+  return (Place){ PLACE_NONE, 0 };
 }
 
 /* Whether a plain file named @name in @place is a session, unless a migrated document. */
@@ -1251,11 +1250,11 @@ discover_in (const char *dir,
              Place       place,
              GPtrArray  *files)
 {
-  g_autoptr(GPtrArray) names = list_sorted (dir);
+  g_autoptr (GPtrArray) names = list_sorted (dir);
 
   for (guint i = 0; i < names->len; i++)
     {
-      const char *name = g_ptr_array_index (names, i);
+      const char      *name = g_ptr_array_index (names, i);
       g_autofree char *path = g_build_filename (dir, name, NULL);
 
       if (is_plain_dir (path))
@@ -1283,10 +1282,10 @@ static gboolean
 gemini_claims (const char *root,
                const char *path)
 {
-  g_auto(GStrv) parts = loom_importer_split_path (root, path);
-  Place place;
+  g_auto (GStrv) parts = loom_importer_split_path (root, path);
+  Place    place;
   GStatBuf st;
-  guint n;
+  guint    n;
 
   if (parts == NULL)
     return FALSE;
@@ -1313,13 +1312,13 @@ gemini_detect (const char *path,
 }
 
 static gboolean
-gemini_import_file (LoomImportFile  *file,
-                    GError         **error)
+gemini_import_file (LoomImportFile *file,
+                    GError        **error)
 {
-  const char *path = loom_import_file_get_path (file);
+  const char      *path = loom_import_file_get_path (file);
   g_autofree char *name = g_path_get_basename (path);
-  GeminiImport ctx = { 0 };
-  gboolean ok;
+  GeminiImport     ctx = { 0 };
+  gboolean         ok;
 
   /* With --source gemini every .json and .jsonl of a folder arrives here, unsniffed; a file
    * read from where it stopped was a session on its first pass. */

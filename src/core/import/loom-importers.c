@@ -4,11 +4,11 @@
  */
 #include "loom-importer.h"
 
-const LoomImporter * const *
+const LoomImporter *const *
 loom_importers (void)
 {
   static const LoomImporter *importers[4];
-  static gsize initialized = 0;
+  static gsize               initialized = 0;
 
   /* Imports run in worker threads: fill the table once, safely. */
   if (g_once_init_enter (&initialized))
@@ -25,7 +25,7 @@ loom_importers (void)
 const LoomImporter *
 loom_importer_find (const char *name)
 {
-  const LoomImporter * const *importers = loom_importers ();
+  const LoomImporter *const *importers = loom_importers ();
 
   g_return_val_if_fail (name != NULL, NULL);
 

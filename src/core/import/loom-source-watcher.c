@@ -40,7 +40,7 @@
 /* How long the folders must be quiet before a pass starts, and how long a steady stream of
  * changes may hold it back: together with the pass itself this keeps a change on screen
  * within two seconds. */
-#define QUIET_MSEC 250
+#define QUIET_MSEC    250
 #define MAX_WAIT_MSEC 1000
 
 /* GIO holds back repeated changes to one file for 800 ms by default; the debounce above
@@ -50,13 +50,13 @@
 /* inotify watches are a per-user resource shared with every other application. Past this many
  * folders, the rest are polled instead. */
 #define MAX_MONITORS 16384
-#define MAX_DEPTH 32
+#define MAX_DEPTH    32
 #define POLL_SECONDS 30
 
 /* A pass that failed whole (the store locked by another writer past the busy timeout, a full
  * disk) is tried again after this long, doubling up to the longest, until one succeeds: the
  * changes it had are given back, and no other change may come to start the next pass. */
-#define RETRY_FIRST_MSEC 1000
+#define RETRY_FIRST_MSEC   1000
 #define RETRY_LONGEST_MSEC 60000
 
 /* A targeted pass is worth it for a few files; a burst of more (a history copied in, an agent
@@ -68,13 +68,13 @@
 
 typedef enum
 {
-  WATCH_FOLDER = 1,   /* a folder under a root: its session files matter */
-  WATCH_PARENT,       /* the nearest parent of a missing root: only new folders matter */
+  WATCH_FOLDER = 1, /* a folder under a root: its session files matter */
+  WATCH_PARENT,     /* the nearest parent of a missing root: only new folders matter */
 } WatchKind;
 
 typedef struct
 {
-  LoomSourceWatcher *watcher;   /* unowned: the watcher owns the watch */
+  LoomSourceWatcher *watcher; /* unowned: the watcher owns the watch */
   char              *path;
   WatchKind          kind;
   GFileMonitor      *monitor;
@@ -82,39 +82,40 @@ typedef struct
 
 struct _LoomSourceWatcher
 {
-  GObject        parent_instance;
+  GObject parent_instance;
 
-  char          *store_path;
-  GStrv          extra_folders;
-  GMainContext  *context;
+  char         *store_path;
+  GStrv         extra_folders;
+  GMainContext *context;
 
-  GHashTable    *watches;          /* folder path → Watch */
-  GPtrArray     *missing_roots;    /* char *: roots that do not exist (yet) */
-  GHashTable    *changed_files;    /* session files reported since the last pass began */
+  GHashTable *watches;       /* folder path → Watch */
+  GPtrArray  *missing_roots; /* char *: roots that do not exist (yet) */
+  GHashTable *changed_files; /* session files reported since the last pass began */
 
-  GCancellable  *cancellable;      /* of the pass that runs */
-  guint          generation;       /* of the pass that runs, to drop late progress */
-  double         progress;
+  GCancellable *cancellable; /* of the pass that runs */
+  guint         generation;  /* of the pass that runs, to drop late progress */
+  double        progress;
 
-  GSource       *debounce_source;
-  gint64         first_change;     /* monotonic µs of the oldest change not acted on, or 0 */
-  gint64         last_change;
-  GSource       *poll_source;
-  GSource       *retry_source;
-  GAsyncQueue   *meanwhile;        /* the running pass's ImportJob.meanwhile */
-  guint          retry_msec;       /* the wait before the next retry; 0 after a pass that ran */
+  GSource     *debounce_source;
+  gint64       first_change; /* monotonic µs of the oldest change not acted on, or 0 */
+  gint64       last_change;
+  GSource     *poll_source;
+  GSource     *retry_source;
+  GAsyncQueue *meanwhile;  /* the running pass's ImportJob.meanwhile */
+  guint        retry_msec; /* the wait before the next retry; 0 after a pass that ran */
 
-  guint          watching : 1;
-  guint          importing : 1;
-  guint          import_queued : 1;
-  guint          folders_changed : 1;   /* list the folders again on the next pass */
-  guint          whole_pass_due : 1;    /* the next pass walks every folder */
-  guint          too_many_changes : 1;  /* more than MAX_TARGETED_FILES since the last pass */
+  guint watching : 1;
+  guint importing : 1;
+  guint import_queued : 1;
+  guint folders_changed : 1;  /* list the folders again on the next pass */
+  guint whole_pass_due : 1;   /* the next pass walks every folder */
+  guint too_many_changes : 1; /* more than MAX_TARGETED_FILES since the last pass */
 };
 
 G_DEFINE_FINAL_TYPE (LoomSourceWatcher, loom_source_watcher, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   PROP_0,
   PROP_STORE_PATH,
   PROP_EXTRA_FOLDERS,
@@ -126,7 +127,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-enum {
+enum
+{
   CHANGED,
   CHANGES_IMPORTED,
   IMPORTED,
@@ -170,8 +172,8 @@ typedef struct
   char         *store_path;
   GStrv         roots;
   GStrv         extra_folders;
-  GStrv         changed;          /* the files of a targeted pass; NULL for a whole one */
-  GAsyncQueue  *meanwhile;        /* char *: files that change while it runs */
+  GStrv         changed;   /* the files of a targeted pass; NULL for a whole one */
+  GAsyncQueue  *meanwhile; /* char *: files that change while it runs */
   gboolean      list_folders;
   GMainContext *context;
   GWeakRef      watcher;
@@ -187,7 +189,7 @@ typedef struct
   GError          *error;
   gboolean         listed;
   gboolean         overflowed;
-  GHashTable      *folders;         /* path → WatchKind */
+  GHashTable      *folders; /* path → WatchKind */
   GPtrArray       *missing_roots;
 } ImportOutcome;
 
@@ -268,8 +270,8 @@ list_folders (const char *folder,
               guint       depth)
 {
   struct dirent *entry;
-  gboolean complete = TRUE;
-  DIR *dir;
+  gboolean       complete = TRUE;
+  DIR           *dir;
 
   if (g_hash_table_size (folders) >= MAX_MONITORS)
     return FALSE;
@@ -341,11 +343,11 @@ list_watched_folders (ImportJob     *job,
 /* Hands @callback a report of the pass of @job, in the watcher's context. The report may arrive
  * after the watcher is gone: it holds a weak reference only. */
 static void
-send_report (ImportJob   *job,
-             double       fraction,
-             GSourceFunc  callback)
+send_report (ImportJob  *job,
+             double      fraction,
+             GSourceFunc callback)
 {
-  g_autoptr(GObject) watcher = g_weak_ref_get (&job->watcher);
+  g_autoptr (GObject) watcher = g_weak_ref_get (&job->watcher);
   ProgressReport *report = g_new0 (ProgressReport, 1);
 
   g_weak_ref_init (&report->watcher, watcher);
@@ -359,7 +361,7 @@ static gboolean
 report_progress_cb (gpointer data)
 {
   ProgressReport *report = data;
-  g_autoptr(LoomSourceWatcher) self = g_weak_ref_get (&report->watcher);
+  g_autoptr (LoomSourceWatcher) self = g_weak_ref_get (&report->watcher);
 
   if (self == NULL || !self->importing || self->generation != report->generation)
     return G_SOURCE_REMOVE;
@@ -380,8 +382,8 @@ import_progress_cb (guint64     done,
                     gpointer    user_data)
 {
   ImportJob *job = user_data;
-  gint64 now = g_get_monotonic_time ();
-  double fraction;
+  gint64     now = g_get_monotonic_time ();
+  double     fraction;
 
   if (now - job->last_report < PROGRESS_INTERVAL_USEC || total == 0)
     return;
@@ -396,7 +398,7 @@ static gboolean
 report_changes_imported_cb (gpointer data)
 {
   ProgressReport *report = data;
-  g_autoptr(LoomSourceWatcher) self = g_weak_ref_get (&report->watcher);
+  g_autoptr (LoomSourceWatcher) self = g_weak_ref_get (&report->watcher);
 
   if (self != NULL && self->importing && self->generation == report->generation)
     g_signal_emit (self, signals[CHANGES_IMPORTED], 0);
@@ -415,7 +417,7 @@ static GStrv
 take_meanwhile (gpointer user_data)
 {
   ImportJob *job = user_data;
-  g_autoptr(GStrvBuilder) builder = NULL;
+  g_autoptr (GStrvBuilder) builder = NULL;
   char *path;
 
   if (!(path = g_async_queue_try_pop (job->meanwhile)))
@@ -437,11 +439,11 @@ import_thread (GTask        *task,
                GCancellable *cancellable)
 {
   ImportJob *job = task_data;
-  g_autoptr(ImportOutcome) outcome = g_new0 (ImportOutcome, 1);
-  g_autoptr(LoomStore) store = NULL;
-  g_autoptr(GPtrArray) extra = g_ptr_array_new ();
-  LoomImportOptions options = { NULL, NULL, (const char * const *)job->changed,
-                                take_meanwhile, job, changes_imported };
+  g_autoptr (ImportOutcome) outcome = g_new0 (ImportOutcome, 1);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GPtrArray) extra = g_ptr_array_new ();
+  LoomImportOptions options = { NULL,           NULL, (const char *const *)job->changed,
+                                take_meanwhile, job,  changes_imported };
 
   if (job->list_folders)
     list_watched_folders (job, outcome);
@@ -449,8 +451,7 @@ import_thread (GTask        *task,
   /* Extra folders that are gone are not worth a warning on every pass. A targeted pass has no
    * business there: a change under an extra folder makes a whole one. */
   for (guint i = 0;
-       job->changed == NULL && job->extra_folders != NULL && job->extra_folders[i] != NULL;
-       i++)
+       job->changed == NULL && job->extra_folders != NULL && job->extra_folders[i] != NULL; i++)
     if (g_file_test (job->extra_folders[i], G_FILE_TEST_IS_DIR))
       g_ptr_array_add (extra, job->extra_folders[i]);
   g_ptr_array_add (extra, NULL);
@@ -470,12 +471,13 @@ import_thread (GTask        *task,
 
   if (extra->len > 1)
     {
-      LoomImportOptions extra_options = { NULL, (const char * const *)extra->pdata, NULL,
-                                          take_meanwhile, job, changes_imported };
+      LoomImportOptions extra_options = { NULL, (const char *const *)extra->pdata,
+                                          NULL, take_meanwhile,
+                                          job,  changes_imported };
 
       job->pass = 1;
-      loom_import_run (store, &extra_options, import_progress_cb, job, cancellable,
-                       outcome->stats, &outcome->error);
+      loom_import_run (store, &extra_options, import_progress_cb, job, cancellable, outcome->stats,
+                       &outcome->error);
     }
 
 out:
@@ -507,9 +509,8 @@ is_session_file (GFile *file)
 static gboolean
 is_folder_now (GFile *file)
 {
-  return file != NULL &&
-         g_file_query_file_type (file, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL) ==
-         G_FILE_TYPE_DIRECTORY;
+  return file != NULL && g_file_query_file_type (file, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL) ==
+                           G_FILE_TYPE_DIRECTORY;
 }
 
 static gboolean
@@ -531,7 +532,7 @@ leads_to_missing_root (LoomSourceWatcher *self,
   for (guint i = 0; path != NULL && i < self->missing_roots->len; i++)
     {
       const char *root = g_ptr_array_index (self->missing_roots, i);
-      gsize length = strlen (path);
+      gsize       length = strlen (path);
 
       if (g_str_has_prefix (root, path) && (root[length] == '\0' || root[length] == '/'))
         return TRUE;
@@ -578,9 +579,9 @@ static gboolean
 debounce_cb (gpointer user_data)
 {
   LoomSourceWatcher *self = user_data;
-  gint64 now = g_get_monotonic_time ();
-  gint64 due = MIN (self->last_change + QUIET_MSEC * 1000,
-                    self->first_change + MAX_WAIT_MSEC * 1000);
+  gint64             now = g_get_monotonic_time ();
+  gint64             due = MIN (self->last_change + QUIET_MSEC * 1000,
+                                self->first_change + MAX_WAIT_MSEC * 1000);
 
   clear_source (&self->debounce_source);
 
@@ -614,17 +615,17 @@ note_change (LoomSourceWatcher *self)
 }
 
 static void
-on_monitor_changed_cb (GFileMonitor      *monitor,
-                       GFile             *file,
-                       GFile             *other_file,
-                       GFileMonitorEvent  event,
-                       gpointer           user_data)
+on_monitor_changed_cb (GFileMonitor     *monitor,
+                       GFile            *file,
+                       GFile            *other_file,
+                       GFileMonitorEvent event,
+                       gpointer          user_data)
 {
-  Watch *watch = user_data;
+  Watch             *watch = user_data;
   LoomSourceWatcher *self = watch->watcher;
-  gboolean in_root = watch->kind == WATCH_FOLDER;
-  gboolean relevant = FALSE;
-  gboolean folders = FALSE;
+  gboolean           in_root = watch->kind == WATCH_FOLDER;
+  gboolean           relevant = FALSE;
+  gboolean           folders = FALSE;
 
   switch (event)
     {
@@ -650,8 +651,8 @@ on_monitor_changed_cb (GFileMonitor      *monitor,
 
     case G_FILE_MONITOR_EVENT_RENAMED:
       folders = is_watched_folder (self, file) ||
-                (is_folder_now (other_file) && (in_root || leads_to_missing_root (self,
-                                                                                  other_file)));
+                (is_folder_now (other_file) &&
+                 (in_root || leads_to_missing_root (self, other_file)));
       relevant = in_root && (is_session_file (file) || is_session_file (other_file));
       break;
 
@@ -684,9 +685,9 @@ watch_new (LoomSourceWatcher *self,
            const char        *path,
            WatchKind          kind)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GError) error = NULL;
-  Watch *watch;
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  Watch        *watch;
   GFileMonitor *monitor;
 
   monitor = g_file_monitor_directory (file, G_FILE_MONITOR_WATCH_MOVES, NULL, &error);
@@ -712,8 +713,8 @@ apply_folders (LoomSourceWatcher *self,
                ImportOutcome     *outcome)
 {
   GHashTableIter iter;
-  gpointer key, value;
-  guint n_added = 0;
+  gpointer       key, value;
+  guint          n_added = 0;
 
   g_hash_table_iter_init (&iter, self->watches);
   while (g_hash_table_iter_next (&iter, &key, &value))
@@ -799,13 +800,13 @@ static GStrv
 collect_roots (LoomSourceWatcher *self,
                gboolean           extra_only)
 {
-  const LoomImporter * const *importers = loom_importers ();
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const LoomImporter *const *importers = loom_importers ();
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; !extra_only && importers[i] != NULL; i++)
     {
-      g_auto(GStrv) roots = NULL;
+      g_auto (GStrv) roots = NULL;
 
       if (importers[i]->default_roots == NULL || importers[i]->discover == NULL)
         continue;
@@ -822,8 +823,8 @@ collect_roots (LoomSourceWatcher *self,
 
 /* Whether @path lies below one of @folders. */
 static gboolean
-is_below_any (const char         *path,
-              const char * const *folders)
+is_below_any (const char        *path,
+              const char *const *folders)
 {
   for (guint i = 0; folders != NULL && folders[i] != NULL; i++)
     {
@@ -838,11 +839,11 @@ is_below_any (const char         *path,
 /* Whether the next pass may import just the files reported since the last one (see the top of
  * the file for when it may not). */
 static gboolean
-can_target (LoomSourceWatcher  *self,
-            const char * const *extra_folders)
+can_target (LoomSourceWatcher *self,
+            const char *const *extra_folders)
 {
   GHashTableIter iter;
-  gpointer path;
+  gpointer       path;
 
   if (self->whole_pass_due || self->folders_changed || self->too_many_changes)
     return FALSE;
@@ -858,9 +859,9 @@ can_target (LoomSourceWatcher  *self,
 static GStrv
 take_changed_files (LoomSourceWatcher *self)
 {
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
   GHashTableIter iter;
-  gpointer path;
+  gpointer       path;
 
   g_hash_table_iter_init (&iter, self->changed_files);
   while (g_hash_table_iter_next (&iter, &path, NULL))
@@ -909,8 +910,8 @@ import_done_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(LoomSourceWatcher) self = user_data;
-  g_autoptr(ImportOutcome) outcome = NULL;
+  g_autoptr (LoomSourceWatcher) self = user_data;
+  g_autoptr (ImportOutcome) outcome = NULL;
 
   g_assert (g_task_get_source_tag (G_TASK (result)) == loom_source_watcher_request_import);
 
@@ -965,7 +966,7 @@ import_done_cb (GObject      *object,
 static void
 loom_source_watcher_request_import (LoomSourceWatcher *self)
 {
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   ImportJob *job;
 
   g_assert (LOOM_IS_SOURCE_WATCHER (self));
@@ -976,7 +977,7 @@ loom_source_watcher_request_import (LoomSourceWatcher *self)
       return;
     }
   self->import_queued = FALSE;
-  clear_source (&self->retry_source);   /* this pass is the retry */
+  clear_source (&self->retry_source); /* this pass is the retry */
 
   job = g_new0 (ImportJob, 1);
   job->store_path = g_strdup (self->store_path);
@@ -985,10 +986,10 @@ loom_source_watcher_request_import (LoomSourceWatcher *self)
   self->meanwhile = g_async_queue_ref (job->meanwhile);
   job->roots = collect_roots (self, FALSE);
   job->extra_folders = collect_roots (self, TRUE);
-  if (can_target (self, (const char * const *)job->extra_folders))
+  if (can_target (self, (const char *const *)job->extra_folders))
     job->changed = take_changed_files (self);
   else
-    g_hash_table_remove_all (self->changed_files);   /* a whole pass sees them all */
+    g_hash_table_remove_all (self->changed_files); /* a whole pass sees them all */
   self->whole_pass_due = FALSE;
   self->too_many_changes = FALSE;
   job->list_folders = self->watching && self->folders_changed;
@@ -1119,61 +1120,41 @@ loom_source_watcher_class_init (LoomSourceWatcherClass *klass)
   object_class->get_property = loom_source_watcher_get_property;
   object_class->set_property = loom_source_watcher_set_property;
 
-  properties[PROP_STORE_PATH] =
-    g_param_spec_string ("store-path", NULL, NULL,
-                         NULL,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_EXTRA_FOLDERS] =
-    g_param_spec_boxed ("extra-folders", NULL, NULL,
-                        G_TYPE_STRV,
-                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_WATCHING] =
-    g_param_spec_boolean ("watching", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_IMPORTING] =
-    g_param_spec_boolean ("importing", NULL, NULL,
-                          FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_PROGRESS] =
-    g_param_spec_double ("progress", NULL, NULL,
-                         0.0, 1.0, 0.0,
-                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STORE_PATH] = g_param_spec_string ("store-path", NULL, NULL, NULL,
+                                                     G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                       G_PARAM_STATIC_STRINGS);
+  properties[PROP_EXTRA_FOLDERS] = g_param_spec_boxed ("extra-folders", NULL, NULL, G_TYPE_STRV,
+                                                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                         G_PARAM_STATIC_STRINGS);
+  properties[PROP_WATCHING] = g_param_spec_boolean ("watching", NULL, NULL, FALSE,
+                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                      G_PARAM_STATIC_STRINGS);
+  properties[PROP_IMPORTING] = g_param_spec_boolean ("importing", NULL, NULL, FALSE,
+                                                     G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                       G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROGRESS] = g_param_spec_double ("progress", NULL, NULL, 0.0, 1.0, 0.0,
+                                                   G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                     G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* The watched folders changed and settled; a pass follows. */
-  signals[CHANGED] =
-    g_signal_new ("changed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                   NULL, NULL, G_TYPE_NONE, 0);
 
   /* What changed while a long pass runs was imported between two of its steps, and can be
    * read; the pass goes on. */
-  signals[CHANGES_IMPORTED] =
-    g_signal_new ("changes-imported",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 0);
+  signals[CHANGES_IMPORTED] = g_signal_new ("changes-imported", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   /* A pass ended: its `const LoomImportStats *`, valid during the emission. */
-  signals[IMPORTED] =
-    g_signal_new ("imported",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_POINTER);
+  signals[IMPORTED] = g_signal_new ("imported", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 
   /* A pass could not run at all (the store could not be opened, …). */
-  signals[IMPORT_FAILED] =
-    g_signal_new ("import-failed",
-                  G_TYPE_FROM_CLASS (klass),
-                  G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 1, G_TYPE_ERROR);
+  signals[IMPORT_FAILED] = g_signal_new ("import-failed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                         G_TYPE_ERROR);
 }
 
 static void
@@ -1191,9 +1172,7 @@ loom_source_watcher_new (const char *store_path)
 {
   g_return_val_if_fail (store_path != NULL, NULL);
 
-  return g_object_new (LOOM_TYPE_SOURCE_WATCHER,
-                       "store-path", store_path,
-                       NULL);
+  return g_object_new (LOOM_TYPE_SOURCE_WATCHER, "store-path", store_path, NULL);
 }
 
 const char *
@@ -1204,25 +1183,24 @@ loom_source_watcher_get_store_path (LoomSourceWatcher *self)
   return self->store_path;
 }
 
-const char * const *
+const char *const *
 loom_source_watcher_get_extra_folders (LoomSourceWatcher *self)
 {
   g_return_val_if_fail (LOOM_IS_SOURCE_WATCHER (self), NULL);
 
-  return (const char * const *)self->extra_folders;
+  return (const char *const *)self->extra_folders;
 }
 
 void
-loom_source_watcher_set_extra_folders (LoomSourceWatcher  *self,
-                                       const char * const *folders)
+loom_source_watcher_set_extra_folders (LoomSourceWatcher *self,
+                                       const char *const *folders)
 {
-  static const char * const none[] = { NULL };
+  static const char *const none[] = { NULL };
 
   g_return_if_fail (LOOM_IS_SOURCE_WATCHER (self));
 
   if (g_strv_equal (folders != NULL ? folders : none,
-                    self->extra_folders != NULL ? (const char * const *)self->extra_folders
-                                                : none))
+                    self->extra_folders != NULL ? (const char *const *)self->extra_folders : none))
     return;
 
   g_strfreev (self->extra_folders);

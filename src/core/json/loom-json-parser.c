@@ -36,11 +36,11 @@
  * holds. Most are short, so it starts inline. */
 typedef struct
 {
-  char  *data;
-  gsize  len;
-  gsize  size;
-  gsize  bound;  /* the most the current string can need: it decodes to fewer bytes */
-  char   small[1024];
+  char *data;
+  gsize len;
+  gsize size;
+  gsize bound; /* the most the current string can need: it decodes to fewer bytes */
+  char  small[1024];
 } Scratch;
 
 /* Past this a buffer is given back after use, so one huge string does not stay allocated
@@ -51,39 +51,39 @@ typedef struct
 typedef struct _Chunk Chunk;
 struct _Chunk
 {
-  Chunk *next;   /* the one filled before */
+  Chunk *next; /* the one filled before */
   gsize  size;
   gsize  used;
-  gsize  padding;  /* keeps the data after the header 16-byte aligned */
+  gsize  padding; /* keeps the data after the header 16-byte aligned */
 };
 
-#define CHUNK_FIRST (64 * 1024)
-#define CHUNK_KEEP  (1024 * 1024)
+#define CHUNK_FIRST       (64 * 1024)
+#define CHUNK_KEEP        (1024 * 1024)
 #define CHUNK_DATA(chunk) ((char *)(chunk) + sizeof (Chunk))
 
 /* An open array or object. Its values gather in LoomJsonDoc.pending until it closes, when
  * they are copied to the arena side by side. */
 typedef struct
 {
-  gsize       first;        /* where its values start in pending */
-  const char *name;         /* its own name in the object around it */
+  gsize       first; /* where its values start in pending */
+  const char *name;  /* its own name in the object around it */
   guint32     name_length;
   gboolean    is_object;
 } Frame;
 
 struct _LoomJsonDoc
 {
-  Chunk    *chunk;          /* the one allocations come from */
+  Chunk *chunk; /* the one allocations come from */
 
   LoomJson *pending;
   gsize     n_pending;
   gsize     pending_size;
-  GSList   *handed_over;    /* pending buffers that became a container's values: see pop () */
+  GSList   *handed_over; /* pending buffers that became a container's values: see pop () */
 
-  Frame    *stack;
-  guint     stack_size;
+  Frame *stack;
+  guint  stack_size;
 
-  Scratch   text;
+  Scratch text;
 };
 
 /* Past this many pending values (a 64 MB array of numbers, say) the buffer is given back. */
@@ -95,20 +95,20 @@ struct _LoomJsonDoc
 
 typedef struct
 {
-  LoomJsonDoc    *doc;
-  const char     *start;
-  const char     *p;
-  const char     *end;
-  GError        **error;
+  LoomJsonDoc *doc;
+  const char  *start;
+  const char  *p;
+  const char  *end;
+  GError     **error;
 
   /* The first '"' and '\\' at or after where they were last looked for (end when none):
    * strings are scanned with memchr, and remembering what it found keeps a long string with
    * many escapes from being rescanned to its closing quote at every escape. */
-  const char     *quote;
-  const char     *backslash;
+  const char *quote;
+  const char *backslash;
 
-  const char     *key;      /* the member name the next value belongs to, in the arena */
-  guint32         key_length;
+  const char *key; /* the member name the next value belongs to, in the arena */
+  guint32     key_length;
 
   guint           depth;
   const LoomJson *root;
@@ -169,7 +169,7 @@ G_GNUC_NO_INLINE static Chunk *
 arena_grow (LoomJsonDoc *doc,
             gsize        size)
 {
-  gsize chunk_size = doc->chunk != NULL ? doc->chunk->size * 2 : CHUNK_FIRST;
+  gsize  chunk_size = doc->chunk != NULL ? doc->chunk->size * 2 : CHUNK_FIRST;
   Chunk *chunk;
 
   chunk_size = MAX (chunk_size, size);
@@ -187,7 +187,7 @@ arena_alloc (LoomJsonDoc *doc,
              gsize        size)
 {
   Chunk *chunk = doc->chunk;
-  void *memory;
+  void  *memory;
 
   size = (size + 7) & ~(gsize)7;
   if (G_UNLIKELY (chunk == NULL || chunk->size - chunk->used < size))
@@ -351,8 +351,8 @@ read_hex4 (const char *p)
 }
 
 static void
-append_utf8 (Scratch  *out,
-             gunichar  c)
+append_utf8 (Scratch *out,
+             gunichar c)
 {
   char *p = scratch_reserve (out, 4);
 
@@ -365,7 +365,7 @@ decode_escape (Parser     *self,
                const char *p,
                Scratch    *out)
 {
-  int unit, low;
+  int  unit, low;
   char c;
 
   if (self->end - p < 2)
@@ -375,14 +375,30 @@ decode_escape (Parser     *self,
     }
   switch (p[1])
     {
-    case '"':  c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '/':  c = '/'; break;
-    case 'b':  c = '\b'; break;
-    case 'f':  c = '\f'; break;
-    case 'n':  c = '\n'; break;
-    case 'r':  c = '\r'; break;
-    case 't':  c = '\t'; break;
+    case '"':
+      c = '"';
+      break;
+    case '\\':
+      c = '\\';
+      break;
+    case '/':
+      c = '/';
+      break;
+    case 'b':
+      c = '\b';
+      break;
+    case 'f':
+      c = '\f';
+      break;
+    case 'n':
+      c = '\n';
+      break;
+    case 'r':
+      c = '\r';
+      break;
+    case 't':
+      c = '\t';
+      break;
 
     case 'u':
       if (self->end - p < 6 || (unit = read_hex4 (p + 2)) < 0)
@@ -393,11 +409,10 @@ decode_escape (Parser     *self,
       /* Pairs as loom_jsonl_fix_surrogates() pairs them, so that a line reads the same
        * whether the reader repaired it first or not: a high surrogate takes the low one
        * right after it, and any other surrogate becomes U+FFFD on its own. */
-      if (unit >= 0xD800 && unit <= 0xDBFF && self->end - p >= 12 && p[6] == '\\' &&
-          p[7] == 'u' && (low = read_hex4 (p + 8)) >= 0xDC00 && low <= 0xDFFF)
+      if (unit >= 0xD800 && unit <= 0xDBFF && self->end - p >= 12 && p[6] == '\\' && p[7] == 'u' &&
+          (low = read_hex4 (p + 8)) >= 0xDC00 && low <= 0xDFFF)
         {
-          append_utf8 (out, 0x10000 + (((gunichar)unit - 0xD800) << 10) +
-                            ((gunichar)low - 0xDC00));
+          append_utf8 (out, 0x10000 + (((gunichar)unit - 0xD800) << 10) + ((gunichar)low - 0xDC00));
           return p + 12;
         }
       /* A NUL would end the C string that every consumer reads (the message text, the event
@@ -440,8 +455,8 @@ parse_number (Parser   *self,
               double   *number)
 {
   const char *start = self->p;
-  gboolean negative = FALSE, overflow = FALSE;
-  guint64 magnitude = 0;
+  gboolean    negative = FALSE, overflow = FALSE;
+  guint64     magnitude = 0;
 
   if (*self->p == '-')
     {
@@ -500,10 +515,10 @@ parse_number (Parser   *self,
   /* strtod needs a NUL after the number; the text has none of its own. */
   *is_int = FALSE;
   {
-    gsize n = (gsize)(self->p - start);
-    char small[64];
+    gsize            n = (gsize)(self->p - start);
+    char             small[64];
     g_autofree char *large = NULL;
-    char *copy = n < sizeof small ? small : (large = g_malloc (n + 1));
+    char            *copy = n < sizeof small ? small : (large = g_malloc (n + 1));
 
     memcpy (copy, start, n);
     copy[n] = '\0';
@@ -516,11 +531,11 @@ parse_number (Parser   *self,
  * past its closing quote. Most strings hold no escape: they are copied once, straight from the
  * text; the others are decoded first. */
 static gboolean
-parse_string (Parser       *self,
-              const char  **string,
-              gsize        *length)
+parse_string (Parser      *self,
+              const char **string,
+              gsize       *length)
 {
-  Scratch *out = &self->doc->text;
+  Scratch    *out = &self->doc->text;
   const char *open = self->p;
   const char *p = open + 1;
 
@@ -544,7 +559,7 @@ parse_string (Parser       *self,
       const char *quote = find_quote (self, p);
       const char *backslash = find_backslash (self, p);
       const char *stop;
-      gboolean closes;
+      gboolean    closes;
 
       if (quote == self->end && backslash == self->end)
         break;
@@ -580,7 +595,7 @@ place (Parser   *self,
        LoomJson *value)
 {
   LoomJsonDoc *doc = self->doc;
-  Frame *frame;
+  Frame       *frame;
 
   if (self->depth == 0)
     {
@@ -622,7 +637,7 @@ static gsize
 merge_repeated_names (LoomJson *members,
                       gsize     n)
 {
-  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr (GHashTable) seen = NULL;
   gsize kept = 0;
 
   if (n > MAX_PAIRWISE_MEMBERS)
@@ -671,10 +686,10 @@ static void
 pop (Parser *self)
 {
   LoomJsonDoc *doc = self->doc;
-  Frame *frame = &doc->stack[--self->depth];
-  gsize n = doc->n_pending - frame->first;
-  LoomJson value = { 0 };
-  LoomJson *children = NULL;
+  Frame       *frame = &doc->stack[--self->depth];
+  gsize        n = doc->n_pending - frame->first;
+  LoomJson     value = { 0 };
+  LoomJson    *children = NULL;
 
   if (n >= PENDING_HAND_OVER && frame->first <= n / 4)
     {
@@ -740,11 +755,11 @@ match_literal (Parser     *self,
 
 /* Opens the array or object at self->p. */
 static void
-push (Parser   *self,
-      gboolean  is_object)
+push (Parser  *self,
+      gboolean is_object)
 {
   LoomJsonDoc *doc = self->doc;
-  Frame *frame;
+  Frame       *frame;
 
   if (self->depth == doc->stack_size)
     {
@@ -775,7 +790,7 @@ parse_value (Parser   *self,
              gboolean *more)
 {
   const char *word = NULL;
-  LoomJson value = { 0 };
+  LoomJson    value = { 0 };
 
   *more = FALSE;
   skip_space (self);
@@ -787,8 +802,8 @@ parse_value (Parser   *self,
     case '{':
     case '[':
       if (self->depth >= LOOM_JSON_MAX_DEPTH)
-        return fail (self, self->p, "nested deeper than " G_STRINGIFY (LOOM_JSON_MAX_DEPTH)
-                                    " levels");
+        return fail (self, self->p,
+                     "nested deeper than " G_STRINGIFY (LOOM_JSON_MAX_DEPTH) " levels");
       {
         gboolean is_object = *self->p == '{';
 
@@ -832,8 +847,16 @@ parse_value (Parser   *self,
       break;
 
     case '-':
-    case '0': case '1': case '2': case '3': case '4':
-    case '5': case '6': case '7': case '8': case '9':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
       {
         gboolean is_int;
 
@@ -890,15 +913,15 @@ parse_after_value (Parser   *self,
 }
 
 const LoomJson *
-loom_json_doc_parse (LoomJsonDoc  *doc,
-                     const char   *text,
-                     gsize         length,
-                     GError      **error)
+loom_json_doc_parse (LoomJsonDoc *doc,
+                     const char  *text,
+                     gsize        length,
+                     GError     **error)
 {
-  Parser parser = { 0 };
-  Parser *self = &parser;
+  Parser      parser = { 0 };
+  Parser     *self = &parser;
   const char *nul;
-  gboolean ok, more;
+  gboolean    ok, more;
 
   g_return_val_if_fail (doc != NULL, NULL);
   g_return_val_if_fail (text != NULL || length == 0, NULL);

@@ -13,10 +13,10 @@ G_BEGIN_DECLS
  * document's arena; a member carries its name, so an object is just an array of them. */
 struct _LoomJson
 {
-  const char   *name;         /* a member's name, NUL-terminated; NULL outside objects */
-  guint32       name_length;  /* strlen (name), compared before the bytes when looking up */
-  guint8        type;         /* LoomJsonType */
-  gsize         length;       /* bytes of a string (strlen), elements or members */
+  const char *name;        /* a member's name, NUL-terminated; NULL outside objects */
+  guint32     name_length; /* strlen (name), compared before the bytes when looking up */
+  guint8      type;        /* LoomJsonType */
+  gsize       length;      /* bytes of a string (strlen), elements or members */
   union
   {
     gboolean        boolean;

@@ -25,19 +25,19 @@ typedef struct
   guint        max_depth;
   GPtrArray   *problems;
   GString     *out;
-  LoomJsonDoc *scratch;   /* judges each part on its own */
+  LoomJsonDoc *scratch; /* judges each part on its own */
 
   /* Lines are counted once, forward, as problems need them. */
-  gsize        counted_to;
-  guint64      line;
+  gsize   counted_to;
+  guint64 line;
 } Salvage;
 
 /* Why scanning stopped short of the root's end. */
 typedef enum
 {
   STOP_NONE,
-  STOP_TRUNCATED,   /* the text ends inside the document */
-  STOP_SYNTAX,      /* something that is not JSON between parts */
+  STOP_TRUNCATED, /* the text ends inside the document */
+  STOP_SYNTAX,    /* something that is not JSON between parts */
 } Stop;
 
 void
@@ -67,11 +67,11 @@ line_at (Salvage *self,
   return self->line;
 }
 
-static void
-add_problem (Salvage    *self,
-             gsize       offset,
-             const char *format,
-             ...) G_GNUC_PRINTF (3, 4);
+static void add_problem (Salvage    *self,
+                         gsize       offset,
+                         const char *format,
+                         ...) G_GNUC_PRINTF (3,
+                                             4);
 
 static void
 add_problem (Salvage    *self,
@@ -80,7 +80,7 @@ add_problem (Salvage    *self,
              ...)
 {
   LoomJsonProblem *problem = g_new0 (LoomJsonProblem, 1);
-  va_list args;
+  va_list          args;
 
   problem->line = line_at (self, offset);
   va_start (args, format);
@@ -106,8 +106,8 @@ skip_space (Salvage *self)
 static gboolean
 ends_scalar (char c)
 {
-  return is_space (c) || c == ',' || c == ']' || c == '}' || c == ':' || c == '"' ||
-         c == '[' || c == '{';
+  return is_space (c) || c == ',' || c == ']' || c == '}' || c == ':' || c == '"' || c == '[' ||
+         c == '{';
 }
 
 /* @i is just past an opening quote. Sets @end just past the closing one; FALSE when the text
@@ -138,17 +138,17 @@ find_string_end (const char *text,
           *end = (gsize)(quote - text) + 1;
           return TRUE;
         }
-      i = (gsize)(backslash - text) + 2;  /* the escaped byte, whatever it is, is skipped */
+      i = (gsize)(backslash - text) + 2; /* the escaped byte, whatever it is, is skipped */
     }
   return FALSE;
 }
 
 gboolean
 loom_json_find_value_end (const char *text,
-                gsize       length,
-                gsize       start,
-                gsize      *end,
-                guint      *deepest)
+                          gsize       length,
+                          gsize       start,
+                          gsize      *end,
+                          guint      *deepest)
 {
   guint depth = 0;
   gsize i = start;
@@ -165,7 +165,7 @@ loom_json_find_value_end (const char *text,
       while (i < length && !ends_scalar (text[i]))
         i++;
       *end = i;
-      return i < length;  /* a document never ends in a scalar */
+      return i < length; /* a document never ends in a scalar */
     }
 
   while (i < length)
@@ -203,10 +203,10 @@ loom_json_find_value_end (const char *text,
 /* Whether the part parses on its own. A byte order mark is allowed at the start of a text but
  * not inside a container, so a part that starts with one does not. */
 static gboolean
-part_parses (Salvage  *self,
-             gsize     start,
-             gsize     end,
-             GError  **error)
+part_parses (Salvage *self,
+             gsize    start,
+             gsize    end,
+             GError **error)
 {
   if (end > start && self->text[start] == '\xEF')
     {
@@ -226,8 +226,8 @@ describe_member (Salvage *self,
 {
   const LoomJson *name = loom_json_doc_parse (self->scratch, self->text + name_start,
                                               name_end - name_start, NULL);
-  const char *string = loom_json_string (name);
-  const char *cut;
+  const char     *string = loom_json_string (name);
+  const char     *cut;
 
   if (string == NULL)
     return NULL;
@@ -246,8 +246,8 @@ stop_here (Salvage *self,
       add_problem (self, offset,
                    "the document ends here, before it is complete: what it holds from here on "
                    "was left out, and is read again when the file changes");
-      ((LoomJsonProblem *)g_ptr_array_index (self->problems,
-                                             self->problems->len - 1))->truncated = TRUE;
+      ((LoomJsonProblem *)g_ptr_array_index (self->problems, self->problems->len - 1))->truncated =
+        TRUE;
       return STOP_TRUNCATED;
     }
   add_problem (self, offset,
@@ -294,13 +294,13 @@ salvage_value (Salvage    *self,
                gsize       prefix_length,
                gboolean   *any_kept)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   gsize start = self->pos, end;
   guint deepest;
 
   if (!loom_json_find_value_end (self->text, self->length, start, &end, &deepest))
     return stop_here (self, self->length);
-  if (end == start)  /* a comma or a bracket where a value should be */
+  if (end == start) /* a comma or a bracket where a value should be */
     return stop_here (self, start);
   self->pos = end;
 
@@ -308,8 +308,10 @@ salvage_value (Salvage    *self,
     add_problem (self, start, "%s nests deeper than %u levels and was left out", what,
                  self->max_depth);
   else if (!part_parses (self, start, end, &error))
-    add_problem (self, start, "%s is not valid JSON and was left out: %s (counted from its "
-                 "start)", what, error->message);
+    add_problem (self, start,
+                 "%s is not valid JSON and was left out: %s (counted from its "
+                 "start)",
+                 what, error->message);
   else
     {
       if (*any_kept)
@@ -340,14 +342,14 @@ salvage_array (Salvage    *self,
 {
   gboolean kept_element = FALSE;
   gboolean closed = FALSE;
-  Stop stop = STOP_NONE;
+  Stop     stop = STOP_NONE;
 
   if (*any_kept)
     g_string_append_c (self->out, ',');
   *any_kept = TRUE;
   g_string_append_len (self->out, self->text + member_start,
                        (gssize)(self->pos + 1 - member_start));
-  self->pos++;  /* the [ */
+  self->pos++; /* the [ */
 
   skip_space (self);
   if (self->pos < self->length && self->text[self->pos] == ']')
@@ -377,7 +379,7 @@ salvage_member (Salvage  *self,
 {
   g_autofree char *name = NULL;
   g_autofree char *what = NULL;
-  gsize member_start = self->pos, name_end;
+  gsize            member_start = self->pos, name_end;
 
   if (self->pos >= self->length || self->text[self->pos] != '"')
     return stop_here (self, self->pos);
@@ -423,10 +425,10 @@ loom_json_salvage (const char *text,
                    guint       max_depth,
                    GPtrArray  *problems)
 {
-  Salvage self = { 0 };
+  Salvage  self = { 0 };
   gboolean any_kept = FALSE;
   gboolean closed = FALSE;
-  Stop stop = STOP_NONE;
+  Stop     stop = STOP_NONE;
 
   g_return_val_if_fail (text != NULL || length == 0, NULL);
   g_return_val_if_fail (problems != NULL, NULL);

@@ -19,10 +19,10 @@ typedef struct
 {
   guint64  line;
   char    *message;
-  gboolean truncated;   /* the text ends here: the file is most likely still being written */
+  gboolean truncated; /* the text ends here: the file is most likely still being written */
 } LoomJsonProblem;
 
-void  loom_json_problem_free (gpointer     problem);
+void loom_json_problem_free (gpointer problem);
 
 /* Rebuilds @length bytes of @text, a document whose root is an object, from the parts that
  * parse: each member of the root, and each element of a member that is an array (the records).
@@ -34,10 +34,10 @@ void  loom_json_problem_free (gpointer     problem);
  * Returns the rebuilt text, NUL-terminated, which loom_json_doc_parse() accepts; or NULL when
  * the root is not an object, and nothing can be salvaged. Adds a LoomJsonProblem to @problems
  * for each part left out, and for where the text ends early. */
-char *loom_json_salvage      (const char  *text,
-                              gsize        length,
-                              guint        max_depth,
-                              GPtrArray   *problems);
+char *loom_json_salvage (const char *text,
+                         gsize       length,
+                         guint       max_depth,
+                         GPtrArray  *problems);
 
 /* Finds where the value at @start of @text ends (*@end, just past it) without judging it, and
  * how deep its containers nest (*@deepest): strings by their quotes, containers by their

@@ -166,7 +166,7 @@ loom_json_value_to_node (const LoomJson *value)
     case LOOM_JSON_ARRAY:
       {
         JsonArray *array = json_array_sized_new ((guint)value->length);
-        JsonNode *node;
+        JsonNode  *node;
 
         for (gsize i = 0; i < value->length; i++)
           json_array_add_element (array, loom_json_value_to_node (&value->v.children[i]));
@@ -178,7 +178,7 @@ loom_json_value_to_node (const LoomJson *value)
     case LOOM_JSON_OBJECT:
       {
         JsonObject *object = json_object_new ();
-        JsonNode *node;
+        JsonNode   *node;
 
         for (gsize i = 0; i < value->length; i++)
           json_object_set_member (object, value->v.children[i].name,

@@ -10,7 +10,6 @@
 
 #include "loom-json-private.h"
 
-
 #define ONES  G_GUINT64_CONSTANT (0x0101010101010101)
 #define HIGHS G_GUINT64_CONSTANT (0x8080808080808080)
 
@@ -71,17 +70,31 @@ append_escaped (GString    *out,
       g_string_append_len (out, run, p - run);
       switch (c)
         {
-        case '"':  g_string_append_len (out, "\\\"", 2); break;
-        case '\\': g_string_append_len (out, "\\\\", 2); break;
-        case '\b': g_string_append_len (out, "\\b", 2); break;
-        case '\f': g_string_append_len (out, "\\f", 2); break;
-        case '\n': g_string_append_len (out, "\\n", 2); break;
-        case '\r': g_string_append_len (out, "\\r", 2); break;
-        case '\t': g_string_append_len (out, "\\t", 2); break;
+        case '"':
+          g_string_append_len (out, "\\\"", 2);
+          break;
+        case '\\':
+          g_string_append_len (out, "\\\\", 2);
+          break;
+        case '\b':
+          g_string_append_len (out, "\\b", 2);
+          break;
+        case '\f':
+          g_string_append_len (out, "\\f", 2);
+          break;
+        case '\n':
+          g_string_append_len (out, "\\n", 2);
+          break;
+        case '\r':
+          g_string_append_len (out, "\\r", 2);
+          break;
+        case '\t':
+          g_string_append_len (out, "\\t", 2);
+          break;
         default:
           {
             static const char hex[] = "0123456789abcdef";
-            char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+            char              u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
 
             g_string_append_len (out, u, sizeof u);
           }
@@ -96,8 +109,8 @@ static void
 append_int (GString *out,
             gint64   value)
 {
-  char buffer[24];
-  char *p = buffer + sizeof buffer;
+  char    buffer[24];
+  char   *p = buffer + sizeof buffer;
   /* Through the unsigned magnitude, so that G_MININT64 does not overflow. */
   guint64 magnitude = value < 0 ? (guint64)0 - (guint64)value : (guint64)value;
 
@@ -151,9 +164,9 @@ write_node (GString  *out,
     case JSON_NODE_OBJECT:
       {
         JsonObjectIter iter;
-        const char *name;
-        JsonNode *member;
-        gboolean first = TRUE;
+        const char    *name;
+        JsonNode      *member;
+        gboolean       first = TRUE;
 
         g_string_append_c (out, '{');
         json_object_iter_init_ordered (&iter, json_node_get_object (node));
@@ -174,7 +187,7 @@ write_node (GString  *out,
     case JSON_NODE_ARRAY:
       {
         JsonArray *array = json_node_get_array (node);
-        guint n = json_array_get_length (array);
+        guint      n = json_array_get_length (array);
 
         g_string_append_c (out, '[');
         for (guint i = 0; i < n; i++)

@@ -35,7 +35,7 @@ loom_json_get_int (JsonObject *object,
                    gint64      fallback)
 {
   JsonNode *node = member (object, name);
-  GType type;
+  GType     type;
 
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return fallback;

@@ -12,15 +12,15 @@
 
 G_BEGIN_DECLS
 
-const char *loom_json_get_string         (JsonObject  *object,
-                                          const char  *member);
-gint64      loom_json_get_int            (JsonObject  *object,
-                                          const char  *member,
-                                          gint64       fallback);
-JsonObject *loom_json_get_object         (JsonObject  *object,
-                                          const char  *member);
-JsonArray  *loom_json_get_array          (JsonObject  *object,
-                                          const char  *member);
-char       *loom_json_to_string          (JsonNode    *node);
+const char *loom_json_get_string (JsonObject *object,
+                                  const char *member);
+gint64      loom_json_get_int (JsonObject *object,
+                               const char *member,
+                               gint64      fallback);
+JsonObject *loom_json_get_object (JsonObject *object,
+                                  const char *member);
+JsonArray  *loom_json_get_array (JsonObject *object,
+                                 const char *member);
+char       *loom_json_to_string (JsonNode *node);
 
 G_END_DECLS

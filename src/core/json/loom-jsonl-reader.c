@@ -12,7 +12,8 @@
 
 /* The depth guard before parsing must refuse what the parser would, so that a deep record is
  * reported as too deep rather than as invalid JSON. */
-G_STATIC_ASSERT (LOOM_JSONL_MAX_DEPTH <= LOOM_JSON_MAX_DEPTH);
+G_STATIC_ASSERT (LOOM_JSONL_MAX_DEPTH <= LOOM_JSON_MAX_DEPTH)
+;
 
 /* Lines are read this much at a time, and a line is gathered from the chunks only up to the
  * record limit: getline () would have held a line of any size whole. */
@@ -22,40 +23,40 @@ struct _LoomJsonlReader
 {
   FILE           *fp;
   char           *path;
-  LoomJsonDoc    *doc;            /* holds the last value parsed, until the next parse */
+  LoomJsonDoc    *doc; /* holds the last value parsed, until the next parse */
   const LoomJson *current;
 
-  char           *line;           /* the current physical line, without its newline */
-  gsize           capacity;
-  gsize           len;
-  guint64         line_size;      /* of the whole line, when it was too large to hold */
-  guint64         max_record;     /* loom_max_record_bytes () */
+  char   *line; /* the current physical line, without its newline */
+  gsize   capacity;
+  gsize   len;
+  guint64 line_size;  /* of the whole line, when it was too large to hold */
+  guint64 max_record; /* loom_max_record_bytes () */
 
-  char           *chunk;          /* read from fp, READ_CHUNK bytes at a time */
-  gsize           chunk_start;    /* the next byte of it not yet taken */
-  gsize           chunk_end;
-  char           *valid;          /* a repaired copy when the line was not valid UTF-8 */
-  const char     *text;           /* line or valid */
+  char       *chunk;       /* read from fp, READ_CHUNK bytes at a time */
+  gsize       chunk_start; /* the next byte of it not yet taken */
+  gsize       chunk_end;
+  char       *valid; /* a repaired copy when the line was not valid UTF-8 */
+  const char *text;  /* line or valid */
 
-  GArray         *ends;           /* gsize: where each value on the line ends */
-  guint           next_value;
-  gboolean        next_parsed;    /* current is that value already: the line parsed whole */
+  GArray  *ends; /* gsize: where each value on the line ends */
+  guint    next_value;
+  gboolean next_parsed; /* current is that value already: the line parsed whole */
 
-  guint64         line_no;        /* of the current line */
-  guint64         lines_consumed;
-  guint64         offset;         /* after the last consumed line */
-  guint64         position;       /* of the next byte not taken from the chunk, counted */
-  guint64         records;
-  gboolean        pending_tail;
+  guint64  line_no; /* of the current line */
+  guint64  lines_consumed;
+  guint64  offset;   /* after the last consumed line */
+  guint64  position; /* of the next byte not taken from the chunk, counted */
+  guint64  records;
+  gboolean pending_tail;
 };
 
 LoomJsonlReader *
-loom_jsonl_reader_new (const char  *path,
-                       guint64      offset,
-                       guint64      line,
-                       GError     **error)
+loom_jsonl_reader_new (const char *path,
+                       guint64     offset,
+                       guint64     line,
+                       GError    **error)
 {
-  g_autoptr(LoomJsonlReader) self = g_new0 (LoomJsonlReader, 1);
+  g_autoptr (LoomJsonlReader) self = g_new0 (LoomJsonlReader, 1);
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -152,9 +153,9 @@ loom_jsonl_split_values (const char *text,
 {
   gboolean in_string = FALSE;
   gboolean in_value = FALSE;
-  gsize quote = 0, backslash = 0;
-  int depth = 0;
-  int n = 0;
+  gsize    quote = 0, backslash = 0;
+  int      depth = 0;
+  int      n = 0;
 
   for (gsize i = 0; i < len; i++)
     {
@@ -232,8 +233,8 @@ is_u_escape (const char *p,
 }
 
 guint
-loom_jsonl_fix_surrogates (char  *text,
-                           gsize  len)
+loom_jsonl_fix_surrogates (char *text,
+                           gsize len)
 {
   return loom_jsonl_fix_surrogates_full (text, len, NULL);
 }
@@ -254,7 +255,7 @@ loom_jsonl_fix_surrogates_full (char  *text,
 
       if (!is_u_escape (p, end))
         {
-          p += 2;  /* past the escaped character, which may be a backslash */
+          p += 2; /* past the escaped character, which may be a backslash */
           continue;
         }
 
@@ -262,7 +263,7 @@ loom_jsonl_fix_surrogates_full (char  *text,
       if (unit >= 0xD800 && unit <= 0xDBFF && is_u_escape (p + 6, end) &&
           read_escape (p + 6) >= 0xDC00 && read_escape (p + 6) <= 0xDFFF)
         {
-          p += 12;  /* a proper pair */
+          p += 12; /* a proper pair */
           continue;
         }
       if (unit >= 0xD800 && unit <= 0xDFFF)
@@ -281,7 +282,7 @@ guint64
 loom_max_record_bytes (void)
 {
   const char *value = g_getenv ("LOOM_MAX_RECORD_BYTES");
-  guint64 bytes;
+  guint64     bytes;
 
   if (value != NULL && g_ascii_string_to_unsigned (value, 10, 1, G_MAXUINT64, &bytes, NULL))
     return MIN (bytes, LOOM_MAX_RECORD_BYTES_DEFAULT);
@@ -308,8 +309,7 @@ loom_record_too_large_message (const char *what,
   g_autofree char *size_text = format_megabytes (size);
   g_autofree char *limit_text = format_megabytes (loom_max_record_bytes ());
 
-  return g_strdup_printf ("a %s of %s is over the %s limit; skipped", what, size_text,
-                          limit_text);
+  return g_strdup_printf ("a %s of %s is over the %s limit; skipped", what, size_text, limit_text);
 }
 
 /* Appends @n bytes to the line, unless the line is already over the limit: then they are only
@@ -320,7 +320,7 @@ take_bytes (LoomJsonlReader *self,
             gsize            n)
 {
   self->line_size += n;
-  if (self->line_size > self->max_record + 2)  /* with room for its "\r\n" */
+  if (self->line_size > self->max_record + 2) /* with room for its "\r\n" */
     {
       /* Nothing of it is kept, or the largest line would stay allocated to the end. */
       if (self->capacity > READ_CHUNK)
@@ -343,10 +343,10 @@ take_bytes (LoomJsonlReader *self,
 /* Reads the next physical line. Returns FALSE at the end of the file or on error. A line over
  * the record limit is read to its end and *@too_large set, with only its start kept. */
 static gboolean
-read_line (LoomJsonlReader  *self,
-           gboolean         *has_newline,
-           gboolean         *too_large,
-           GError          **error)
+read_line (LoomJsonlReader *self,
+           gboolean        *has_newline,
+           gboolean        *too_large,
+           GError         **error)
 {
   gboolean any = FALSE;
 
@@ -356,7 +356,7 @@ read_line (LoomJsonlReader  *self,
   for (;;)
     {
       const char *start, *newline;
-      gsize n;
+      gsize       n;
 
       if (self->chunk_start == self->chunk_end)
         {
@@ -456,10 +456,10 @@ value_bounds (LoomJsonlReader *self,
 
 /* Replaces the current value, as JsonParser replaced its root on every load. */
 static gboolean
-parse_value (LoomJsonlReader  *self,
-             gsize             start,
-             gsize             length,
-             GError          **error)
+parse_value (LoomJsonlReader *self,
+             gsize            start,
+             gsize            length,
+             GError         **error)
 {
   self->current = loom_json_doc_parse (self->doc, self->text + start, length, error);
   return self->current != NULL;
@@ -510,10 +510,10 @@ is_valid_utf8 (const char *text,
 static char *
 prepare_line (LoomJsonlReader *self)
 {
-  g_autoptr(GString) problem = NULL;
+  g_autoptr (GString) problem = NULL;
   gsize max_values;
   guint fixed;
-  int n;
+  int   n;
 
   g_clear_pointer (&self->valid, g_free);
   self->text = self->line;
@@ -585,10 +585,10 @@ prepare_line (LoomJsonlReader *self)
 }
 
 LoomJsonlResult
-loom_jsonl_reader_next (LoomJsonlReader  *self,
-                        const LoomJson  **record,
-                        char            **problem,
-                        GError          **error)
+loom_jsonl_reader_next (LoomJsonlReader *self,
+                        const LoomJson **record,
+                        char           **problem,
+                        GError         **error)
 {
   g_return_val_if_fail (self != NULL, LOOM_JSONL_ERROR);
 
@@ -599,11 +599,11 @@ loom_jsonl_reader_next (LoomJsonlReader  *self,
     {
       gboolean has_newline = FALSE;
       gboolean too_large = FALSE;
-      guint64 line_start;
+      guint64  line_start;
 
       while (self->next_value < self->ends->len)
         {
-          g_autoptr(GError) parse_error = NULL;
+          g_autoptr (GError) parse_error = NULL;
           gsize start, length;
 
           if (self->next_parsed)

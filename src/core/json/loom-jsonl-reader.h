@@ -23,59 +23,59 @@ G_BEGIN_DECLS
 #define LOOM_MAX_RECORD_BYTES_DEFAULT (G_GUINT64_CONSTANT (256) * 1024 * 1024)
 
 /* The limit in force: the default, or LOOM_MAX_RECORD_BYTES when that is lower. */
-guint64          loom_max_record_bytes          (void);
+guint64 loom_max_record_bytes (void);
 /* The warning for a record of @size bytes over the limit, without file and line:
  * "a record of 300 MB is over the 256 MB limit; skipped" (@what: "record", "document"). */
-char            *loom_record_too_large_message  (const char       *what,
-                                                 guint64           size);
+char   *loom_record_too_large_message (const char *what,
+                                       guint64     size);
 
 typedef struct _LoomJsonlReader LoomJsonlReader;
 
 typedef enum
 {
-  LOOM_JSONL_RECORD,     /* *record is set */
-  LOOM_JSONL_BAD,        /* *problem says what was wrong with the record on this line */
-  LOOM_JSONL_END,        /* nothing more that is complete */
-  LOOM_JSONL_ERROR,      /* reading the file failed */
+  LOOM_JSONL_RECORD, /* *record is set */
+  LOOM_JSONL_BAD,    /* *problem says what was wrong with the record on this line */
+  LOOM_JSONL_END,    /* nothing more that is complete */
+  LOOM_JSONL_ERROR,  /* reading the file failed */
 } LoomJsonlResult;
 
 /* Starts at byte @offset, which is the start of line @line + 1. */
-LoomJsonlReader *loom_jsonl_reader_new          (const char       *path,
-                                                 guint64           offset,
-                                                 guint64           line,
-                                                 GError          **error);
-void             loom_jsonl_reader_free         (LoomJsonlReader  *reader);
+LoomJsonlReader *loom_jsonl_reader_new (const char *path,
+                                        guint64     offset,
+                                        guint64     line,
+                                        GError    **error);
+void             loom_jsonl_reader_free (LoomJsonlReader *reader);
 
 /* The value stays valid until the next call. */
-LoomJsonlResult  loom_jsonl_reader_next         (LoomJsonlReader  *reader,
-                                                 const LoomJson  **record,
-                                                 char            **problem,
-                                                 GError          **error);
+LoomJsonlResult loom_jsonl_reader_next (LoomJsonlReader *reader,
+                                        const LoomJson **record,
+                                        char           **problem,
+                                        GError         **error);
 /* The line of the last result (1-based). */
-guint64          loom_jsonl_reader_get_line     (LoomJsonlReader  *reader);
+guint64         loom_jsonl_reader_get_line (LoomJsonlReader *reader);
 /* Where the next pass starts: after the last line that was complete and consumed. */
-guint64          loom_jsonl_reader_get_offset   (LoomJsonlReader  *reader);
-guint64          loom_jsonl_reader_get_lines_consumed (LoomJsonlReader *reader);
-guint64          loom_jsonl_reader_get_records  (LoomJsonlReader  *reader);
+guint64         loom_jsonl_reader_get_offset (LoomJsonlReader *reader);
+guint64         loom_jsonl_reader_get_lines_consumed (LoomJsonlReader *reader);
+guint64         loom_jsonl_reader_get_records (LoomJsonlReader *reader);
 /* TRUE when the last line had no newline and did not parse: it waits for the next pass. */
-gboolean         loom_jsonl_reader_has_pending_tail (LoomJsonlReader *reader);
+gboolean        loom_jsonl_reader_has_pending_tail (LoomJsonlReader *reader);
 
 /* Exposed for tests: finds where top-level JSON values end in @text, refusing nesting deeper
  * than @max_depth. Returns the number of values found (up to @max_values), their end offsets in
  * @ends; -1 when a value nests too deep. */
-int              loom_jsonl_split_values        (const char       *text,
-                                                 gsize             len,
-                                                 int               max_depth,
-                                                 gsize            *ends,
-                                                 int               max_values);
+int   loom_jsonl_split_values (const char *text,
+                               gsize       len,
+                               int         max_depth,
+                               gsize      *ends,
+                               int         max_values);
 /* Rewrites unpaired \uD800–\uDFFF escapes as \uFFFD in place (same length). Returns how many. */
-guint            loom_jsonl_fix_surrogates      (char             *text,
-                                                 gsize             len);
+guint loom_jsonl_fix_surrogates (char *text,
+                                 gsize len);
 /* The same, and when @first_fixed is not NULL and some were fixed, sets it to the offset of the
  * first: a whole document's warning names its line. */
-guint            loom_jsonl_fix_surrogates_full (char             *text,
-                                                 gsize             len,
-                                                 gsize            *first_fixed);
+guint loom_jsonl_fix_surrogates_full (char  *text,
+                                      gsize  len,
+                                      gsize *first_fixed);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomJsonlReader, loom_jsonl_reader_free)
 

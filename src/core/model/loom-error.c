@@ -4,4 +4,4 @@
  */
 #include "loom-error.h"
 
-G_DEFINE_QUARK (loom-error-quark, loom_error)
+G_DEFINE_QUARK (loom - error - quark, loom_error)

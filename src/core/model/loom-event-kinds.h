@@ -16,11 +16,11 @@ G_BEGIN_DECLS
 /* Message flags: kept and shown, but not a person's prompt. */
 typedef enum
 {
-  LOOM_MESSAGE_INJECTED        = 1 << 0,  /* context the harness added: AGENTS.md, environment */
-  LOOM_MESSAGE_META            = 1 << 1,  /* Claude isMeta: caveats, expanded slash commands */
-  LOOM_MESSAGE_COMPACT_SUMMARY = 1 << 2,  /* the summary that continues a compacted session */
-  LOOM_MESSAGE_COMMAND         = 1 << 3,  /* slash-command XML and local command output */
-  LOOM_MESSAGE_API_ERROR       = 1 << 4,  /* a synthetic assistant message reporting an error */
+  LOOM_MESSAGE_INJECTED = 1 << 0,        /* context the harness added: AGENTS.md, environment */
+  LOOM_MESSAGE_META = 1 << 1,            /* Claude isMeta: caveats, expanded slash commands */
+  LOOM_MESSAGE_COMPACT_SUMMARY = 1 << 2, /* the summary that continues a compacted session */
+  LOOM_MESSAGE_COMMAND = 1 << 3,         /* slash-command XML and local command output */
+  LOOM_MESSAGE_API_ERROR = 1 << 4,       /* a synthetic assistant message reporting an error */
 } LoomMessageFlags;
 
 #define LOOM_MESSAGE_NOT_A_PROMPT \
@@ -36,6 +36,6 @@ typedef enum
 #define LOOM_EVENT_LIFECYCLE   "lifecycle"
 #define LOOM_EVENT_API_ERROR   "api_error"
 #define LOOM_EVENT_SUBAGENT    "subagent"
-#define LOOM_EVENT_RAW         "raw"        /* a record we do not understand, kept whole */
+#define LOOM_EVENT_RAW         "raw" /* a record we do not understand, kept whole */
 
 G_END_DECLS

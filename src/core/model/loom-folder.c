@@ -7,17 +7,18 @@
 
 struct _LoomFolder
 {
-  GObject  parent_instance;
-  gint64   id;
-  char    *name;
-  gint64   position;
-  gint64   n_sessions;
-  gint64   created_at;
+  GObject parent_instance;
+  gint64  id;
+  char   *name;
+  gint64  position;
+  gint64  n_sessions;
+  gint64  created_at;
 };
 
 G_DEFINE_FINAL_TYPE (LoomFolder, loom_folder, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   PROP_0,
   PROP_ID,
   PROP_NAME,
@@ -73,17 +74,17 @@ static void
 loom_folder_class_init (LoomFolderClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags   flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = loom_folder_finalize;
   object_class->get_property = loom_folder_get_property;
 
   properties[PROP_ID] = g_param_spec_int64 ("id", NULL, NULL, 0, G_MAXINT64, 0, flags);
   properties[PROP_NAME] = g_param_spec_string ("name", NULL, NULL, NULL, flags);
-  properties[PROP_POSITION] =
-    g_param_spec_int64 ("position", NULL, NULL, G_MININT64, G_MAXINT64, 0, flags);
-  properties[PROP_N_SESSIONS] =
-    g_param_spec_int64 ("n-sessions", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_POSITION] = g_param_spec_int64 ("position", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                                                  flags);
+  properties[PROP_N_SESSIONS] = g_param_spec_int64 ("n-sessions", NULL, NULL, 0, G_MAXINT64, 0,
+                                                    flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -151,7 +152,7 @@ loom_folder_get_created_at (LoomFolder *self)
 JsonNode *
 loom_folder_to_json (LoomFolder *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autofree char *created = NULL;
 
   g_return_val_if_fail (LOOM_IS_FOLDER (self), NULL);

@@ -14,16 +14,16 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (LoomFolder, loom_folder, LOOM, FOLDER, GObject)
 
-LoomFolder *loom_folder_new                (gint64      id,
-                                            const char *name,
-                                            gint64      position,
-                                            gint64      n_sessions,
-                                            gint64      created_at);
-gint64      loom_folder_get_id             (LoomFolder *self);
-const char *loom_folder_get_name           (LoomFolder *self);
-gint64      loom_folder_get_position       (LoomFolder *self);
-gint64      loom_folder_get_n_sessions     (LoomFolder *self);
-gint64      loom_folder_get_created_at     (LoomFolder *self);
-JsonNode   *loom_folder_to_json            (LoomFolder *self);
+LoomFolder *loom_folder_new (gint64      id,
+                             const char *name,
+                             gint64      position,
+                             gint64      n_sessions,
+                             gint64      created_at);
+gint64      loom_folder_get_id (LoomFolder *self);
+const char *loom_folder_get_name (LoomFolder *self);
+gint64      loom_folder_get_position (LoomFolder *self);
+gint64      loom_folder_get_n_sessions (LoomFolder *self);
+gint64      loom_folder_get_created_at (LoomFolder *self);
+JsonNode   *loom_folder_to_json (LoomFolder *self);
 
 G_END_DECLS

@@ -8,28 +8,50 @@
 #include "loom-naming.h"
 #include "loom-time.h"
 
-#define DATE_LENGTH 10
+#define DATE_LENGTH      10
 /* What the importer writes when a session has neither a name nor a date. */
 #define PLACEHOLDER_NAME "Untitled session"
-#define UNDATED "undated"
+#define UNDATED          "undated"
 
 /* How much of a prompt a suggested name is looked for in. */
 #define SUGGEST_SOURCE_BYTES 8192
 
 /* Openings that ask rather than name. Matched case-insensitively at the start, repeatedly, so
  * that "Hi! Could you please fix…" comes down to "fix…". Longer openings first. */
-static const char * const fillers[] = {
-  "i would like you to", "i'd like you to", "i want you to", "i need you to",
-  "i need help with", "i'd like to", "i want to", "we need to", "help me",
-  "can you", "could you", "would you", "will you", "can u",
-  "please", "pls", "kindly", "let's", "lets",
-  "thank you", "thanks", "hello", "hey", "hi", "okay", "ok", "so",
+static const char *const fillers[] = {
+  "i would like you to",
+  "i'd like you to",
+  "i want you to",
+  "i need you to",
+  "i need help with",
+  "i'd like to",
+  "i want to",
+  "we need to",
+  "help me",
+  "can you",
+  "could you",
+  "would you",
+  "will you",
+  "can u",
+  "please",
+  "pls",
+  "kindly",
+  "let's",
+  "lets",
+  "thank you",
+  "thanks",
+  "hello",
+  "hey",
+  "hi",
+  "okay",
+  "ok",
+  "so",
 };
 
 /* Words that a name cut short should not end on. */
-static const char * const dangling_words[] = {
-  "a", "an", "and", "as", "at", "but", "by", "for", "from", "in", "into", "of", "on", "or",
-  "so", "that", "the", "to", "with",
+static const char *const dangling_words[] = {
+  "a",    "an", "and", "as", "at", "but",  "by",  "for", "from", "in",
+  "into", "of", "on",  "or", "so", "that", "the", "to",  "with",
 };
 
 gboolean
@@ -56,8 +78,8 @@ loom_naming_is_date (const char *text)
   year = atoi (text);
   month = atoi (text + 5);
   day = atoi (text + 8);
-  return year >= 1 && month >= 1 && month <= 12 &&
-         day >= 1 && day <= g_date_get_days_in_month (month, year);
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 &&
+         day <= g_date_get_days_in_month (month, year);
 }
 
 /* Runs of white space and control characters (newlines, tabs) become one space; the ends are
@@ -90,11 +112,11 @@ char *
 loom_naming_bound_line (const char *text,
                         glong       max_chars)
 {
-  g_autoptr(GString) out = NULL;
+  g_autoptr (GString) out = NULL;
   gboolean space = FALSE;
   gboolean cut = FALSE;
-  gsize cut_at = 0;  /* the length of @out at max_chars - 1 characters */
-  glong n = 0;
+  gsize    cut_at = 0; /* the length of @out at max_chars - 1 characters */
+  glong    n = 0;
 
   g_return_val_if_fail (max_chars >= 2, NULL);
 
@@ -153,8 +175,8 @@ loom_naming_bound_path (const char *text,
                         gsize       max_bytes)
 {
   g_autofree char *valid = NULL;
-  const char *end;
-  gsize length;
+  const char      *end;
+  gsize            length;
 
   g_return_val_if_fail (max_bytes >= 8, NULL);
 
@@ -182,7 +204,7 @@ static gsize
 separator_length (const char *text,
                   gsize       end)
 {
-  static const char * const dashes[] = { "-", "–", "—" };
+  static const char *const dashes[] = { "-", "–", "—" };
 
   for (guint i = 0; i < G_N_ELEMENTS (dashes); i++)
     {
@@ -199,14 +221,14 @@ separator_length (const char *text,
 }
 
 gboolean
-loom_naming_split_title (const char  *title,
-                         char       **name,
-                         char       **date)
+loom_naming_split_title (const char *title,
+                         char      **name,
+                         char      **date)
 {
   g_autofree char *clean = collapse_space (title);
-  gsize len = strlen (clean);
-  gsize tail = len, separator = 0;
-  gboolean dated = FALSE;
+  gsize            len = strlen (clean);
+  gsize            tail = len, separator = 0;
+  gboolean         dated = FALSE;
 
   if (len >= DATE_LENGTH && loom_naming_is_date (clean + len - DATE_LENGTH))
     {
@@ -275,7 +297,7 @@ skip_fillers (const char *text)
 static char *
 first_prose_line (const char *text)
 {
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   gboolean in_code = FALSE;
 
   for (guint i = 0; lines[i] != NULL; i++)
@@ -369,9 +391,9 @@ loom_naming_suggest_name (const char *text)
   g_autofree char *source = NULL;
   g_autofree char *line = NULL;
   g_autofree char *collapsed = NULL;
-  g_autoptr(GString) name = NULL;
+  g_autoptr (GString) name = NULL;
   const char *start;
-  gunichar first;
+  gunichar    first;
 
   if (text == NULL)
     return NULL;
@@ -408,13 +430,13 @@ loom_naming_suggest_name (const char *text)
 
   if (g_utf8_strlen (name->str, -1) > LOOM_NAMING_SUGGESTION_LIMIT)
     {
-      const char *cut = g_utf8_offset_to_pointer (name->str, LOOM_NAMING_SUGGESTION_LIMIT);
+      const char      *cut = g_utf8_offset_to_pointer (name->str, LOOM_NAMING_SUGGESTION_LIMIT);
       g_autofree char *head = g_strndup (name->str, cut - name->str);
-      const char *last_space = strrchr (head, ' ');
+      const char      *last_space = strrchr (head, ' ');
 
       /* At a word boundary, unless that would leave too little of the sentence. */
-      if (last_space != NULL && g_utf8_strlen (head, last_space - head) >
-                                LOOM_NAMING_SUGGESTION_LIMIT / 2)
+      if (last_space != NULL &&
+          g_utf8_strlen (head, last_space - head) > LOOM_NAMING_SUGGESTION_LIMIT / 2)
         g_string_truncate (name, last_space - head);
       else
         g_string_truncate (name, cut - name->str);
@@ -428,7 +450,7 @@ loom_naming_suggest_name (const char *text)
   first = g_utf8_get_char (start);
   if (g_unichar_islower (first))
     {
-      g_autoptr(GString) capitalised = g_string_new (NULL);
+      g_autoptr (GString) capitalised = g_string_new (NULL);
 
       g_string_append_unichar (capitalised, g_unichar_totitle (first));
       g_string_append (capitalised, g_utf8_next_char (start));
@@ -442,10 +464,8 @@ loom_naming_is_placeholder_name (const char *name)
 {
   g_autofree char *clean = collapse_space (name);
 
-  return *clean == '\0' ||
-         g_ascii_strcasecmp (clean, PLACEHOLDER_NAME) == 0 ||
-         g_str_has_suffix (clean, "…") ||
-         g_str_has_suffix (clean, "...");
+  return *clean == '\0' || g_ascii_strcasecmp (clean, PLACEHOLDER_NAME) == 0 ||
+         g_str_has_suffix (clean, "…") || g_str_has_suffix (clean, "...");
 }
 
 char *
@@ -485,7 +505,7 @@ loom_naming_build_title (const char *name,
                          const char *date)
 {
   g_autofree char *clean = NULL;
-  gsize len;
+  gsize            len;
 
   g_autofree char *whole = NULL;
 
@@ -512,7 +532,7 @@ loom_naming_conventional_title (const char *title,
 {
   g_autofree char *name = loom_naming_propose_name (title, first_prompt);
   g_autofree char *date = loom_naming_session_date (created_at, title);
-  char *result;
+  char            *result;
 
   result = loom_naming_build_title (name, date);
   if (result == NULL)

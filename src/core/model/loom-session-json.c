@@ -52,7 +52,7 @@ add_json_text (JsonBuilder *builder,
                const char  *text,
                const char  *fallback)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonParser) parser = json_parser_new ();
   JsonNode *root = NULL;
 
   json_builder_set_member_name (builder, name);
@@ -69,7 +69,7 @@ add_json_text (JsonBuilder *builder,
 JsonNode *
 loom_session_to_json (LoomSession *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
   const LoomSessionRecord *r;
 
   g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);

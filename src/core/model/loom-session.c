@@ -13,7 +13,8 @@ struct _LoomSession
 
 G_DEFINE_FINAL_TYPE (LoomSession, loom_session, G_TYPE_OBJECT)
 
-enum {
+enum
+{
   PROP_0,
   PROP_UUID,
   PROP_TITLE,
@@ -48,23 +49,47 @@ loom_session_get_property (GObject    *object,
                            GValue     *value,
                            GParamSpec *pspec)
 {
-  LoomSession *self = LOOM_SESSION (object);
+  LoomSession             *self = LOOM_SESSION (object);
   const LoomSessionRecord *r = self->record;
 
   switch (prop_id)
     {
-    case PROP_UUID:          g_value_set_string (value, r->uuid); break;
-    case PROP_TITLE:         g_value_set_string (value, r->title); break;
-    case PROP_SOURCE:        g_value_set_string (value, r->source); break;
-    case PROP_PROJECT_NAME:  g_value_set_string (value, r->project_name); break;
-    case PROP_CREATED_AT:    g_value_set_int64 (value, r->created_at); break;
-    case PROP_UPDATED_AT:    g_value_set_int64 (value, r->updated_at); break;
-    case PROP_MESSAGE_COUNT: g_value_set_int64 (value, r->message_count); break;
-    case PROP_FOLDER_ID:     g_value_set_int64 (value, r->folder_id); break;
-    case PROP_FOLDER_NAME:   g_value_set_string (value, r->folder_name); break;
-    case PROP_PINNED:        g_value_set_boolean (value, r->pinned); break;
-    case PROP_ARCHIVED:      g_value_set_boolean (value, r->archived); break;
-    case PROP_TRASHED:       g_value_set_boolean (value, r->trashed_at != 0); break;
+    case PROP_UUID:
+      g_value_set_string (value, r->uuid);
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, r->title);
+      break;
+    case PROP_SOURCE:
+      g_value_set_string (value, r->source);
+      break;
+    case PROP_PROJECT_NAME:
+      g_value_set_string (value, r->project_name);
+      break;
+    case PROP_CREATED_AT:
+      g_value_set_int64 (value, r->created_at);
+      break;
+    case PROP_UPDATED_AT:
+      g_value_set_int64 (value, r->updated_at);
+      break;
+    case PROP_MESSAGE_COUNT:
+      g_value_set_int64 (value, r->message_count);
+      break;
+    case PROP_FOLDER_ID:
+      g_value_set_int64 (value, r->folder_id);
+      break;
+    case PROP_FOLDER_NAME:
+      g_value_set_string (value, r->folder_name);
+      break;
+    case PROP_PINNED:
+      g_value_set_boolean (value, r->pinned);
+      break;
+    case PROP_ARCHIVED:
+      g_value_set_boolean (value, r->archived);
+      break;
+    case PROP_TRASHED:
+      g_value_set_boolean (value, r->trashed_at != 0);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -74,7 +99,7 @@ static void
 loom_session_class_init (LoomSessionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  GParamFlags   flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
   object_class->finalize = loom_session_finalize;
   object_class->get_property = loom_session_get_property;
@@ -83,14 +108,14 @@ loom_session_class_init (LoomSessionClass *klass)
   properties[PROP_TITLE] = g_param_spec_string ("title", NULL, NULL, NULL, flags);
   properties[PROP_SOURCE] = g_param_spec_string ("source", NULL, NULL, NULL, flags);
   properties[PROP_PROJECT_NAME] = g_param_spec_string ("project-name", NULL, NULL, NULL, flags);
-  properties[PROP_CREATED_AT] =
-    g_param_spec_int64 ("created-at", NULL, NULL, 0, G_MAXINT64, 0, flags);
-  properties[PROP_UPDATED_AT] =
-    g_param_spec_int64 ("updated-at", NULL, NULL, 0, G_MAXINT64, 0, flags);
-  properties[PROP_MESSAGE_COUNT] =
-    g_param_spec_int64 ("message-count", NULL, NULL, 0, G_MAXINT64, 0, flags);
-  properties[PROP_FOLDER_ID] =
-    g_param_spec_int64 ("folder-id", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_CREATED_AT] = g_param_spec_int64 ("created-at", NULL, NULL, 0, G_MAXINT64, 0,
+                                                    flags);
+  properties[PROP_UPDATED_AT] = g_param_spec_int64 ("updated-at", NULL, NULL, 0, G_MAXINT64, 0,
+                                                    flags);
+  properties[PROP_MESSAGE_COUNT] = g_param_spec_int64 ("message-count", NULL, NULL, 0, G_MAXINT64,
+                                                       0, flags);
+  properties[PROP_FOLDER_ID] = g_param_spec_int64 ("folder-id", NULL, NULL, 0, G_MAXINT64, 0,
+                                                   flags);
   properties[PROP_FOLDER_NAME] = g_param_spec_string ("folder-name", NULL, NULL, NULL, flags);
   properties[PROP_PINNED] = g_param_spec_boolean ("pinned", NULL, NULL, FALSE, flags);
   properties[PROP_ARCHIVED] = g_param_spec_boolean ("archived", NULL, NULL, FALSE, flags);
@@ -129,7 +154,7 @@ void
 loom_session_update (LoomSession             *self,
                      const LoomSessionRecord *record)
 {
-  g_autoptr(LoomSessionRecord) old = NULL;
+  g_autoptr (LoomSessionRecord) old = NULL;
 
   g_return_if_fail (LOOM_IS_SESSION (self));
   g_return_if_fail (record != NULL);
@@ -161,18 +186,93 @@ loom_session_update (LoomSession             *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-gint64 loom_session_get_id (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), 0); return self->record->id; }
-const char *loom_session_get_uuid (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->uuid; }
-const char *loom_session_get_title (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->title; }
-const char *loom_session_get_source (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->source; }
-const char *loom_session_get_project_name (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->project_name; }
-const char *loom_session_get_cwd (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->cwd; }
-const char *loom_session_get_model (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->model; }
-gint64 loom_session_get_created_at (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), 0); return self->record->created_at; }
-gint64 loom_session_get_updated_at (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), 0); return self->record->updated_at; }
-gint64 loom_session_get_message_count (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), 0); return self->record->message_count; }
-gint64 loom_session_get_folder_id (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), 0); return self->record->folder_id; }
-const char *loom_session_get_folder_name (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), NULL); return self->record->folder_name; }
-gboolean loom_session_get_pinned (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE); return self->record->pinned; }
-gboolean loom_session_get_archived (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE); return self->record->archived; }
-gboolean loom_session_get_trashed (LoomSession *self) { g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE); return self->record->trashed_at != 0; }
+gint64
+loom_session_get_id (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->id;
+}
+const char *
+loom_session_get_uuid (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->uuid;
+}
+const char *
+loom_session_get_title (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->title;
+}
+const char *
+loom_session_get_source (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->source;
+}
+const char *
+loom_session_get_project_name (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->project_name;
+}
+const char *
+loom_session_get_cwd (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->cwd;
+}
+const char *
+loom_session_get_model (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->model;
+}
+gint64
+loom_session_get_created_at (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->created_at;
+}
+gint64
+loom_session_get_updated_at (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->updated_at;
+}
+gint64
+loom_session_get_message_count (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->message_count;
+}
+gint64
+loom_session_get_folder_id (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->folder_id;
+}
+const char *
+loom_session_get_folder_name (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->folder_name;
+}
+gboolean
+loom_session_get_pinned (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE);
+  return self->record->pinned;
+}
+gboolean
+loom_session_get_archived (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE);
+  return self->record->archived;
+}
+gboolean
+loom_session_get_trashed (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE);
+  return self->record->trashed_at != 0;
+}

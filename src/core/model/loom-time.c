@@ -15,7 +15,7 @@ loom_time_now_ms (void)
 char *
 loom_time_to_iso (gint64 ms)
 {
-  g_autoptr(GDateTime) dt = NULL;
+  g_autoptr (GDateTime) dt = NULL;
   g_autofree char *seconds = NULL;
 
   if (ms == 0)
@@ -36,7 +36,7 @@ days_from_civil (gint64 y,
                  guint  d)
 {
   gint64 era;
-  guint yoe, doy, doe;
+  guint  yoe, doy, doe;
 
   y -= m <= 2;
   era = (y >= 0 ? y : y - 399) / 400;
@@ -67,7 +67,7 @@ static gboolean
 parse_utc_fast (const char *iso,
                 gint64     *ms)
 {
-  guint year, month, day, hour, minute, second, fraction = 0, digits = 0;
+  guint       year, month, day, hour, minute, second, fraction = 0, digits = 0;
   const char *p = iso + 19;
 
   if (strlen (iso) < 20 || iso[4] != '-' || iso[7] != '-' || iso[10] != 'T' || iso[13] != ':' ||
@@ -84,8 +84,8 @@ parse_utc_fast (const char *iso,
       for (guint i = digits; i < 3; i++)
         fraction *= 10;
     }
-  if (p[0] != 'Z' || p[1] != '\0' || month < 1 || month > 12 || day < 1 || day > 31 ||
-      hour > 23 || minute > 59 || second > 60)
+  if (p[0] != 'Z' || p[1] != '\0' || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+      minute > 59 || second > 60)
     return FALSE;
 
   *ms = ((days_from_civil (year, month, day) * 24 + hour) * 60 + minute) * 60000 +
@@ -96,8 +96,8 @@ parse_utc_fast (const char *iso,
 gint64
 loom_time_from_iso (const char *iso)
 {
-  g_autoptr(GTimeZone) utc = NULL;
-  g_autoptr(GDateTime) dt = NULL;
+  g_autoptr (GTimeZone) utc = NULL;
+  g_autoptr (GDateTime) dt = NULL;
 
   gint64 ms;
 
@@ -116,8 +116,8 @@ loom_time_from_iso (const char *iso)
 char *
 loom_time_to_date (gint64 ms)
 {
-  g_autoptr(GDateTime) utc = NULL;
-  g_autoptr(GDateTime) local = NULL;
+  g_autoptr (GDateTime) utc = NULL;
+  g_autoptr (GDateTime) local = NULL;
 
   if (ms == 0)
     return NULL;

@@ -8,12 +8,12 @@
 
 G_BEGIN_DECLS
 
-gint64  loom_time_now_ms   (void);
+gint64 loom_time_now_ms (void);
 /* Returns NULL for 0 (unknown). Always UTC with milliseconds: 2026-11-29T18:42:28.123Z */
-char   *loom_time_to_iso   (gint64      ms);
+char  *loom_time_to_iso (gint64 ms);
 /* Returns 0 when @iso is NULL or not an ISO 8601 time. */
-gint64  loom_time_from_iso (const char *iso);
+gint64 loom_time_from_iso (const char *iso);
 /* "YYYY-MM-DD" in local time, for the title convention; NULL for 0. */
-char   *loom_time_to_date  (gint64      ms);
+char  *loom_time_to_date (gint64 ms);
 
 G_END_DECLS

@@ -77,8 +77,8 @@ add_optional (JsonBuilder *builder,
 JsonNode *
 loom_timeline_item_to_json (LoomTimelineItem *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *time = NULL;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autofree char        *time = NULL;
   const LoomTimelineData *d;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_ITEM (self), NULL);

@@ -4,7 +4,7 @@
  */
 #include "loom-types.h"
 
-static const char * const collection_names[] = {
+static const char *const collection_names[] = {
   [LOOM_COLLECTION_ALL] = "all",
   [LOOM_COLLECTION_RECENT] = "recent",
   [LOOM_COLLECTION_PINNED] = "pinned",
@@ -14,7 +14,7 @@ static const char * const collection_names[] = {
   [LOOM_COLLECTION_EVERYTHING] = "everything",
 };
 
-static const char * const sort_names[] = {
+static const char *const sort_names[] = {
   [LOOM_SORT_UPDATED] = "updated",
   [LOOM_SORT_CREATED] = "created",
   [LOOM_SORT_TITLE] = "title",

@@ -17,9 +17,9 @@ typedef struct _LoomStore      LoomStore;
 typedef enum
 {
   LOOM_COLLECTION_ALL,
-  LOOM_COLLECTION_RECENT,   /* updated in the last 7 days */
+  LOOM_COLLECTION_RECENT, /* updated in the last 7 days */
   LOOM_COLLECTION_PINNED,
-  LOOM_COLLECTION_ACTIVE,   /* updated in the last 24 hours */
+  LOOM_COLLECTION_ACTIVE, /* updated in the last 24 hours */
   LOOM_COLLECTION_ARCHIVED,
   LOOM_COLLECTION_TRASH,
   LOOM_COLLECTION_EVERYTHING, /* archived and trashed too: `sessions list --all` */
@@ -32,11 +32,11 @@ typedef enum
   LOOM_SORT_TITLE,
 } LoomSort;
 
-const char *loom_collection_to_string   (LoomCollection  collection);
+const char *loom_collection_to_string (LoomCollection collection);
 gboolean    loom_collection_from_string (const char     *name,
                                          LoomCollection *collection);
-const char *loom_sort_to_string         (LoomSort        sort);
-gboolean    loom_sort_from_string       (const char     *name,
-                                         LoomSort       *sort);
+const char *loom_sort_to_string (LoomSort sort);
+gboolean    loom_sort_from_string (const char *name,
+                                   LoomSort   *sort);
 
 G_END_DECLS

@@ -78,7 +78,7 @@ add_string (JsonBuilder *builder,
 static char *
 snippet_for_json (const char *snippet)
 {
-  g_autoptr(GString) text = g_string_new (snippet);
+  g_autoptr (GString) text = g_string_new (snippet);
 
   g_string_replace (text, LOOM_SEARCH_MARK_START, "**", 0);
   g_string_replace (text, LOOM_SEARCH_MARK_END, "**", 0);
@@ -88,9 +88,9 @@ snippet_for_json (const char *snippet)
 JsonNode *
 loom_search_hit_to_json (LoomSearchHit *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
-  g_autofree char *date = NULL;
-  g_autofree char *snippet = NULL;
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autofree char         *date = NULL;
+  g_autofree char         *snippet = NULL;
   const LoomSearchHitData *d;
 
   g_return_val_if_fail (LOOM_IS_SEARCH_HIT (self), NULL);

@@ -11,9 +11,9 @@
 /* The connection's term log is noted for the store to flush before each commit; it belongs to
  * the tokenizer's registration, and so goes with the connection. */
 static gboolean
-connect_search (sqlite3   *db,
-                gpointer  *noted,
-                GError   **error)
+connect_search (sqlite3  *db,
+                gpointer *noted,
+                GError  **error)
 {
   LoomSearchTermLog *log;
 
@@ -24,9 +24,9 @@ connect_search (sqlite3   *db,
 }
 
 static gboolean
-flush_terms (sqlite3   *db,
-             gpointer   noted,
-             GError   **error)
+flush_terms (sqlite3 *db,
+             gpointer noted,
+             GError **error)
 {
   return loom_search_term_log_flush (noted, db, error);
 }

@@ -14,12 +14,12 @@ struct _LoomSearchMarks
 };
 
 LoomSearchMarks *
-loom_search_marks_new (const char * const  *words,
-                       const gboolean      *prefix,
-                       guint                n_words,
-                       GError             **error)
+loom_search_marks_new (const char *const *words,
+                       const gboolean    *prefix,
+                       guint              n_words,
+                       GError           **error)
 {
-  g_autoptr(LoomSnippetMaker) maker = NULL;
+  g_autoptr (LoomSnippetMaker) maker = NULL;
   LoomSearchMarks *self;
 
   g_return_val_if_fail (words != NULL || n_words == 0, NULL);
@@ -45,12 +45,12 @@ GArray *
 loom_search_marks_find (LoomSearchMarks *self,
                         const char      *text)
 {
-  GArray *found;
+  GArray          *found;
   g_autofree char *clean = NULL;
   g_autofree char *marked = NULL;
-  gsize length, offset = 0;
-  guint start = 0;
-  gboolean open = FALSE;
+  gsize            length, offset = 0;
+  guint            start = 0;
+  gboolean         open = FALSE;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (text != NULL, NULL);

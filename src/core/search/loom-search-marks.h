@@ -18,15 +18,15 @@ typedef struct _LoomSearchMarks LoomSearchMarks;
 /* @words: what was searched for, as typed (a word, a phrase, an identifier); @prefix[i]: the
  * last token of words[i] may begin a longer one. NULL with @error set should the index's
  * tokenizer be missing, which a search would have found first. */
-LoomSearchMarks *loom_search_marks_new  (const char * const  *words,
-                                         const gboolean      *prefix,
-                                         guint                n_words,
-                                         GError             **error);
-void             loom_search_marks_free (LoomSearchMarks     *self);
+LoomSearchMarks *loom_search_marks_new (const char *const *words,
+                                        const gboolean    *prefix,
+                                        guint              n_words,
+                                        GError           **error);
+void             loom_search_marks_free (LoomSearchMarks *self);
 
 /* Where @text says a searched word: pairs of byte offsets (guint), start and end, in order. */
-GArray          *loom_search_marks_find (LoomSearchMarks     *self,
-                                         const char          *text);
+GArray *loom_search_marks_find (LoomSearchMarks *self,
+                                const char      *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomSearchMarks, loom_search_marks_free)
 

@@ -55,7 +55,7 @@ read_filter (const char      *key,
              LoomSearchToken *token)
 {
   g_autofree char *folded = g_ascii_strdown (key, colon - key);
-  const char *end;
+  const char      *end;
 
   g_assert (*colon == ':');
 
@@ -116,7 +116,7 @@ read_token (const char      *text,
     ;
   token->value = g_strndup (p, end - p);
   token->kind = !token->negated && g_str_equal (token->value, "OR") ? LOOM_SEARCH_TOKEN_OR
-                                                                   : LOOM_SEARCH_TOKEN_WORD;
+                                                                    : LOOM_SEARCH_TOKEN_WORD;
   token->end = end - text;
   return end;
 }
@@ -124,7 +124,7 @@ read_token (const char      *text,
 GArray *
 loom_search_query_text_tokenize (const char *text)
 {
-  GArray *tokens;
+  GArray     *tokens;
   const char *p = text;
 
   g_return_val_if_fail (text != NULL, NULL);
@@ -152,7 +152,7 @@ char *
 loom_search_query_text_get_filter (const char *text,
                                    const char *key)
 {
-  g_autoptr(GArray) tokens = NULL;
+  g_autoptr (GArray) tokens = NULL;
 
   g_return_val_if_fail (text != NULL, NULL);
   g_return_val_if_fail (key != NULL, NULL);
@@ -173,7 +173,7 @@ append_filter (GString    *out,
                const char *key,
                const char *value)
 {
-  g_autoptr(GString) clean = g_string_new (value);
+  g_autoptr (GString) clean = g_string_new (value);
   gboolean quote = FALSE;
 
   /* The query language has no escaped quote: a value keeps none. */
@@ -191,8 +191,8 @@ loom_search_query_text_set_filter (const char *text,
                                    const char *key,
                                    const char *value)
 {
-  g_autoptr(GArray) tokens = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr (GArray) tokens = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
   gboolean placed = value == NULL;
 
   g_return_val_if_fail (text != NULL, NULL);
@@ -223,14 +223,14 @@ loom_search_query_text_set_filter (const char *text,
 }
 
 GStrv
-loom_search_query_text_get_words (const char  *text,
-                                  GArray     **prefix)
+loom_search_query_text_get_words (const char *text,
+                                  GArray    **prefix)
 {
-  g_autoptr(LoomSearchQuery) query = NULL;
-  const char * const *words;
-  const gboolean *prefixes;
-  guint n_words = 0;
-  GStrv copy;
+  g_autoptr (LoomSearchQuery) query = NULL;
+  const char *const *words;
+  const gboolean    *prefixes;
+  guint              n_words = 0;
+  GStrv              copy;
 
   g_return_val_if_fail (text != NULL, NULL);
   g_return_val_if_fail (prefix != NULL, NULL);

@@ -17,41 +17,41 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  LOOM_SEARCH_TOKEN_WORD,     /* a word as typed, "prefix*" with its star */
-  LOOM_SEARCH_TOKEN_PHRASE,   /* a "quoted phrase" */
-  LOOM_SEARCH_TOKEN_OR,       /* OR, joining the words on each side */
-  LOOM_SEARCH_TOKEN_FILTER,   /* key:value or key:"a value", for a key that is a filter */
+  LOOM_SEARCH_TOKEN_WORD,   /* a word as typed, "prefix*" with its star */
+  LOOM_SEARCH_TOKEN_PHRASE, /* a "quoted phrase" */
+  LOOM_SEARCH_TOKEN_OR,     /* OR, joining the words on each side */
+  LOOM_SEARCH_TOKEN_FILTER, /* key:value or key:"a value", for a key that is a filter */
 } LoomSearchTokenKind;
 
 typedef struct
 {
-  LoomSearchTokenKind  kind;
-  gsize                start;      /* the token's bytes in the text, [start, end), as typed */
-  gsize                end;
-  gboolean             negated;    /* -word, -"a phrase" (a filter never is) */
-  gboolean             unclosed;   /* its quote runs to the end: the parser refuses the text */
-  char                *key;        /* a filter's key, in lower case; NULL for the others */
-  char                *value;      /* a filter's value or a word's or phrase's text, unquoted */
+  LoomSearchTokenKind kind;
+  gsize               start; /* the token's bytes in the text, [start, end), as typed */
+  gsize               end;
+  gboolean            negated;  /* -word, -"a phrase" (a filter never is) */
+  gboolean            unclosed; /* its quote runs to the end: the parser refuses the text */
+  char               *key;      /* a filter's key, in lower case; NULL for the others */
+  char               *value;    /* a filter's value or a word's or phrase's text, unquoted */
 } LoomSearchToken;
 
 /* The tokens of @text in order, LoomSearchToken elements that the array frees. */
-GArray *loom_search_query_text_tokenize   (const char  *text);
+GArray *loom_search_query_text_tokenize (const char *text);
 
 /* The value of the last "@key:value" in @text, unquoted, or NULL. */
-char   *loom_search_query_text_get_filter (const char  *text,
-                                           const char  *key);
+char *loom_search_query_text_get_filter (const char *text,
+                                         const char *key);
 /* @text with "@key:@value" in place of its "@key:…" filters (the first keeps its place, any
  * other goes), or added at the end; a NULL @value takes the filter out. @value is quoted when
  * it has white space; a quote in it is dropped, as the language has no escaped quote. The other
  * tokens stay as typed, one space apart. */
-char   *loom_search_query_text_set_filter (const char  *text,
-                                           const char  *key,
-                                           const char  *value);
+char *loom_search_query_text_set_filter (const char *text,
+                                         const char *key,
+                                         const char *value);
 /* The words and phrases of @text that hits are found by, unquoted, as the parser reads them
  * (loom_search_query_get_words): not the filters, the -exclusions or OR. A word typed as
  * "pars*" comes without its star, with TRUE at its index in @prefix (gboolean). NULL when
  * there is none or the query is refused. */
-GStrv   loom_search_query_text_get_words  (const char  *text,
-                                           GArray     **prefix);
+GStrv loom_search_query_text_get_words (const char *text,
+                                        GArray    **prefix);
 
 G_END_DECLS

@@ -17,10 +17,10 @@
 
 typedef struct
 {
-  char     *text;
-  gboolean  prefix;
-  gboolean  negated;
-  gboolean  or_before;   /* "OR" stood between this term and the one before */
+  char    *text;
+  gboolean prefix;
+  gboolean negated;
+  gboolean or_before; /* "OR" stood between this term and the one before */
 } Term;
 
 static void
@@ -62,10 +62,10 @@ loom_search_query_get_match (LoomSearchQuery *query)
   return query->match;
 }
 
-const char * const *
-loom_search_query_get_words (LoomSearchQuery  *query,
-                             const gboolean  **prefix,
-                             guint            *n_words)
+const char *const *
+loom_search_query_get_words (LoomSearchQuery *query,
+                             const gboolean **prefix,
+                             guint           *n_words)
 {
   g_return_val_if_fail (query != NULL, NULL);
 
@@ -73,7 +73,7 @@ loom_search_query_get_words (LoomSearchQuery  *query,
     *prefix = (const gboolean *)(gpointer)query->marked_prefix->data;
   if (n_words != NULL)
     *n_words = query->marked->len;
-  return (const char * const *)query->marked->pdata;
+  return (const char *const *)query->marked->pdata;
 }
 
 static void
@@ -97,8 +97,8 @@ add_number_param (LoomSearchQuery *query,
 /* A filter that is also a facet (loom-search-index.h) narrows the full-text query itself;
  * its SQL condition stays, exact, for the rows the index returns. @alternatives are OR-ed. */
 static void
-add_facet (LoomSearchQuery    *query,
-           const char * const *alternatives)
+add_facet (LoomSearchQuery   *query,
+           const char *const *alternatives)
 {
   if (query->facets->len > 0)
     g_string_append (query->facets, " AND ");
@@ -126,7 +126,7 @@ add_one_facet (LoomSearchQuery *query,
 {
   g_autofree char *folded = g_utf8_strdown (value, -1);
   g_autofree char *facet = g_strconcat (prefix, folded, NULL);
-  const char *alternatives[] = { facet, NULL };
+  const char      *alternatives[] = { facet, NULL };
 
   add_facet (query, alternatives);
 }
@@ -142,12 +142,12 @@ is_searchable (const char *text)
 }
 
 static gboolean
-parse_date (const char  *text,
-            gint64      *ms)
+parse_date (const char *text,
+            gint64     *ms)
 {
-  g_autoptr(GDateTime) date = NULL;
+  g_autoptr (GDateTime) date = NULL;
   guint year = 0, month = 1, day = 1;
-  int n = sscanf (text, "%4u-%2u-%2u", &year, &month, &day);
+  int   n = sscanf (text, "%4u-%2u-%2u", &year, &month, &day);
 
   if (n < 1 || year < 1970 || month < 1 || month > 12 || day < 1 || day > 31)
     return FALSE;
@@ -160,17 +160,18 @@ parse_date (const char  *text,
 }
 
 static gboolean
-add_filter (LoomSearchQuery  *query,
-            const char       *key,
-            const char       *value,
-            GError          **error)
+add_filter (LoomSearchQuery *query,
+            const char      *key,
+            const char      *value,
+            GError         **error)
 {
   if (*value == '\0')
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
                    "“%s:” needs a value, for example %s", key,
-                   g_str_equal (key, "agent") ? "agent:codex" :
-                   g_str_equal (key, "after") ? "after:2026-10-01" : "tool:Bash");
+                   g_str_equal (key, "agent")   ? "agent:codex"
+                   : g_str_equal (key, "after") ? "after:2026-10-01"
+                                                : "tool:Bash");
       return FALSE;
     }
 
@@ -178,7 +179,8 @@ add_filter (LoomSearchQuery  *query,
     {
       const char *source = value;
 
-      if (g_ascii_strcasecmp (value, "claude") == 0 || g_ascii_strcasecmp (value, "claude-code") == 0)
+      if (g_ascii_strcasecmp (value, "claude") == 0 ||
+          g_ascii_strcasecmp (value, "claude-code") == 0)
         source = "claude-code";
       else if (g_ascii_strcasecmp (value, "gemini") == 0 ||
                g_ascii_strcasecmp (value, "gemini-cli") == 0)
@@ -238,14 +240,15 @@ add_filter (LoomSearchQuery  *query,
         }
       else if (g_ascii_strcasecmp (value, "tool") == 0)
         {
-          static const char * const tool_kinds[] = {
-            LOOM_FACET_KIND "tool_call", LOOM_FACET_KIND "tool_result",
-            LOOM_FACET_KIND "file_change", NULL,
+          static const char *const tool_kinds[] = {
+            LOOM_FACET_KIND "tool_call",
+            LOOM_FACET_KIND "tool_result",
+            LOOM_FACET_KIND "file_change",
+            NULL,
           };
 
-          g_string_append (query->where,
-                           " AND x.kind IN ('event:tool_call', 'event:tool_result',"
-                           " 'event:file_change')");
+          g_string_append (query->where, " AND x.kind IN ('event:tool_call', 'event:tool_result',"
+                                         " 'event:file_change')");
           add_facet (query, tool_kinds);
         }
       else if (g_ascii_strcasecmp (value, "reasoning") == 0)
@@ -262,7 +265,8 @@ add_filter (LoomSearchQuery  *query,
         {
           g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
                        "Unknown role “%s”: use role:user, role:assistant, role:tool, "
-                       "role:reasoning or role:system", value);
+                       "role:reasoning or role:system",
+                       value);
           return FALSE;
         }
     }
@@ -336,7 +340,7 @@ add_filter (LoomSearchQuery  *query,
 gboolean
 loom_search_is_filter_key (const char *key)
 {
-  static const char * const keys[] = {
+  static const char *const keys[] = {
     "agent", "project", "folder", "tool", "role", "model", "after", "before", "in", "has",
   };
 
@@ -356,7 +360,7 @@ append_quoted (GString    *fts,
   for (const char *c = text; *c != '\0'; c++)
     {
       if (*c == '"')
-        g_string_append_c (fts, '"');  /* FTS5 escapes a quote by doubling it */
+        g_string_append_c (fts, '"'); /* FTS5 escapes a quote by doubling it */
       g_string_append_c (fts, *c);
     }
   g_string_append_c (fts, '"');
@@ -365,9 +369,9 @@ append_quoted (GString    *fts,
 /* How a prefix is written is up to @expand, if any (see loom_search_query_expand_prefixes). */
 typedef struct
 {
-  LoomSearchExpand  expand;
-  gpointer          data;
-  gboolean          native;   /* a prefix was left to FTS5 */
+  LoomSearchExpand expand;
+  gpointer         data;
+  gboolean         native; /* a prefix was left to FTS5 */
 } Expansion;
 
 static gboolean
@@ -376,7 +380,7 @@ append_fts_string (GString    *fts,
                    Expansion  *expansion,
                    GError    **error)
 {
-  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr (GPtrArray) terms = NULL;
   GError *local_error = NULL;
 
   if (term->prefix && expansion != NULL && expansion->expand != NULL)
@@ -413,19 +417,19 @@ append_fts_string (GString    *fts,
 }
 
 static char *
-build_match (GPtrArray  *terms,
-             Expansion  *expansion,
-             GError    **error)
+build_match (GPtrArray *terms,
+             Expansion *expansion,
+             GError   **error)
 {
-  g_autoptr(GString) positive = g_string_new (NULL);
-  g_autoptr(GString) negative = g_string_new (NULL);
+  g_autoptr (GString) positive = g_string_new (NULL);
+  g_autoptr (GString) negative = g_string_new (NULL);
   gboolean group_open = FALSE;
 
   for (guint i = 0; i < terms->len; i++)
     {
       const Term *term = g_ptr_array_index (terms, i);
       const Term *next = i + 1 < terms->len ? g_ptr_array_index (terms, i + 1) : NULL;
-      gboolean joins_next = next != NULL && next->or_before;
+      gboolean    joins_next = next != NULL && next->or_before;
 
       if (term->negated)
         {
@@ -476,12 +480,12 @@ build_match (GPtrArray  *terms,
 
 /* The FTS5 expression: the words, and the facets the filters need. */
 static gboolean
-compose_match (LoomSearchQuery  *query,
-               Expansion        *expansion,
-               GError          **error)
+compose_match (LoomSearchQuery *query,
+               Expansion       *expansion,
+               GError         **error)
 {
   GError *local_error = NULL;
-  char *match = build_match (query->terms, expansion, &local_error);
+  char   *match = build_match (query->terms, expansion, &local_error);
 
   if (local_error != NULL)
     {
@@ -504,11 +508,11 @@ compose_match (LoomSearchQuery  *query,
 }
 
 gboolean
-loom_search_query_expand_prefixes (LoomSearchQuery   *query,
-                                   LoomSearchExpand   expand,
-                                   gpointer           data,
-                                   gboolean          *native,
-                                   GError           **error)
+loom_search_query_expand_prefixes (LoomSearchQuery *query,
+                                   LoomSearchExpand expand,
+                                   gpointer         data,
+                                   gboolean        *native,
+                                   GError         **error)
 {
   Expansion expansion = { expand, data, FALSE };
 
@@ -523,13 +527,13 @@ loom_search_query_expand_prefixes (LoomSearchQuery   *query,
 }
 
 LoomSearchQuery *
-loom_search_query_parse (const char  *text,
-                         GError     **error)
+loom_search_query_parse (const char *text,
+                         GError    **error)
 {
-  g_autoptr(LoomSearchQuery) query = g_new0 (LoomSearchQuery, 1);
-  g_autoptr(GPtrArray) terms = g_ptr_array_new_with_free_func (term_free);
+  g_autoptr (LoomSearchQuery) query = g_new0 (LoomSearchQuery, 1);
+  g_autoptr (GPtrArray) terms = g_ptr_array_new_with_free_func (term_free);
   gboolean or_pending = FALSE;
-  g_autoptr(GArray) tokens = NULL;
+  g_autoptr (GArray) tokens = NULL;
   gboolean filters = FALSE;
 
   g_return_val_if_fail (text != NULL, NULL);
@@ -554,7 +558,7 @@ loom_search_query_parse (const char  *text,
   for (guint i = 0; i < tokens->len; i++)
     {
       const LoomSearchToken *token = &g_array_index (tokens, LoomSearchToken, i);
-      Term *term;
+      Term                  *term;
 
       if (token->unclosed)
         {

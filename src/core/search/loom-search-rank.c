@@ -19,17 +19,17 @@
 #define BODY_COLUMN  1
 
 static void
-rank_function (const Fts5ExtensionApi  *api,
-               Fts5Context             *fts,
-               sqlite3_context         *context,
-               int                      n_values,
-               sqlite3_value          **values)
+rank_function (const Fts5ExtensionApi *api,
+               Fts5Context            *fts,
+               sqlite3_context        *context,
+               int                     n_values,
+               sqlite3_value         **values)
 {
-  double title_weight = n_values > 0 ? sqlite3_value_double (values[0]) : 1.0;
-  int n_phrases = api->xPhraseCount (fts);
+  double             title_weight = n_values > 0 ? sqlite3_value_double (values[0]) : 1.0;
+  int                n_phrases = api->xPhraseCount (fts);
   g_autofree double *frequency = g_new0 (double, MAX (n_phrases, 1));
-  int n_inst = 0, rc;
-  double score = 0;
+  int                n_inst = 0, rc;
+  double             score = 0;
 
   if ((rc = api->xInstCount (fts, &n_inst)) != SQLITE_OK)
     {
@@ -61,12 +61,12 @@ rank_function (const Fts5ExtensionApi  *api,
 }
 
 static void
-take_function (sqlite3_context  *context,
-               int               n_values,
-               sqlite3_value   **values)
+take_function (sqlite3_context *context,
+               int              n_values,
+               sqlite3_value  **values)
 {
   LoomSearchQuota *quota = sqlite3_value_pointer (values[1], LOOM_SEARCH_QUOTA_TYPE);
-  guint range;
+  guint            range;
 
   if (quota == NULL)
     {
@@ -84,8 +84,8 @@ take_function (sqlite3_context  *context,
 }
 
 gboolean
-loom_search_rank_register (sqlite3  *db,
-                           GError  **error)
+loom_search_rank_register (sqlite3 *db,
+                           GError **error)
 {
   fts5_api *api;
 

@@ -24,7 +24,7 @@ typedef LoomIndexQuota LoomSearchQuota;
  * every match of the term — for a common word longer than the rest of the search — and the
  * entry's length (see loom-search-rank.c). Every hit ranked together answers the same query,
  * so the rarity of its terms changes little in their order. */
-gboolean loom_search_rank_register (sqlite3  *db,
-                                    GError  **error);
+gboolean loom_search_rank_register (sqlite3 *db,
+                                    GError **error);
 
 G_END_DECLS

@@ -11,15 +11,15 @@
 
 typedef struct
 {
-  char     *text;
-  gboolean  prefix;
+  char    *text;
+  gboolean prefix;
 } Wanted;
 
 struct _LoomSnippetMaker
 {
-  fts5_tokenizer  api;
-  Fts5Tokenizer  *tokenizer;
-  GArray         *wanted;      /* Wanted: the searched words' tokens */
+  fts5_tokenizer api;
+  Fts5Tokenizer *tokenizer;
+  GArray        *wanted; /* Wanted: the searched words' tokens */
 };
 
 typedef struct
@@ -32,11 +32,11 @@ typedef struct
 typedef struct
 {
   LoomSnippetMaker *self;
-  GArray           *tokens;    /* Token, or Wanted while the words are read */
+  GArray           *tokens; /* Token, or Wanted while the words are read */
   gboolean          prefix;
-  guint             enough;    /* tokens wanted after the first mark; 0: all */
+  guint             enough; /* tokens wanted after the first mark; 0: all */
   guint             first_mark;
-  gboolean          stopped;   /* the text goes on after the last token */
+  gboolean          stopped; /* the text goes on after the last token */
 } Collect;
 
 static void
@@ -54,7 +54,7 @@ on_query_token (void       *user_data,
                 int         end)
 {
   Collect *collect = user_data;
-  Wanted wanted = { g_strndup (token, (gsize)length), FALSE };
+  Wanted   wanted = { g_strndup (token, (gsize)length), FALSE };
 
   g_array_append_val (collect->tokens, wanted);
   return SQLITE_OK;
@@ -68,10 +68,9 @@ token_is_wanted (LoomSnippetMaker *self,
   for (guint i = 0; i < self->wanted->len; i++)
     {
       const Wanted *wanted = &g_array_index (self->wanted, Wanted, i);
-      size_t wanted_length = strlen (wanted->text);
+      size_t        wanted_length = strlen (wanted->text);
 
-      if (wanted->prefix ? wanted_length <= (size_t)length
-                         : wanted_length == (size_t)length)
+      if (wanted->prefix ? wanted_length <= (size_t)length : wanted_length == (size_t)length)
         if (memcmp (wanted->text, token, wanted_length) == 0)
           return TRUE;
     }
@@ -110,17 +109,17 @@ on_document_token (void       *user_data,
     }
   if (matched && collect->first_mark == G_MAXUINT)
     collect->first_mark = collect->tokens->len;
-  g_array_append_val (collect->tokens, ((Token) { start, end, matched }));
+  g_array_append_val (collect->tokens, ((Token){ start, end, matched }));
   return SQLITE_OK;
 }
 
 LoomSnippetMaker *
-loom_snippet_maker_new (const char * const  *words,
-                        const gboolean      *prefix,
-                        guint                n_words,
-                        GError             **error)
+loom_snippet_maker_new (const char *const *words,
+                        const gboolean    *prefix,
+                        guint              n_words,
+                        GError           **error)
 {
-  g_autoptr(LoomSnippetMaker) self = g_new0 (LoomSnippetMaker, 1);
+  g_autoptr (LoomSnippetMaker) self = g_new0 (LoomSnippetMaker, 1);
   void *user_data = NULL;
 
   self->wanted = g_array_new (FALSE, TRUE, sizeof (Wanted));
@@ -138,7 +137,7 @@ loom_snippet_maker_new (const char * const  *words,
   for (guint i = 0; i < n_words; i++)
     {
       Collect collect = { self, self->wanted, prefix[i], 0, G_MAXUINT, FALSE };
-      guint before = self->wanted->len;
+      guint   before = self->wanted->len;
 
       self->api.xTokenize (self->tokenizer, &collect, FTS5_TOKENIZE_QUERY, words[i],
                            (int)strlen (words[i]), on_query_token);
@@ -197,19 +196,19 @@ loom_snippet_maker_make (LoomSnippetMaker *self,
                          const char       *text,
                          guint             n_tokens)
 {
-  g_autoptr(GArray) tokens = g_array_new (FALSE, FALSE, sizeof (Token));
-  Collect collect = { self, tokens, FALSE, MAX (n_tokens, 1), G_MAXUINT, FALSE };
+  g_autoptr (GArray) tokens = g_array_new (FALSE, FALSE, sizeof (Token));
+  Collect  collect = { self, tokens, FALSE, MAX (n_tokens, 1), G_MAXUINT, FALSE };
   GString *snippet;
   gboolean marking = FALSE;
-  guint first, last;
-  int from, to;
+  guint    first, last;
+  int      from, to;
 
   g_return_val_if_fail (self != NULL, NULL);
 
   if (text == NULL)
     return g_strdup ("");
-  self->api.xTokenize (self->tokenizer, &collect, FTS5_TOKENIZE_DOCUMENT, text,
-                       (int)strlen (text), on_document_token);
+  self->api.xTokenize (self->tokenizer, &collect, FTS5_TOKENIZE_DOCUMENT, text, (int)strlen (text),
+                       on_document_token);
   if (tokens->len == 0)
     return g_strdup ("");
 
@@ -227,7 +226,7 @@ loom_snippet_maker_make (LoomSnippetMaker *self,
     {
       const Token *token = &g_array_index (tokens, Token, i);
       /* Marked characters of text without spaces make one mark, not one each. */
-      gboolean continues = marking && token->matched && token->start == from;
+      gboolean     continues = marking && token->matched && token->start == from;
 
       if (marking && !continues)
         g_string_append (snippet, LOOM_SEARCH_MARK_END);

@@ -18,17 +18,17 @@ typedef struct _LoomSnippetMaker LoomSnippetMaker;
 /* @words: what was searched for, as typed (a word, a phrase, an identifier); @prefix[i]: the
  * last token of words[i] may begin a longer one. It needs no connection: the tokenizer is
  * loom_search_tokenizer_get ()'s. */
-LoomSnippetMaker *loom_snippet_maker_new  (const char * const  *words,
-                                           const gboolean      *prefix,
-                                           guint                n_words,
-                                           GError             **error);
-void              loom_snippet_maker_free (LoomSnippetMaker    *self);
+LoomSnippetMaker *loom_snippet_maker_new (const char *const *words,
+                                          const gboolean    *prefix,
+                                          guint              n_words,
+                                          GError           **error);
+void              loom_snippet_maker_free (LoomSnippetMaker *self);
 
 /* About @n_tokens tokens of @text where most searched words are, each between
  * LOOM_SEARCH_MARK_START and LOOM_SEARCH_MARK_END, with "…" where the text was cut. */
-char             *loom_snippet_maker_make (LoomSnippetMaker    *self,
-                                           const char          *text,
-                                           guint                n_tokens);
+char *loom_snippet_maker_make (LoomSnippetMaker *self,
+                               const char       *text,
+                               guint             n_tokens);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomSnippetMaker, loom_snippet_maker_free)
 

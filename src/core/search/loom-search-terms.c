@@ -25,22 +25,22 @@
  * import's batches note tens of thousands of terms each, often more, and regrowing the table for
  * every one would be wasted work; a bigger table is given back, or the store would hold on to it
  * for as long as it is open. */
-#define KEPT_CAPACITY (1 << 18)
-#define CHUNK_SIZE (64 * 1024)
+#define KEPT_CAPACITY    (1 << 18)
+#define CHUNK_SIZE       (64 * 1024)
 
 /* A term's copy in the arena. */
 typedef struct
 {
   int  length;
-  char bytes[];   /* @length bytes and a NUL, for sqlite3_bind_text () */
+  char bytes[]; /* @length bytes and a NUL, for sqlite3_bind_text () */
 } Term;
 
 typedef struct
 {
-  guint64  key;     /* term_key () */
-  int      length;
-  int      head;    /* the smallest head noted for the term */
-  Term    *term;    /* NULL in an empty slot */
+  guint64 key; /* term_key () */
+  int     length;
+  int     head; /* the smallest head noted for the term */
+  Term   *term; /* NULL in an empty slot */
 } Slot;
 
 /* The arena: terms are never freed one by one, so they are packed into big chunks. */
@@ -56,10 +56,10 @@ struct _Chunk
 struct _LoomSearchTermLog
 {
   Slot  *slots;
-  gsize  mask;       /* the capacity, a power of two, minus 1 */
+  gsize  mask; /* the capacity, a power of two, minus 1 */
   gsize  n_terms;
-  gsize  max_terms;  /* where the table grows: 70% full, as probes lengthen fast beyond */
-  Chunk *chunks;     /* the one being filled first */
+  gsize  max_terms; /* where the table grows: 70% full, as probes lengthen fast beyond */
+  Chunk *chunks;    /* the one being filled first */
 };
 
 static void
@@ -142,12 +142,12 @@ term_hash (const char *bytes,
            guint64     key)
 {
   const guint64 k = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  guint64 h = (length + 1) * k ^ key;
+  guint64       h = (length + 1) * k ^ key;
 
   if (length > 16)
     {
       const char *last = bytes + length - 8;
-      guint64 word;
+      guint64     word;
 
       for (bytes += 8; bytes < last; bytes += 8)
         {
@@ -171,9 +171,9 @@ copy_term (LoomSearchTermLog *self,
            const char        *bytes,
            int                length)
 {
-  gsize size = G_STRUCT_OFFSET (Term, bytes) + (gsize)length + 1;
+  gsize  size = G_STRUCT_OFFSET (Term, bytes) + (gsize)length + 1;
   Chunk *chunk = self->chunks;
-  Term *term;
+  Term  *term;
 
   /* Keeps every Term's length aligned. */
   size = (size + G_ALIGNOF (Term) - 1) & ~(G_ALIGNOF (Term) - 1);
@@ -228,8 +228,8 @@ grow (LoomSearchTermLog *self)
   set_capacity (self, old_capacity * 2);
   for (gsize i = 0; i < old_capacity; i++)
     if (old[i].term != NULL)
-      *find_free_slot (self, term_hash (old[i].term->bytes, (gsize)old[i].length,
-                                        old[i].key)) = old[i];
+      *find_free_slot (self,
+                       term_hash (old[i].term->bytes, (gsize)old[i].length, old[i].key)) = old[i];
   g_free (old);
 }
 
@@ -240,8 +240,8 @@ loom_search_term_log_add (LoomSearchTermLog *self,
                           int                head)
 {
   guint64 key;
-  gsize hash, i;
-  Slot *slot;
+  gsize   hash, i;
+  Slot   *slot;
 
   g_assert (self != NULL);
   g_assert (length >= 0);
@@ -294,7 +294,7 @@ next_term (gpointer     data,
            const char **term,
            int         *head)
 {
-  Reading *reading = data;
+  Reading           *reading = data;
   LoomSearchTermLog *self = reading->log;
 
   while (reading->next <= self->mask)
@@ -311,9 +311,9 @@ next_term (gpointer     data,
 }
 
 gboolean
-loom_search_term_log_flush (LoomSearchTermLog  *self,
-                            sqlite3            *db,
-                            GError            **error)
+loom_search_term_log_flush (LoomSearchTermLog *self,
+                            sqlite3           *db,
+                            GError           **error)
 {
   Reading reading = { self, 0 };
 
@@ -343,14 +343,14 @@ on_token (void       *user_data,
 
 /* @word's tokens as the index's tokenizer reads a query. */
 static GPtrArray *
-tokenize_query (const char  *word,
-                GError     **error)
+tokenize_query (const char *word,
+                GError    **error)
 {
-  g_autoptr(GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) tokens = g_ptr_array_new_with_free_func (g_free);
   fts5_tokenizer tokenizer;
   Fts5Tokenizer *instance = NULL;
-  void *user_data = NULL;
-  int rc;
+  void          *user_data = NULL;
+  int            rc;
 
   if (!loom_search_tokenizer_get (&tokenizer, &user_data, error))
     return NULL;
@@ -373,13 +373,13 @@ tokenize_query (const char  *word,
 }
 
 GPtrArray *
-loom_search_terms_expand (LoomStore   *store,
-                          const char  *word,
-                          guint        max_terms,
-                          GError     **error)
+loom_search_terms_expand (LoomStore  *store,
+                          const char *word,
+                          guint       max_terms,
+                          GError    **error)
 {
-  g_autoptr(GPtrArray) tokens = NULL;
-  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr (GPtrArray) tokens = NULL;
+  g_autoptr (GPtrArray) terms = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (word != NULL, NULL);
@@ -388,8 +388,8 @@ loom_search_terms_expand (LoomStore   *store,
     return NULL;
   if (tokens->len != 1)
     return NULL;
-  if (!(terms = loom_store_search_terms_from (store, g_ptr_array_index (tokens, 0),
-                                              max_terms + 1, error)))
+  if (!(terms = loom_store_search_terms_from (store, g_ptr_array_index (tokens, 0), max_terms + 1,
+                                              error)))
     return NULL;
   if (terms->len > max_terms)
     return NULL;

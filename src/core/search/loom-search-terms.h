@@ -29,28 +29,28 @@ G_BEGIN_DECLS
 
 typedef struct _LoomSearchTermLog LoomSearchTermLog;
 
-LoomSearchTermLog *loom_search_term_log_new   (void);
-void               loom_search_term_log_free  (LoomSearchTermLog  *self);
+LoomSearchTermLog *loom_search_term_log_new (void);
+void               loom_search_term_log_free (LoomSearchTermLog *self);
 
 /* Notes @term (not NUL-terminated); @head is its first part's length for a camelCase or
  * numbered word indexed whole, else 0. */
-void               loom_search_term_log_add   (LoomSearchTermLog  *self,
-                                               const char         *term,
-                                               int                 length,
-                                               int                 head);
+void loom_search_term_log_add (LoomSearchTermLog *self,
+                               const char        *term,
+                               int                length,
+                               int                head);
 
 /* Writes the terms noted since the last flush into search_terms on @db, a store's connection
  * (loom_store_write_search_terms ()), and forgets them; a flush that fails keeps them. */
-gboolean           loom_search_term_log_flush (LoomSearchTermLog  *self,
-                                               sqlite3            *db,
-                                               GError            **error);
+gboolean loom_search_term_log_flush (LoomSearchTermLog *self,
+                                     sqlite3           *db,
+                                     GError           **error);
 
 /* The indexed terms that a prefix query for @word (as typed) must find, or NULL when the
  * prefix is better left to FTS5: @word is more than one token, or it has more than
  * @max_terms terms. An empty array: no term starts so. */
-GPtrArray         *loom_search_terms_expand   (LoomStore          *store,
-                                               const char         *word,
-                                               guint               max_terms,
-                                               GError            **error);
+GPtrArray *loom_search_terms_expand (LoomStore  *store,
+                                     const char *word,
+                                     guint       max_terms,
+                                     GError    **error);
 
 G_END_DECLS

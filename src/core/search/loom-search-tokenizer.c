@@ -12,7 +12,7 @@
 typedef struct
 {
   fts5_api          *api;
-  LoomSearchTermLog *log;    /* the terms indexed, or NULL */
+  LoomSearchTermLog *log; /* the terms indexed, or NULL */
 } Module;
 
 typedef struct
@@ -24,17 +24,22 @@ typedef struct
 
 typedef struct
 {
-  void              *context;
-  int              (*emit) (void *, int, const char *, int, int, int);
+  void *context;
+  int (*emit) (void *,
+               int,
+               const char *,
+               int,
+               int,
+               int);
   int                flags;
   const char        *text;
-  LoomSearchTermLog *log;    /* set while indexing */
+  LoomSearchTermLog *log; /* set while indexing */
 } TokenizeCall;
 
 fts5_api *
 loom_search_get_fts5_api (sqlite3 *db)
 {
-  fts5_api *api = NULL;
+  fts5_api     *api = NULL;
   sqlite3_stmt *stmt = NULL;
 
   if (sqlite3_prepare_v2 (db, "SELECT fts5(?1)", -1, &stmt, NULL) != SQLITE_OK)
@@ -52,10 +57,10 @@ tokenizer_create (void           *user_data,
                   Fts5Tokenizer **out)
 {
   static const char *inner_args[] = { "remove_diacritics", "2" };
-  Module *module = user_data;
-  LoomTokenizer *self = g_new0 (LoomTokenizer, 1);
-  void *inner_data = NULL;
-  int rc;
+  Module            *module = user_data;
+  LoomTokenizer     *self = g_new0 (LoomTokenizer, 1);
+  void              *inner_data = NULL;
+  int                rc;
 
   self->log = module->log;
   rc = module->api->xFindTokenizer (module->api, "unicode61", &inner_data, &self->inner);
@@ -100,13 +105,13 @@ give_token (TokenizeCall *call,
 static gboolean
 is_unspaced_script (gunichar c)
 {
-  return (c >= 0x3040 && c <= 0x30FF) ||   /* Hiragana, Katakana */
-         (c >= 0x3400 && c <= 0x4DBF) ||   /* CJK extension A */
-         (c >= 0x4E00 && c <= 0x9FFF) ||   /* CJK unified ideographs */
-         (c >= 0xAC00 && c <= 0xD7AF) ||   /* Hangul syllables */
-         (c >= 0xF900 && c <= 0xFAFF) ||   /* CJK compatibility ideographs */
-         (c >= 0xFF66 && c <= 0xFF9F) ||   /* half-width Katakana */
-         (c >= 0x20000 && c <= 0x2FA1F);   /* CJK extensions B and later */
+  return (c >= 0x3040 && c <= 0x30FF) || /* Hiragana, Katakana */
+         (c >= 0x3400 && c <= 0x4DBF) || /* CJK extension A */
+         (c >= 0x4E00 && c <= 0x9FFF) || /* CJK unified ideographs */
+         (c >= 0xAC00 && c <= 0xD7AF) || /* Hangul syllables */
+         (c >= 0xF900 && c <= 0xFAFF) || /* CJK compatibility ideographs */
+         (c >= 0xFF66 && c <= 0xFF9F) || /* half-width Katakana */
+         (c >= 0x20000 && c <= 0x2FA1F); /* CJK extensions B and later */
 }
 
 static gboolean
@@ -136,15 +141,15 @@ emit_split (TokenizeCall *call,
             int           start,
             int           end)
 {
-  gboolean exact = end - start == length && memcmp (call->text + start, token, length) == 0;
+  gboolean    exact = end - start == length && memcmp (call->text + start, token, length) == 0;
   const char *p = token;
   const char *stop = token + length;
 
   while (p < stop)
     {
       const char *next = g_utf8_next_char (p);
-      gunichar c = g_utf8_get_char_validated (p, stop - p);
-      int rc;
+      gunichar    c = g_utf8_get_char_validated (p, stop - p);
+      int         rc;
 
       if (!is_unspaced_script (c))
         {
@@ -152,8 +157,7 @@ emit_split (TokenizeCall *call,
             next = g_utf8_next_char (next);
         }
 
-      rc = give_token (call, 0, p, (int)(next - p),
-                       exact ? start + (int)(p - token) : start,
+      rc = give_token (call, 0, p, (int)(next - p), exact ? start + (int)(p - token) : start,
                        exact ? start + (int)(next - token) : end, 0);
       if (rc != SQLITE_OK)
         return rc;
@@ -211,8 +215,8 @@ emit_with_number (TokenizeCall *call,
   if (rc == SQLITE_OK)
     rc = give_token (call, FTS5_TOKEN_COLOCATED, token, digits, start, start + digits, 0);
   if (rc == SQLITE_OK)
-    rc = give_token (call, FTS5_TOKEN_COLOCATED, token + digits, length - digits,
-                     start + digits, end, 0);
+    rc = give_token (call, FTS5_TOKEN_COLOCATED, token + digits, length - digits, start + digits,
+                     end, 0);
   return rc;
 }
 
@@ -226,7 +230,7 @@ emit_with_parts (TokenizeCall *call,
                  int           end)
 {
   const char *original = call->text + start;
-  int rc, part = 0, head = 0;
+  int         rc, part = 0, head = 0;
 
   if (end - start != length || length < 4)
     return give_token (call, 0, token, length, start, end, 0);
@@ -247,8 +251,8 @@ emit_with_parts (TokenizeCall *call,
 
           /* loadConfig1407: load, config1407, and that one's parts in turn. */
           if (digits > 0)
-            rc = emit_with_number (call, FTS5_TOKEN_COLOCATED, token + part, i - part,
-                                   start + part, start + i, digits);
+            rc = emit_with_number (call, FTS5_TOKEN_COLOCATED, token + part, i - part, start + part,
+                                   start + i, digits);
           else
             rc = give_token (call, FTS5_TOKEN_COLOCATED, token + part, i - part, start + part,
                              start + i, 0);
@@ -275,8 +279,8 @@ has_inner_capital (const char *original,
 enum
 {
   BYTE_LONG_CHARACTER = 1 << 0,
-  BYTE_CAPITAL        = 1 << 1,
-  BYTE_DIGIT          = 1 << 2,
+  BYTE_CAPITAL = 1 << 1,
+  BYTE_DIGIT = 1 << 2,
 };
 
 static const guint8 byte_kinds[256] = {
@@ -308,8 +312,8 @@ on_inner_token (void       *user_data,
 {
   TokenizeCall *call = user_data;
   /* The document's own bytes, with their capitals, when folding kept their length. */
-  gboolean original = end - start == length;
-  guint kinds = byte_kinds_in (original ? call->text + start : token, length);
+  gboolean      original = end - start == length;
+  guint         kinds = byte_kinds_in (original ? call->text + start : token, length);
 
   if ((kinds & BYTE_LONG_CHARACTER) && has_unspaced_script (token, length))
     return emit_split (call, token, length, start, end);
@@ -332,16 +336,19 @@ tokenizer_tokenize (Fts5Tokenizer *tokenizer,
                     int            flags,
                     const char    *text,
                     int            length,
-                    int          (*emit) (void *, int, const char *, int, int, int))
+                    int (*emit) (void *,
+                                 int,
+                                 const char *,
+                                 int,
+                                 int,
+                                 int))
 {
   LoomTokenizer *self = (LoomTokenizer *)tokenizer;
-  TokenizeCall call = {
-    context, emit, flags, text,
-    (flags & FTS5_TOKENIZE_DOCUMENT) ? self->log : NULL,
+  TokenizeCall   call = {
+    context, emit, flags, text, (flags & FTS5_TOKENIZE_DOCUMENT) ? self->log : NULL,
   };
 
-  return self->inner.xTokenize (self->inner_instance, &call, flags, text, length,
-                                on_inner_token);
+  return self->inner.xTokenize (self->inner_instance, &call, flags, text, length, on_inner_token);
 }
 
 static void
@@ -354,16 +361,18 @@ module_free (void *data)
 }
 
 static fts5_tokenizer tokenizer_methods = {
-  tokenizer_create, tokenizer_delete, tokenizer_tokenize,
+  tokenizer_create,
+  tokenizer_delete,
+  tokenizer_tokenize,
 };
 
 static gboolean
-register_module (sqlite3            *db,
-                 LoomSearchTermLog  *log,
-                 GError            **error)
+register_module (sqlite3           *db,
+                 LoomSearchTermLog *log,
+                 GError           **error)
 {
   fts5_api *api = loom_search_get_fts5_api (db);
-  Module *module;
+  Module   *module;
 
   if (api == NULL || api->iVersion < 2)
     {
@@ -375,10 +384,10 @@ register_module (sqlite3            *db,
   module = g_new0 (Module, 1);
   module->api = api;
   module->log = log;
-  if (api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, module, &tokenizer_methods,
-                             module_free) != SQLITE_OK)
+  if (api->xCreateTokenizer (api, LOOM_SEARCH_TOKENIZER, module, &tokenizer_methods, module_free) !=
+      SQLITE_OK)
     {
-      module_free (module);   /* FTS5 took it only on success */
+      module_free (module); /* FTS5 took it only on success */
       g_set_error_literal (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
                            "Could not register the search index's tokenizer");
       return FALSE;
@@ -387,8 +396,8 @@ register_module (sqlite3            *db,
 }
 
 gboolean
-loom_search_tokenizer_register (sqlite3  *db,
-                                GError  **error)
+loom_search_tokenizer_register (sqlite3 *db,
+                                GError **error)
 {
   g_return_val_if_fail (db != NULL, FALSE);
 
@@ -396,8 +405,8 @@ loom_search_tokenizer_register (sqlite3  *db,
 }
 
 LoomSearchTermLog *
-loom_search_tokenizer_register_logged (sqlite3  *db,
-                                       GError  **error)
+loom_search_tokenizer_register_logged (sqlite3 *db,
+                                       GError **error)
 {
   LoomSearchTermLog *log = loom_search_term_log_new ();
 
@@ -412,12 +421,12 @@ loom_search_tokenizer_register_logged (sqlite3  *db,
 static gpointer
 open_own_module (gpointer data)
 {
-  sqlite3 *db = NULL;
+  sqlite3  *db = NULL;
   fts5_api *api = NULL;
-  Module *module;
+  Module   *module;
 
-  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY,
-                       NULL) == SQLITE_OK)
+  if (sqlite3_open_v2 (":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) ==
+      SQLITE_OK)
     api = loom_search_get_fts5_api (db);
   if (api == NULL || api->iVersion < 2)
     {
@@ -430,12 +439,12 @@ open_own_module (gpointer data)
 }
 
 gboolean
-loom_search_tokenizer_get (fts5_tokenizer  *tokenizer,
-                           void           **user_data,
-                           GError         **error)
+loom_search_tokenizer_get (fts5_tokenizer *tokenizer,
+                           void          **user_data,
+                           GError        **error)
 {
   static GOnce own_module = G_ONCE_INIT;
-  Module *module = g_once (&own_module, open_own_module, NULL);
+  Module      *module = g_once (&own_module, open_own_module, NULL);
 
   g_return_val_if_fail (tokenizer != NULL && user_data != NULL, FALSE);
 

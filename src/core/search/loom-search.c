@@ -50,7 +50,7 @@ score_weight (const char *kind)
 #define MAX_PREFIX_TERMS 200
 
 typedef LoomStoreSearchCandidate Candidate;
-typedef LoomStoreSearchRange Range;
+typedef LoomStoreSearchRange     Range;
 
 static const char *
 display_kind (const char *kind)
@@ -84,9 +84,9 @@ has_prefix (LoomSearchQuery *query)
 }
 
 static GPtrArray *
-expand_prefix (const char  *word,
-               gpointer     data,
-               GError     **error)
+expand_prefix (const char *word,
+               gpointer    data,
+               GError    **error)
 {
   LoomStore *store = data;
 
@@ -145,27 +145,27 @@ compare_by_seq (gconstpointer a,
 }
 
 static GListModel *
-run_search (LoomStore        *store,
-            LoomSearchQuery  *query,
-            gint64            session_rowid,
-            guint             offset,
-            guint             limit,
-            gboolean          with_snippets,
-            GError          **error)
+run_search (LoomStore       *store,
+            LoomSearchQuery *query,
+            gint64           session_rowid,
+            guint            offset,
+            guint            limit,
+            gboolean         with_snippets,
+            GError         **error)
 {
-  g_autoptr(GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
-  g_autoptr(GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
-  g_autoptr(LoomSnippetMaker) maker = NULL;
+  g_autoptr (GListStore) hits = g_list_store_new (LOOM_TYPE_SEARCH_HIT);
+  g_autoptr (GArray) candidates = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_autoptr (LoomSnippetMaker) maker = NULL;
   gint64 page_end = (gint64)offset + (limit > 0 ? limit : G_MAXUINT);
-  Range ranges[3] = {
+  Range  ranges[3] = {
     { 0, LOOM_INDEX_MESSAGES_FROM - 1, MAX (EVENT_CANDIDATES, page_end) },
     { LOOM_INDEX_MESSAGES_FROM, LOOM_INDEX_TITLES_FROM - 1, MAX (MESSAGE_CANDIDATES, page_end) },
     { LOOM_INDEX_TITLES_FROM, G_MAXINT64, MAX (TITLE_CANDIDATES, page_end) },
   };
-  g_autoptr(GArray) params = g_array_new (FALSE, TRUE, sizeof (LoomStoreSearchParam));
+  g_autoptr (GArray) params = g_array_new (FALSE, TRUE, sizeof (LoomStoreSearchParam));
   LoomStoreSearchFilter filter;
-  gboolean native_prefix = FALSE;
-  gboolean ok;
+  gboolean              native_prefix = FALSE;
+  gboolean              ok;
 
   loom_store_map_for_searching (store);
 
@@ -174,11 +174,10 @@ run_search (LoomStore        *store,
       !loom_search_query_expand_prefixes (query, expand_prefix, store, &native_prefix, error))
     return NULL;
 
-  if (session_rowid > 0 &&
-      !loom_store_search_session_ranges (store, session_rowid, ranges, error))
+  if (session_rowid > 0 && !loom_store_search_session_ranges (store, session_rowid, ranges, error))
     return NULL;
   if (query->match != NULL && with_snippets &&
-      !(maker = loom_snippet_maker_new ((const char * const *)query->marked->pdata,
+      !(maker = loom_snippet_maker_new ((const char *const *)query->marked->pdata,
                                         (const gboolean *)(gpointer)query->marked_prefix->data,
                                         query->marked->len, error)))
     return NULL;
@@ -186,12 +185,12 @@ run_search (LoomStore        *store,
   for (guint i = 0; i < query->params->len; i++)
     {
       const LoomSearchParam *param = &g_array_index (query->params, LoomSearchParam, i);
-      LoomStoreSearchParam bound = { param->is_text, param->text, param->number };
+      LoomStoreSearchParam   bound = { param->is_text, param->text, param->number };
 
       g_array_append_val (params, bound);
     }
   /* The match is read only now: expanding the prefixes rewrote it. */
-  filter = (LoomStoreSearchFilter) {
+  filter = (LoomStoreSearchFilter){
     .match = query->match,
     .where = query->where->str,
     .params = (const LoomStoreSearchParam *)(gpointer)params->data,
@@ -223,19 +222,20 @@ run_search (LoomStore        *store,
 
   for (guint i = offset; i < candidates->len && (gint64)i < page_end; i++)
     {
-      Candidate *c = &g_array_index (candidates, Candidate, i);
+      Candidate         *c = &g_array_index (candidates, Candidate, i);
       LoomStoreSearchRow row;
-      LoomSearchHitData data;
-      char *snippet;
+      LoomSearchHitData  data;
+      char              *snippet;
 
       loom_store_search_read_row (store, c->rowid, with_snippets, &row);
       snippet = row.found && with_snippets ? cut_snippet (maker, row.text) : NULL;
-      data = (LoomSearchHitData) {
+      data = (LoomSearchHitData){
         .session_uuid = g_steal_pointer (&row.uuid),
         .session_title = g_steal_pointer (&row.title),
         .source = g_steal_pointer (&row.source),
-        .item_type = g_strdup (c->rowid >= LOOM_INDEX_TITLES_FROM ? "title" :
-                               c->rowid >= LOOM_INDEX_MESSAGES_FROM ? "message" : "event"),
+        .item_type = g_strdup (c->rowid >= LOOM_INDEX_TITLES_FROM     ? "title"
+                               : c->rowid >= LOOM_INDEX_MESSAGES_FROM ? "message"
+                                                                      : "event"),
         .item_id = item_of (c->rowid),
         .seq = row.seq,
         .kind = g_strdup (display_kind (c->kind)),
@@ -244,7 +244,7 @@ run_search (LoomStore        *store,
         .snippet = snippet,
         .score = c->score,
       };
-      g_autoptr(LoomSearchHit) hit = loom_search_hit_new (&data);
+      g_autoptr (LoomSearchHit) hit = loom_search_hit_new (&data);
 
       loom_store_search_row_clear (&row);
 
@@ -254,13 +254,13 @@ run_search (LoomStore        *store,
 }
 
 GListModel *
-loom_store_search (LoomStore   *store,
-                   const char  *text,
-                   guint        offset,
-                   guint        limit,
-                   GError     **error)
+loom_store_search (LoomStore  *store,
+                   const char *text,
+                   guint       offset,
+                   guint       limit,
+                   GError    **error)
 {
-  g_autoptr(LoomSearchQuery) query = NULL;
+  g_autoptr (LoomSearchQuery) query = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (text != NULL, NULL);
@@ -271,14 +271,14 @@ loom_store_search (LoomStore   *store,
 }
 
 static GListModel *
-search_session (LoomStore   *store,
-                const char  *session_id,
-                const char  *text,
-                guint        limit,
-                gboolean     with_snippets,
-                GError     **error)
+search_session (LoomStore  *store,
+                const char *session_id,
+                const char *text,
+                guint       limit,
+                gboolean    with_snippets,
+                GError    **error)
 {
-  g_autoptr(LoomSearchQuery) query = NULL;
+  g_autoptr (LoomSearchQuery) query = NULL;
   gint64 rowid;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
@@ -291,21 +291,21 @@ search_session (LoomStore   *store,
 }
 
 GListModel *
-loom_store_search_session (LoomStore   *store,
-                           const char  *session_id,
-                           const char  *text,
-                           guint        limit,
-                           GError     **error)
+loom_store_search_session (LoomStore  *store,
+                           const char *session_id,
+                           const char *text,
+                           guint       limit,
+                           GError    **error)
 {
   return search_session (store, session_id, text, limit, TRUE, error);
 }
 
 GListModel *
-loom_store_search_session_positions (LoomStore   *store,
-                                     const char  *session_id,
-                                     const char  *text,
-                                     guint        limit,
-                                     GError     **error)
+loom_store_search_session_positions (LoomStore  *store,
+                                     const char *session_id,
+                                     const char *text,
+                                     guint       limit,
+                                     GError    **error)
 {
   return search_session (store, session_id, text, limit, FALSE, error);
 }

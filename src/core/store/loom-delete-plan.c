@@ -8,9 +8,9 @@
 struct _LoomDeletePlan
 {
   GObject     parent_instance;
-  GPtrArray  *sessions;  /* LoomSession */
-  GPtrArray  *tables;    /* table names, in the order first seen */
-  GHashTable *rows;      /* table name → GArray of gint64 */
+  GPtrArray  *sessions; /* LoomSession */
+  GPtrArray  *tables;   /* table names, in the order first seen */
+  GHashTable *rows;     /* table name → GArray of gint64 */
 };
 
 G_DEFINE_FINAL_TYPE (LoomDeletePlan, loom_delete_plan, G_TYPE_OBJECT)
@@ -39,8 +39,7 @@ loom_delete_plan_init (LoomDeletePlan *self)
   self->sessions = g_ptr_array_new_with_free_func (g_object_unref);
   self->tables = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->tables, NULL);
-  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                      (GDestroyNotify)g_array_unref);
+  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_array_unref);
 }
 
 LoomDeletePlan *
@@ -115,11 +114,11 @@ loom_delete_plan_get_session (LoomDeletePlan *self,
   return g_ptr_array_index (self->sessions, position);
 }
 
-const char * const *
+const char *const *
 loom_delete_plan_get_tables (LoomDeletePlan *self)
 {
   g_return_val_if_fail (LOOM_IS_DELETE_PLAN (self), NULL);
-  return (const char * const *)self->tables->pdata;
+  return (const char *const *)self->tables->pdata;
 }
 
 const gint64 *
@@ -151,7 +150,7 @@ loom_delete_plan_count (LoomDeletePlan *self,
 JsonNode *
 loom_delete_plan_to_json (LoomDeletePlan *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
 
   g_return_val_if_fail (LOOM_IS_DELETE_PLAN (self), NULL);
 
@@ -177,7 +176,7 @@ loom_delete_plan_to_json (LoomDeletePlan *self)
   for (guint i = 0; i + 1 < self->tables->len; i++)
     {
       const char *table = g_ptr_array_index (self->tables, i);
-      GArray *rows = g_hash_table_lookup (self->rows, table);
+      GArray     *rows = g_hash_table_lookup (self->rows, table);
 
       json_builder_set_member_name (builder, table);
       json_builder_begin_array (builder);

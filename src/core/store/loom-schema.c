@@ -50,8 +50,8 @@ static const char schema_v1[] =
   "  id INTEGER PRIMARY KEY,"
   "  uuid TEXT NOT NULL UNIQUE,"
   "  title TEXT NOT NULL DEFAULT '',"
-  "  title_locked INTEGER NOT NULL DEFAULT 0,"   /* a person chose it: imports keep it */
-  "  agent_title TEXT,"                          /* the agent's own name for the session */
+  "  title_locked INTEGER NOT NULL DEFAULT 0," /* a person chose it: imports keep it */
+  "  agent_title TEXT,"                        /* the agent's own name for the session */
   "  source TEXT NOT NULL,"
   "  source_path TEXT,"
   "  source_session_id TEXT,"
@@ -118,7 +118,7 @@ static const char schema_v1[] =
   "  model TEXT,"
   "  created_at INTEGER NOT NULL DEFAULT 0,"
   "  text TEXT NOT NULL DEFAULT '',"
-  "  input_tokens INTEGER,"                      /* usage of this model response, if known */
+  "  input_tokens INTEGER," /* usage of this model response, if known */
   "  output_tokens INTEGER,"
   "  cache_read_tokens INTEGER,"
   "  cache_creation_tokens INTEGER"
@@ -140,8 +140,8 @@ static const char schema_v1[] =
   "  change_kind TEXT,"
   "  source_id TEXT,"
   "  created_at INTEGER NOT NULL DEFAULT 0,"
-  "  text TEXT NOT NULL DEFAULT '',"          /* bounded, for display and search */
-  "  payload TEXT,"                           /* complete, for export */
+  "  text TEXT NOT NULL DEFAULT ''," /* bounded, for display and search */
+  "  payload TEXT,"                  /* complete, for export */
   "  payload_size INTEGER NOT NULL DEFAULT 0"
   ");"
   "CREATE INDEX events_session ON events (session_id, seq);"
@@ -220,8 +220,8 @@ static const char schema_v1[] =
   "CREATE TRIGGER events_index_insert AFTER INSERT ON events BEGIN"
   "  INSERT INTO search_index (rowid, title, body, session_id, kind, created_at)"
   "  VALUES (new.id * 4 + 1, '',"
-  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, "
-  INDEX_BODY_LIMIT "),"
+  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, " INDEX_BODY_LIMIT
+  "),"
   "          new.session_id, 'event:' || new.kind, new.created_at);"
   "END;"
   "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
@@ -233,8 +233,8 @@ static const char schema_v1[] =
   "  DELETE FROM search_index WHERE rowid = old.id * 4 + 1;"
   "  INSERT INTO search_index (rowid, title, body, session_id, kind, created_at)"
   "  VALUES (new.id * 4 + 1, '',"
-  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, "
-  INDEX_BODY_LIMIT "),"
+  "          substr (ifnull (new.tool_name, '') || ' ' || ifnull (new.path, '') || ' ' || new.text, 1, " INDEX_BODY_LIMIT
+  "),"
   "          new.session_id, 'event:' || new.kind, new.created_at);"
   "END;"
 
@@ -259,26 +259,30 @@ static const char schema_v1[] =
 #define TITLE_ENTRY_COLUMNS \
   "title, '', '" LOOM_FACET_KIND "title " LOOM_FACET_AGENT "' || source, id, 'title', created_at"
 #define MESSAGE_ENTRY_COLUMNS \
-  "'', substr (text, 1, " INDEX_BODY_LIMIT "),"                                              \
-  " '" LOOM_FACET_KIND "' || role || " AGENT_FACET ("messages.session_id") " ||"            \
-  "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR "' ELSE '' END),"                \
-  " session_id, 'message:' || role, created_at"
+  "'', substr (text, 1, " INDEX_BODY_LIMIT ")," \
+  " '" LOOM_FACET_KIND "' || role || " AGENT_FACET ( \
+    "messages.session_id") " ||" \
+                           "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR \
+                           "' ELSE '' END)," \
+                           " session_id, 'message:' || role, created_at"
 /* A tool's result names its tool only through the call it answers. */
 #define EVENT_TOOL \
-  "lower (coalesce (tool_name, (SELECT c.tool_name FROM events c"                           \
-  "  WHERE c.session_id = events.session_id AND c.call_id = events.call_id"                 \
+  "lower (coalesce (tool_name, (SELECT c.tool_name FROM events c" \
+  "  WHERE c.session_id = events.session_id AND c.call_id = events.call_id" \
   "    AND c.kind = 'tool_call' AND events.call_id IS NOT NULL)))"
 #define EVENT_ENTRY_COLUMNS \
-  "'', substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, "      \
-  INDEX_BODY_LIMIT "),"                                                                     \
-  " '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ("events.session_id") " ||"              \
-  "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||"                              \
-  "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR "' ELSE '' END),"\
-  " session_id, 'event:' || kind, created_at"
+  "'', substr (ifnull (tool_name, '') || ' ' || ifnull (path, '') || ' ' || text, 1, " INDEX_BODY_LIMIT \
+  ")," \
+  " '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ( \
+    "events.session_id") " ||" \
+                         "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||" \
+                         "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR \
+                         "' ELSE '' END)," \
+                         " session_id, 'event:' || kind, created_at"
 #define ENTRY_INSERT \
   "INSERT INTO search_index (rowid, title, body, facets, session_id, kind, created_at) "
 #define MESSAGES_FROM LOOM_INDEX_MESSAGES_FROM_SQL
-#define TITLES_FROM LOOM_INDEX_TITLES_FROM_SQL
+#define TITLES_FROM   LOOM_INDEX_TITLES_FROM_SQL
 
 /* Version 2: two indexes for the sidebar's counts, and three changes to the search index.
  *
@@ -301,7 +305,8 @@ static const char schema_v1[] =
 #define NOT_DEFERRED(base) \
   "NOT EXISTS (SELECT 1 FROM index_deferred WHERE base = '" base "' AND new.id > after_id)"
 
-G_STATIC_ASSERT (LOOM_MESSAGE_API_ERROR == 16);   /* in MESSAGE_ENTRY_COLUMNS */
+G_STATIC_ASSERT (LOOM_MESSAGE_API_ERROR == 16)
+; /* in MESSAGE_ENTRY_COLUMNS */
 
 static const char schema_v2[] =
   /* The sidebar counts Pinned and each folder at start-up; without these, both read every
@@ -312,7 +317,7 @@ static const char schema_v2[] =
   "  WHERE folder_id IS NOT NULL;"
 
   "CREATE TABLE index_deferred ("
-  "  base TEXT PRIMARY KEY,"          /* 'messages' or 'events' */
+  "  base TEXT PRIMARY KEY," /* 'messages' or 'events' */
   "  after_id INTEGER NOT NULL"
   ") WITHOUT ROWID;"
 
@@ -327,58 +332,75 @@ static const char schema_v2[] =
   "DROP TRIGGER sessions_index_delete;"
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
-  "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
-  "  " ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
-  "END;"
-  "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
-  "END;"
-  /* Streamed records touch a message many times without changing its text: no reindexing. */
-  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
-  "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
-  "   AND " NOT_DEFERRED ("messages") " BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
-  "  " ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
-  "END;"
+  "  WHEN " NOT_DEFERRED (
+    "messages") " BEGIN"
+                "  " ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS
+                " FROM messages WHERE id = new.id;"
+                "END;"
+                "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
+                "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
+                "END;"
+                /* Streamed records touch a message many times without changing its text: no reindexing. */
+                "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
+                "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
+                "   AND " NOT_DEFERRED (
+                  "messages") " BEGIN"
+                              "  DELETE FROM search_index WHERE rowid = " MESSAGES_FROM " + old.id;"
+                              "  " ENTRY_INSERT "SELECT " MESSAGES_FROM
+                              " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages WHERE id = new.id;"
+                              "END;"
 
-  "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
-  "  WHEN " NOT_DEFERRED ("events") " BEGIN"
-  "  " ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
-  "  WHERE id = new.id;"
-  "END;"
-  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id;"
-  "END;"
-  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
-  "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
-  "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
-  "   AND " NOT_DEFERRED ("events") " BEGIN"
-  "  DELETE FROM search_index WHERE rowid = old.id;"
-  "  " ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events"
-  "  WHERE id = new.id;"
-  "END;"
+                              "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
+                              "  WHEN " NOT_DEFERRED (
+                                "events") " BEGIN"
+                                          "  " ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS
+                                          " FROM events"
+                                          "  WHERE id = new.id;"
+                                          "END;"
+                                          "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
+                                          "  DELETE FROM search_index WHERE rowid = old.id;"
+                                          "END;"
+                                          "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
+                                          "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
+                                          "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
+                                          "   AND " NOT_DEFERRED (
+                                            "events") " BEGIN"
+                                                      "  DELETE FROM search_index WHERE rowid = old.id;"
+                                                      "  " ENTRY_INSERT
+                                                      "SELECT id, " EVENT_ENTRY_COLUMNS
+                                                      " FROM events"
+                                                      "  WHERE id = new.id;"
+                                                      "END;"
 
-  "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
-  "  " ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
-  "  WHERE id = new.id;"
-  "END;"
-  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " TITLES_FROM " + old.id;"
-  "END;"
-  "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
-  "  WHEN old.title IS NOT new.title BEGIN"
-  "  DELETE FROM search_index WHERE rowid = " TITLES_FROM " + old.id;"
-  "  " ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
-  "  WHERE id = new.id;"
-  "END;"
+                                                      "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
+                                                      "  " ENTRY_INSERT "SELECT " TITLES_FROM
+                                                      " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
+                                                      "  WHERE id = new.id;"
+                                                      "END;"
+                                                      "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+                                                      "  DELETE FROM search_index WHERE rowid = " TITLES_FROM
+                                                      " + old.id;"
+                                                      "END;"
+                                                      "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
+                                                      "  WHEN old.title IS NOT new.title BEGIN"
+                                                      "  DELETE FROM search_index WHERE rowid = " TITLES_FROM
+                                                      " + old.id;"
+                                                      "  " ENTRY_INSERT "SELECT " TITLES_FROM
+                                                      " + id, " TITLE_ENTRY_COLUMNS " FROM sessions"
+                                                      "  WHERE id = new.id;"
+                                                      "END;"
 
-  /* Every entry moves to its new rowid: a new index is faster than deleting entries one by
+                                                      /* Every entry moves to its new rowid: a new index is faster than deleting entries one by
    * one from the old. */
-  "DROP TABLE search_index;"
-  SEARCH_INDEX_TABLE_V2
-  ENTRY_INSERT "SELECT id, " EVENT_ENTRY_COLUMNS " FROM events;"
-  ENTRY_INSERT "SELECT " MESSAGES_FROM " + id, " MESSAGE_ENTRY_COLUMNS " FROM messages;"
-  ENTRY_INSERT "SELECT " TITLES_FROM " + id, " TITLE_ENTRY_COLUMNS " FROM sessions;";
+                                                      "DROP TABLE search_index;" SEARCH_INDEX_TABLE_V2 ENTRY_INSERT
+                                                      "SELECT id, " EVENT_ENTRY_COLUMNS
+                                                      " FROM events;" ENTRY_INSERT
+                                                      "SELECT " MESSAGES_FROM
+                                                      " + id, " MESSAGE_ENTRY_COLUMNS
+                                                      " FROM messages;" ENTRY_INSERT
+                                                      "SELECT " TITLES_FROM
+                                                      " + id, " TITLE_ENTRY_COLUMNS
+                                                      " FROM sessions;";
 
 /* Version 3: a contentless index. Version 2's FTS5 table kept its own copy of every entry's
  * text (557 MB of a 2.5 GB store made from a 1.5 GB corpus), written again by every import
@@ -396,7 +418,8 @@ static const char schema_v2[] =
  * The kind of a message that is not a person's prompt (injected context, commands) is
  * 'message:context', so that ranking and role:user need not read the message. */
 #define NOT_A_PROMPT_SQL "31"
-G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
+G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31)
+;
 
 #define SEARCH_INDEX_TABLE_V3 \
   "CREATE VIRTUAL TABLE search_index USING fts5 (" \
@@ -419,57 +442,62 @@ G_STATIC_ASSERT (LOOM_MESSAGE_NOT_A_PROMPT == 31);
 
 #define SEARCH_ENTRIES_TABLE \
   "CREATE TABLE search_entries (" \
-  "  id INTEGER PRIMARY KEY,"        /* the entry's rowid in search_index */ \
+  "  id INTEGER PRIMARY KEY," /* the entry's rowid in search_index */ \
   "  session_id INTEGER NOT NULL," \
   "  kind TEXT NOT NULL," \
-  "  created_at INTEGER NOT NULL,"   /* 0 for titles: the session's own, read when needed */ \
+  "  created_at INTEGER NOT NULL," /* 0 for titles: the session's own, read when needed */ \
   "  facets TEXT NOT NULL" \
   ");"
 
 #define MESSAGE_BODY LOOM_INDEX_MESSAGE_BODY
-#define EVENT_BODY LOOM_INDEX_EVENT_BODY
+#define EVENT_BODY   LOOM_INDEX_EVENT_BODY
 
 /* An entry's row in search_entries, then its words, for the base rows the caller's WHERE
  * clause picks (the words reuse the facets just written). CROSS JOIN keeps the base table the
  * outer loop: SQLite would otherwise walk search_entries from the batch's first id, through
  * every message and title entry. */
 #define MESSAGE_ENTRY_INSERT \
-  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
-  " SELECT " MESSAGES_FROM " + id, session_id,"                                              \
-  "  'message:' || (CASE WHEN role = 'user' AND flags & " NOT_A_PROMPT_SQL " != 0"           \
-  "                 THEN 'context' ELSE role END), created_at,"                               \
-  "  '" LOOM_FACET_KIND "' || role || " AGENT_FACET ("messages.session_id") " ||"             \
-  "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR "' ELSE '' END)"                  \
-  " FROM messages "
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)" \
+  " SELECT " MESSAGES_FROM " + id, session_id," \
+  "  'message:' || (CASE WHEN role = 'user' AND flags & " NOT_A_PROMPT_SQL " != 0" \
+  "                 THEN 'context' ELSE role END), created_at," \
+  "  '" LOOM_FACET_KIND "' || role || " AGENT_FACET ( \
+    "messages.session_id") " ||" \
+                           "   (CASE WHEN flags & 16 != 0 THEN ' " LOOM_FACET_ERROR \
+                           "' ELSE '' END)" \
+                           " FROM messages "
 #define WORDS_INTO "INSERT INTO search_index (rowid, title, body, facets)"
 #define MESSAGE_WORDS \
-  " SELECT x.id, '', " MESSAGE_BODY ("m") ", x.facets FROM messages m"                        \
-  " CROSS JOIN search_entries x ON x.id = " MESSAGES_FROM " + m.id "
+  " SELECT x.id, '', " MESSAGE_BODY ("m") ", x.facets FROM messages m" \
+                                          " CROSS JOIN search_entries x ON x.id = " MESSAGES_FROM \
+                                          " + m.id "
 #define MESSAGE_WORDS_INSERT WORDS_INTO MESSAGE_WORDS
 #define EVENT_ENTRY_INSERT \
-  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
-  " SELECT id, session_id, 'event:' || kind, created_at,"                                    \
-  "  '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ("events.session_id") " ||"               \
-  "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||"                               \
-  "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR "' ELSE '' END)" \
-  " FROM events "
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)" \
+  " SELECT id, session_id, 'event:' || kind, created_at," \
+  "  '" LOOM_FACET_KIND "' || kind || " AGENT_FACET ( \
+    "events.session_id") " ||" \
+                         "   ifnull (' " LOOM_FACET_TOOL "' || " EVENT_TOOL ", '') ||" \
+                         "   (CASE WHEN is_error = 1 OR kind = 'api_error' THEN ' " LOOM_FACET_ERROR \
+                         "' ELSE '' END)" \
+                         " FROM events "
 #define EVENT_WORDS \
-  " SELECT x.id, '', " EVENT_BODY ("e") ", x.facets FROM events e"                            \
-  " CROSS JOIN search_entries x ON x.id = e.id "
+  " SELECT x.id, '', " EVENT_BODY ("e") ", x.facets FROM events e" \
+                                        " CROSS JOIN search_entries x ON x.id = e.id "
 #define EVENT_WORDS_INSERT WORDS_INTO EVENT_WORDS
 #define TITLE_ENTRY_INSERT \
-  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)"                    \
-  " SELECT " TITLES_FROM " + id, id, 'title', 0,"                                            \
+  "INSERT INTO search_entries (id, session_id, kind, created_at, facets)" \
+  " SELECT " TITLES_FROM " + id, id, 'title', 0," \
   "  '" LOOM_FACET_KIND "title " LOOM_FACET_AGENT "' || source FROM sessions "
 #define TITLE_WORDS \
-  " SELECT x.id, s.title, '', x.facets FROM sessions s"                                      \
+  " SELECT x.id, s.title, '', x.facets FROM sessions s" \
   " CROSS JOIN search_entries x ON x.id = " TITLES_FROM " + s.id "
 #define TITLE_WORDS_INSERT WORDS_INTO TITLE_WORDS
 
 /* Forgetting the entry of base row @id made from @title and @body: a no-op for a row never
  * indexed (one added and removed inside the same import batch). */
 #define ENTRY_FORGET(id, title, body) \
-  "INSERT INTO search_index (search_index, rowid, title, body, facets)"                      \
+  "INSERT INTO search_index (search_index, rowid, title, body, facets)" \
   " SELECT 'delete', id, " title ", " body ", facets FROM search_entries WHERE id = " id ";" \
   "DELETE FROM search_entries WHERE id = " id ";"
 
@@ -483,69 +511,92 @@ static const char schema_v3[] =
   "DROP TRIGGER sessions_index_insert;"
   "DROP TRIGGER sessions_index_update;"
   "DROP TRIGGER sessions_index_delete;"
-  "DROP TABLE search_index;"
-  SEARCH_INDEX_TABLE_V3
-  SEARCH_ENTRIES_TABLE
-  SEARCH_TERMS_TABLE
+  "DROP TABLE search_index;" SEARCH_INDEX_TABLE_V3 SEARCH_ENTRIES_TABLE SEARCH_TERMS_TABLE
 
   "CREATE TRIGGER messages_index_insert AFTER INSERT ON messages"
-  "  WHEN " NOT_DEFERRED ("messages") " BEGIN"
-  "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
-  "  " MESSAGE_WORDS_INSERT "WHERE m.id = new.id;"
-  "END;"
-  "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
-  "  " ENTRY_FORGET (MESSAGES_FROM " + old.id", "''", MESSAGE_BODY ("old"))
-  "END;"
-  /* Streamed records touch a message many times without changing its text: no reindexing. */
-  "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
-  "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
-  "   AND " NOT_DEFERRED ("messages") " BEGIN"
-  "  " ENTRY_FORGET (MESSAGES_FROM " + old.id", "''", MESSAGE_BODY ("old"))
-  "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
-  "  " MESSAGE_WORDS_INSERT "WHERE m.id = new.id;"
-  "END;"
+  "  WHEN " NOT_DEFERRED (
+    "messages") " BEGIN"
+                "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
+                "  " MESSAGE_WORDS_INSERT "WHERE m.id = new.id;"
+                "END;"
+                "CREATE TRIGGER messages_index_delete AFTER DELETE ON messages BEGIN"
+                "  " ENTRY_FORGET (
+                  MESSAGES_FROM " + old.id",
+                  "''",
+                  MESSAGE_BODY (
+                    "old")) "END;"
+                            /* Streamed records touch a message many times without changing its text: no reindexing. */
+                            "CREATE TRIGGER messages_index_update AFTER UPDATE OF text, role, flags ON messages"
+                            "  WHEN (old.text IS NOT new.text OR old.role IS NOT new.role OR old.flags IS NOT new.flags)"
+                            "   AND " NOT_DEFERRED (
+                              "messages") " BEGIN"
+                                          "  " ENTRY_FORGET (
+                                            MESSAGES_FROM " + old.id",
+                                            "''",
+                                            MESSAGE_BODY (
+                                              "old")) "  " MESSAGE_ENTRY_INSERT "WHERE id = new.id;"
+                                                      "  " MESSAGE_WORDS_INSERT
+                                                      "WHERE m.id = new.id;"
+                                                      "END;"
 
-  "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
-  "  WHEN " NOT_DEFERRED ("events") " BEGIN"
-  "  " EVENT_ENTRY_INSERT "WHERE id = new.id;"
-  "  " EVENT_WORDS_INSERT "WHERE e.id = new.id;"
-  "END;"
-  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
-  "  " ENTRY_FORGET ("old.id", "''", EVENT_BODY ("old"))
-  "END;"
-  "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
-  "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
-  "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
-  "   AND " NOT_DEFERRED ("events") " BEGIN"
-  "  " ENTRY_FORGET ("old.id", "''", EVENT_BODY ("old"))
-  "  " EVENT_ENTRY_INSERT "WHERE id = new.id;"
-  "  " EVENT_WORDS_INSERT "WHERE e.id = new.id;"
-  "END;"
+                                                      "CREATE TRIGGER events_index_insert AFTER INSERT ON events"
+                                                      "  WHEN " NOT_DEFERRED (
+                                                        "events") " BEGIN"
+                                                                  "  " EVENT_ENTRY_INSERT
+                                                                  "WHERE id = new.id;"
+                                                                  "  " EVENT_WORDS_INSERT
+                                                                  "WHERE e.id = new.id;"
+                                                                  "END;"
+                                                                  "CREATE TRIGGER events_index_delete AFTER DELETE ON events BEGIN"
+                                                                  "  " ENTRY_FORGET (
+                                                                    "old.id",
+                                                                    "''",
+                                                                    EVENT_BODY (
+                                                                      "old")) "END;"
+                                                                              "CREATE TRIGGER events_index_update AFTER UPDATE OF text, tool_name, path, is_error ON events"
+                                                                              "  WHEN (old.text IS NOT new.text OR old.tool_name IS NOT new.tool_name"
+                                                                              "        OR old.path IS NOT new.path OR old.is_error IS NOT new.is_error)"
+                                                                              "   AND " NOT_DEFERRED (
+                                                                                "events") " BEGIN"
+                                                                                          "  " ENTRY_FORGET (
+                                                                                            "old.id",
+                                                                                            "''",
+                                                                                            EVENT_BODY (
+                                                                                              "old")) "  " EVENT_ENTRY_INSERT
+                                                                                                      "WHERE id = new.id;"
+                                                                                                      "  " EVENT_WORDS_INSERT
+                                                                                                      "WHERE e.id = new.id;"
+                                                                                                      "END;"
 
-  "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
-  "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
-  "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
-  "END;"
-  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
-  "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
-  "END;"
-  "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
-  "  WHEN old.title IS NOT new.title BEGIN"
-  "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
-  "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
-  "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
-  "END;"
+                                                                                                      "CREATE TRIGGER sessions_index_insert AFTER INSERT ON sessions BEGIN"
+                                                                                                      "  " TITLE_ENTRY_INSERT
+                                                                                                      "WHERE id = new.id;"
+                                                                                                      "  " TITLE_WORDS_INSERT
+                                                                                                      "WHERE s.id = new.id;"
+                                                                                                      "END;"
+                                                                                                      "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+                                                                                                      "  " ENTRY_FORGET (
+                                                                                                        TITLES_FROM
+                                                                                                        " + old.id",
+                                                                                                        "old.title",
+                                                                                                        "''") "END;"
+                                                                                                              "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
+                                                                                                              "  WHEN old.title IS NOT new.title BEGIN"
+                                                                                                              "  " ENTRY_FORGET (
+                                                                                                                TITLES_FROM
+                                                                                                                " + old.id",
+                                                                                                                "old.title",
+                                                                                                                "''") "  " TITLE_ENTRY_INSERT
+                                                                                                                      "WHERE id = new.id;"
+                                                                                                                      "  " TITLE_WORDS_INSERT
+                                                                                                                      "WHERE s.id = new.id;"
+                                                                                                                      "END;"
 
   /* In rowid order, events then messages then titles: FTS5 writes out what it holds whenever
    * a rowid goes down. */
-  EVENT_ENTRY_INSERT ";"
-  EVENT_WORDS_INSERT ";"
-  MESSAGE_ENTRY_INSERT ";"
-  MESSAGE_WORDS_INSERT ";"
-  TITLE_ENTRY_INSERT ";"
-  TITLE_WORDS_INSERT ";"
-  "INSERT INTO search_index (search_index) VALUES ('optimize');"
-  SEARCH_TERMS_FROM_INDEX;
+  EVENT_ENTRY_INSERT ";" EVENT_WORDS_INSERT ";" MESSAGE_ENTRY_INSERT ";" MESSAGE_WORDS_INSERT ";" TITLE_ENTRY_INSERT ";" TITLE_WORDS_INSERT
+                                                                                                                      ";"
+                                                                                                                      "INSERT INTO search_index (search_index) VALUES ('optimize');" SEARCH_TERMS_FROM_INDEX;
 
 /* Version 4: an index for the events of a message, and session titles indexed with the
  * batch too.
@@ -559,7 +610,7 @@ static const char schema_v3[] =
  * from before the batch that is renamed during it (a sub-agent's placeholder parent, named
  * when the parent's own file comes) is noted in index_retitled with the title its entry was
  * made from, which is what FTS5 needs to forget the entry; the batch's end re-indexes it. */
-#define BATCH_RUNNING "EXISTS (SELECT 1 FROM index_deferred WHERE base = 'sessions')"
+#define BATCH_RUNNING      "EXISTS (SELECT 1 FROM index_deferred WHERE base = 'sessions')"
 #define RETITLED_TITLE(id) "(SELECT title FROM index_retitled WHERE id = " id ")"
 
 /* FTS5 writes what it holds as a new segment whenever its pending terms pass 1 MB, and
@@ -569,16 +620,15 @@ static const char schema_v3[] =
 #define SEARCH_INDEX_CONFIG \
   "INSERT INTO search_index (search_index, rank) VALUES ('hashsize', 16777216);"
 
-static const char schema_v4[] =
-  SEARCH_INDEX_CONFIG
+static const char schema_v4[] = SEARCH_INDEX_CONFIG
   /* Deleting a message sets its events' message_id to NULL (a foreign key), and without an
    * index SQLite found those events by reading the whole events table: a second per message
    * of a 2 GB store, when a rewritten file was read again or a session deleted for good. */
   "CREATE INDEX events_message ON events (message_id) WHERE message_id IS NOT NULL;"
 
   "CREATE TABLE index_retitled ("
-  "  id INTEGER PRIMARY KEY,"        /* the session */
-  "  title TEXT NOT NULL"            /* the title its index entry was made from */
+  "  id INTEGER PRIMARY KEY," /* the session */
+  "  title TEXT NOT NULL"     /* the title its index entry was made from */
   ");"
 
   "DROP TRIGGER sessions_index_insert;"
@@ -591,21 +641,23 @@ static const char schema_v4[] =
   "END;"
   "CREATE TRIGGER sessions_index_update AFTER UPDATE OF title ON sessions"
   "  WHEN old.title IS NOT new.title AND NOT " BATCH_RUNNING " BEGIN"
-  "  " ENTRY_FORGET (TITLES_FROM " + old.id", "old.title", "''")
-  "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
-  "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
-  "END;"
-  /* The first old title is the indexed one: a later rename in the same batch keeps it. */
-  "CREATE TRIGGER sessions_index_update_deferred AFTER UPDATE OF title ON sessions"
-  "  WHEN old.title IS NOT new.title AND EXISTS (SELECT 1 FROM index_deferred"
-  "   WHERE base = 'sessions' AND new.id <= after_id) BEGIN"
-  "  INSERT OR IGNORE INTO index_retitled (id, title) VALUES (old.id, old.title);"
-  "END;"
-  "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
-  "  " ENTRY_FORGET (TITLES_FROM " + old.id",
-                     "coalesce (" RETITLED_TITLE ("old.id") ", old.title)", "''")
-  "  DELETE FROM index_retitled WHERE id = old.id;"
-  "END;";
+  "  " ENTRY_FORGET (
+    TITLES_FROM " + old.id",
+    "old.title",
+    "''") "  " TITLE_ENTRY_INSERT "WHERE id = new.id;"
+          "  " TITLE_WORDS_INSERT "WHERE s.id = new.id;"
+          "END;"
+          /* The first old title is the indexed one: a later rename in the same batch keeps it. */
+          "CREATE TRIGGER sessions_index_update_deferred AFTER UPDATE OF title ON sessions"
+          "  WHEN old.title IS NOT new.title AND EXISTS (SELECT 1 FROM index_deferred"
+          "   WHERE base = 'sessions' AND new.id <= after_id) BEGIN"
+          "  INSERT OR IGNORE INTO index_retitled (id, title) VALUES (old.id, old.title);"
+          "END;"
+          "CREATE TRIGGER sessions_index_delete AFTER DELETE ON sessions BEGIN"
+          "  " ENTRY_FORGET (TITLES_FROM " + old.id",
+                             "coalesce (" RETITLED_TITLE ("old.id") ", old.title)",
+                             "''") "  DELETE FROM index_retitled WHERE id = old.id;"
+                                   "END;";
 
 /* Version 5: new messages and events are indexed only in bulk.
  *
@@ -616,17 +668,15 @@ static const char schema_v4[] =
  * of 200 MB takes 14 % less CPU, half of it in the kernel. Every writer of messages and events
  * now does so in a transaction that indexes in bulk (loom_store_begin_indexed ()); sessions,
  * few, keep their trigger. */
-static const char schema_v5[] =
-  "DROP TRIGGER messages_index_insert;"
-  "DROP TRIGGER events_index_insert;";
+static const char schema_v5[] = "DROP TRIGGER messages_index_insert;"
+                                "DROP TRIGGER events_index_insert;";
 
 /* Version 6: new sessions too. Their insert trigger made SQLite journal every page a new
  * session's row and indexes took, and the importer's first update of a session, which links it
  * to its project and parent, did the same for its foreign keys. Sessions are now created with
  * their links, and their titles indexed in bulk like the rest (loom_store_insert_session () in
  * an indexed transaction); only retitling keeps its triggers. */
-static const char schema_v6[] =
-  "DROP TRIGGER sessions_index_insert;";
+static const char schema_v6[] = "DROP TRIGGER sessions_index_insert;";
 
 /* Version 7: the reasoning part of the output, and Gemini's input without its cached part.
  *
@@ -672,61 +722,51 @@ const char loom_schema_index_defer_sql[] =
  * titles (see above). FTS5 writes what it holds as a segment whenever a statement opens a
  * savepoint, as any later multi-row statement of the batch does: one statement of words
  * writes one segment per batch, where a statement per table wrote three. */
-const char loom_schema_index_deferred_sql[] =
-  EVENT_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("events") ";"
-  MESSAGE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER ("messages") ";"
-  "INSERT INTO search_index (search_index, rowid, title, body, facets)"
-  " SELECT 'delete', x.id, r.title, '', x.facets FROM index_retitled r"
-  " JOIN search_entries x ON x.id = " TITLES_FROM " + r.id;"
-  "DELETE FROM search_entries WHERE id IN (SELECT " TITLES_FROM " + id FROM index_retitled);"
-  TITLE_ENTRY_INSERT "WHERE " TITLE_DEFERRED ("id") ";"
-  WORDS_INTO
-  EVENT_WORDS "WHERE e.id > " DEFERRED_AFTER ("events")
-  " UNION ALL" MESSAGE_WORDS "WHERE m.id > " DEFERRED_AFTER ("messages")
-  " UNION ALL" TITLE_WORDS "WHERE " TITLE_DEFERRED ("s.id") ";"
-  "DELETE FROM index_retitled;"
-  "DELETE FROM index_deferred;";
+const char loom_schema_index_deferred_sql[] = EVENT_ENTRY_INSERT
+  "WHERE id > " DEFERRED_AFTER ("events") ";" MESSAGE_ENTRY_INSERT "WHERE id > " DEFERRED_AFTER (
+    "messages") ";"
+                "INSERT INTO search_index (search_index, rowid, title, body, facets)"
+                " SELECT 'delete', x.id, r.title, '', x.facets FROM index_retitled r"
+                " JOIN search_entries x ON x.id = " TITLES_FROM " + r.id;"
+                "DELETE FROM search_entries WHERE id IN (SELECT " TITLES_FROM
+                " + id FROM index_retitled);" TITLE_ENTRY_INSERT "WHERE " TITLE_DEFERRED (
+                  "id") ";" WORDS_INTO EVENT_WORDS
+                        "WHERE e.id > " DEFERRED_AFTER (
+                          "events") " UNION ALL" MESSAGE_WORDS
+                                    "WHERE m.id > " DEFERRED_AFTER (
+                                      "messages") " UNION ALL" TITLE_WORDS
+                                                  "WHERE " TITLE_DEFERRED (
+                                                    "s.id") ";"
+                                                            "DELETE FROM index_retitled;"
+                                                            "DELETE FROM index_deferred;";
 
 /* The store's connection notes the terms as it indexes them (loom-search-terms.h). */
 const char loom_schema_index_rebuild_sql[] =
-  "DROP TABLE search_index;"
-  SEARCH_INDEX_TABLE_V3
-  SEARCH_INDEX_CONFIG
-  "DELETE FROM search_entries;"
-  "DELETE FROM search_terms;"
-  EVENT_ENTRY_INSERT ";"
-  EVENT_WORDS_INSERT ";"
-  MESSAGE_ENTRY_INSERT ";"
-  MESSAGE_WORDS_INSERT ";"
-  TITLE_ENTRY_INSERT ";"
-  TITLE_WORDS_INSERT ";"
+  "DROP TABLE search_index;" SEARCH_INDEX_TABLE_V3 SEARCH_INDEX_CONFIG "DELETE FROM search_entries;"
+  "DELETE FROM search_terms;" EVENT_ENTRY_INSERT ";" EVENT_WORDS_INSERT ";" MESSAGE_ENTRY_INSERT
+  ";" MESSAGE_WORDS_INSERT ";" TITLE_ENTRY_INSERT ";" TITLE_WORDS_INSERT ";"
   "INSERT INTO search_index (search_index) VALUES ('optimize');";
 
-static const char * const migrations[] = {
-  NULL,       /* version 0: the empty database */
-  schema_v1,
-  schema_v2,
-  schema_v3,
-  schema_v4,
-  schema_v5,
-  schema_v6,
-  schema_v7,
+static const char *const migrations[] = {
+  NULL, /* version 0: the empty database */
+  schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7,
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1);
+G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1)
+;
 
 static gboolean
-exec_sql (sqlite3     *db,
-          const char  *sql,
-          const char  *path,
-          GError     **error)
+exec_sql (sqlite3    *db,
+          const char *sql,
+          const char *path,
+          GError    **error)
 {
   char *message = NULL;
 
   if (sqlite3_exec (db, sql, NULL, NULL, &message) != SQLITE_OK)
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE,
-                   "Could not update the store “%s”: %s", path, message);
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not update the store “%s”: %s",
+                   path, message);
       sqlite3_free (message);
       return FALSE;
     }
@@ -737,7 +777,7 @@ static int
 read_user_version (sqlite3 *db)
 {
   sqlite3_stmt *stmt = NULL;
-  int version = -1;
+  int           version = -1;
 
   if (sqlite3_prepare_v2 (db, "PRAGMA user_version", -1, &stmt, NULL) == SQLITE_OK &&
       sqlite3_step (stmt) == SQLITE_ROW)
@@ -747,12 +787,12 @@ read_user_version (sqlite3 *db)
 }
 
 gboolean
-loom_schema_migrate (sqlite3     *db,
-                     const char  *path,
-                     GError     **error)
+loom_schema_migrate (sqlite3    *db,
+                     const char *path,
+                     GError    **error)
 {
   g_autofree char *set_version = NULL;
-  int version;
+  int              version;
 
   g_assert (db != NULL);
 
@@ -764,8 +804,7 @@ loom_schema_migrate (sqlite3     *db,
   if (version < 0 || version > LOOM_STORE_SCHEMA_VERSION)
     {
       exec_sql (db, "ROLLBACK", path, NULL);
-      g_set_error (error, LOOM_ERROR,
-                   version < 0 ? LOOM_ERROR_CORRUPT : LOOM_ERROR_NEWER_SCHEMA,
+      g_set_error (error, LOOM_ERROR, version < 0 ? LOOM_ERROR_CORRUPT : LOOM_ERROR_NEWER_SCHEMA,
                    "The store “%s” has schema version %d; this version of Intentloom History "
                    "understands up to %d",
                    path, version, LOOM_STORE_SCHEMA_VERSION);

@@ -11,9 +11,9 @@ G_BEGIN_DECLS
 
 /* Brings the database from its user_version up to LOOM_STORE_SCHEMA_VERSION in one transaction.
  * A database of a newer version is refused before anything is written. */
-gboolean loom_schema_migrate (sqlite3     *db,
-                              const char  *path,
-                              GError     **error);
+gboolean loom_schema_migrate (sqlite3    *db,
+                              const char *path,
+                              GError    **error);
 
 /* The statements that (re)create the derived full-text index from the base tables. */
 extern const char loom_schema_index_rebuild_sql[];

@@ -17,8 +17,8 @@
 
 #include <glib.h>
 
-#define LOOM_INDEX_MESSAGES_FROM_SQL "1099511627776"   /* 2^40 */
-#define LOOM_INDEX_TITLES_FROM_SQL   "2199023255552"   /* 2^41 */
+#define LOOM_INDEX_MESSAGES_FROM_SQL "1099511627776" /* 2^40 */
+#define LOOM_INDEX_TITLES_FROM_SQL   "2199023255552" /* 2^41 */
 
 #define LOOM_INDEX_MESSAGES_FROM (G_GINT64_CONSTANT (1) << 40)
 #define LOOM_INDEX_TITLES_FROM   (G_GINT64_CONSTANT (1) << 41)
@@ -27,7 +27,7 @@
  * expressions are also how the words of an entry are found again — to forget it
  * (loom-schema.c) and to cut its snippet (loom-store-search.c). A title indexes the title alone.
  * Search uses a bounded prefix of long texts. */
-#define LOOM_INDEX_BODY_LIMIT_SQL "65536"
+#define LOOM_INDEX_BODY_LIMIT_SQL  "65536"
 #define LOOM_INDEX_MESSAGE_BODY(t) "substr (" t ".text, 1, " LOOM_INDEX_BODY_LIMIT_SQL ")"
 #define LOOM_INDEX_EVENT_BODY(t) \
   "substr (ifnull (" t ".tool_name, '') || ' ' || ifnull (" t ".path, '') || ' ' || " t ".text," \
@@ -36,10 +36,10 @@
 /* Words of the facets column, each joined to its value ("xkindtool_call xagentcodex
  * xtoolbash xerror"). They go through the tokenizer like any text, so a filter finds one as
  * the same phrase ("xkindtool call"). */
-#define LOOM_FACET_KIND  "xkind"    /* title, user, assistant, system, or an event's kind */
-#define LOOM_FACET_AGENT "xagent"   /* the session's source */
-#define LOOM_FACET_TOOL  "xtool"    /* the tool's name in lower case, results included */
-#define LOOM_FACET_ERROR "xerror"   /* a failed tool call or an API error */
+#define LOOM_FACET_KIND  "xkind"  /* title, user, assistant, system, or an event's kind */
+#define LOOM_FACET_AGENT "xagent" /* the session's source */
+#define LOOM_FACET_TOOL  "xtool"  /* the tool's name in lower case, results included */
+#define LOOM_FACET_ERROR "xerror" /* a failed tool call or an API error */
 
 /* 0 for an event's entry, 1 for a message's, 2 for a title's. */
 static inline guint

@@ -14,16 +14,16 @@
 #include "loom-session-list-model.h"
 #include "loom-store-session-ids.h"
 
-#define PAGE_SIZE LOOM_SESSION_LIST_MODEL_PAGE_SIZE
-#define MAX_PAGES LOOM_SESSION_LIST_MODEL_MAX_PAGES
+#define PAGE_SIZE    LOOM_SESSION_LIST_MODEL_PAGE_SIZE
+#define MAX_PAGES    LOOM_SESSION_LIST_MODEL_MAX_PAGES
 /* A reload reads again only the pages used last (those the list view shows) and the first. */
 #define RELOAD_PAGES 4
 
 typedef struct
 {
   guint      index;
-  guint64    used;    /* the model's clock when last read from */
-  GPtrArray *items;   /* LoomSession, in order */
+  guint64    used;  /* the model's clock when last read from */
+  GPtrArray *items; /* LoomSession, in order */
 } Page;
 
 /* One session object handed out, known by its row id as long as someone holds it. */
@@ -36,31 +36,34 @@ typedef struct
 
 struct _LoomSessionListModel
 {
-  GObject           parent_instance;
+  GObject parent_instance;
 
-  LoomStore        *store;
-  LoomSessionQuery  query;
-  char             *source;     /* owned copies of the query's strings */
-  char             *project;
+  LoomStore       *store;
+  LoomSessionQuery query;
+  char            *source; /* owned copies of the query's strings */
+  char            *project;
 
-  GArray           *ids;        /* the sessions' row ids (gint64), in the query's order */
-  guint64           stamp;      /* the store's change stamp when the ids were read */
-  gint64            read_at;    /* and the time, in monotonic microseconds */
-  GHashTable       *pages;      /* page index → Page */
-  guint64           clock;
-  GHashTable       *alive;      /* &Alive.id → Alive */
-  guint             reload_id;
+  GArray     *ids;     /* the sessions' row ids (gint64), in the query's order */
+  guint64     stamp;   /* the store's change stamp when the ids were read */
+  gint64      read_at; /* and the time, in monotonic microseconds */
+  GHashTable *pages;   /* page index → Page */
+  guint64     clock;
+  GHashTable *alive; /* &Alive.id → Alive */
+  guint       reload_id;
 
-  guint             n_page_loads;
+  guint n_page_loads;
 };
 
 static void loom_session_list_model_iface_init (GListModelInterface *iface);
 
+/* clang-format off */
 G_DEFINE_FINAL_TYPE_WITH_CODE (LoomSessionListModel, loom_session_list_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       loom_session_list_model_iface_init))
+/* clang-format on */
 
-enum {
+enum
+{
   PROP_0,
   PROP_N_ITEMS,
   PROP_STORE,
@@ -95,8 +98,8 @@ unref_if_set (gpointer object)
 }
 
 static void
-alive_finalized_cb (gpointer  data,
-                    GObject  *where_the_object_was)
+alive_finalized_cb (gpointer data,
+                    GObject *where_the_object_was)
 {
   Alive *alive = data;
 
@@ -120,7 +123,7 @@ adopt_session (LoomSessionListModel *self,
                LoomSession          *fresh)
 {
   const LoomSessionRecord *record = loom_session_get_record (fresh);
-  Alive *alive = g_hash_table_lookup (self->alive, &record->id);
+  Alive                   *alive = g_hash_table_lookup (self->alive, &record->id);
 
   if (alive != NULL)
     {
@@ -150,7 +153,7 @@ static gboolean
 reload_idle_cb (gpointer user_data)
 {
   LoomSessionListModel *self = user_data;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
 
   self->reload_id = 0;
   if (!loom_session_list_model_reload (self, &error))
@@ -163,15 +166,15 @@ reload_idle_cb (gpointer user_data)
  * position. A session deleted since the ids were read keeps its place, as its object when
  * someone holds one, else as NULL, until the reload that this schedules. */
 static GPtrArray *
-read_sessions (LoomSessionListModel  *self,
-               guint                  position,
-               guint                  n_items,
-               GError               **error)
+read_sessions (LoomSessionListModel *self,
+               guint                 position,
+               guint                 n_items,
+               GError              **error)
 {
   const gint64 *ids = &g_array_index (self->ids, gint64, position);
-  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr (GPtrArray) sessions = NULL;
   GPtrArray *items;
-  guint next = 0;
+  guint      next = 0;
 
   g_assert (position + n_items <= self->ids->len);
 
@@ -182,7 +185,7 @@ read_sessions (LoomSessionListModel  *self,
   for (guint i = 0; i < n_items; i++)
     {
       LoomSession *session = next < sessions->len ? sessions->pdata[next] : NULL;
-      Alive *alive;
+      Alive       *alive;
 
       if (session != NULL && loom_session_get_id (session) == ids[i])
         {
@@ -203,13 +206,13 @@ read_sessions (LoomSessionListModel  *self,
 /* ——— Pages ——— */
 
 static Page *
-load_page (LoomSessionListModel  *self,
-           guint                  index,
-           GError               **error)
+load_page (LoomSessionListModel *self,
+           guint                 index,
+           GError              **error)
 {
-  guint start = index * PAGE_SIZE;
+  guint      start = index * PAGE_SIZE;
   GPtrArray *items;
-  Page *page;
+  Page      *page;
 
   g_assert (start < self->ids->len);
 
@@ -230,7 +233,7 @@ evict_pages (LoomSessionListModel *self)
   while (g_hash_table_size (self->pages) > MAX_PAGES)
     {
       GHashTableIter iter;
-      Page *page, *oldest = NULL;
+      Page          *page, *oldest = NULL;
 
       g_hash_table_iter_init (&iter, self->pages);
       while (g_hash_table_iter_next (&iter, NULL, (gpointer *)&page))
@@ -243,9 +246,9 @@ evict_pages (LoomSessionListModel *self)
 }
 
 static Page *
-get_page (LoomSessionListModel  *self,
-          guint                  index,
-          GError               **error)
+get_page (LoomSessionListModel *self,
+          guint                 index,
+          GError              **error)
 {
   Page *page = g_hash_table_lookup (self->pages, GUINT_TO_POINTER (index));
 
@@ -293,9 +296,9 @@ loom_session_list_model_get_item (GListModel *model,
                                   guint       position)
 {
   LoomSessionListModel *self = LOOM_SESSION_LIST_MODEL (model);
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   LoomSession *session;
-  Page *page;
+  Page        *page;
 
   if (position >= self->ids->len)
     return NULL;
@@ -324,8 +327,8 @@ static void
 loom_session_list_model_dispose (GObject *object)
 {
   LoomSessionListModel *self = LOOM_SESSION_LIST_MODEL (object);
-  GHashTableIter iter;
-  Alive *alive;
+  GHashTableIter        iter;
+  Alive                *alive;
 
   g_clear_handle_id (&self->reload_id, g_source_remove);
   g_hash_table_remove_all (self->pages);
@@ -410,13 +413,13 @@ loom_session_list_model_class_init (LoomSessionListModelClass *klass)
   object_class->get_property = loom_session_list_model_get_property;
   object_class->set_property = loom_session_list_model_set_property;
 
-  properties[PROP_N_ITEMS] =
-    g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
-                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_N_ITEMS] = g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
+                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
 
-  properties[PROP_STORE] =
-    g_param_spec_object ("store", NULL, NULL, LOOM_TYPE_STORE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STORE] = g_param_spec_object ("store", NULL, NULL, LOOM_TYPE_STORE,
+                                                G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                  G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -436,8 +439,8 @@ loom_session_list_model_init (LoomSessionListModel *self)
 
 /* The ids of the query, noting when they were read. */
 static GArray *
-read_ids (LoomSessionListModel  *self,
-          GError               **error)
+read_ids (LoomSessionListModel *self,
+          GError              **error)
 {
   guint64 stamp = loom_store_get_change_stamp (self->store);
   GArray *ids;
@@ -468,7 +471,7 @@ copy_query (LoomSessionListModel   *self,
             const LoomSessionQuery *query)
 {
   static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
-  char *source, *project;
+  char                         *source, *project;
 
   if (query == NULL)
     query = &default_query;
@@ -492,7 +495,7 @@ loom_session_list_model_new (LoomStore              *store,
                              const LoomSessionQuery *query)
 {
   LoomSessionListModel *self;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   GArray *ids;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
@@ -529,11 +532,11 @@ loom_session_list_model_get_query (LoomSessionListModel *self)
 }
 
 gboolean
-loom_session_list_model_set_query (LoomSessionListModel    *self,
-                                   const LoomSessionQuery  *query,
-                                   GError                 **error)
+loom_session_list_model_set_query (LoomSessionListModel   *self,
+                                   const LoomSessionQuery *query,
+                                   GError                **error)
 {
-  g_autoptr(GArray) old = NULL;
+  g_autoptr (GArray) old = NULL;
   GArray *ids;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST_MODEL (self), FALSE);
@@ -559,8 +562,8 @@ static gint
 compare_used_desc (gconstpointer a,
                    gconstpointer b)
 {
-  const Page *page_a = *(Page * const *)a;
-  const Page *page_b = *(Page * const *)b;
+  const Page *page_a = *(Page *const *)a;
+  const Page *page_b = *(Page *const *)b;
 
   return page_a->used < page_b->used ? 1 : page_a->used > page_b->used ? -1 : 0;
 }
@@ -582,18 +585,18 @@ map_position (guint old_position,
 }
 
 gboolean
-loom_session_list_model_reload (LoomSessionListModel  *self,
-                                GError               **error)
+loom_session_list_model_reload (LoomSessionListModel *self,
+                                GError              **error)
 {
-  g_autoptr(GHashTable) old_pages = NULL;
-  g_autoptr(GPtrArray) recent = NULL;
-  g_autoptr(GArray) old_ids = NULL;
-  g_autoptr(GArray) wanted = NULL;
-  GArray *new_ids;
+  g_autoptr (GHashTable) old_pages = NULL;
+  g_autoptr (GPtrArray) recent = NULL;
+  g_autoptr (GArray) old_ids = NULL;
+  g_autoptr (GArray) wanted = NULL;
+  GArray        *new_ids;
   GHashTableIter iter;
-  Page *page;
-  guint old_n, new_n, common, prefix, suffix;
-  guint first_page = 0;
+  Page          *page;
+  guint          old_n, new_n, common, prefix, suffix;
+  guint          first_page = 0;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST_MODEL (self), FALSE);
 
@@ -679,7 +682,7 @@ loom_session_list_model_reload (LoomSessionListModel  *self,
     {
       for (guint i = 0; i < page->items->len; i++)
         {
-          guint position = page->index * PAGE_SIZE + i;
+          guint        position = page->index * PAGE_SIZE + i;
           LoomSession *before;
 
           if (position >= prefix && position < new_n - suffix)
@@ -696,8 +699,8 @@ loom_session_list_model_reload (LoomSessionListModel  *self,
     }
 
   if (prefix + suffix < MAX (old_n, new_n))
-    g_list_model_items_changed (G_LIST_MODEL (self), prefix,
-                                old_n - prefix - suffix, new_n - prefix - suffix);
+    g_list_model_items_changed (G_LIST_MODEL (self), prefix, old_n - prefix - suffix,
+                                new_n - prefix - suffix);
   if (old_n != new_n)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
 
@@ -709,10 +712,10 @@ loom_session_list_model_find (LoomSessionListModel *self,
                               const char           *uuid,
                               guint                *position)
 {
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GError) error = NULL;
   GHashTableIter iter;
-  Page *page;
-  gint64 id;
+  Page          *page;
+  gint64         id;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST_MODEL (self), FALSE);
   g_return_val_if_fail (uuid != NULL, FALSE);
@@ -754,12 +757,12 @@ loom_session_list_model_find (LoomSessionListModel *self,
 }
 
 GPtrArray *
-loom_session_list_model_get_range (LoomSessionListModel  *self,
-                                   guint                  position,
-                                   guint                  n_items,
-                                   GError               **error)
+loom_session_list_model_get_range (LoomSessionListModel *self,
+                                   guint                 position,
+                                   guint                 n_items,
+                                   GError              **error)
 {
-  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr (GPtrArray) sessions = NULL;
   guint end;
 
   g_return_val_if_fail (LOOM_IS_SESSION_LIST_MODEL (self), NULL);
@@ -770,7 +773,7 @@ loom_session_list_model_get_range (LoomSessionListModel  *self,
   for (guint i = position; i < end;)
     {
       LoomSession *session = peek (self->pages, i);
-      g_autoptr(GPtrArray) read = NULL;
+      g_autoptr (GPtrArray) read = NULL;
       guint stretch = i;
 
       if (session != NULL)

@@ -57,9 +57,9 @@ typedef struct
 {
   char      *path;
   GMutex     mutex;
-  GQueue     waiting;   /* GTask, guarded by mutex */
-  gboolean   draining;  /* a thread is at the queue; guarded by mutex */
-  LoomStore *store;     /* the writer's connection, used only by the draining thread */
+  GQueue     waiting;  /* GTask, guarded by mutex */
+  gboolean   draining; /* a thread is at the queue; guarded by mutex */
+  LoomStore *store;    /* the writer's connection, used only by the draining thread */
 } Writer;
 
 static void
@@ -103,9 +103,9 @@ run_op (Writer *writer,
         GTask  *task)
 {
   Op *op = g_task_get_task_data (task);
-  g_autoptr(LoomFolder) folder = NULL;
-  g_autoptr(GError) error = NULL;
-  guint n_released = 0;
+  g_autoptr (LoomFolder) folder = NULL;
+  g_autoptr (GError) error = NULL;
+  guint    n_released = 0;
   gboolean ok = FALSE;
 
   if (g_task_return_error_if_cancelled (task))
@@ -177,7 +177,7 @@ drain_thread (GTask        *task,
               GCancellable *cancellable)
 {
   Writer *writer = get_writer (LOOM_STORE (source_object));
-  GTask *next = NULL;
+  GTask  *next = NULL;
 
   run_op (writer, task);
   for (;;)
@@ -196,15 +196,15 @@ drain_thread (GTask        *task,
 }
 
 static void
-submit (LoomStore           *self,
-        Op                  *op,
-        gpointer             source_tag,
-        GCancellable        *cancellable,
-        GAsyncReadyCallback  callback,
-        gpointer             user_data)
+submit (LoomStore          *self,
+        Op                 *op,
+        gpointer            source_tag,
+        GCancellable       *cancellable,
+        GAsyncReadyCallback callback,
+        gpointer            user_data)
 {
   Writer *writer = get_writer (self);
-  g_autoptr(GTask) task = NULL;
+  g_autoptr (GTask) task = NULL;
   gboolean start;
 
   task = g_task_new (self, cancellable, callback, user_data);
@@ -237,10 +237,10 @@ op_new (OpKind      kind,
 }
 
 static gboolean
-finish_boolean (LoomStore     *self,
-                GAsyncResult  *result,
-                gpointer       source_tag,
-                GError       **error)
+finish_boolean (LoomStore    *self,
+                GAsyncResult *result,
+                gpointer      source_tag,
+                GError      **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
@@ -252,36 +252,36 @@ finish_boolean (LoomStore     *self,
 /* Sessions */
 
 void
-loom_store_rename_session_async (LoomStore           *self,
-                                 const char          *id,
-                                 const char          *title,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+loom_store_rename_session_async (LoomStore          *self,
+                                 const char         *id,
+                                 const char         *title,
+                                 GCancellable       *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer            user_data)
 {
   g_return_if_fail (LOOM_IS_STORE (self));
   g_return_if_fail (id != NULL);
   g_return_if_fail (title != NULL);
 
-  submit (self, op_new (OP_RENAME_SESSION, id, title), loom_store_rename_session_async,
-          cancellable, callback, user_data);
+  submit (self, op_new (OP_RENAME_SESSION, id, title), loom_store_rename_session_async, cancellable,
+          callback, user_data);
 }
 
 gboolean
-loom_store_rename_session_finish (LoomStore     *self,
-                                  GAsyncResult  *result,
-                                  GError       **error)
+loom_store_rename_session_finish (LoomStore    *self,
+                                  GAsyncResult *result,
+                                  GError      **error)
 {
   return finish_boolean (self, result, loom_store_rename_session_async, error);
 }
 
 void
-loom_store_set_pinned_async (LoomStore           *self,
-                             const char          *id,
-                             gboolean             pinned,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
+loom_store_set_pinned_async (LoomStore          *self,
+                             const char         *id,
+                             gboolean            pinned,
+                             GCancellable       *cancellable,
+                             GAsyncReadyCallback callback,
+                             gpointer            user_data)
 {
   Op *op;
 
@@ -294,20 +294,20 @@ loom_store_set_pinned_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_set_pinned_finish (LoomStore     *self,
-                              GAsyncResult  *result,
-                              GError       **error)
+loom_store_set_pinned_finish (LoomStore    *self,
+                              GAsyncResult *result,
+                              GError      **error)
 {
   return finish_boolean (self, result, loom_store_set_pinned_async, error);
 }
 
 void
-loom_store_set_archived_async (LoomStore           *self,
-                               const char          *id,
-                               gboolean             archived,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+loom_store_set_archived_async (LoomStore          *self,
+                               const char         *id,
+                               gboolean            archived,
+                               GCancellable       *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer            user_data)
 {
   Op *op;
 
@@ -320,20 +320,20 @@ loom_store_set_archived_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_set_archived_finish (LoomStore     *self,
-                                GAsyncResult  *result,
-                                GError       **error)
+loom_store_set_archived_finish (LoomStore    *self,
+                                GAsyncResult *result,
+                                GError      **error)
 {
   return finish_boolean (self, result, loom_store_set_archived_async, error);
 }
 
 void
-loom_store_set_trashed_async (LoomStore           *self,
-                              const char          *id,
-                              gboolean             trashed,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
+loom_store_set_trashed_async (LoomStore          *self,
+                              const char         *id,
+                              gboolean            trashed,
+                              GCancellable       *cancellable,
+                              GAsyncReadyCallback callback,
+                              gpointer            user_data)
 {
   Op *op;
 
@@ -346,19 +346,19 @@ loom_store_set_trashed_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_set_trashed_finish (LoomStore     *self,
-                               GAsyncResult  *result,
-                               GError       **error)
+loom_store_set_trashed_finish (LoomStore    *self,
+                               GAsyncResult *result,
+                               GError      **error)
 {
   return finish_boolean (self, result, loom_store_set_trashed_async, error);
 }
 
 void
-loom_store_mark_opened_async (LoomStore           *self,
-                              const char          *id,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
+loom_store_mark_opened_async (LoomStore          *self,
+                              const char         *id,
+                              GCancellable       *cancellable,
+                              GAsyncReadyCallback callback,
+                              gpointer            user_data)
 {
   g_return_if_fail (LOOM_IS_STORE (self));
   g_return_if_fail (id != NULL);
@@ -368,20 +368,20 @@ loom_store_mark_opened_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_mark_opened_finish (LoomStore     *self,
-                               GAsyncResult  *result,
-                               GError       **error)
+loom_store_mark_opened_finish (LoomStore    *self,
+                               GAsyncResult *result,
+                               GError      **error)
 {
   return finish_boolean (self, result, loom_store_mark_opened_async, error);
 }
 
 void
-loom_store_move_session_async (LoomStore           *self,
-                               const char          *id,
-                               gint64               folder_id,
-                               GCancellable        *cancellable,
-                               GAsyncReadyCallback  callback,
-                               gpointer             user_data)
+loom_store_move_session_async (LoomStore          *self,
+                               const char         *id,
+                               gint64              folder_id,
+                               GCancellable       *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer            user_data)
 {
   Op *op;
 
@@ -395,19 +395,19 @@ loom_store_move_session_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_move_session_finish (LoomStore     *self,
-                                GAsyncResult  *result,
-                                GError       **error)
+loom_store_move_session_finish (LoomStore    *self,
+                                GAsyncResult *result,
+                                GError      **error)
 {
   return finish_boolean (self, result, loom_store_move_session_async, error);
 }
 
 void
-loom_store_execute_delete_async (LoomStore           *self,
-                                 LoomDeletePlan      *plan,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+loom_store_execute_delete_async (LoomStore          *self,
+                                 LoomDeletePlan     *plan,
+                                 GCancellable       *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer            user_data)
 {
   Op *op;
 
@@ -420,9 +420,9 @@ loom_store_execute_delete_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_execute_delete_finish (LoomStore     *self,
-                                  GAsyncResult  *result,
-                                  GError       **error)
+loom_store_execute_delete_finish (LoomStore    *self,
+                                  GAsyncResult *result,
+                                  GError      **error)
 {
   return finish_boolean (self, result, loom_store_execute_delete_async, error);
 }
@@ -430,39 +430,39 @@ loom_store_execute_delete_finish (LoomStore     *self,
 /* Folders */
 
 void
-loom_store_create_folder_async (LoomStore           *self,
-                                const char          *name,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+loom_store_create_folder_async (LoomStore          *self,
+                                const char         *name,
+                                GCancellable       *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer            user_data)
 {
   g_return_if_fail (LOOM_IS_STORE (self));
   g_return_if_fail (name != NULL);
 
-  submit (self, op_new (OP_CREATE_FOLDER, NULL, name), loom_store_create_folder_async,
-          cancellable, callback, user_data);
+  submit (self, op_new (OP_CREATE_FOLDER, NULL, name), loom_store_create_folder_async, cancellable,
+          callback, user_data);
 }
 
 LoomFolder *
-loom_store_create_folder_finish (LoomStore     *self,
-                                 GAsyncResult  *result,
-                                 GError       **error)
+loom_store_create_folder_finish (LoomStore    *self,
+                                 GAsyncResult *result,
+                                 GError      **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_store_create_folder_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_store_create_folder_async,
+                        NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 void
-loom_store_rename_folder_async (LoomStore           *self,
-                                gint64               folder_id,
-                                const char          *name,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+loom_store_rename_folder_async (LoomStore          *self,
+                                gint64              folder_id,
+                                const char         *name,
+                                GCancellable       *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer            user_data)
 {
   Op *op;
 
@@ -475,19 +475,19 @@ loom_store_rename_folder_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_rename_folder_finish (LoomStore     *self,
-                                 GAsyncResult  *result,
-                                 GError       **error)
+loom_store_rename_folder_finish (LoomStore    *self,
+                                 GAsyncResult *result,
+                                 GError      **error)
 {
   return finish_boolean (self, result, loom_store_rename_folder_async, error);
 }
 
 void
-loom_store_delete_folder_async (LoomStore           *self,
-                                gint64               folder_id,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
+loom_store_delete_folder_async (LoomStore          *self,
+                                gint64              folder_id,
+                                GCancellable       *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer            user_data)
 {
   Op *op;
 
@@ -499,17 +499,17 @@ loom_store_delete_folder_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_delete_folder_finish (LoomStore     *self,
-                                 GAsyncResult  *result,
-                                 guint         *n_released,
-                                 GError       **error)
+loom_store_delete_folder_finish (LoomStore    *self,
+                                 GAsyncResult *result,
+                                 guint        *n_released,
+                                 GError      **error)
 {
   gssize released;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) ==
-                        loom_store_delete_folder_async, FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_store_delete_folder_async,
+                        FALSE);
 
   released = g_task_propagate_int (G_TASK (result), error);
   if (released < 0)
@@ -520,12 +520,12 @@ loom_store_delete_folder_finish (LoomStore     *self,
 }
 
 void
-loom_store_reorder_folder_async (LoomStore           *self,
-                                 gint64               folder_id,
-                                 guint                position,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+loom_store_reorder_folder_async (LoomStore          *self,
+                                 gint64              folder_id,
+                                 guint               position,
+                                 GCancellable       *cancellable,
+                                 GAsyncReadyCallback callback,
+                                 gpointer            user_data)
 {
   Op *op;
 
@@ -538,9 +538,9 @@ loom_store_reorder_folder_async (LoomStore           *self,
 }
 
 gboolean
-loom_store_reorder_folder_finish (LoomStore     *self,
-                                  GAsyncResult  *result,
-                                  GError       **error)
+loom_store_reorder_folder_finish (LoomStore    *self,
+                                  GAsyncResult *result,
+                                  GError      **error)
 {
   return finish_boolean (self, result, loom_store_reorder_folder_async, error);
 }

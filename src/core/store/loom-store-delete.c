@@ -15,7 +15,8 @@
 
 /* What goes with a session, table by table, in the order the plan reports them. Index entries
  * are found by the same rowid mapping the triggers delete by (see loom-schema.c). */
-static const struct {
+static const struct
+{
   const char *table;
   const char *sql;
 } plan_queries[] = {
@@ -25,24 +26,23 @@ static const struct {
   { "artifacts", "SELECT id FROM artifacts WHERE session_id = ?1 ORDER BY id" },
   { "summaries", "SELECT id FROM summaries WHERE session_id = ?1 ORDER BY id" },
   /* The index holds no rows of its own to count; search_entries has one per entry. */
-  { "search_index",
-    "SELECT id FROM search_entries WHERE id = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
-    " UNION ALL"
-    " SELECT x.id FROM (SELECT id FROM messages WHERE session_id = ?1) m"
-    "   JOIN search_entries x ON x.id = " LOOM_INDEX_MESSAGES_FROM_SQL " + m.id"
-    " UNION ALL"
-    " SELECT x.id FROM (SELECT id FROM events WHERE session_id = ?1) e"
-    "   JOIN search_entries x ON x.id = e.id" },
+  { "search_index", "SELECT id FROM search_entries WHERE id = " LOOM_INDEX_TITLES_FROM_SQL " + ?1"
+                    " UNION ALL"
+                    " SELECT x.id FROM (SELECT id FROM messages WHERE session_id = ?1) m"
+                    "   JOIN search_entries x ON x.id = " LOOM_INDEX_MESSAGES_FROM_SQL " + m.id"
+                    " UNION ALL"
+                    " SELECT x.id FROM (SELECT id FROM events WHERE session_id = ?1) e"
+                    "   JOIN search_entries x ON x.id = e.id" },
 };
 
 static gboolean
-collect_tree (LoomStore   *self,
-              gint64       root,
-              GArray      *rowids,
-              GHashTable  *seen,
-              GError     **error)
+collect_tree (LoomStore  *self,
+              gint64      root,
+              GArray     *rowids,
+              GHashTable *seen,
+              GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   stmt = loom_store_prepare (self,
@@ -72,11 +72,11 @@ collect_tree (LoomStore   *self,
 }
 
 static LoomDeletePlan *
-plan_for_rowids (LoomStore  *self,
-                 GArray     *rowids,
-                 GError    **error)
+plan_for_rowids (LoomStore *self,
+                 GArray    *rowids,
+                 GError   **error)
 {
-  g_autoptr(LoomDeletePlan) plan = loom_delete_plan_new ();
+  g_autoptr (LoomDeletePlan) plan = loom_delete_plan_new ();
 
   for (guint t = 0; t < G_N_ELEMENTS (plan_queries); t++)
     loom_delete_plan_add_table (plan, plan_queries[t].table);
@@ -84,7 +84,7 @@ plan_for_rowids (LoomStore  *self,
   for (guint i = 0; i < rowids->len; i++)
     {
       gint64 rowid = g_array_index (rowids, gint64, i);
-      g_autoptr(LoomSession) session = NULL;
+      g_autoptr (LoomSession) session = NULL;
 
       if (!(session = loom_store_load_session (self, rowid, error)))
         return NULL;
@@ -92,15 +92,14 @@ plan_for_rowids (LoomStore  *self,
 
       for (guint t = 0; t < G_N_ELEMENTS (plan_queries); t++)
         {
-          g_autoptr(sqlite3_stmt) stmt = NULL;
+          g_autoptr (sqlite3_stmt) stmt = NULL;
           int rc;
 
           if (!(stmt = loom_store_prepare (self, plan_queries[t].sql, error)))
             return NULL;
           sqlite3_bind_int64 (stmt, 1, rowid);
           while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-            loom_delete_plan_add_row (plan, plan_queries[t].table,
-                                      sqlite3_column_int64 (stmt, 0));
+            loom_delete_plan_add_row (plan, plan_queries[t].table, sqlite3_column_int64 (stmt, 0));
           if (rc != SQLITE_DONE)
             {
               loom_store_set_error (self, error, "plan the deletion");
@@ -113,12 +112,12 @@ plan_for_rowids (LoomStore  *self,
 }
 
 LoomDeletePlan *
-loom_store_plan_delete (LoomStore           *self,
-                        const char * const  *ids,
-                        GError             **error)
+loom_store_plan_delete (LoomStore         *self,
+                        const char *const *ids,
+                        GError           **error)
 {
-  g_autoptr(GArray) rowids = NULL;
-  g_autoptr(GHashTable) seen = NULL;
+  g_autoptr (GArray) rowids = NULL;
+  g_autoptr (GHashTable) seen = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
   g_return_val_if_fail (ids != NULL, NULL);
@@ -138,13 +137,13 @@ loom_store_plan_delete (LoomStore           *self,
 }
 
 LoomDeletePlan *
-loom_store_plan_empty_trash (LoomStore  *self,
-                             GError    **error)
+loom_store_plan_empty_trash (LoomStore *self,
+                             GError   **error)
 {
-  g_autoptr(GArray) rowids = NULL;
-  g_autoptr(GHashTable) seen = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GArray) roots = NULL;
+  g_autoptr (GArray) rowids = NULL;
+  g_autoptr (GHashTable) seen = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (GArray) roots = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
@@ -181,7 +180,7 @@ plans_equal (LoomDeletePlan *a,
 {
   for (guint t = 0; t < G_N_ELEMENTS (plan_queries); t++)
     {
-      gsize n_a, n_b;
+      gsize         n_a, n_b;
       const gint64 *rows_a = loom_delete_plan_get_rows (a, plan_queries[t].table, &n_a);
       const gint64 *rows_b = loom_delete_plan_get_rows (b, plan_queries[t].table, &n_b);
 
@@ -198,7 +197,7 @@ run_for_each_session (LoomStore      *self,
                       gint64          now,
                       GError        **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   if (!(stmt = loom_store_prepare (self, sql, error)))
     return FALSE;
@@ -220,12 +219,12 @@ run_for_each_session (LoomStore      *self,
 }
 
 gboolean
-loom_store_execute_delete (LoomStore       *self,
-                           LoomDeletePlan  *plan,
-                           GError         **error)
+loom_store_execute_delete (LoomStore      *self,
+                           LoomDeletePlan *plan,
+                           GError        **error)
 {
-  g_autoptr(GArray) rowids = NULL;
-  g_autoptr(LoomDeletePlan) current = NULL;
+  g_autoptr (GArray) rowids = NULL;
+  g_autoptr (LoomDeletePlan) current = NULL;
   gint64 now = loom_time_now_ms ();
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
@@ -258,11 +257,12 @@ loom_store_execute_delete (LoomStore       *self,
       return FALSE;
     }
 
-  if (!run_for_each_session (self, plan,
-                             "INSERT OR REPLACE INTO tombstones (source, source_session_id, deleted_at)"
-                             " SELECT source, source_session_id, ?2 FROM sessions"
-                             " WHERE id = ?1 AND source_session_id IS NOT NULL",
-                             now, error) ||
+  if (!run_for_each_session (
+        self, plan,
+        "INSERT OR REPLACE INTO tombstones (source, source_session_id, deleted_at)"
+        " SELECT source, source_session_id, ?2 FROM sessions"
+        " WHERE id = ?1 AND source_session_id IS NOT NULL",
+        now, error) ||
       !run_for_each_session (self, plan, "DELETE FROM sessions WHERE id = ?1 AND ?2 IS NOT NULL",
                              now, error))
     {

@@ -15,19 +15,17 @@
 static LoomFolder *
 folder_from_row (sqlite3_stmt *stmt)
 {
-  return loom_folder_new (sqlite3_column_int64 (stmt, 0),
-                          (const char *)sqlite3_column_text (stmt, 1),
-                          sqlite3_column_int64 (stmt, 2),
-                          sqlite3_column_int64 (stmt, 4),
-                          sqlite3_column_int64 (stmt, 3));
+  return loom_folder_new (
+    sqlite3_column_int64 (stmt, 0), (const char *)sqlite3_column_text (stmt, 1),
+    sqlite3_column_int64 (stmt, 2), sqlite3_column_int64 (stmt, 4), sqlite3_column_int64 (stmt, 3));
 }
 
 GListModel *
-loom_store_list_folders (LoomStore  *self,
-                         GError    **error)
+loom_store_list_folders (LoomStore *self,
+                         GError   **error)
 {
-  g_autoptr(GListStore) folders = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GListStore) folders = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
@@ -38,7 +36,7 @@ loom_store_list_folders (LoomStore  *self,
   folders = g_list_store_new (LOOM_TYPE_FOLDER);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_autoptr(LoomFolder) folder = folder_from_row (stmt);
+      g_autoptr (LoomFolder) folder = folder_from_row (stmt);
       g_list_store_append (folders, folder);
     }
   if (rc != SQLITE_DONE)
@@ -57,7 +55,7 @@ load_folder (LoomStore  *self,
              GError    **error)
 {
   g_autofree char *sql = g_strconcat (FOLDER_SELECT " WHERE ", where, NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   if (!(stmt = loom_store_prepare (self, sql, error)))
@@ -75,20 +73,20 @@ load_folder (LoomStore  *self,
   else if (name != NULL)
     g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND, "No folder named “%s”", name);
   else
-    g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
-                 "No folder with id %" G_GINT64_FORMAT, id);
+    g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND, "No folder with id %" G_GINT64_FORMAT,
+                 id);
   return NULL;
 }
 
 LoomFolder *
-loom_store_find_folder (LoomStore   *self,
-                        const char  *name_or_id,
-                        GError     **error)
+loom_store_find_folder (LoomStore  *self,
+                        const char *name_or_id,
+                        GError    **error)
 {
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr (GError) local_error = NULL;
   LoomFolder *folder;
-  char *end = NULL;
-  gint64 id;
+  char       *end = NULL;
+  gint64      id;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
   g_return_val_if_fail (name_or_id != NULL, NULL);
@@ -112,8 +110,8 @@ loom_store_find_folder (LoomStore   *self,
 }
 
 static char *
-clean_name (const char  *name,
-            GError     **error)
+clean_name (const char *name,
+            GError    **error)
 {
   g_autofree char *trimmed = NULL;
 
@@ -145,11 +143,11 @@ set_folder_write_error (LoomStore  *self,
 }
 
 LoomFolder *
-loom_store_create_folder (LoomStore   *self,
-                          const char  *name,
-                          GError     **error)
+loom_store_create_folder (LoomStore  *self,
+                          const char *name,
+                          GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   g_autofree char *clean = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
@@ -157,10 +155,11 @@ loom_store_create_folder (LoomStore   *self,
   if (!(clean = clean_name (name, error)))
     return NULL;
 
-  stmt = loom_store_prepare (self,
-                             "INSERT INTO folders (name, position, created_at)"
-                             " VALUES (?1, (SELECT ifnull (max (position) + 1, 0) FROM folders), ?2)",
-                             error);
+  stmt = loom_store_prepare (
+    self,
+    "INSERT INTO folders (name, position, created_at)"
+    " VALUES (?1, (SELECT ifnull (max (position) + 1, 0) FROM folders), ?2)",
+    error);
   if (stmt == NULL)
     return NULL;
   sqlite3_bind_text (stmt, 1, clean, -1, SQLITE_STATIC);
@@ -175,21 +174,21 @@ loom_store_create_folder (LoomStore   *self,
 }
 
 static gboolean
-require_folder (LoomStore  *self,
-                gint64      folder_id,
-                GError    **error)
+require_folder (LoomStore *self,
+                gint64     folder_id,
+                GError   **error)
 {
-  g_autoptr(LoomFolder) folder = load_folder (self, "f.id = ?1", folder_id, NULL, error);
+  g_autoptr (LoomFolder) folder = load_folder (self, "f.id = ?1", folder_id, NULL, error);
   return folder != NULL;
 }
 
 gboolean
-loom_store_rename_folder (LoomStore   *self,
-                          gint64       folder_id,
-                          const char  *name,
-                          GError     **error)
+loom_store_rename_folder (LoomStore  *self,
+                          gint64      folder_id,
+                          const char *name,
+                          GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   g_autofree char *clean = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
@@ -209,12 +208,12 @@ loom_store_rename_folder (LoomStore   *self,
 }
 
 gboolean
-loom_store_delete_folder (LoomStore   *self,
-                          gint64       folder_id,
-                          guint       *n_released,
-                          GError     **error)
+loom_store_delete_folder (LoomStore *self,
+                          gint64     folder_id,
+                          guint     *n_released,
+                          GError   **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -253,16 +252,16 @@ fail:
 }
 
 gboolean
-loom_store_reorder_folder (LoomStore   *self,
-                           gint64       folder_id,
-                           guint        position,
-                           GError     **error)
+loom_store_reorder_folder (LoomStore *self,
+                           gint64     folder_id,
+                           guint      position,
+                           GError   **error)
 {
-  g_autoptr(GListModel) folders = NULL;
-  g_autoptr(GPtrArray) order = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GListModel) folders = NULL;
+  g_autoptr (GPtrArray) order = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   LoomFolder *moving = NULL;
-  guint n;
+  guint       n;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -284,8 +283,8 @@ loom_store_reorder_folder (LoomStore   *self,
     }
   if (moving == NULL)
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
-                   "No folder with id %" G_GINT64_FORMAT, folder_id);
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND, "No folder with id %" G_GINT64_FORMAT,
+                   folder_id);
       goto fail;
     }
   g_ptr_array_insert (order, (int)MIN (position, order->len), moving);

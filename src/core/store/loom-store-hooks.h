@@ -20,21 +20,21 @@ typedef struct
   /* Readies @db, just opened, before anything reads it: registers tokenizers and functions.
    * What it sets in *@noted belongs to the connection (it goes when the connection closes)
    * and is handed to @flush; NULL when there is nothing to flush. */
-  gboolean (*connect) (sqlite3   *db,
-                       gpointer  *noted,
-                       GError   **error);
+  gboolean (*connect) (sqlite3  *db,
+                       gpointer *noted,
+                       GError  **error);
   /* Writes what the connection noted since the last flush (may be NULL): before each commit,
    * right after a write outside a transaction, and when the store closes. */
-  gboolean (*flush)   (sqlite3   *db,
-                       gpointer   noted,
-                       GError   **error);
+  gboolean (*flush) (sqlite3 *db,
+                     gpointer noted,
+                     GError **error);
 } LoomStoreConnectionHook;
 
 #define LOOM_STORE_MAX_CONNECTION_HOOKS 4
 
 /* Adds @hook, which must live as long as the process, to those every connection gets; adding
  * one twice adds it once. Call it before any store is opened (loom_core_init () does). */
-void     loom_store_add_connection_hook  (const LoomStoreConnectionHook *hook);
+void loom_store_add_connection_hook (const LoomStoreConnectionHook *hook);
 
 /* Whether any hook was added: a store opened without them could not read its own index. */
 gboolean loom_store_has_connection_hooks (void);

@@ -9,7 +9,7 @@
 
 /* The first prompt is rarely far in: a page or two of timeline covers the injected context and
  * commands that can come before it, and a session without any prompt is not read to its end. */
-#define PROMPT_PAGE 64
+#define PROMPT_PAGE         64
 #define PROMPT_SEARCH_LIMIT 1024
 
 static gboolean
@@ -24,16 +24,16 @@ has_words (const char *text)
 }
 
 char *
-loom_store_find_first_prompt (LoomStore   *store,
-                               const char  *id,
-                               GError     **error)
+loom_store_find_first_prompt (LoomStore  *store,
+                              const char *id,
+                              GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (id != NULL, NULL);
 
   for (guint offset = 0; offset < PROMPT_SEARCH_LIMIT; offset += PROMPT_PAGE)
     {
-      g_autoptr(GListModel) page = NULL;
+      g_autoptr (GListModel) page = NULL;
       guint n_items;
 
       if (!(page = loom_store_list_timeline (store, id, offset, PROMPT_PAGE, error)))
@@ -42,7 +42,7 @@ loom_store_find_first_prompt (LoomStore   *store,
       n_items = g_list_model_get_n_items (page);
       for (guint i = 0; i < n_items; i++)
         {
-          g_autoptr(LoomTimelineItem) item = g_list_model_get_item (page, i);
+          g_autoptr (LoomTimelineItem) item = g_list_model_get_item (page, i);
           const LoomTimelineData *data = loom_timeline_item_get_data (item);
 
           if (data->is_message && g_strcmp0 (data->role, "user") == 0 &&

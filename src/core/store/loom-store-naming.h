@@ -15,8 +15,8 @@ G_BEGIN_DECLS
 
 /* The text of the first prompt the person typed in session @id (not injected context, commands
  * or summaries); NULL without error when there is none. */
-char *loom_store_find_first_prompt (LoomStore   *store,
-                                    const char  *id,
-                                    GError     **error);
+char *loom_store_find_first_prompt (LoomStore  *store,
+                                    const char *id,
+                                    GError    **error);
 
 G_END_DECLS

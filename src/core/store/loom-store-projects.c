@@ -17,11 +17,11 @@ loom_project_summary_free (LoomProjectSummary *summary)
 }
 
 GPtrArray *
-loom_store_list_projects (LoomStore  *self,
-                          GError    **error)
+loom_store_list_projects (LoomStore *self,
+                          GError   **error)
 {
-  g_autoptr(GPtrArray) projects = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GPtrArray) projects = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);

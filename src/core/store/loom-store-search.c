@@ -10,9 +10,9 @@
 #include "loom-store-search.h"
 
 gint64
-loom_store_search_find_session (LoomStore   *self,
-                                const char  *id,
-                                GError     **error)
+loom_store_search_find_session (LoomStore  *self,
+                                const char *id,
+                                GError    **error)
 {
   return loom_store_resolve_session (self, id, error);
 }
@@ -30,24 +30,23 @@ append_candidate_columns (GString                     *sql,
                           gboolean                     from_words,
                           gboolean                     with_seq)
 {
-  g_string_append_printf (sql,
-                          "x.kind, coalesce (nullif (x.created_at, 0),"
-                          "  (SELECT created_at FROM sessions WHERE id = x.session_id)),"
-                          " %s, %s"
-                          " FROM %s%s"
-                          " LEFT JOIN messages m ON x.id >= " LOOM_INDEX_MESSAGES_FROM_SQL
-                          "   AND x.id < " LOOM_INDEX_TITLES_FROM_SQL
-                          "   AND m.id = x.id - " LOOM_INDEX_MESSAGES_FROM_SQL
-                          " LEFT JOIN events e ON x.id < " LOOM_INDEX_MESSAGES_FROM_SQL
-                          "   AND e.id = x.id",
-                          score_sql, with_seq ? "coalesce (m.seq, e.seq, 0)" : "0",
-                          from_words ? "search_index i"
-                                       " CROSS JOIN search_entries x ON x.id = i.rowid"
-                                     : "search_entries x",
-                          filter->by_session ? " CROSS JOIN sessions s ON s.id = x.session_id"
-                                               " LEFT JOIN projects p ON p.id = s.project_id"
-                                               " LEFT JOIN folders f ON f.id = s.folder_id"
-                                             : "");
+  g_string_append_printf (
+    sql,
+    "x.kind, coalesce (nullif (x.created_at, 0),"
+    "  (SELECT created_at FROM sessions WHERE id = x.session_id)),"
+    " %s, %s"
+    " FROM %s%s"
+    " LEFT JOIN messages m ON x.id >= " LOOM_INDEX_MESSAGES_FROM_SQL
+    "   AND x.id < " LOOM_INDEX_TITLES_FROM_SQL "   AND m.id = x.id - " LOOM_INDEX_MESSAGES_FROM_SQL
+    " LEFT JOIN events e ON x.id < " LOOM_INDEX_MESSAGES_FROM_SQL "   AND e.id = x.id",
+    score_sql, with_seq ? "coalesce (m.seq, e.seq, 0)" : "0",
+    from_words ? "search_index i"
+                 " CROSS JOIN search_entries x ON x.id = i.rowid"
+               : "search_entries x",
+    filter->by_session ? " CROSS JOIN sessions s ON s.id = x.session_id"
+                         " LEFT JOIN projects p ON p.id = s.project_id"
+                         " LEFT JOIN folders f ON f.id = s.folder_id"
+                       : "");
 }
 
 /* The filters' conditions. Across all history, the Trash is left out (or searched alone, for
@@ -60,8 +59,9 @@ append_conditions (GString                     *sql,
 {
   g_string_append (sql, filter->where);
   if (session_rowid == 0)
-    g_string_append_printf (sql, " AND x.session_id %s (SELECT id FROM sessions"
-                                 " WHERE trashed_at > 0)",
+    g_string_append_printf (sql,
+                            " AND x.session_id %s (SELECT id FROM sessions"
+                            " WHERE trashed_at > 0)",
                             filter->in_trash ? "IN" : "NOT IN");
 }
 
@@ -110,16 +110,16 @@ bind_filters (sqlite3_stmt                *stmt,
 }
 
 static gboolean
-step_failed (LoomStore  *store,
-             int         rc,
-             GError    **error)
+step_failed (LoomStore *store,
+             int        rc,
+             GError   **error)
 {
   if (rc == SQLITE_DONE)
     return FALSE;
   /* The expression is built from quoted strings only; should FTS5 still refuse it, say so in
    * the query's terms. */
-  g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-               "The search could not be run: %s", sqlite3_errmsg (store->db));
+  g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT, "The search could not be run: %s",
+               sqlite3_errmsg (store->db));
   return TRUE;
 }
 
@@ -132,10 +132,10 @@ candidate_sql (const LoomStoreSearchFilter *filter,
                gint64                       session_rowid,
                const char                  *tail)
 {
-  gboolean words = filter->match != NULL;
-  const char *id = words ? "i.rowid" : "x.id";
+  gboolean         words = filter->match != NULL;
+  const char      *id = words ? "i.rowid" : "x.id";
   g_autofree char *rank = words ? rank_sql (filter) : g_strdup ("0.0");
-  GString *sql = g_string_new ("SELECT ");
+  GString         *sql = g_string_new ("SELECT ");
 
   g_string_append_printf (sql, "%s, ", id);
   append_candidate_columns (sql, filter, rank, words, session_rowid > 0);
@@ -160,9 +160,9 @@ loom_store_search_read_ranges (LoomStore                   *store,
                                GArray                      *candidates,
                                GError                     **error)
 {
-  g_autoptr(GString) sql = candidate_sql (filter, "BETWEEN ? AND ?", session_rowid, " LIMIT ?");
+  g_autoptr (GString) sql = candidate_sql (filter, "BETWEEN ? AND ?", session_rowid, " LIMIT ?");
   sqlite3_stmt *stmt;
-  int rc = SQLITE_DONE;
+  int           rc = SQLITE_DONE;
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
@@ -202,11 +202,11 @@ loom_store_search_read_newest (LoomStore                   *store,
                                GError                     **error)
 {
   gboolean words = filter->match != NULL;
-  g_autoptr(GString) sql = candidate_sql (filter, "<= ?", 0, "");
+  g_autoptr (GString) sql = candidate_sql (filter, "<= ?", 0, "");
   sqlite3_stmt *stmt;
-  gint64 taken[3] = { 0, 0, 0 };
-  gint64 below = G_MAXINT64;
-  int rc = SQLITE_DONE;
+  gint64        taken[3] = { 0, 0, 0 };
+  gint64        below = G_MAXINT64;
+  int           rc = SQLITE_DONE;
 
   if (!(stmt = loom_store_cached_built (store, sql->str, error)))
     return FALSE;
@@ -214,7 +214,7 @@ loom_store_search_read_newest (LoomStore                   *store,
   while (below >= 0)
     {
       gint64 next = -1;
-      int index = 1;
+      int    index = 1;
 
       sqlite3_reset (stmt);
       sqlite3_bind_int64 (stmt, index++, below);
@@ -225,7 +225,7 @@ loom_store_search_read_newest (LoomStore                   *store,
       while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
         {
           gint64 rowid = sqlite3_column_int64 (stmt, 0);
-          guint r = loom_index_range_of (rowid);
+          guint  r = loom_index_range_of (rowid);
 
           if (taken[r] < ranges[r].limit)
             {
@@ -261,14 +261,15 @@ loom_store_search_read_in_one_scan (LoomStore                   *store,
   g_autofree char *scan_sql = g_strdup_printf ("SELECT rowid, CASE WHEN " LOOM_INDEX_TAKE
                                                " (rowid, ?2) THEN %s END"
                                                " FROM search_index WHERE search_index MATCH ?1"
-                                               " ORDER BY rowid DESC", rank);
-  g_autoptr(GString) sql = g_string_new ("SELECT ");
-  g_autoptr(GArray) kept = g_array_new (FALSE, FALSE, sizeof (gint64));
-  g_autoptr(GArray) relevance = g_array_new (FALSE, FALSE, sizeof (double));
-  sqlite3_stmt *details;
+                                               " ORDER BY rowid DESC",
+                                               rank);
+  g_autoptr (GString) sql = g_string_new ("SELECT ");
+  g_autoptr (GArray) kept = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GArray) relevance = g_array_new (FALSE, FALSE, sizeof (double));
+  sqlite3_stmt  *details;
   LoomIndexQuota quota = { { 0 }, { ranges[0].limit, ranges[1].limit, ranges[2].limit } };
-  sqlite3_stmt *scan;
-  int rc;
+  sqlite3_stmt  *scan;
+  int            rc;
 
   if (!(scan = loom_store_cached_built (store, scan_sql, error)))
     return FALSE;
@@ -325,12 +326,11 @@ loom_store_search_session_ranges (LoomStore            *store,
                                   LoomStoreSearchRange *ranges,
                                   GError              **error)
 {
-  static const char sql[] =
-    "SELECT (SELECT min (id) FROM events WHERE session_id = ?1),"
-    "       (SELECT max (id) FROM events WHERE session_id = ?1),"
-    "       (SELECT min (id) FROM messages WHERE session_id = ?1),"
-    "       (SELECT max (id) FROM messages WHERE session_id = ?1)";
-  sqlite3_stmt *stmt = loom_store_cached (store, sql, error);
+  static const char sql[] = "SELECT (SELECT min (id) FROM events WHERE session_id = ?1),"
+                            "       (SELECT max (id) FROM events WHERE session_id = ?1),"
+                            "       (SELECT min (id) FROM messages WHERE session_id = ?1),"
+                            "       (SELECT max (id) FROM messages WHERE session_id = ?1)";
+  sqlite3_stmt     *stmt = loom_store_cached (store, sql, error);
 
   if (stmt == NULL)
     return FALSE;
@@ -342,33 +342,32 @@ loom_store_search_session_ranges (LoomStore            *store,
       return FALSE;
     }
   /* A kind the session has none of gets an empty range. */
-  ranges[0] = (LoomStoreSearchRange) { sqlite3_column_int64 (stmt, 0),
-                                       sqlite3_column_int64 (stmt, 1), -1 };
-  ranges[1] = (LoomStoreSearchRange) { LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 2),
-                                       LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 3),
-                                       -1 };
+  ranges[0] = (LoomStoreSearchRange){ sqlite3_column_int64 (stmt, 0),
+                                      sqlite3_column_int64 (stmt, 1), -1 };
+  ranges[1] = (LoomStoreSearchRange){ LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 2),
+                                      LOOM_INDEX_MESSAGES_FROM + sqlite3_column_int64 (stmt, 3),
+                                      -1 };
   if (sqlite3_column_type (stmt, 0) == SQLITE_NULL)
-    ranges[0] = (LoomStoreSearchRange) { 1, 0, 0 };
+    ranges[0] = (LoomStoreSearchRange){ 1, 0, 0 };
   if (sqlite3_column_type (stmt, 2) == SQLITE_NULL)
-    ranges[1] = (LoomStoreSearchRange) { 1, 0, 0 };
-  ranges[2] = (LoomStoreSearchRange) { LOOM_INDEX_TITLES_FROM + session_rowid,
-                                       LOOM_INDEX_TITLES_FROM + session_rowid, 1 };
+    ranges[1] = (LoomStoreSearchRange){ 1, 0, 0 };
+  ranges[2] = (LoomStoreSearchRange){ LOOM_INDEX_TITLES_FROM + session_rowid,
+                                      LOOM_INDEX_TITLES_FROM + session_rowid, 1 };
   sqlite3_reset (stmt);
   return TRUE;
 }
 
 #define ROW_SQL(body_of_message, body_of_event, body_of_title) \
-    "SELECT m.seq, NULL, " body_of_message ", s.uuid, s.title, s.source" \
-    " FROM messages m JOIN sessions s ON s.id = m.session_id" \
-    " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL \
-    "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL \
-    " UNION ALL" \
-    " SELECT e.seq, e.tool_name, " body_of_event ", s.uuid, s.title, s.source" \
-    " FROM events e JOIN sessions s ON s.id = e.session_id" \
-    " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1" \
-    " UNION ALL" \
-    " SELECT 0, NULL, " body_of_title ", s.uuid, s.title, s.source FROM sessions s" \
-    " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL
+  "SELECT m.seq, NULL, " body_of_message ", s.uuid, s.title, s.source" \
+  " FROM messages m JOIN sessions s ON s.id = m.session_id" \
+  " WHERE ?1 >= " LOOM_INDEX_MESSAGES_FROM_SQL " AND ?1 < " LOOM_INDEX_TITLES_FROM_SQL \
+  "   AND m.id = ?1 - " LOOM_INDEX_MESSAGES_FROM_SQL " UNION ALL" \
+  " SELECT e.seq, e.tool_name, " body_of_event ", s.uuid, s.title, s.source" \
+  " FROM events e JOIN sessions s ON s.id = e.session_id" \
+  " WHERE ?1 < " LOOM_INDEX_MESSAGES_FROM_SQL " AND e.id = ?1" \
+  " UNION ALL" \
+  " SELECT 0, NULL, " body_of_title ", s.uuid, s.title, s.source FROM sessions s" \
+  " WHERE ?1 >= " LOOM_INDEX_TITLES_FROM_SQL " AND s.id = ?1 - " LOOM_INDEX_TITLES_FROM_SQL
 
 void
 loom_store_search_read_row (LoomStore          *store,
@@ -377,13 +376,13 @@ loom_store_search_read_row (LoomStore          *store,
                             LoomStoreSearchRow *row)
 {
   /* The text is what the entry indexes, so that a snippet is cut from the words it matched. */
-  static const char with_text_sql[] =
-    ROW_SQL (LOOM_INDEX_MESSAGE_BODY ("m"), LOOM_INDEX_EVENT_BODY ("e"), "s.title");
+  static const char with_text_sql[] = ROW_SQL (LOOM_INDEX_MESSAGE_BODY ("m"),
+                                               LOOM_INDEX_EVENT_BODY ("e"), "s.title");
   static const char without_text_sql[] = ROW_SQL ("NULL", "NULL", "NULL");
-  const char *sql = with_text ? with_text_sql : without_text_sql;
-  sqlite3_stmt *stmt = loom_store_cached (store, sql, NULL);
+  const char       *sql = with_text ? with_text_sql : without_text_sql;
+  sqlite3_stmt     *stmt = loom_store_cached (store, sql, NULL);
 
-  *row = (LoomStoreSearchRow) { 0 };
+  *row = (LoomStoreSearchRow){ 0 };
   if (stmt == NULL)
     return;
   sqlite3_bind_int64 (stmt, 1, rowid);
@@ -411,19 +410,19 @@ loom_store_search_row_clear (LoomStoreSearchRow *row)
 }
 
 GPtrArray *
-loom_store_search_terms_from (LoomStore   *store,
-                              const char  *prefix,
-                              guint        limit,
-                              GError     **error)
+loom_store_search_terms_from (LoomStore  *store,
+                              const char *prefix,
+                              guint       limit,
+                              GError    **error)
 {
   /* Above every term that starts with ?1 in BINARY order: U+10FFFF, UTF-8's largest. */
   static const char sql[] =
     "SELECT term FROM search_terms"
     " WHERE term >= ?1 AND term < ?1 || char (1114111) AND (head = 0 OR head < length (?1))"
     " LIMIT ?2";
-  g_autoptr(GPtrArray) terms = NULL;
+  g_autoptr (GPtrArray) terms = NULL;
   sqlite3_stmt *stmt = NULL;
-  int rc;
+  int           rc;
 
   g_return_val_if_fail (prefix != NULL, NULL);
 
@@ -451,18 +450,18 @@ loom_store_search_terms_from (LoomStore   *store,
 }
 
 gboolean
-loom_store_write_search_terms (sqlite3            *db,
-                               LoomStoreNextTerm   next,
-                               gpointer            data,
-                               GError            **error)
+loom_store_write_search_terms (sqlite3          *db,
+                               LoomStoreNextTerm next,
+                               gpointer          data,
+                               GError          **error)
 {
   static const char sql[] =
     "INSERT INTO search_terms (term, head) VALUES (?1, ?2)"
     " ON CONFLICT (term) DO UPDATE SET head = excluded.head WHERE excluded.head < head";
   sqlite3_stmt *stmt = NULL;
-  int rc = SQLITE_DONE;
-  const char *term;
-  int head;
+  int           rc = SQLITE_DONE;
+  const char   *term;
+  int           head;
 
   if (sqlite3_prepare_v2 (db, sql, -1, &stmt, NULL) != SQLITE_OK)
     rc = sqlite3_errcode (db);

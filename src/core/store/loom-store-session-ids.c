@@ -11,14 +11,14 @@
 #define LOAD_CHUNK 500
 
 GArray *
-loom_store_list_session_ids (LoomStore               *self,
-                             const LoomSessionQuery  *query,
-                             GError                 **error)
+loom_store_list_session_ids (LoomStore              *self,
+                             const LoomSessionQuery *query,
+                             GError                **error)
 {
   static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GString) sql = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GArray) ids = NULL;
+  g_autoptr (GString) sql = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (GArray) ids = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
@@ -53,14 +53,14 @@ loom_store_list_session_ids (LoomStore               *self,
 }
 
 static gboolean
-load_chunk (LoomStore     *self,
-            const gint64  *ids,
-            guint          n_ids,
-            GHashTable    *by_id,
-            GError       **error)
+load_chunk (LoomStore    *self,
+            const gint64 *ids,
+            guint         n_ids,
+            GHashTable   *by_id,
+            GError      **error)
 {
-  g_autoptr(GString) sql = g_string_new (loom_store_session_select);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GString) sql = g_string_new (loom_store_session_select);
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   g_string_append (sql, " WHERE s.id IN (");
@@ -76,7 +76,7 @@ load_chunk (LoomStore     *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       LoomSessionRecord record = { 0 };
-      LoomSession *session;
+      LoomSession      *session;
 
       loom_store_read_record (stmt, &record);
       session = loom_session_new (&record);
@@ -93,13 +93,13 @@ load_chunk (LoomStore     *self,
 }
 
 GPtrArray *
-loom_store_load_sessions (LoomStore     *self,
-                          const gint64  *ids,
-                          guint          n_ids,
-                          GError       **error)
+loom_store_load_sessions (LoomStore    *self,
+                          const gint64 *ids,
+                          guint         n_ids,
+                          GError      **error)
 {
-  g_autoptr(GHashTable) by_id = NULL;
-  g_autoptr(GPtrArray) sessions = NULL;
+  g_autoptr (GHashTable) by_id = NULL;
+  g_autoptr (GPtrArray) sessions = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
   g_return_val_if_fail (ids != NULL || n_ids == 0, NULL);
@@ -123,11 +123,11 @@ loom_store_load_sessions (LoomStore     *self,
 }
 
 gint64
-loom_store_find_session_id (LoomStore   *self,
-                            const char  *uuid,
-                            GError     **error)
+loom_store_find_session_id (LoomStore  *self,
+                            const char *uuid,
+                            GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);
@@ -147,7 +147,7 @@ loom_store_find_session_id (LoomStore   *self,
 guint64
 loom_store_get_change_stamp (LoomStore *self)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   guint64 version = 0;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);

@@ -14,21 +14,21 @@ G_BEGIN_DECLS
 
 /* The row ids (gint64) of the sessions of @query, in its order; offset and limit are ignored.
  * The same sessions in the same order as loom_store_list_sessions(). */
-GArray    *loom_store_list_session_ids  (LoomStore               *self,
-                                         const LoomSessionQuery  *query,
-                                         GError                 **error);
+GArray    *loom_store_list_session_ids (LoomStore              *self,
+                                        const LoomSessionQuery *query,
+                                        GError                **error);
 /* The sessions of @ids (row ids) in that order; ids of sessions deleted since are left out. */
-GPtrArray *loom_store_load_sessions     (LoomStore               *self,
-                                         const gint64            *ids,
-                                         guint                    n_ids,
-                                         GError                 **error);
+GPtrArray *loom_store_load_sessions (LoomStore    *self,
+                                     const gint64 *ids,
+                                     guint         n_ids,
+                                     GError      **error);
 /* A value that changes whenever the store changes, through this store or any other connection
  * (an import in a worker thread, the CLI): a list read at one stamp is still right at the same
  * stamp, unless it depends on the time (Recent, Active). */
-guint64    loom_store_get_change_stamp  (LoomStore               *self);
+guint64    loom_store_get_change_stamp (LoomStore *self);
 /* The row id of the session with exactly this @uuid, or 0. */
-gint64     loom_store_find_session_id   (LoomStore               *self,
-                                         const char              *uuid,
-                                         GError                 **error);
+gint64     loom_store_find_session_id (LoomStore  *self,
+                                       const char *uuid,
+                                       GError    **error);
 
 G_END_DECLS

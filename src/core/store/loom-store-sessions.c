@@ -92,7 +92,7 @@ static LoomSession *
 session_from_row (sqlite3_stmt *stmt)
 {
   LoomSessionRecord record = { 0 };
-  LoomSession *session;
+  LoomSession      *session;
 
   loom_store_read_record (stmt, &record);
   session = loom_session_new (&record);
@@ -195,8 +195,8 @@ loom_store_append_session_order (GString                *sql,
     {
     case LOOM_SORT_TITLE:
       direction = query->ascending ? "DESC" : "ASC";
-      g_string_append_printf (sql, " ORDER BY s.title COLLATE NOCASE %s, s.id %s",
-                              direction, direction);
+      g_string_append_printf (sql, " ORDER BY s.title COLLATE NOCASE %s, s.id %s", direction,
+                              direction);
       break;
 
     case LOOM_SORT_CREATED:
@@ -213,14 +213,14 @@ loom_store_append_session_order (GString                *sql,
 }
 
 GListModel *
-loom_store_list_sessions (LoomStore               *self,
-                          const LoomSessionQuery  *query,
-                          GError                 **error)
+loom_store_list_sessions (LoomStore              *self,
+                          const LoomSessionQuery *query,
+                          GError                **error)
 {
   static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GListStore) sessions = NULL;
-  g_autoptr(GString) sql = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GListStore) sessions = NULL;
+  g_autoptr (GString) sql = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
@@ -235,8 +235,7 @@ loom_store_list_sessions (LoomStore               *self,
   loom_store_append_session_order (sql, query);
 
   g_string_append_printf (sql, " LIMIT %d OFFSET %u",
-                          query->limit > 0 ? (int)MIN (query->limit, G_MAXINT) : -1,
-                          query->offset);
+                          query->limit > 0 ? (int)MIN (query->limit, G_MAXINT) : -1, query->offset);
 
   if (!(stmt = loom_store_prepare (self, sql->str, error)))
     return NULL;
@@ -245,7 +244,7 @@ loom_store_list_sessions (LoomStore               *self,
   sessions = g_list_store_new (LOOM_TYPE_SESSION);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      g_autoptr(LoomSession) session = session_from_row (stmt);
+      g_autoptr (LoomSession) session = session_from_row (stmt);
       g_list_store_append (sessions, session);
     }
 
@@ -259,12 +258,12 @@ loom_store_list_sessions (LoomStore               *self,
 }
 
 gboolean
-loom_store_has_sessions (LoomStore  *self,
-                         gboolean   *has_sessions,
-                         GError    **error)
+loom_store_has_sessions (LoomStore *self,
+                         gboolean  *has_sessions,
+                         GError   **error)
 {
   static const char sql[] = "SELECT EXISTS (SELECT 1 FROM sessions)";
-  sqlite3_stmt *stmt;
+  sqlite3_stmt     *stmt;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (has_sessions != NULL, FALSE);
@@ -283,14 +282,14 @@ loom_store_has_sessions (LoomStore  *self,
 }
 
 gboolean
-loom_store_count_sessions (LoomStore               *self,
-                           const LoomSessionQuery  *query,
-                           guint                   *n_sessions,
-                           GError                 **error)
+loom_store_count_sessions (LoomStore              *self,
+                           const LoomSessionQuery *query,
+                           guint                  *n_sessions,
+                           GError                **error)
 {
   static const LoomSessionQuery default_query = LOOM_SESSION_QUERY_INIT;
-  g_autoptr(GString) sql = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GString) sql = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (n_sessions != NULL, FALSE);
@@ -321,15 +320,15 @@ loom_store_count_sessions (LoomStore               *self,
  * paste whichever id they have at hand. */
 /* Collects up to two row ids that @sql (with ?1 = @id) yields; 0, 1 or 2 tell none, one, many. */
 static guint
-find_ids (LoomStore   *self,
-          const char  *sql,
-          const char  *id,
-          gint64      *rowid,
-          GError     **error)
+find_ids (LoomStore  *self,
+          const char *sql,
+          const char *id,
+          gint64     *rowid,
+          GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   guint n = 0;
-  int rc;
+  int   rc;
 
   if (!(stmt = loom_store_prepare (self, sql, error)))
     return G_MAXUINT;
@@ -350,11 +349,11 @@ find_ids (LoomStore   *self,
 /* Looks for a uuid, then an agent's own session id, then a uuid prefix, so that people can
  * paste whichever id they have at hand. */
 gint64
-loom_store_resolve_session (LoomStore   *self,
-                            const char  *id,
-                            GError     **error)
+loom_store_resolve_session (LoomStore  *self,
+                            const char *id,
+                            GError    **error)
 {
-  static const char * const lookups[] = {
+  static const char *const lookups[] = {
     "SELECT id FROM sessions WHERE uuid = ?1",
     "SELECT id FROM sessions WHERE source_session_id = ?1 LIMIT 2",
     "SELECT id FROM sessions WHERE uuid >= ?1 AND uuid < ?1 || char (1114111) LIMIT 2",
@@ -393,12 +392,12 @@ loom_store_resolve_session (LoomStore   *self,
 }
 
 LoomSession *
-loom_store_load_session (LoomStore  *self,
-                         gint64      rowid,
-                         GError    **error)
+loom_store_load_session (LoomStore *self,
+                         gint64     rowid,
+                         GError   **error)
 {
   g_autofree char *sql = g_strconcat (loom_store_session_select, " WHERE s.id = ?", NULL);
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   if (!(stmt = loom_store_prepare (self, sql, error)))
     return NULL;
@@ -413,9 +412,9 @@ loom_store_load_session (LoomStore  *self,
 }
 
 LoomSession *
-loom_store_get_session (LoomStore   *self,
-                        const char  *id,
-                        GError     **error)
+loom_store_get_session (LoomStore  *self,
+                        const char *id,
+                        GError    **error)
 {
   gint64 rowid;
 
@@ -429,15 +428,15 @@ loom_store_get_session (LoomStore   *self,
 /* Runs one UPDATE on one session given by a person's id. The statement's ?1 is the row id and
  * ?2, when present, is @text or else @value. */
 static gboolean
-update_session (LoomStore   *self,
-                const char  *id,
-                const char  *sql,
-                const char  *doing,
-                gint64       value,
-                const char  *text,
-                GError     **error)
+update_session (LoomStore  *self,
+                const char *id,
+                const char *sql,
+                const char *doing,
+                gint64      value,
+                const char *text,
+                GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   gint64 rowid;
 
   if (!(rowid = loom_store_resolve_session (self, id, error)))
@@ -459,14 +458,14 @@ update_session (LoomStore   *self,
       loom_store_set_error (self, error, doing);
       return FALSE;
     }
-  return loom_store_flush_noted (self, error);   /* a new title */
+  return loom_store_flush_noted (self, error); /* a new title */
 }
 
 gboolean
-loom_store_rename_session (LoomStore   *self,
-                           const char  *id,
-                           const char  *title,
-                           GError     **error)
+loom_store_rename_session (LoomStore  *self,
+                           const char *id,
+                           const char *title,
+                           GError    **error)
 {
   g_autofree char *trimmed = NULL;
 
@@ -483,16 +482,15 @@ loom_store_rename_session (LoomStore   *self,
       return FALSE;
     }
 
-  return update_session (self, id,
-                         "UPDATE sessions SET title = ?2, title_locked = 1 WHERE id = ?1",
+  return update_session (self, id, "UPDATE sessions SET title = ?2, title_locked = 1 WHERE id = ?1",
                          "rename the session", 0, trimmed, error);
 }
 
 gboolean
-loom_store_set_pinned (LoomStore   *self,
-                       const char  *id,
-                       gboolean     pinned,
-                       GError     **error)
+loom_store_set_pinned (LoomStore  *self,
+                       const char *id,
+                       gboolean    pinned,
+                       GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -501,10 +499,10 @@ loom_store_set_pinned (LoomStore   *self,
 }
 
 gboolean
-loom_store_set_archived (LoomStore   *self,
-                         const char  *id,
-                         gboolean     archived,
-                         GError     **error)
+loom_store_set_archived (LoomStore  *self,
+                         const char *id,
+                         gboolean    archived,
+                         GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -514,22 +512,22 @@ loom_store_set_archived (LoomStore   *self,
 }
 
 gboolean
-loom_store_set_trashed (LoomStore   *self,
-                        const char  *id,
-                        gboolean     trashed,
-                        GError     **error)
+loom_store_set_trashed (LoomStore  *self,
+                        const char *id,
+                        gboolean    trashed,
+                        GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
   return update_session (self, id, "UPDATE sessions SET trashed_at = ?2 WHERE id = ?1",
-                         "move the session to the trash",
-                         trashed ? loom_time_now_ms () : 0, NULL, error);
+                         "move the session to the trash", trashed ? loom_time_now_ms () : 0, NULL,
+                         error);
 }
 
 gboolean
-loom_store_mark_opened (LoomStore   *self,
-                        const char  *id,
-                        GError     **error)
+loom_store_mark_opened (LoomStore  *self,
+                        const char *id,
+                        GError    **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -538,12 +536,12 @@ loom_store_mark_opened (LoomStore   *self,
 }
 
 gboolean
-loom_store_move_session (LoomStore   *self,
-                         const char  *id,
-                         gint64       folder_id,
-                         GError     **error)
+loom_store_move_session (LoomStore  *self,
+                         const char *id,
+                         gint64      folder_id,
+                         GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (folder_id >= 0, FALSE);

@@ -53,12 +53,12 @@ read_item (sqlite3_stmt *stmt)
 }
 
 static GPtrArray *
-read_items (LoomStore     *self,
-            sqlite3_stmt  *stmt,
-            const char    *doing,
-            GError       **error)
+read_items (LoomStore    *self,
+            sqlite3_stmt *stmt,
+            const char   *doing,
+            GError      **error)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   int rc;
 
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -76,7 +76,7 @@ typedef enum
   EVENT_OTHER,
   EVENT_TOOL_CALL,
   EVENT_TOOL_RESULT,
-  EVENT_STAND_IN,     /* a file change or a sub-agent start: it shows its call */
+  EVENT_STAND_IN, /* a file change or a sub-agent start: it shows its call */
   EVENT_API_ERROR,
 } EventRole;
 
@@ -85,7 +85,7 @@ typedef struct
   gint64      seq;
   gint64      id;
   EventRole   role;
-  const char *call_id;    /* in the string chunk, or NULL */
+  const char *call_id; /* in the string chunk, or NULL */
   gint64      message_id;
 } EventKey;
 
@@ -107,17 +107,16 @@ event_role (const char *kind)
 
 /* Both reads see one snapshot of the store, even with an import committing meanwhile. */
 static gboolean
-read_event_keys (LoomStore   *self,
-                 gint64       session_id,
-                 GArray      *events,
+read_event_keys (LoomStore    *self,
+                 gint64        session_id,
+                 GArray       *events,
                  GStringChunk *strings,
-                 GError     **error)
+                 GError      **error)
 {
-  static const char sql[] =
-    "SELECT seq, id, kind, call_id, ifnull (message_id, 0) FROM events"
-    " WHERE session_id = ?1 ORDER BY seq";
-  sqlite3_stmt *stmt;
-  int rc;
+  static const char sql[] = "SELECT seq, id, kind, call_id, ifnull (message_id, 0) FROM events"
+                            " WHERE session_id = ?1 ORDER BY seq";
+  sqlite3_stmt     *stmt;
+  int               rc;
 
   if (!(stmt = loom_store_cached (self, sql, error)))
     return FALSE;
@@ -125,7 +124,7 @@ read_event_keys (LoomStore   *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       const char *call_id = (const char *)sqlite3_column_text (stmt, 3);
-      EventKey key = {
+      EventKey    key = {
         .seq = sqlite3_column_int64 (stmt, 0),
         .id = sqlite3_column_int64 (stmt, 1),
         .role = event_role ((const char *)sqlite3_column_text (stmt, 2)),
@@ -146,24 +145,23 @@ read_event_keys (LoomStore   *self,
 }
 
 GArray *
-loom_store_read_timeline_keys (LoomStore  *self,
-                               gint64      session_id,
-                               GError    **error)
+loom_store_read_timeline_keys (LoomStore *self,
+                               gint64     session_id,
+                               GError   **error)
 {
   /* Messages with text, in order; flag 16 is LOOM_MESSAGE_API_ERROR. */
-  static const char messages_sql[] =
-    "SELECT seq, id, (flags & 16) <> 0 FROM messages"
-    " WHERE session_id = ?1 AND text <> '' ORDER BY seq";
-  g_autoptr(GArray) keys = NULL;
-  g_autoptr(GArray) events = NULL;
-  g_autoptr(GHashTable) shown_calls = NULL;
-  g_autoptr(GHashTable) stood_in_calls = NULL;
-  g_autoptr(GHashTable) reported_messages = NULL;
+  static const char messages_sql[] = "SELECT seq, id, (flags & 16) <> 0 FROM messages"
+                                     " WHERE session_id = ?1 AND text <> '' ORDER BY seq";
+  g_autoptr (GArray) keys = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GHashTable) shown_calls = NULL;
+  g_autoptr (GHashTable) stood_in_calls = NULL;
+  g_autoptr (GHashTable) reported_messages = NULL;
   GStringChunk *strings = NULL;
-  gboolean own_transaction;
+  gboolean      own_transaction;
   sqlite3_stmt *stmt = NULL;
-  guint e = 0;
-  int rc = SQLITE_DONE;
+  guint         e = 0;
+  int           rc = SQLITE_DONE;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -205,7 +203,7 @@ loom_store_read_timeline_keys (LoomStore  *self,
   keys = g_array_sized_new (FALSE, FALSE, sizeof (LoomTimelineKey), events->len);
   for (;;)
     {
-      gboolean have_message;
+      gboolean        have_message;
       LoomTimelineKey message = { 0 };
 
       rc = sqlite3_step (stmt);
@@ -219,16 +217,15 @@ loom_store_read_timeline_keys (LoomStore  *self,
 
       for (; e < events->len; e++)
         {
-          EventKey *key = &g_array_index (events, EventKey, e);
+          EventKey       *key = &g_array_index (events, EventKey, e);
           LoomTimelineKey event = { key->seq, key->id, FALSE };
 
           if (have_message && key->seq >= message.seq)
             break;
-          if (key->call_id != NULL &&
-              ((key->role == EVENT_TOOL_RESULT &&
-                g_hash_table_contains (shown_calls, key->call_id)) ||
-               (key->role == EVENT_TOOL_CALL &&
-                g_hash_table_contains (stood_in_calls, key->call_id))))
+          if (key->call_id != NULL && ((key->role == EVENT_TOOL_RESULT &&
+                                        g_hash_table_contains (shown_calls, key->call_id)) ||
+                                       (key->role == EVENT_TOOL_CALL &&
+                                        g_hash_table_contains (stood_in_calls, key->call_id))))
             continue;
           g_array_append_val (keys, event);
         }
@@ -254,20 +251,19 @@ out:
 }
 
 GPtrArray *
-loom_store_read_timeline_range (LoomStore  *self,
-                                gint64      session_id,
-                                gint64      first_seq,
-                                gint64      last_seq,
-                                GError    **error)
+loom_store_read_timeline_range (LoomStore *self,
+                                gint64     session_id,
+                                gint64     first_seq,
+                                gint64     last_seq,
+                                GError   **error)
 {
-  static const char sql[] =
-    "SELECT * FROM ("
-    ITEM_COLUMNS_MESSAGES " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
-    " UNION ALL "
-    ITEM_COLUMNS_EVENTS " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
-    ") ORDER BY 2, 3 DESC, 1";
-  sqlite3_stmt *stmt;
-  GPtrArray *items;
+  static const char sql[] = "SELECT * FROM (" ITEM_COLUMNS_MESSAGES
+                            " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
+                            " UNION ALL " ITEM_COLUMNS_EVENTS
+                            " WHERE session_id = ?1 AND seq BETWEEN ?2 AND ?3"
+                            ") ORDER BY 2, 3 DESC, 1";
+  sqlite3_stmt     *stmt;
+  GPtrArray        *items;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -282,22 +278,22 @@ loom_store_read_timeline_range (LoomStore  *self,
 }
 
 GPtrArray *
-loom_store_read_tool_results (LoomStore          *self,
-                              gint64              session_id,
-                              const char * const *call_ids,
-                              GError            **error)
+loom_store_read_tool_results (LoomStore         *self,
+                              gint64             session_id,
+                              const char *const *call_ids,
+                              GError           **error)
 {
   /* The ids travel as one JSON array: a statement with a fixed text, whatever their number.
    * No ORDER BY: with one, SQLite walks the whole session in seq order instead of looking each
    * call id up in its index. */
-  static const char sql[] =
-    ITEM_COLUMNS_EVENTS " WHERE session_id = ?1 AND kind = 'tool_result'"
+  static const char sql[] = ITEM_COLUMNS_EVENTS
+    " WHERE session_id = ?1 AND kind = 'tool_result'"
     "  AND call_id IN (SELECT value FROM json_each (?2))";
-  g_autoptr(JsonBuilder) builder = NULL;
-  g_autoptr(JsonNode) root = NULL;
+  g_autoptr (JsonBuilder) builder = NULL;
+  g_autoptr (JsonNode) root = NULL;
   g_autofree char *json = NULL;
-  sqlite3_stmt *stmt;
-  GPtrArray *items;
+  sqlite3_stmt    *stmt;
+  GPtrArray       *items;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -322,14 +318,14 @@ loom_store_read_tool_results (LoomStore          *self,
 }
 
 char *
-loom_store_get_event_payload (LoomStore  *self,
-                              gint64      event_id,
-                              GError    **error)
+loom_store_get_event_payload (LoomStore *self,
+                              gint64     event_id,
+                              GError   **error)
 {
   static const char sql[] = "SELECT payload FROM events WHERE id = ?1";
-  sqlite3_stmt *stmt;
-  char *payload = NULL;
-  int rc;
+  sqlite3_stmt     *stmt;
+  char             *payload = NULL;
+  int               rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -340,8 +336,8 @@ loom_store_get_event_payload (LoomStore  *self,
   if (rc == SQLITE_ROW)
     payload = column_strdup (stmt, 0);
   else if (rc == SQLITE_DONE)
-    g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
-                 "No event with row %" G_GINT64_FORMAT, event_id);
+    g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND, "No event with row %" G_GINT64_FORMAT,
+                 event_id);
   else
     loom_store_set_error (self, error, "read an event");
   sqlite3_reset (stmt);
@@ -349,15 +345,15 @@ loom_store_get_event_payload (LoomStore  *self,
 }
 
 GListModel *
-loom_store_list_child_sessions (LoomStore   *self,
-                                const char  *id,
-                                GError     **error)
+loom_store_list_child_sessions (LoomStore  *self,
+                                const char *id,
+                                GError    **error)
 {
   g_autofree char *sql = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
-  g_autoptr(GListStore) children = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (GListStore) children = NULL;
   gint64 rowid;
-  int rc;
+  int    rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -374,7 +370,7 @@ loom_store_list_child_sessions (LoomStore   *self,
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
       LoomSessionRecord record = { 0 };
-      g_autoptr(LoomSession) session = NULL;
+      g_autoptr (LoomSession) session = NULL;
 
       loom_store_read_record (stmt, &record);
       session = loom_session_new (&record);
@@ -399,7 +395,7 @@ parse_object (LoomJsonDoc *doc,
               const char  *json)
 {
   const LoomJson *root;
-  gsize length;
+  gsize           length;
 
   if (json == NULL || (length = strlen (json)) > SUBAGENT_PAYLOAD_LIMIT)
     return NULL;
@@ -409,15 +405,15 @@ parse_object (LoomJsonDoc *doc,
 
 /* Runs @sql with the parent row id as ?1 and @value as ?2; returns the first uuid it gives. */
 static char *
-match_child (LoomStore   *self,
-             const char  *sql,
-             gint64       parent_id,
-             const char  *value,
-             GError     **error)
+match_child (LoomStore  *self,
+             const char *sql,
+             gint64      parent_id,
+             const char *value,
+             GError    **error)
 {
   sqlite3_stmt *stmt;
-  char *uuid = NULL;
-  int rc;
+  char         *uuid = NULL;
+  int           rc;
 
   if (value == NULL || *value == '\0')
     return NULL;
@@ -436,19 +432,18 @@ match_child (LoomStore   *self,
 
 /* The agent id that a Claude Code Task result names (toolUseResult.agentId). */
 static char *
-result_agent_id (LoomStore   *self,
-                 gint64       session_id,
-                 const char  *call_id,
-                 GError     **error)
+result_agent_id (LoomStore  *self,
+                 gint64      session_id,
+                 const char *call_id,
+                 GError    **error)
 {
-  static const char sql[] =
-    "SELECT payload FROM events WHERE session_id = ?1 AND call_id = ?2"
-    "  AND kind = 'tool_result' ORDER BY seq LIMIT 1";
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  static const char sql[] = "SELECT payload FROM events WHERE session_id = ?1 AND call_id = ?2"
+                            "  AND kind = 'tool_result' ORDER BY seq LIMIT 1";
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   g_autofree char *payload = NULL;
-  sqlite3_stmt *stmt;
-  const LoomJson *object;
-  int rc;
+  sqlite3_stmt    *stmt;
+  const LoomJson  *object;
+  int              rc;
 
   if (call_id == NULL)
     return NULL;
@@ -465,17 +460,16 @@ result_agent_id (LoomStore   *self,
 
   if (!(object = parse_object (doc, payload)))
     return NULL;
-  return g_strdup (loom_json_member_string (loom_json_member_object (object, "toolUseResult"),
-                                            "agentId"));
+  return g_strdup (
+    loom_json_member_string (loom_json_member_object (object, "toolUseResult"), "agentId"));
 }
 
 char *
-loom_store_find_subagent_session (LoomStore  *self,
-                                  gint64      event_id,
-                                  GError    **error)
+loom_store_find_subagent_session (LoomStore *self,
+                                  gint64     event_id,
+                                  GError   **error)
 {
-  static const char event_sql[] =
-    "SELECT session_id, call_id, payload FROM events WHERE id = ?1";
+  static const char event_sql[] = "SELECT session_id, call_id, payload FROM events WHERE id = ?1";
   /* A Codex thread id is the child's own session id; Claude Code names agent files after the
    * agent id; a 1.0 sidechain is only known by the prompt it was given. */
   static const char by_thread_sql[] =
@@ -491,16 +485,16 @@ loom_store_find_subagent_session (LoomStore  *self,
     "  AND (SELECT trim (m.text) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'"
     "       ORDER BY m.seq LIMIT 1) = trim (?2)"
     " ORDER BY s.id LIMIT 1";
-  g_autoptr(LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   g_autofree char *call_id = NULL;
   g_autofree char *payload = NULL;
   g_autofree char *agent_id = NULL;
-  GError *local_error = NULL;
-  sqlite3_stmt *stmt;
-  const LoomJson *object;
-  gint64 session_id = 0;
-  char *uuid;
-  int rc;
+  GError          *local_error = NULL;
+  sqlite3_stmt    *stmt;
+  const LoomJson  *object;
+  gint64           session_id = 0;
+  char            *uuid;
+  int              rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -518,8 +512,8 @@ loom_store_find_subagent_session (LoomStore  *self,
   if (rc != SQLITE_ROW)
     {
       if (rc == SQLITE_DONE)
-        g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND,
-                     "No event with row %" G_GINT64_FORMAT, event_id);
+        g_set_error (error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND, "No event with row %" G_GINT64_FORMAT,
+                     event_id);
       else
         loom_store_set_error (self, error, "read an event");
       return NULL;

@@ -14,11 +14,11 @@ column_strdup (sqlite3_stmt *stmt,
 }
 
 GListModel *
-loom_store_list_timeline (LoomStore   *self,
-                          const char  *id,
-                          guint        offset,
-                          guint        limit,
-                          GError     **error)
+loom_store_list_timeline (LoomStore  *self,
+                          const char *id,
+                          guint       offset,
+                          guint       limit,
+                          GError    **error)
 {
   static const char sql[] =
     "SELECT * FROM ("
@@ -28,10 +28,10 @@ loom_store_list_timeline (LoomStore   *self,
     "  SELECT id, seq, 0, NULL, kind, 0, NULL, created_at, text, tool_name, call_id, is_error,"
     "         path, change_kind, payload_size FROM events WHERE session_id = ?1"
     ") ORDER BY 2 LIMIT ?2 OFFSET ?3";
-  g_autoptr(GListStore) items = NULL;
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (GListStore) items = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   gint64 rowid;
-  int rc;
+  int    rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -63,7 +63,7 @@ loom_store_list_timeline (LoomStore   *self,
         .change_kind = column_strdup (stmt, 13),
         .payload_size = sqlite3_column_int64 (stmt, 14),
       };
-      g_autoptr(LoomTimelineItem) item = loom_timeline_item_new (&data);
+      g_autoptr (LoomTimelineItem) item = loom_timeline_item_new (&data);
 
       g_list_store_append (items, item);
     }

@@ -8,13 +8,13 @@
 
 /* Returns the project's row id, creating it on first sight; 0 when there is no project. */
 static gint64
-ensure_project (LoomStore   *self,
-                const char  *path,
-                const char  *name,
-                gint64       created_at,
-                GError     **error)
+ensure_project (LoomStore  *self,
+                const char *path,
+                const char *name,
+                gint64      created_at,
+                GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   g_autofree char *basename = NULL;
 
   if (path == NULL || *path == '\0')
@@ -43,10 +43,10 @@ ensure_project (LoomStore   *self,
 
 /* A parent or fork source given by uuid must already be stored. */
 static gboolean
-resolve_optional (LoomStore   *self,
-                  const char  *uuid,
-                  gint64      *rowid,
-                  GError     **error)
+resolve_optional (LoomStore  *self,
+                  const char *uuid,
+                  gint64     *rowid,
+                  GError    **error)
 {
   *rowid = 0;
   if (uuid == NULL)
@@ -78,13 +78,13 @@ bind_rowid_or_null (sqlite3_stmt *stmt,
 }
 
 gboolean
-loom_store_insert_session (LoomStore          *self,
-                           LoomSessionRecord  *r,
-                           GError            **error)
+loom_store_insert_session (LoomStore         *self,
+                           LoomSessionRecord *r,
+                           GError           **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   gint64 project_id, parent_id, fork_id;
-  int c = 1;
+  int    c = 1;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (r != NULL, FALSE);
@@ -107,7 +107,8 @@ loom_store_insert_session (LoomStore          *self,
   if (project_id < 0)
     goto fail;
 
-  stmt = loom_store_prepare (self,
+  stmt = loom_store_prepare (
+    self,
     "INSERT INTO sessions (uuid, title, source, source_path, source_session_id, source_missing,"
     "  project_id, cwd, git_branch, git_commit, agent_version, agent_mode, selected_agent_id,"
     "  model, models, created_at, updated_at, last_opened_at, archived_at, trashed_at,"
@@ -191,14 +192,14 @@ fail:
   "  UNION ALL SELECT seq FROM events WHERE session_id = ?1))"
 
 gint64
-loom_store_add_message (LoomStore   *self,
-                        gint64       session_id,
-                        const char  *role,
-                        const char  *text,
-                        gint64       created_at,
-                        GError     **error)
+loom_store_add_message (LoomStore  *self,
+                        gint64      session_id,
+                        const char *role,
+                        const char *text,
+                        gint64      created_at,
+                        GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   gint64 id;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);
@@ -224,9 +225,11 @@ loom_store_add_message (LoomStore   *self,
     }
   id = sqlite3_last_insert_rowid (self->db);
 
-  if (!loom_store_exec (self, "UPDATE sessions SET message_count = message_count + 1"
-                              " WHERE id = (SELECT session_id FROM messages"
-                              "             WHERE id = last_insert_rowid ())", error))
+  if (!loom_store_exec (self,
+                        "UPDATE sessions SET message_count = message_count + 1"
+                        " WHERE id = (SELECT session_id FROM messages"
+                        "             WHERE id = last_insert_rowid ())",
+                        error))
     goto fail;
 
   return loom_store_commit_indexed (self, error) ? id : 0;
@@ -237,15 +240,15 @@ fail:
 }
 
 gint64
-loom_store_add_event (LoomStore   *self,
-                      gint64       session_id,
-                      const char  *kind,
-                      const char  *tool_name,
-                      const char  *payload,
-                      gint64       created_at,
-                      GError     **error)
+loom_store_add_event (LoomStore  *self,
+                      gint64      session_id,
+                      const char *kind,
+                      const char *tool_name,
+                      const char *payload,
+                      gint64      created_at,
+                      GError    **error)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
   gint64 id;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), 0);
@@ -257,7 +260,8 @@ loom_store_add_event (LoomStore   *self,
   stmt = loom_store_prepare (self,
                              "INSERT INTO events (session_id, seq, kind, tool_name, text, payload,"
                              "                    payload_size, created_at)"
-                             " VALUES (?1, " NEXT_SEQ ", ?2, ?3, substr (ifnull (?4, ''), 1, 65536),"
+                             " VALUES (?1, " NEXT_SEQ
+                             ", ?2, ?3, substr (ifnull (?4, ''), 1, 65536),"
                              "         ?4, length (CAST (?4 AS BLOB)), ?5)",
                              error);
   if (stmt == NULL)
@@ -274,9 +278,11 @@ loom_store_add_event (LoomStore   *self,
     }
   id = sqlite3_last_insert_rowid (self->db);
 
-  if (!loom_store_exec (self, "UPDATE sessions SET event_count = event_count + 1"
-                              " WHERE id = (SELECT session_id FROM events"
-                              "             WHERE id = last_insert_rowid ())", error))
+  if (!loom_store_exec (self,
+                        "UPDATE sessions SET event_count = event_count + 1"
+                        " WHERE id = (SELECT session_id FROM events"
+                        "             WHERE id = last_insert_rowid ())",
+                        error))
     goto fail;
 
   return loom_store_commit_indexed (self, error) ? id : 0;

@@ -16,16 +16,15 @@ loom_store_cursor_clear (LoomStoreCursor *cursor)
 }
 
 gboolean
-loom_store_writer_load_cursor (LoomStoreWriter  *writer,
-                               const char       *path,
-                               LoomStoreCursor  *cursor,
-                               GError          **error)
+loom_store_writer_load_cursor (LoomStoreWriter *writer,
+                               const char      *path,
+                               LoomStoreCursor *cursor,
+                               GError         **error)
 {
-  static const char sql[] =
-    "SELECT device, inode, size, mtime, offset, line, prefix_hash, state"
-    " FROM import_cursors WHERE source_path = ?1";
-  sqlite3_stmt *stmt = loom_store_cached (writer->store, sql, error);
-  int rc;
+  static const char sql[] = "SELECT device, inode, size, mtime, offset, line, prefix_hash, state"
+                            " FROM import_cursors WHERE source_path = ?1";
+  sqlite3_stmt     *stmt = loom_store_cached (writer->store, sql, error);
+  int               rc;
 
   memset (cursor, 0, sizeof *cursor);
   if (stmt == NULL)
@@ -55,11 +54,11 @@ loom_store_writer_load_cursor (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_save_cursor (LoomStoreWriter        *writer,
-                               const char             *path,
-                               const char             *source,
-                               const LoomStoreCursor  *cursor,
-                               GError                **error)
+loom_store_writer_save_cursor (LoomStoreWriter       *writer,
+                               const char            *path,
+                               const char            *source,
+                               const LoomStoreCursor *cursor,
+                               GError               **error)
 {
   static const char sql[] =
     "INSERT INTO import_cursors (source_path, source, device, inode, size, mtime, offset, line,"
@@ -97,23 +96,20 @@ loom_store_writer_save_cursor (LoomStoreWriter        *writer,
 }
 
 gboolean
-loom_store_writer_foreach_cursor (LoomStoreWriter      *writer,
-                                  LoomStoreCursorFunc   func,
-                                  gpointer              data,
-                                  GError              **error)
+loom_store_writer_foreach_cursor (LoomStoreWriter    *writer,
+                                  LoomStoreCursorFunc func,
+                                  gpointer            data,
+                                  GError            **error)
 {
   static const char sql[] = "SELECT source_path, source, device, inode FROM import_cursors";
-  sqlite3_stmt *stmt;
-  int rc;
+  sqlite3_stmt     *stmt;
+  int               rc;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    func ((const char *)sqlite3_column_text (stmt, 0),
-          (const char *)sqlite3_column_text (stmt, 1),
-          (gint64)sqlite3_column_int64 (stmt, 2),
-          (gint64)sqlite3_column_int64 (stmt, 3),
-          data);
+    func ((const char *)sqlite3_column_text (stmt, 0), (const char *)sqlite3_column_text (stmt, 1),
+          (gint64)sqlite3_column_int64 (stmt, 2), (gint64)sqlite3_column_int64 (stmt, 3), data);
   sqlite3_reset (stmt);
   if (rc != SQLITE_DONE)
     {
@@ -124,14 +120,14 @@ loom_store_writer_foreach_cursor (LoomStoreWriter      *writer,
 }
 
 gboolean
-loom_store_writer_foreach_file (LoomStoreWriter    *writer,
-                                LoomStoreFileFunc   func,
-                                gpointer            data,
-                                GError            **error)
+loom_store_writer_foreach_file (LoomStoreWriter  *writer,
+                                LoomStoreFileFunc func,
+                                gpointer          data,
+                                GError          **error)
 {
   static const char sql[] = "SELECT source_path FROM import_cursors";
-  sqlite3_stmt *stmt;
-  int rc;
+  sqlite3_stmt     *stmt;
+  int               rc;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;
@@ -147,14 +143,14 @@ loom_store_writer_foreach_file (LoomStoreWriter    *writer,
 }
 
 gboolean
-loom_store_writer_knows_file (LoomStoreWriter  *writer,
-                              const char       *path,
-                              gboolean         *known,
-                              GError          **error)
+loom_store_writer_knows_file (LoomStoreWriter *writer,
+                              const char      *path,
+                              gboolean        *known,
+                              GError         **error)
 {
   static const char sql[] = "SELECT 1 FROM import_cursors WHERE source_path = ?1";
-  sqlite3_stmt *stmt;
-  int rc;
+  sqlite3_stmt     *stmt;
+  int               rc;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;
@@ -171,12 +167,12 @@ loom_store_writer_knows_file (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_rename_file (LoomStoreWriter  *writer,
-                               const char       *from,
-                               const char       *to,
-                               GError          **error)
+loom_store_writer_rename_file (LoomStoreWriter *writer,
+                               const char      *from,
+                               const char      *to,
+                               GError         **error)
 {
-  static const char * const statements[] = {
+  static const char *const statements[] = {
     "UPDATE import_cursors SET source_path = ?2 WHERE source_path = ?1",
     "UPDATE sessions SET source_path = ?2 WHERE source_path = ?1",
   };
@@ -196,20 +192,20 @@ loom_store_writer_rename_file (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_move_file (LoomStoreWriter  *writer,
-                             const char       *from,
-                             const char       *to,
-                             guint64           device,
-                             guint64           inode,
-                             gboolean          with_cursor,
-                             GError          **error)
+loom_store_writer_move_file (LoomStoreWriter *writer,
+                             const char      *from,
+                             const char      *to,
+                             guint64          device,
+                             guint64          inode,
+                             gboolean         with_cursor,
+                             GError         **error)
 {
   static const char move_sql[] =
     "UPDATE import_cursors SET source_path = ?2, device = ?3, inode = ?4 WHERE source_path = ?1";
   static const char drop_sql[] = "DELETE FROM import_cursors WHERE source_path = ?1";
   static const char sessions_sql[] =
     "UPDATE sessions SET source_path = ?2, source_missing = 0 WHERE source_path = ?1";
-  const char * const statements[] = { with_cursor ? move_sql : drop_sql, sessions_sql };
+  const char *const statements[] = { with_cursor ? move_sql : drop_sql, sessions_sql };
 
   for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
     {
@@ -233,16 +229,16 @@ loom_store_writer_move_file (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_clear_file (LoomStoreWriter  *writer,
-                              const char       *path,
-                              GError          **error)
+loom_store_writer_clear_file (LoomStoreWriter *writer,
+                              const char      *path,
+                              GError         **error)
 {
   /* Rows are indexed at the batch's end if their id is past the last one indexed before it
    * (index_deferred). SQLite gives a new row the highest id plus one: once the file's rows,
    * the newest, are gone, the rows read again would take ids at or below that mark, and never
    * be indexed. The mark comes down to the highest id left, below which every row was indexed
    * before the batch. */
-  static const char * const statements[] = {
+  static const char *const statements[] = {
     "DELETE FROM events WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
     "DELETE FROM messages WHERE session_id IN (SELECT id FROM sessions WHERE source_path = ?1)",
     "UPDATE index_deferred SET after_id = min (after_id, (SELECT ifnull (max (id), 0) FROM events))"
@@ -265,14 +261,13 @@ loom_store_writer_clear_file (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_forget_file (LoomStoreWriter  *writer,
-                               const char       *path,
-                               GError          **error)
+loom_store_writer_forget_file (LoomStoreWriter *writer,
+                               const char      *path,
+                               GError         **error)
 {
-  static const char sql[] =
-    "DELETE FROM import_cursors WHERE source_path = ?1"
-    " AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_path = ?1)";
-  sqlite3_stmt *stmt;
+  static const char sql[] = "DELETE FROM import_cursors WHERE source_path = ?1"
+                            " AND NOT EXISTS (SELECT 1 FROM sessions WHERE source_path = ?1)";
+  sqlite3_stmt     *stmt;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;
@@ -281,10 +276,10 @@ loom_store_writer_forget_file (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_mark_file_missing (LoomStoreWriter  *writer,
-                                     const char       *path,
-                                     guint            *n_marked,
-                                     GError          **error)
+loom_store_writer_mark_file_missing (LoomStoreWriter *writer,
+                                     const char      *path,
+                                     guint           *n_marked,
+                                     GError         **error)
 {
   static const char sql[] =
     "UPDATE sessions SET source_missing = 1 WHERE source_path = ?1 AND source_missing = 0";
@@ -305,9 +300,9 @@ loom_store_writer_mark_file_missing (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_unmark_file_missing (LoomStoreWriter  *writer,
-                                       const char       *path,
-                                       GError          **error)
+loom_store_writer_unmark_file_missing (LoomStoreWriter *writer,
+                                       const char      *path,
+                                       GError         **error)
 {
   static const char sql[] =
     "UPDATE sessions SET source_missing = 0 WHERE source_path = ?1 AND source_missing = 1";
@@ -320,14 +315,14 @@ loom_store_writer_unmark_file_missing (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_list_missing_files (LoomStoreWriter  *writer,
-                                      GPtrArray        *paths,
-                                      GError          **error)
+loom_store_writer_list_missing_files (LoomStoreWriter *writer,
+                                      GPtrArray       *paths,
+                                      GError         **error)
 {
-  static const char sql[] =
-    "SELECT DISTINCT source_path FROM sessions WHERE source_missing = 1 AND source_path IS NOT NULL";
-  sqlite3_stmt *stmt;
-  int rc;
+  static const char sql[] = "SELECT DISTINCT source_path FROM sessions"
+                            " WHERE source_missing = 1 AND source_path IS NOT NULL";
+  sqlite3_stmt     *stmt;
+  int               rc;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;

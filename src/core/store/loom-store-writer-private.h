@@ -16,32 +16,32 @@ struct _LoomStoreWriter
 
 /* Steps @stmt to its end and resets it: the first column of its row if it gives one (a
  * RETURNING id), else 0; -1 with @error set (saying what it was @doing) on a failure. */
-gint64   loom_store_writer_step           (LoomStoreWriter  *writer,
-                                           sqlite3_stmt     *stmt,
-                                           const char       *doing,
-                                           GError          **error);
+gint64 loom_store_writer_step (LoomStoreWriter *writer,
+                               sqlite3_stmt    *stmt,
+                               const char      *doing,
+                               GError         **error);
 /* The row an INSERT … ON CONFLICT DO NOTHING added, 0 when it met a conflict, -1 on an error. */
-gint64   loom_store_writer_step_inserting (LoomStoreWriter  *writer,
-                                           sqlite3_stmt     *stmt,
-                                           const char       *doing,
-                                           GError          **error);
+gint64 loom_store_writer_step_inserting (LoomStoreWriter *writer,
+                                         sqlite3_stmt    *stmt,
+                                         const char      *doing,
+                                         GError         **error);
 
 /* Binders that store NULL for what is not there. */
-void     loom_store_writer_bind_text      (sqlite3_stmt     *stmt,
-                                           int               index,
-                                           const char       *text);
-void     loom_store_writer_bind_line      (sqlite3_stmt     *stmt,
-                                           int               index,
-                                           const char       *text,
-                                           glong             max_chars);
-void     loom_store_writer_bind_path      (sqlite3_stmt     *stmt,
-                                           int               index,
-                                           const char       *path);
-void     loom_store_writer_bind_count     (sqlite3_stmt     *stmt,
-                                           int               index,
-                                           gint64            value);
-void     loom_store_writer_bind_row       (sqlite3_stmt     *stmt,
-                                           int               index,
-                                           gint64            row);
+void loom_store_writer_bind_text (sqlite3_stmt *stmt,
+                                  int           index,
+                                  const char   *text);
+void loom_store_writer_bind_line (sqlite3_stmt *stmt,
+                                  int           index,
+                                  const char   *text,
+                                  glong         max_chars);
+void loom_store_writer_bind_path (sqlite3_stmt *stmt,
+                                  int           index,
+                                  const char   *path);
+void loom_store_writer_bind_count (sqlite3_stmt *stmt,
+                                   int           index,
+                                   gint64        value);
+void loom_store_writer_bind_row (sqlite3_stmt *stmt,
+                                 int           index,
+                                 gint64        row);
 
 G_END_DECLS

@@ -15,9 +15,8 @@ is_tombstoned (LoomStoreWriter *writer,
                const char      *source_session_id,
                GError         **error)
 {
-  static const char sql[] =
-    "SELECT 1 FROM tombstones WHERE source = ?1 AND source_session_id = ?2";
-  sqlite3_stmt *stmt = loom_store_cached (writer->store, sql, error);
+  static const char sql[] = "SELECT 1 FROM tombstones WHERE source = ?1 AND source_session_id = ?2";
+  sqlite3_stmt     *stmt = loom_store_cached (writer->store, sql, error);
 
   if (stmt == NULL)
     return FALSE;
@@ -40,8 +39,8 @@ find_session (LoomStoreWriter *writer,
     "SELECT id, ifnull (project_id, 0), ifnull (parent_session_id, 0) FROM sessions"
     " WHERE source = ?1 AND source_session_id = ?2";
   sqlite3_stmt *stmt = loom_store_cached (writer->store, sql, error);
-  gint64 id = 0;
-  int rc;
+  gint64        id = 0;
+  int           rc;
 
   if (stmt == NULL)
     return -1;
@@ -80,8 +79,8 @@ create_session (LoomStoreWriter *writer,
     "INSERT INTO sessions (uuid, source, source_session_id, project_id, parent_session_id)"
     " VALUES (?1, ?2, ?3, ?4, ?5)";
   g_autofree char *uuid = g_uuid_string_random ();
-  sqlite3_stmt *stmt = loom_store_cached (writer->store, sql, error);
-  gint64 id;
+  sqlite3_stmt    *stmt = loom_store_cached (writer->store, sql, error);
+  gint64           id;
 
   if (stmt == NULL)
     return -1;
@@ -110,8 +109,8 @@ ensure_project (LoomStoreWriter *writer,
   static const char earlier_sql[] =
     "UPDATE projects SET created_at = ?2 WHERE id = ?1 AND (created_at = 0 OR ?2 < created_at)";
   g_autofree char *name = NULL;
-  sqlite3_stmt *stmt;
-  gint64 id;
+  sqlite3_stmt    *stmt;
+  gint64           id;
 
   if (path == NULL || *path == '\0')
     return 0;
@@ -159,8 +158,8 @@ ensure_parent (LoomStoreWriter *writer,
   if (parent == 0)
     {
       static const char name_sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1";
-      g_autofree char *title = NULL;
-      sqlite3_stmt *stmt;
+      g_autofree char  *title = NULL;
+      sqlite3_stmt     *stmt;
 
       /* A placeholder until the parent's own file is imported, which names it properly. */
       parent = create_session (writer, source, parent_source_id, 0, 0, n_created, error);
@@ -184,12 +183,12 @@ ensure_parent (LoomStoreWriter *writer,
 #define NEW_ID "?3 || substr (sessions.source_session_id, length (?2) + 1)"
 
 gboolean
-loom_store_writer_rekey_session (LoomStoreWriter  *writer,
-                                 const char       *source,
-                                 const char       *old_id,
-                                 const char       *new_id,
-                                 const char       *path,
-                                 GError          **error)
+loom_store_writer_rekey_session (LoomStoreWriter *writer,
+                                 const char      *source,
+                                 const char      *old_id,
+                                 const char      *new_id,
+                                 const char      *path,
+                                 GError         **error)
 {
   static const char find_sql[] =
     "SELECT id, source_path IS ?4 FROM sessions WHERE source = ?1 AND source_session_id = ?2";
@@ -198,17 +197,17 @@ loom_store_writer_rekey_session (LoomStoreWriter  *writer,
   static const char adopt_sql[] =
     "UPDATE sessions SET parent_session_id = ?2 WHERE parent_session_id = ?1";
   static const char drop_sql[] = "DELETE FROM sessions WHERE id = ?1";
-  static const char rename_sql[] =
-    "UPDATE sessions SET source_session_id = " NEW_ID " WHERE" OF_OLD_ID " AND source_path IS ?4"
-    "  AND NOT EXISTS (SELECT 1 FROM sessions t WHERE t.source = ?1"
-    "                  AND t.source_session_id = " NEW_ID ")";
+  static const char rename_sql[] = "UPDATE sessions SET source_session_id = " NEW_ID
+                                   " WHERE" OF_OLD_ID " AND source_path IS ?4"
+                                   "  AND NOT EXISTS (SELECT 1 FROM sessions t WHERE t.source = ?1"
+                                   "                  AND t.source_session_id = " NEW_ID ")";
   /* Deleted for good under the old id is deleted under the new one. */
   static const char tombstones_sql[] =
     "INSERT OR IGNORE INTO tombstones (source, source_session_id, deleted_at)"
     " SELECT source, ?3 || substr (source_session_id, length (?2) + 1), deleted_at"
     " FROM tombstones WHERE" OF_OLD_ID;
-  gint64 old_row = 0, new_row = 0;
-  gboolean old_ours = FALSE, new_placeholder = FALSE;
+  gint64        old_row = 0, new_row = 0;
+  gboolean      old_ours = FALSE, new_placeholder = FALSE;
   sqlite3_stmt *stmt;
 
   if (g_strcmp0 (old_id, new_id) == 0)
@@ -267,43 +266,42 @@ loom_store_writer_rekey_session (LoomStoreWriter  *writer,
 
 /* What loom_store_writer_upsert_session () sets, but for the links to the project and the
  * parent. */
-#define SESSION_METADATA                                                                    \
-  "UPDATE sessions SET"                                                                     \
-  "  source_path = coalesce (?2, source_path), source_missing = 0,"                         \
-  "  agent_title = coalesce (?3, agent_title),"                                             \
-  "  cwd = coalesce (?5, cwd), git_branch = coalesce (?6, git_branch),"                     \
+#define SESSION_METADATA \
+  "UPDATE sessions SET" \
+  "  source_path = coalesce (?2, source_path), source_missing = 0," \
+  "  agent_title = coalesce (?3, agent_title)," \
+  "  cwd = coalesce (?5, cwd), git_branch = coalesce (?6, git_branch)," \
   "  git_commit = coalesce (?7, git_commit), agent_version = coalesce (?8, agent_version)," \
-  "  agent_mode = coalesce (?9, agent_mode),"                                               \
-  "  selected_agent_id = coalesce (?10, selected_agent_id),"                                \
-  "  session_type = coalesce (?11, session_type),"                                          \
-  "  task_objective = coalesce (?13, task_objective),"                                      \
-  "  task_status = coalesce (?14, task_status),"                                            \
-  "  created_at = CASE WHEN ?15 > 0 AND (created_at = 0 OR ?15 < created_at) THEN ?15"      \
-  "               ELSE created_at END,"                                                     \
+  "  agent_mode = coalesce (?9, agent_mode)," \
+  "  selected_agent_id = coalesce (?10, selected_agent_id)," \
+  "  session_type = coalesce (?11, session_type)," \
+  "  task_objective = coalesce (?13, task_objective)," \
+  "  task_status = coalesce (?14, task_status)," \
+  "  created_at = CASE WHEN ?15 > 0 AND (created_at = 0 OR ?15 < created_at) THEN ?15" \
+  "               ELSE created_at END," \
   "  updated_at = max (updated_at, ?16)"
 
 gint64
-loom_store_writer_upsert_session (LoomStoreWriter          *writer,
-                                  const LoomSessionRecord  *meta,
-                                  const char               *source,
-                                  const char               *path,
-                                  guint                    *n_created,
-                                  GError                  **error)
+loom_store_writer_upsert_session (LoomStoreWriter         *writer,
+                                  const LoomSessionRecord *meta,
+                                  const char              *source,
+                                  const char              *path,
+                                  guint                   *n_created,
+                                  GError                 **error)
 {
   /* The project and the parent are foreign keys, set only when they change: an UPDATE that
    * sets a foreign key may fail after changing the row, so SQLite first copies every page it
    * changes to a statement journal. Most calls bring the links the session already has. */
   static const char sql[] = SESSION_METADATA " WHERE id = ?1";
-  static const char linking_sql[] =
-    SESSION_METADATA ", project_id = coalesce (?4, project_id),"
+  static const char linking_sql[] = SESSION_METADATA
+    ", project_id = coalesce (?4, project_id),"
     "  parent_session_id = coalesce (?12, parent_session_id)"
     " WHERE id = ?1";
-  g_autofree char *project_path =
-    loom_naming_bound_path (meta->project_path ? meta->project_path : meta->cwd,
-                            LOOM_NAMING_PATH_LIMIT);
+  g_autofree char *project_path = loom_naming_bound_path (
+    meta->project_path ? meta->project_path : meta->cwd, LOOM_NAMING_PATH_LIMIT);
   sqlite3_stmt *stmt;
-  gint64 id, project_id, parent_id;
-  gint64 linked_project = 0, linked_parent = 0;
+  gint64        id, project_id, parent_id;
+  gint64        linked_project = 0, linked_parent = 0;
 
   if (is_tombstoned (writer, source, meta->source_session_id, error))
     return 0;
@@ -312,7 +310,7 @@ loom_store_writer_upsert_session (LoomStoreWriter          *writer,
 
   /* The parent first: a sub-agent of a session deleted for good is not imported either. */
   parent_id = ensure_parent (writer, source, meta->parent_uuid, n_created, error);
-  if (parent_id < 0)  /* an error, or PARENT_DELETED */
+  if (parent_id < 0) /* an error, or PARENT_DELETED */
     return 0;
 
   project_id = ensure_project (writer, project_path, meta->created_at, error);
@@ -333,7 +331,9 @@ loom_store_writer_upsert_session (LoomStoreWriter          *writer,
 
   stmt = loom_store_cached (writer->store,
                             (project_id > 0 && project_id != linked_project) ||
-                            (parent_id > 0 && parent_id != linked_parent) ? linking_sql : sql,
+                                (parent_id > 0 && parent_id != linked_parent)
+                              ? linking_sql
+                              : sql,
                             error);
   if (stmt == NULL)
     return 0;
@@ -358,4 +358,3 @@ loom_store_writer_upsert_session (LoomStoreWriter          *writer,
     return 0;
   return id;
 }
-

@@ -11,9 +11,9 @@
 #define EVENT_TEXT_LIMIT 65536
 
 gint64
-loom_store_writer_last_seq (LoomStoreWriter  *writer,
-                            gint64            session_id,
-                            GError          **error)
+loom_store_writer_last_seq (LoomStoreWriter *writer,
+                            gint64           session_id,
+                            GError         **error)
 {
   static const char sql[] =
     "SELECT max (ifnull ((SELECT max (seq) FROM messages WHERE session_id = ?1), 0),"
@@ -33,7 +33,7 @@ find_message (LoomStoreWriter *writer,
               GError         **error)
 {
   static const char sql[] = "SELECT id FROM messages WHERE session_id = ?1 AND source_id = ?2";
-  sqlite3_stmt *stmt = loom_store_cached (writer->store, sql, error);
+  sqlite3_stmt     *stmt = loom_store_cached (writer->store, sql, error);
 
   if (stmt == NULL)
     return -1;
@@ -50,38 +50,38 @@ find_message (LoomStoreWriter *writer,
 #define RAISED(column, param) \
   "  " column " = max (coalesce (" param ", " column "), coalesce (" column ", " param "))"
 static gint64
-update_message (LoomStoreWriter         *writer,
-                gint64                   id,
-                const LoomStoreMessage  *m,
-                GError                 **error)
+update_message (LoomStoreWriter        *writer,
+                gint64                  id,
+                const LoomStoreMessage *m,
+                GError                **error)
 {
   static const char update_sql[] =
     "UPDATE messages SET"
     "  text = CASE WHEN ?2 = '' OR ?2 = text THEN text WHEN text = '' THEN ?2"
     "              ELSE text || char (10) || char (10) || ?2 END,"
-    "  flags = flags | ?3, model = coalesce (?4, model),"
-    RAISED ("input_tokens", "?5") "," RAISED ("output_tokens", "?6") ","
-    RAISED ("cache_read_tokens", "?7") "," RAISED ("cache_creation_tokens", "?8") ","
-    RAISED ("reasoning_tokens", "?9")
-    " WHERE id = ?1";
+    "  flags = flags | ?3, model = coalesce (?4, model)," RAISED ("input_tokens", "?5") "," RAISED (
+      "output_tokens", "?6") "," RAISED ("cache_read_tokens",
+                                         "?7") "," RAISED ("cache_creation_tokens",
+                                                           "?8") "," RAISED ("reasoning_tokens",
+                                                                             "?9") " WHERE id = ?1";
   /* The same without text and flags, whose update trigger keeps the search index current. A
    * statement that may fire a trigger is one SQLite must be able to undo halfway, so it copies
    * each page it changes to a statement journal first: most updates (Claude's records of a
    * message's tool calls and thinking) only bring the usage, and need none of that. */
   static const char update_usage_sql[] =
     "UPDATE messages SET"
-    "  model = coalesce (?4, model),"
-    RAISED ("input_tokens", "?5") "," RAISED ("output_tokens", "?6") ","
-    RAISED ("cache_read_tokens", "?7") "," RAISED ("cache_creation_tokens", "?8") ","
-    RAISED ("reasoning_tokens", "?9")
-    " WHERE id = ?1";
-  gboolean has_text = m->text != NULL && *m->text != '\0';
+    "  model = coalesce (?4, model)," RAISED ("input_tokens", "?5") "," RAISED (
+      "output_tokens", "?6") "," RAISED ("cache_read_tokens",
+                                         "?7") "," RAISED ("cache_creation_tokens",
+                                                           "?8") "," RAISED ("reasoning_tokens",
+                                                                             "?9") " WHERE id = ?1";
+  gboolean      has_text = m->text != NULL && *m->text != '\0';
   sqlite3_stmt *stmt;
 
   /* Nothing to add: spare the write (and the index update it would trigger). */
-  if (!has_text && m->flags == 0 && m->model == NULL &&
-      m->input_tokens < 0 && m->output_tokens < 0 && m->cache_read_tokens < 0 &&
-      m->cache_creation_tokens < 0 && m->reasoning_tokens < 0)
+  if (!has_text && m->flags == 0 && m->model == NULL && m->input_tokens < 0 &&
+      m->output_tokens < 0 && m->cache_read_tokens < 0 && m->cache_creation_tokens < 0 &&
+      m->reasoning_tokens < 0)
     return id;
 
   stmt = loom_store_cached (writer->store,
@@ -101,12 +101,12 @@ update_message (LoomStoreWriter         *writer,
 }
 
 gint64
-loom_store_writer_add_message (LoomStoreWriter         *writer,
-                               gint64                   session_id,
-                               gint64                   seq,
-                               const LoomStoreMessage  *m,
-                               guint64                 *n_added,
-                               GError                 **error)
+loom_store_writer_add_message (LoomStoreWriter        *writer,
+                               gint64                  session_id,
+                               gint64                  seq,
+                               const LoomStoreMessage *m,
+                               guint64                *n_added,
+                               GError                **error)
 {
   /* Insert first, the common case; a conflict on (session, source_id) means the message was
    * seen before, and it is updated instead. */
@@ -117,7 +117,7 @@ loom_store_writer_add_message (LoomStoreWriter         *writer,
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
     " ON CONFLICT (session_id, source_id) WHERE source_id IS NOT NULL DO NOTHING";
   sqlite3_stmt *stmt;
-  gint64 id;
+  gint64        id;
 
   if (!(stmt = loom_store_cached (writer->store, insert_sql, error)))
     return 0;
@@ -174,7 +174,7 @@ bounded_text (const char *text,
               char      **owned)
 {
   const char *end;
-  gsize len;
+  gsize       len;
 
   *owned = NULL;
   if (text == NULL)
@@ -188,12 +188,12 @@ bounded_text (const char *text,
 }
 
 gint64
-loom_store_writer_add_event (LoomStoreWriter       *writer,
-                             gint64                 session_id,
-                             gint64                 seq,
-                             const LoomStoreEvent  *e,
-                             guint64               *n_added,
-                             GError               **error)
+loom_store_writer_add_event (LoomStoreWriter      *writer,
+                             gint64                session_id,
+                             gint64                seq,
+                             const LoomStoreEvent *e,
+                             guint64              *n_added,
+                             GError              **error)
 {
   static const char sql[] =
     "INSERT INTO events (session_id, seq, kind, message_id, call_id, tool_name, is_error, path,"
@@ -201,8 +201,8 @@ loom_store_writer_add_event (LoomStoreWriter       *writer,
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
     " ON CONFLICT (session_id, kind, source_id) WHERE source_id IS NOT NULL DO NOTHING";
   g_autofree char *owned = NULL;
-  sqlite3_stmt *stmt;
-  gint64 id;
+  sqlite3_stmt    *stmt;
+  gint64           id;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return 0;
@@ -224,7 +224,7 @@ loom_store_writer_add_event (LoomStoreWriter       *writer,
   id = loom_store_writer_step_inserting (writer, stmt, "add an event", error);
   if (id < 0)
     return 0;
-  if (id == 0)  /* seen before: the same kind and source id */
+  if (id == 0) /* seen before: the same kind and source id */
     return MAX (find_event (writer, session_id, e->kind, e->source_id, error), 0);
   (*n_added)++;
   return id;
@@ -243,57 +243,57 @@ loom_store_writer_add_event (LoomStoreWriter       *writer,
 static const char recompute_sql[] =
   "UPDATE sessions SET"
   "  n_user_messages = m.n_user, n_assistant_messages = m.n_assistant,"
-  "  message_count = m.n_user + m.n_assistant,"
-  SUMMED_TOKENS ("tokens_input", "input")
-  SUMMED_TOKENS ("tokens_output", "output")
-  SUMMED_TOKENS ("tokens_cache_read", "cache_read")
-  SUMMED_TOKENS ("tokens_cache_creation", "cache_creation")
-  "  tokens_reasoning = CASE WHEN m.n_tokens > 0 THEN m.reasoning ELSE tokens_reasoning END,"
-  "  n_tool_calls = e.n_calls, n_tool_results = e.n_results, n_tool_errors = e.n_errors,"
-  "  n_reasoning = e.n_reasoning, event_count = e.n,"
-  "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
-  "                (SELECT tool_name, count(*) AS n FROM events"
-  "                 WHERE session_id = ?1 AND kind = 'tool_call' AND tool_name IS NOT NULL"
-  "                 GROUP BY tool_name ORDER BY n DESC, tool_name)),"
-  "  models = (SELECT ifnull (json_group_array (model), '[]') FROM"
-  "            (SELECT model, min (seq) AS first FROM messages"
-  "             WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
-  "             GROUP BY model ORDER BY first)),"
-  "  model = coalesce ((SELECT model FROM messages"
-  "                     WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
-  "                     GROUP BY model ORDER BY count(*) DESC, min (seq) LIMIT 1), model),"
-  "  created_at = (SELECT ifnull (min (t), 0) FROM (SELECT nullif (sessions.created_at, 0) AS t"
-  "                UNION ALL SELECT m.first UNION ALL SELECT e.first)),"
-  "  updated_at = (SELECT ifnull (max (t), 0) FROM (SELECT sessions.updated_at AS t"
-  "                UNION ALL SELECT m.last UNION ALL SELECT e.last))"
-  " FROM (SELECT count(*) FILTER (WHERE role = 'user' AND flags & ?2 = 0) AS n_user,"
-  "              count(*) FILTER (WHERE role = 'assistant' AND flags & ?3 = 0) AS n_assistant,"
-  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last,"
-  "              sum (input_tokens) AS input, sum (output_tokens) AS output,"
-  "              sum (cache_read_tokens) AS cache_read,"
-  "              sum (cache_creation_tokens) AS cache_creation,"
-  "              sum (reasoning_tokens) AS reasoning,"
-  "              count (input_tokens) + count (output_tokens) AS n_tokens"
-  "       FROM messages WHERE session_id = ?1) AS m,"
-  "      (SELECT count(*) FILTER (WHERE kind = 'tool_call') AS n_calls,"
-  "              count(*) FILTER (WHERE kind = 'tool_result') AS n_results,"
-  "              count(*) FILTER (WHERE kind = 'tool_result' AND is_error) AS n_errors,"
-  "              count(*) FILTER (WHERE kind = 'reasoning') AS n_reasoning,"
-  "              count(*) AS n,"
-  "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
-  "       FROM events WHERE session_id = ?1) AS e"
-  " WHERE sessions.id = ?1";
+  "  message_count = m.n_user + m.n_assistant," SUMMED_TOKENS (
+    "tokens_input",
+    "input") SUMMED_TOKENS ("tokens_output", "output")
+    SUMMED_TOKENS ("tokens_cache_read", "cache_read") SUMMED_TOKENS (
+      "tokens_cache_creation",
+      "cache_creation") "  tokens_reasoning = CASE WHEN m.n_tokens > 0 THEN m.reasoning ELSE tokens_reasoning END,"
+                        "  n_tool_calls = e.n_calls, n_tool_results = e.n_results, n_tool_errors = e.n_errors,"
+                        "  n_reasoning = e.n_reasoning, event_count = e.n,"
+                        "  tools_used = (SELECT ifnull (json_group_object (tool_name, n), '{}') FROM"
+                        "                (SELECT tool_name, count(*) AS n FROM events"
+                        "                 WHERE session_id = ?1 AND kind = 'tool_call' AND tool_name IS NOT NULL"
+                        "                 GROUP BY tool_name ORDER BY n DESC, tool_name)),"
+                        "  models = (SELECT ifnull (json_group_array (model), '[]') FROM"
+                        "            (SELECT model, min (seq) AS first FROM messages"
+                        "             WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
+                        "             GROUP BY model ORDER BY first)),"
+                        "  model = coalesce ((SELECT model FROM messages"
+                        "                     WHERE session_id = ?1 AND model IS NOT NULL AND model != ''"
+                        "                     GROUP BY model ORDER BY count(*) DESC, min (seq) LIMIT 1), model),"
+                        "  created_at = (SELECT ifnull (min (t), 0) FROM (SELECT nullif (sessions.created_at, 0) AS t"
+                        "                UNION ALL SELECT m.first UNION ALL SELECT e.first)),"
+                        "  updated_at = (SELECT ifnull (max (t), 0) FROM (SELECT sessions.updated_at AS t"
+                        "                UNION ALL SELECT m.last UNION ALL SELECT e.last))"
+                        " FROM (SELECT count(*) FILTER (WHERE role = 'user' AND flags & ?2 = 0) AS n_user,"
+                        "              count(*) FILTER (WHERE role = 'assistant' AND flags & ?3 = 0) AS n_assistant,"
+                        "              min (nullif (created_at, 0)) AS first, max (created_at) AS last,"
+                        "              sum (input_tokens) AS input, sum (output_tokens) AS output,"
+                        "              sum (cache_read_tokens) AS cache_read,"
+                        "              sum (cache_creation_tokens) AS cache_creation,"
+                        "              sum (reasoning_tokens) AS reasoning,"
+                        "              count (input_tokens) + count (output_tokens) AS n_tokens"
+                        "       FROM messages WHERE session_id = ?1) AS m,"
+                        "      (SELECT count(*) FILTER (WHERE kind = 'tool_call') AS n_calls,"
+                        "              count(*) FILTER (WHERE kind = 'tool_result') AS n_results,"
+                        "              count(*) FILTER (WHERE kind = 'tool_result' AND is_error) AS n_errors,"
+                        "              count(*) FILTER (WHERE kind = 'reasoning') AS n_reasoning,"
+                        "              count(*) AS n,"
+                        "              min (nullif (created_at, 0)) AS first, max (created_at) AS last"
+                        "       FROM events WHERE session_id = ?1) AS e"
+                        " WHERE sessions.id = ?1";
 
 static const char reported_tokens_sql[] =
   "UPDATE sessions SET tokens_input = ?2, tokens_output = ?3, tokens_cache_read = ?4,"
   "  tokens_cache_creation = ?5, tokens_reasoning = ?6 WHERE id = ?1";
 
 gboolean
-loom_store_writer_recount_session (LoomStoreWriter  *writer,
-                                   gint64            session_id,
-                                   guint             not_a_prompt,
-                                   guint             not_a_reply,
-                                   GError          **error)
+loom_store_writer_recount_session (LoomStoreWriter *writer,
+                                   gint64           session_id,
+                                   guint            not_a_prompt,
+                                   guint            not_a_reply,
+                                   GError         **error)
 {
   sqlite3_stmt *stmt = loom_store_cached (writer->store, recompute_sql, error);
 
@@ -306,14 +306,14 @@ loom_store_writer_recount_session (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_set_tokens (LoomStoreWriter  *writer,
-                              gint64            session_id,
-                              gint64            input,
-                              gint64            output,
-                              gint64            cache_read,
-                              gint64            cache_creation,
-                              gint64            reasoning,
-                              GError          **error)
+loom_store_writer_set_tokens (LoomStoreWriter *writer,
+                              gint64           session_id,
+                              gint64           input,
+                              gint64           output,
+                              gint64           cache_read,
+                              gint64           cache_creation,
+                              gint64           reasoning,
+                              GError         **error)
 {
   sqlite3_stmt *stmt = loom_store_cached (writer->store, reported_tokens_sql, error);
 
@@ -329,14 +329,14 @@ loom_store_writer_set_tokens (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_get_models (LoomStoreWriter  *writer,
-                              gint64            session_id,
-                              char            **models_json,
-                              char            **model,
-                              GError          **error)
+loom_store_writer_get_models (LoomStoreWriter *writer,
+                              gint64           session_id,
+                              char           **models_json,
+                              char           **model,
+                              GError         **error)
 {
   static const char sql[] = "SELECT models, model FROM sessions WHERE id = ?1";
-  sqlite3_stmt *stmt;
+  sqlite3_stmt     *stmt;
 
   *models_json = NULL;
   *model = NULL;
@@ -353,14 +353,14 @@ loom_store_writer_get_models (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_set_models (LoomStoreWriter  *writer,
-                              gint64            session_id,
-                              const char       *models_json,
-                              const char       *model,
-                              GError          **error)
+loom_store_writer_set_models (LoomStoreWriter *writer,
+                              gint64           session_id,
+                              const char      *models_json,
+                              const char      *model,
+                              GError         **error)
 {
   static const char sql[] = "UPDATE sessions SET models = ?2, model = ?3 WHERE id = ?1";
-  sqlite3_stmt *stmt;
+  sqlite3_stmt     *stmt;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;
@@ -371,14 +371,14 @@ loom_store_writer_set_models (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_get_title_sources (LoomStoreWriter  *writer,
-                                     gint64            session_id,
-                                     guint             not_a_prompt,
-                                     gboolean         *locked,
-                                     char            **agent_title,
-                                     char            **first_prompt,
-                                     gint64           *created_at,
-                                     GError          **error)
+loom_store_writer_get_title_sources (LoomStoreWriter *writer,
+                                     gint64           session_id,
+                                     guint            not_a_prompt,
+                                     gboolean        *locked,
+                                     char           **agent_title,
+                                     char           **first_prompt,
+                                     gint64          *created_at,
+                                     GError         **error)
 {
   static const char sql[] =
     "SELECT s.title_locked, s.agent_title, s.created_at,"
@@ -386,7 +386,7 @@ loom_store_writer_get_title_sources (LoomStoreWriter  *writer,
     "        AND flags & ?2 = 0 AND text != '' ORDER BY seq LIMIT 1)"
     " FROM sessions s WHERE s.id = ?1";
   sqlite3_stmt *stmt;
-  int rc;
+  int           rc;
 
   *locked = FALSE;
   *agent_title = NULL;
@@ -420,14 +420,14 @@ loom_store_writer_get_title_sources (LoomStoreWriter  *writer,
 }
 
 gboolean
-loom_store_writer_set_title (LoomStoreWriter  *writer,
-                             gint64            session_id,
-                             const char       *title,
-                             GError          **error)
+loom_store_writer_set_title (LoomStoreWriter *writer,
+                             gint64           session_id,
+                             const char      *title,
+                             GError         **error)
 {
   /* Most passes find the name unchanged: then the row is not written at all. */
   static const char sql[] = "UPDATE sessions SET title = ?2 WHERE id = ?1 AND title IS NOT ?2";
-  sqlite3_stmt *stmt;
+  sqlite3_stmt     *stmt;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return FALSE;

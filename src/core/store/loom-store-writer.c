@@ -96,12 +96,12 @@ loom_store_writer_bind_row (sqlite3_stmt *stmt,
 }
 
 gint64
-loom_store_writer_step (LoomStoreWriter  *writer,
-                        sqlite3_stmt     *stmt,
-                        const char       *doing,
-                        GError          **error)
+loom_store_writer_step (LoomStoreWriter *writer,
+                        sqlite3_stmt    *stmt,
+                        const char      *doing,
+                        GError         **error)
 {
-  int rc = sqlite3_step (stmt);
+  int    rc = sqlite3_step (stmt);
   gint64 id = 0;
 
   if (rc == SQLITE_ROW)
@@ -122,10 +122,10 @@ loom_store_writer_step (LoomStoreWriter  *writer,
 /* Not RETURNING: SQLite gathers returned rows in a temporary table, opened and closed for
  * every statement — per message and event, a twentieth of an import. */
 gint64
-loom_store_writer_step_inserting (LoomStoreWriter  *writer,
-                                  sqlite3_stmt     *stmt,
-                                  const char       *doing,
-                                  GError          **error)
+loom_store_writer_step_inserting (LoomStoreWriter *writer,
+                                  sqlite3_stmt    *stmt,
+                                  const char      *doing,
+                                  GError         **error)
 {
   sqlite3 *db = sqlite3_db_handle (stmt);
 
@@ -137,45 +137,44 @@ loom_store_writer_step_inserting (LoomStoreWriter  *writer,
 /* ——— The pass ——— */
 
 gboolean
-loom_store_writer_prepare_bulk (LoomStoreWriter  *writer,
-                                GError          **error)
+loom_store_writer_prepare_bulk (LoomStoreWriter *writer,
+                                GError         **error)
 {
   /* Bulk writes touch the tables, their indexes and the full-text index at once: a larger page
    * cache keeps them in memory between files, and fewer checkpoints spare the disk. */
   return loom_store_exec (writer->store,
-                          "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;",
-                          error);
+                          "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;", error);
 }
 
 gboolean
-loom_store_writer_hold_index_merges (LoomStoreWriter  *writer,
-                                     GError          **error)
+loom_store_writer_hold_index_merges (LoomStoreWriter *writer,
+                                     GError         **error)
 {
   return loom_store_hold_index_merges (writer->store, error);
 }
 
 gboolean
-loom_store_writer_resume_index_merges (LoomStoreWriter  *writer,
-                                       GError          **error)
+loom_store_writer_resume_index_merges (LoomStoreWriter *writer,
+                                       GError         **error)
 {
   return loom_store_resume_index_merges (writer->store, error);
 }
 
 gboolean
-loom_store_writer_index_wants_merging (LoomStoreWriter  *writer,
-                                       guint64           added,
-                                       gboolean         *wants,
-                                       GError          **error)
+loom_store_writer_index_wants_merging (LoomStoreWriter *writer,
+                                       guint64          added,
+                                       gboolean        *wants,
+                                       GError         **error)
 {
   return loom_store_index_wants_merging (writer->store, added, wants, error);
 }
 
 gboolean
-loom_store_writer_merge_index_step (LoomStoreWriter  *writer,
-                                    gboolean          first,
-                                    guint             pages,
-                                    gboolean         *merged,
-                                    GError          **error)
+loom_store_writer_merge_index_step (LoomStoreWriter *writer,
+                                    gboolean         first,
+                                    guint            pages,
+                                    gboolean        *merged,
+                                    GError         **error)
 {
   return loom_store_merge_index_step (writer->store, first, pages, merged, error);
 }
@@ -183,29 +182,29 @@ loom_store_writer_merge_index_step (LoomStoreWriter  *writer,
 /* ——— Transactions ——— */
 
 gboolean
-loom_store_writer_begin_batch (LoomStoreWriter  *writer,
-                               GError          **error)
+loom_store_writer_begin_batch (LoomStoreWriter *writer,
+                               GError         **error)
 {
   return loom_store_begin_indexed (writer->store, error);
 }
 
 gboolean
-loom_store_writer_commit_batch (LoomStoreWriter  *writer,
-                                GError          **error)
+loom_store_writer_commit_batch (LoomStoreWriter *writer,
+                                GError         **error)
 {
   return loom_store_commit_indexed (writer->store, error);
 }
 
 gboolean
-loom_store_writer_begin (LoomStoreWriter  *writer,
-                         GError          **error)
+loom_store_writer_begin (LoomStoreWriter *writer,
+                         GError         **error)
 {
   return loom_store_begin (writer->store, error);
 }
 
 gboolean
-loom_store_writer_commit (LoomStoreWriter  *writer,
-                          GError          **error)
+loom_store_writer_commit (LoomStoreWriter *writer,
+                          GError         **error)
 {
   return loom_store_commit (writer->store, error);
 }

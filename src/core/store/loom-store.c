@@ -19,7 +19,7 @@ G_DEFINE_FINAL_TYPE (LoomStore, loom_store, G_TYPE_OBJECT)
 /* Added once by loom_core_init (), read by every connection the store opens after. */
 G_LOCK_DEFINE_STATIC (hooks);
 static const LoomStoreConnectionHook *hooks[LOOM_STORE_MAX_CONNECTION_HOOKS];
-static guint n_hooks;
+static guint                          n_hooks;
 
 void
 loom_store_add_connection_hook (const LoomStoreConnectionHook *hook)
@@ -53,8 +53,8 @@ loom_store_has_connection_hooks (void)
 
 /* Runs every hook on the connection just opened, keeping what each will flush. */
 static gboolean
-connect_hooks (LoomStore  *self,
-               GError    **error)
+connect_hooks (LoomStore *self,
+               GError   **error)
 {
   gboolean ok = TRUE;
 
@@ -66,8 +66,8 @@ connect_hooks (LoomStore  *self,
 }
 
 gboolean
-loom_store_flush_noted (LoomStore  *self,
-                        GError    **error)
+loom_store_flush_noted (LoomStore *self,
+                        GError   **error)
 {
   for (guint i = 0; i < G_N_ELEMENTS (self->noted); i++)
     if (self->noted[i] != NULL && hooks[i]->flush != NULL &&
@@ -140,7 +140,7 @@ char *
 loom_store_default_path (void)
 {
   g_autofree char *dir = NULL;
-  const char *env = g_getenv ("LOOM_DB");
+  const char      *env = g_getenv ("LOOM_DB");
 
   if (env != NULL && *env != '\0')
     return g_strdup (env);
@@ -154,7 +154,7 @@ loom_store_set_error (LoomStore  *self,
                       GError    **error,
                       const char *doing)
 {
-  int code = sqlite3_extended_errcode (self->db);
+  int       code = sqlite3_extended_errcode (self->db);
   LoomError loom_code = LOOM_ERROR_DATABASE;
 
   if ((code & 0xff) == SQLITE_CORRUPT || (code & 0xff) == SQLITE_NOTADB)
@@ -162,14 +162,14 @@ loom_store_set_error (LoomStore  *self,
   else if ((code & 0xff) == SQLITE_CONSTRAINT)
     loom_code = LOOM_ERROR_EXISTS;
 
-  g_set_error (error, LOOM_ERROR, loom_code, "Could not %s in “%s”: %s",
-               doing, self->path, sqlite3_errmsg (self->db));
+  g_set_error (error, LOOM_ERROR, loom_code, "Could not %s in “%s”: %s", doing, self->path,
+               sqlite3_errmsg (self->db));
 }
 
 sqlite3_stmt *
-loom_store_prepare (LoomStore   *self,
-                    const char  *sql,
-                    GError     **error)
+loom_store_prepare (LoomStore  *self,
+                    const char *sql,
+                    GError    **error)
 {
   sqlite3_stmt *stmt = NULL;
 
@@ -185,11 +185,11 @@ loom_store_prepare (LoomStore   *self,
 /* A statement of @cache, reset, or prepared once and kept under @sql (a copy of it when
  * @copy_key: the cache then owns its keys). */
 static sqlite3_stmt *
-reuse_or_prepare (LoomStore   *self,
-                  GHashTable  *cache,
-                  const char  *sql,
-                  gboolean     copy_key,
-                  GError     **error)
+reuse_or_prepare (LoomStore  *self,
+                  GHashTable *cache,
+                  const char *sql,
+                  gboolean    copy_key,
+                  GError    **error)
 {
   sqlite3_stmt *stmt = g_hash_table_lookup (cache, sql);
 
@@ -211,9 +211,9 @@ reuse_or_prepare (LoomStore   *self,
 }
 
 sqlite3_stmt *
-loom_store_cached (LoomStore   *self,
-                   const char  *sql,
-                   GError     **error)
+loom_store_cached (LoomStore  *self,
+                   const char *sql,
+                   GError    **error)
 {
   return reuse_or_prepare (self, self->statements, sql, FALSE, error);
 }
@@ -224,9 +224,9 @@ loom_store_cached (LoomStore   *self,
 #define MAX_BUILT_STATEMENTS 64
 
 sqlite3_stmt *
-loom_store_cached_built (LoomStore   *self,
-                         const char  *sql,
-                         GError     **error)
+loom_store_cached_built (LoomStore  *self,
+                         const char *sql,
+                         GError    **error)
 {
   if (!g_hash_table_contains (self->built, sql) &&
       g_hash_table_size (self->built) >= MAX_BUILT_STATEMENTS)
@@ -235,9 +235,9 @@ loom_store_cached_built (LoomStore   *self,
 }
 
 gboolean
-loom_store_exec (LoomStore   *self,
-                 const char  *sql,
-                 GError     **error)
+loom_store_exec (LoomStore  *self,
+                 const char *sql,
+                 GError    **error)
 {
   if (sqlite3_exec (self->db, sql, NULL, NULL, NULL) != SQLITE_OK)
     {
@@ -248,8 +248,8 @@ loom_store_exec (LoomStore   *self,
 }
 
 gboolean
-loom_store_begin (LoomStore  *self,
-                  GError    **error)
+loom_store_begin (LoomStore *self,
+                  GError   **error)
 {
   /* IMMEDIATE takes the write lock now, so busy_timeout applies instead of a late failure
    * when another process (the app and the CLI share the store) writes at the same time. */
@@ -265,31 +265,35 @@ loom_store_begin (LoomStore  *self,
 #define MERGE_MIN_ENTRIES 10000
 
 gboolean
-loom_store_hold_index_merges (LoomStore  *self,
-                              GError    **error)
+loom_store_hold_index_merges (LoomStore *self,
+                              GError   **error)
 {
-  return loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
-                                " VALUES ('automerge', 0)", error);
+  return loom_store_exec (self,
+                          "INSERT INTO search_index (search_index, rank)"
+                          " VALUES ('automerge', 0)",
+                          error);
 }
 
 gboolean
-loom_store_resume_index_merges (LoomStore  *self,
-                                GError    **error)
+loom_store_resume_index_merges (LoomStore *self,
+                                GError   **error)
 {
   /* FTS5's default; a store that lost this (a crash during an import) still merges when a
    * level reaches crisismerge segments, and gets it back with the next import. */
-  return loom_store_exec (self, "INSERT INTO search_index (search_index, rank)"
-                                " VALUES ('automerge', 4)", error);
+  return loom_store_exec (self,
+                          "INSERT INTO search_index (search_index, rank)"
+                          " VALUES ('automerge', 4)",
+                          error);
 }
 
 gboolean
-loom_store_index_wants_merging (LoomStore  *self,
-                                guint64     added,
-                                gboolean   *wants,
-                                GError    **error)
+loom_store_index_wants_merging (LoomStore *self,
+                                guint64    added,
+                                gboolean  *wants,
+                                GError   **error)
 {
   sqlite3_stmt *stmt;
-  gint64 entries = 0;
+  gint64        entries = 0;
 
   *wants = FALSE;
   if (added < MERGE_MIN_ENTRIES)
@@ -309,19 +313,21 @@ loom_store_index_wants_merging (LoomStore  *self,
  * are left for later instead of starting the merge over. FTS5's documented sign that a step
  * found nothing to do: fewer than two rows changed. */
 gboolean
-loom_store_merge_index_step (LoomStore  *self,
-                             gboolean    first,
-                             guint       pages,
-                             gboolean   *merged,
-                             GError    **error)
+loom_store_merge_index_step (LoomStore *self,
+                             gboolean   first,
+                             guint      pages,
+                             gboolean  *merged,
+                             GError   **error)
 {
   sqlite3_stmt *stmt;
   /* Unsigned: a count that wraps still gives the difference. */
-  guint before = (guint)sqlite3_total_changes (self->db);
+  guint         before = (guint)sqlite3_total_changes (self->db);
 
   *merged = FALSE;
-  if (!(stmt = loom_store_cached (self, "INSERT INTO search_index (search_index, rank)"
-                                        " VALUES ('merge', ?)", error)))
+  if (!(stmt = loom_store_cached (self,
+                                  "INSERT INTO search_index (search_index, rank)"
+                                  " VALUES ('merge', ?)",
+                                  error)))
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, first ? -(gint64)pages : (gint64)pages);
   if (sqlite3_step (stmt) != SQLITE_DONE)
@@ -344,8 +350,8 @@ loom_store_map_for_searching (LoomStore *self)
 }
 
 gboolean
-loom_store_commit (LoomStore  *self,
-                   GError    **error)
+loom_store_commit (LoomStore *self,
+                   GError   **error)
 {
   if (!loom_store_flush_noted (self, error) || !loom_store_exec (self, "COMMIT", error))
     {
@@ -364,8 +370,8 @@ loom_store_rollback (LoomStore *self)
 
 /* Creates the file with 0600 before SQLite does, since SQLite would follow the umask. */
 static gboolean
-ensure_private_file (const char  *path,
-                     GError     **error)
+ensure_private_file (const char *path,
+                     GError    **error)
 {
   /* Only a file that does not exist yet is opened here. Closing any descriptor of a file drops
    * every POSIX lock the process holds on it, SQLite's included, and the app keeps a connection
@@ -379,8 +385,8 @@ ensure_private_file (const char  *path,
   if (fd < 0)
     {
       int saved_errno = errno;
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the store “%s”: %s",
-                   path, g_strerror (saved_errno));
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the store “%s”: %s", path,
+                   g_strerror (saved_errno));
       return FALSE;
     }
   close (fd);
@@ -388,8 +394,8 @@ ensure_private_file (const char  *path,
 }
 
 static gboolean
-ensure_private_dir (const char  *path,
-                    GError     **error)
+ensure_private_dir (const char *path,
+                    GError    **error)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_autofree char *our_dir = default_dir ();
@@ -397,8 +403,8 @@ ensure_private_dir (const char  *path,
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       int saved_errno = errno;
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the folder “%s”: %s",
-                   dir, g_strerror (saved_errno));
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not create the folder “%s”: %s", dir,
+                   g_strerror (saved_errno));
       return FALSE;
     }
 
@@ -407,8 +413,8 @@ ensure_private_dir (const char  *path,
   if (g_strcmp0 (dir, our_dir) == 0 && g_chmod (dir, 0700) != 0)
     {
       int saved_errno = errno;
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not protect the folder “%s”: %s",
-                   dir, g_strerror (saved_errno));
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not protect the folder “%s”: %s", dir,
+                   g_strerror (saved_errno));
       return FALSE;
     }
   return TRUE;
@@ -416,10 +422,10 @@ ensure_private_dir (const char  *path,
 
 /* Renames a broken store (and its WAL and shared-memory files) aside. Never deletes. */
 static char *
-move_aside (const char  *path,
-            GError     **error)
+move_aside (const char *path,
+            GError    **error)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%SZ");
   g_autofree char *aside = NULL;
 
@@ -434,14 +440,14 @@ move_aside (const char  *path,
     {
       int saved_errno = errno;
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO,
-                   "The store “%s” is damaged and could not be moved aside: %s",
-                   path, g_strerror (saved_errno));
+                   "The store “%s” is damaged and could not be moved aside: %s", path,
+                   g_strerror (saved_errno));
       return NULL;
     }
 
   for (guint i = 0; i < 2; i++)
     {
-      const char *suffix = i == 0 ? "-wal" : "-shm";
+      const char      *suffix = i == 0 ? "-wal" : "-shm";
       g_autofree char *from = g_strconcat (path, suffix, NULL);
       g_autofree char *to = g_strconcat (aside, suffix, NULL);
 
@@ -453,7 +459,8 @@ move_aside (const char  *path,
   return g_steal_pointer (&aside);
 }
 
-typedef enum {
+typedef enum
+{
   OPEN_OK,
   OPEN_FAILED,
   OPEN_DAMAGED,
@@ -461,16 +468,15 @@ typedef enum {
 
 /* @error is never NULL here: the caller needs to tell damage from other failures. */
 static OpenResult
-open_connection (LoomStore  *self,
-                 GError    **error)
+open_connection (LoomStore *self,
+                 GError   **error)
 {
   sqlite3_stmt *stmt = NULL;
-  int rc;
-  int version = 0;
+  int           rc;
+  int           version = 0;
 
   rc = sqlite3_open_v2 (self->path, &self->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
-                        NULL);
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
   if (rc != SQLITE_OK)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_DATABASE, "Could not open the store “%s”: %s",
@@ -536,10 +542,12 @@ open_connection (LoomStore  *self,
   /* WAL only once the schema is ours: switching rewrites the header, and a failed migration
    * must leave the file exactly as it was. A search reads a few pages of each of a thousand
    * candidates: SQLite's default 2 MB cache sent it to the kernel for them on every query. */
-  if (!loom_store_exec (self, "PRAGMA journal_mode = WAL;"
-                              "PRAGMA synchronous = NORMAL;"
-                              "PRAGMA foreign_keys = ON;"
-                              "PRAGMA cache_size = -32768;", error))
+  if (!loom_store_exec (self,
+                        "PRAGMA journal_mode = WAL;"
+                        "PRAGMA synchronous = NORMAL;"
+                        "PRAGMA foreign_keys = ON;"
+                        "PRAGMA cache_size = -32768;",
+                        error))
     {
       if (g_error_matches (*error, LOOM_ERROR, LOOM_ERROR_CORRUPT))
         {
@@ -553,10 +561,10 @@ open_connection (LoomStore  *self,
 }
 
 LoomStore *
-loom_store_open (const char  *path,
-                 GError     **error)
+loom_store_open (const char *path,
+                 GError    **error)
 {
-  g_autoptr(LoomStore) self = NULL;
+  g_autoptr (LoomStore) self = NULL;
 
   /* Without search's hook the store could not read or write its index: say so plainly rather
    * than fail later with "no such tokenizer". */
@@ -575,9 +583,9 @@ loom_store_open (const char  *path,
   if (!ensure_private_dir (self->path, error) || !ensure_private_file (self->path, error))
     return NULL;
 
-  for (guint attempt = 0; ; attempt++)
+  for (guint attempt = 0;; attempt++)
     {
-      g_autoptr(GError) local_error = NULL;
+      g_autoptr (GError) local_error = NULL;
       OpenResult result = open_connection (self, &local_error);
 
       if (result == OPEN_OK)
@@ -633,7 +641,7 @@ loom_store_get_recovered_path (LoomStore *self)
 int
 loom_store_get_schema_version (LoomStore *self)
 {
-  g_autoptr(sqlite3_stmt) stmt = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), -1);
 
@@ -644,8 +652,8 @@ loom_store_get_schema_version (LoomStore *self)
 }
 
 gboolean
-loom_store_rebuild_index (LoomStore  *self,
-                          GError    **error)
+loom_store_rebuild_index (LoomStore *self,
+                          GError   **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -660,8 +668,8 @@ loom_store_rebuild_index (LoomStore  *self,
 }
 
 gboolean
-loom_store_begin_indexed (LoomStore  *self,
-                          GError    **error)
+loom_store_begin_indexed (LoomStore *self,
+                          GError   **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 
@@ -676,8 +684,8 @@ loom_store_begin_indexed (LoomStore  *self,
 }
 
 gboolean
-loom_store_commit_indexed (LoomStore  *self,
-                           GError    **error)
+loom_store_commit_indexed (LoomStore *self,
+                           GError   **error)
 {
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
 

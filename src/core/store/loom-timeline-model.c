@@ -12,21 +12,23 @@
 
 struct _LoomTimelineModel
 {
-  GObject     parent_instance;
+  GObject parent_instance;
 
   LoomStore  *store;
   gint64      session_id;
-  GArray     *keys;       /* LoomTimelineKey, in timeline order */
-  GPtrArray **pages;      /* per page: NULL, or its items */
+  GArray     *keys;  /* LoomTimelineKey, in timeline order */
+  GPtrArray **pages; /* per page: NULL, or its items */
   guint       n_pages;
-  GQueue      loaded;     /* page numbers (GUINT_TO_POINTER), most recently used first */
+  GQueue      loaded; /* page numbers (GUINT_TO_POINTER), most recently used first */
 };
 
 static void loom_timeline_model_list_model_init (GListModelInterface *iface);
 
+/* clang-format off */
 G_DEFINE_FINAL_TYPE_WITH_CODE (LoomTimelineModel, loom_timeline_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
                                                       loom_timeline_model_list_model_init))
+/* clang-format on */
 
 static GQuark result_quark;
 static GQuark child_uuid_quark;
@@ -67,8 +69,7 @@ static gboolean
 has_call (const LoomTimelineData *data)
 {
   return !data->is_message && data->call_id != NULL &&
-         (g_strcmp0 (data->kind, "tool_call") == 0 ||
-          g_strcmp0 (data->kind, "file_change") == 0 ||
+         (g_strcmp0 (data->kind, "tool_call") == 0 || g_strcmp0 (data->kind, "file_change") == 0 ||
           g_strcmp0 (data->kind, "subagent") == 0);
 }
 
@@ -78,10 +79,10 @@ static void
 attach_companions (LoomTimelineModel *self,
                    GPtrArray         *items)
 {
-  g_autoptr(GPtrArray) call_ids = g_ptr_array_new ();
-  g_autoptr(GPtrArray) results = NULL;
-  g_autoptr(GHashTable) by_call = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) call_ids = g_ptr_array_new ();
+  g_autoptr (GPtrArray) results = NULL;
+  g_autoptr (GHashTable) by_call = NULL;
+  g_autoptr (GError) error = NULL;
 
   for (guint i = 0; i < items->len; i++)
     {
@@ -92,12 +93,12 @@ attach_companions (LoomTimelineModel *self,
 
       if (!data->is_message && g_strcmp0 (data->kind, "subagent") == 0)
         {
-          g_autoptr(GError) child_error = NULL;
+          g_autoptr (GError) child_error = NULL;
           char *uuid = loom_store_find_subagent_session (self->store, data->id, &child_error);
 
           if (child_error != NULL)
-            g_debug ("No session for sub-agent event %" G_GINT64_FORMAT ": %s",
-                     data->id, child_error->message);
+            g_debug ("No session for sub-agent event %" G_GINT64_FORMAT ": %s", data->id,
+                     child_error->message);
           if (uuid != NULL)
             g_object_set_qdata_full (items->pdata[i], child_uuid_quark, uuid, g_free);
         }
@@ -107,7 +108,7 @@ attach_companions (LoomTimelineModel *self,
   g_ptr_array_add (call_ids, NULL);
 
   results = loom_store_read_tool_results (self->store, self->session_id,
-                                         (const char * const *)call_ids->pdata, &error);
+                                          (const char *const *)call_ids->pdata, &error);
   if (results == NULL)
     {
       g_debug ("Could not read tool results: %s", error->message);
@@ -119,7 +120,7 @@ attach_companions (LoomTimelineModel *self,
   for (guint i = 0; i < results->len; i++)
     {
       const LoomTimelineData *data = loom_timeline_item_get_data (results->pdata[i]);
-      LoomTimelineItem *known = g_hash_table_lookup (by_call, data->call_id);
+      LoomTimelineItem       *known = g_hash_table_lookup (by_call, data->call_id);
 
       if (known == NULL || loom_timeline_item_get_data (known)->seq > data->seq)
         g_hash_table_insert (by_call, data->call_id, results->pdata[i]);
@@ -127,7 +128,7 @@ attach_companions (LoomTimelineModel *self,
   for (guint i = 0; i < items->len; i++)
     {
       const LoomTimelineData *data = loom_timeline_item_get_data (items->pdata[i]);
-      LoomTimelineItem *result;
+      LoomTimelineItem       *result;
 
       if (has_call (data) && (result = g_hash_table_lookup (by_call, data->call_id)))
         g_object_set_qdata_full (items->pdata[i], result_quark, g_object_ref (result),
@@ -161,24 +162,24 @@ static GPtrArray *
 load_page (LoomTimelineModel *self,
            guint              page)
 {
-  guint first = page * PAGE_SIZE;
-  guint last = MIN (first + PAGE_SIZE, self->keys->len) - 1;
+  guint                  first = page * PAGE_SIZE;
+  guint                  last = MIN (first + PAGE_SIZE, self->keys->len) - 1;
   const LoomTimelineKey *first_key = &g_array_index (self->keys, LoomTimelineKey, first);
   const LoomTimelineKey *last_key = &g_array_index (self->keys, LoomTimelineKey, last);
-  g_autoptr(GPtrArray) range = NULL;
-  g_autoptr(GHashTable) by_key = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr (GPtrArray) range = NULL;
+  g_autoptr (GHashTable) by_key = NULL;
+  g_autoptr (GError) error = NULL;
   GPtrArray *items;
 
-  range = loom_store_read_timeline_range (self->store, self->session_id,
-                                          first_key->seq, last_key->seq, &error);
+  range = loom_store_read_timeline_range (self->store, self->session_id, first_key->seq,
+                                          last_key->seq, &error);
 
   /* The range also holds the items the list leaves out (results inside their calls). */
   by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   for (guint i = 0; range != NULL && i < range->len; i++)
     {
       const LoomTimelineData *data = loom_timeline_item_get_data (range->pdata[i]);
-      gint64 *key = g_new (gint64, 1);
+      gint64                 *key = g_new (gint64, 1);
 
       *key = (gint64)key_hash (data->id, data->is_message);
       g_hash_table_insert (by_key, key, range->pdata[i]);
@@ -188,16 +189,16 @@ load_page (LoomTimelineModel *self,
   for (guint i = first; i <= last; i++)
     {
       const LoomTimelineKey *key = &g_array_index (self->keys, LoomTimelineKey, i);
-      gint64 hash = (gint64)key_hash (key->id, key->is_message);
-      LoomTimelineItem *item = g_hash_table_lookup (by_key, &hash);
+      gint64                 hash = (gint64)key_hash (key->id, key->is_message);
+      LoomTimelineItem      *item = g_hash_table_lookup (by_key, &hash);
 
       /* The session changed under us (deleted, re-imported): keep the positions stable and
        * say so, rather than shifting the list while it is shown. */
       if (item != NULL)
         g_ptr_array_add (items, g_object_ref (item));
       else
-        g_ptr_array_add (items, placeholder_item (key, error ? error->message
-                                                             : "This item is no longer stored"));
+        g_ptr_array_add (
+          items, placeholder_item (key, error ? error->message : "This item is no longer stored"));
     }
 
   attach_companions (self, items);
@@ -250,7 +251,7 @@ loom_timeline_model_get_item (GListModel *model,
                               guint       position)
 {
   LoomTimelineModel *self = LOOM_TIMELINE_MODEL (model);
-  GPtrArray *page;
+  GPtrArray         *page;
 
   if (position >= self->keys->len)
     return NULL;
@@ -270,11 +271,11 @@ loom_timeline_model_list_model_init (GListModelInterface *iface)
 /* Public */
 
 LoomTimelineModel *
-loom_timeline_model_new (LoomStore  *store,
-                         gint64      session_id,
-                         GError    **error)
+loom_timeline_model_new (LoomStore *store,
+                         gint64     session_id,
+                         GError   **error)
 {
-  g_autoptr(LoomTimelineModel) self = NULL;
+  g_autoptr (LoomTimelineModel) self = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (session_id > 0, NULL);
@@ -297,10 +298,10 @@ keys_equal (const LoomTimelineKey *a,
 }
 
 gboolean
-loom_timeline_model_reload (LoomTimelineModel  *self,
-                            GError            **error)
+loom_timeline_model_reload (LoomTimelineModel *self,
+                            GError           **error)
 {
-  g_autoptr(GArray) keys = NULL;
+  g_autoptr (GArray) keys = NULL;
   guint n_old, n_new, common, first_changed;
 
   g_return_val_if_fail (LOOM_IS_TIMELINE_MODEL (self), FALSE);
@@ -338,8 +339,8 @@ loom_timeline_model_reload (LoomTimelineModel  *self,
     self->pages[page] = NULL;
 
   if (n_old - first_changed > 0 || n_new - first_changed > 0)
-    g_list_model_items_changed (G_LIST_MODEL (self), first_changed,
-                                n_old - first_changed, n_new - first_changed);
+    g_list_model_items_changed (G_LIST_MODEL (self), first_changed, n_old - first_changed,
+                                n_new - first_changed);
   return TRUE;
 }
 

@@ -19,26 +19,26 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (LoomTimelineModel, loom_timeline_model, LOOM, TIMELINE_MODEL, GObject)
 
 /* @session_id is the session's row id (loom_session_get_id()). */
-LoomTimelineModel *loom_timeline_model_new             (LoomStore         *store,
-                                                        gint64             session_id,
-                                                        GError           **error);
+LoomTimelineModel *loom_timeline_model_new (LoomStore *store,
+                                            gint64     session_id,
+                                            GError   **error);
 /* Reads the keys again after an import into the session: what was appended is announced as
  * added, and the last page before it as changed (a call's result may have arrived), so that
  * a view keeps its place. */
-gboolean           loom_timeline_model_reload          (LoomTimelineModel *self,
-                                                        GError           **error);
-LoomStore         *loom_timeline_model_get_store       (LoomTimelineModel *self);
-gint64             loom_timeline_model_get_session_id  (LoomTimelineModel *self);
+gboolean           loom_timeline_model_reload (LoomTimelineModel *self,
+                                               GError           **error);
+LoomStore         *loom_timeline_model_get_store (LoomTimelineModel *self);
+gint64             loom_timeline_model_get_session_id (LoomTimelineModel *self);
 /* The position of the item at @seq or, when that one is not shown (a result inside its call),
  * of the last shown item before it; 0 when there is none before it. */
-guint              loom_timeline_model_find_seq        (LoomTimelineModel *self,
-                                                        gint64             seq);
+guint              loom_timeline_model_find_seq (LoomTimelineModel *self,
+                                                 gint64             seq);
 /* How many pages of items are held now (for tests and the benchmark). */
 guint              loom_timeline_model_get_n_loaded_pages (LoomTimelineModel *self);
 
 /* The result of a call, file change or sub-agent start that came from a timeline model. */
-LoomTimelineItem  *loom_timeline_model_item_get_result    (LoomTimelineItem  *item);
+LoomTimelineItem *loom_timeline_model_item_get_result (LoomTimelineItem *item);
 /* The uuid of the session a sub-agent start started, when it was imported. */
-const char        *loom_timeline_model_item_get_child_uuid (LoomTimelineItem *item);
+const char       *loom_timeline_model_item_get_child_uuid (LoomTimelineItem *item);
 
 G_END_DECLS
