@@ -12,6 +12,9 @@
 /* A dismissed toast fades out in 300 ms of the overlay's frames, and is looked for at each. An
  * overlay that draws no frames (one that was hidden meanwhile) is looked at this often. */
 #define LOOK_AGAIN_MSEC     500
+/* libadwaita 1.2 slides a toast in for this long (SHOW_DURATION in adw-toast-overlay.c): no toast
+ * fades out while this queue hands the overlay a new one, so it never takes REPLACE_DURATION. */
+#define SLIDE_IN_USEC       (300 * G_TIME_SPAN_MILLISECOND)
 
 struct _LoomToastQueue
 {
@@ -26,14 +29,20 @@ struct _LoomToastQueue
   AdwToast *current; /* weak; the overlay owns it */
   gint64    current_shown_at;
   gulong    current_dismissed_id;
+  gint64    current_slid_in_at; /* the overlay's frame time when its slide-in ends */
   guint     current_urgent : 1;
   guint     current_dismissed : 1;
+  guint     current_sliding_in : 1;
+  guint     current_dismiss_held : 1;
+  gulong    overlay_unmap_id;
 
   guint show_next_id;  /* idle: the next toast goes to the overlay */
   guint make_way_id;   /* timeout: the toast on show makes way for an urgent one */
   guint fade_tick_id;  /* the overlay's frames, until its toast is gone */
   guint look_again_id; /* timeout: LOOK_AGAIN_MSEC, until its toast is gone */
   guint look_soon_id;  /* idle: without animations, it is gone at once */
+  guint slide_tick_id; /* the overlay's frames, until its toast has slid in */
+  guint release_id;    /* idle: a dismissal held back reaches the overlay */
 };
 
 G_DEFINE_FINAL_TYPE (LoomToastQueue, loom_toast_queue, G_TYPE_OBJECT)
@@ -63,12 +72,24 @@ stop_waiting (LoomToastQueue *self)
   g_clear_handle_id (&self->look_soon_id, g_source_remove);
 }
 
+static void
+stop_sliding_in (LoomToastQueue *self)
+{
+  if (self->slide_tick_id != 0 && self->overlay != NULL)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->overlay), self->slide_tick_id);
+  self->slide_tick_id = 0;
+  self->current_sliding_in = FALSE;
+}
+
 /* The current toast has faded out: the next one may come. */
 static void
 current_gone (LoomToastQueue *self)
 {
   stop_waiting (self);
+  stop_sliding_in (self);
   g_clear_handle_id (&self->make_way_id, g_source_remove);
+  g_clear_handle_id (&self->release_id, g_source_remove);
+  self->current_dismiss_held = FALSE;
   if (self->current != NULL)
     {
       if (self->current_dismissed_id != 0)
@@ -129,10 +150,101 @@ wait_until_no_toast (LoomToastQueue *self)
     self->look_soon_id = g_idle_add (look_soon_cb, self);
 }
 
+/* The dismissal held back while the toast slid in now reaches the overlay, which fades the toast
+ * out. The toast forgot its overlay when first dismissed, so adw_toast_dismiss () would do
+ * nothing: the signal is emitted again as it was then. */
+static gboolean
+release_cb (gpointer data)
+{
+  LoomToastQueue *self = data;
+  g_autoptr (AdwToast) toast = NULL;
+
+  self->release_id = 0;
+  self->current_dismiss_held = FALSE;
+  if (self->current == NULL)
+    {
+      /* The overlay went, and its toast with it. */
+      current_gone (self);
+      return G_SOURCE_REMOVE;
+    }
+  toast = g_object_ref (self->current);
+  g_signal_emit_by_name (toast, "dismissed");
+  return G_SOURCE_REMOVE;
+}
+
+/* The toast's slide-in animation has finished: it may be dismissed. In an idle, after the frame
+ * that ended the slide-in, so that the fade starts after it whatever order the overlay's frame
+ * callbacks run in. */
+static void
+slid_in (LoomToastQueue *self)
+{
+  stop_sliding_in (self);
+  if (self->current_dismiss_held && self->release_id == 0)
+    self->release_id = g_idle_add (release_cb, self);
+}
+
+static gboolean
+slide_tick_cb (GtkWidget     *overlay,
+               GdkFrameClock *frame_clock,
+               gpointer       data)
+{
+  LoomToastQueue *self = data;
+
+  if (gdk_frame_clock_get_frame_time (frame_clock) < self->current_slid_in_at)
+    return G_SOURCE_CONTINUE;
+  /* The slide-in ends in this very frame: its animation reads the same frame time. */
+  self->slide_tick_id = 0;
+  slid_in (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* An overlay taken off screen ends its animations at once, and draws no more frames. */
+static void
+on_overlay_unmap_cb (GtkWidget      *overlay,
+                     LoomToastQueue *self)
+{
+  if (self->current_sliding_in)
+    slid_in (self);
+}
+
+/* The toast the overlay shows, which this queue hands it alone. */
+static void
+current_stops_answering (LoomToastQueue *self)
+{
+  GtkWidget *content = adw_toast_overlay_get_child (self->overlay);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->overlay)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (child != content)
+      {
+        gtk_widget_set_can_target (child, FALSE);
+        gtk_widget_set_can_focus (child, FALSE);
+      }
+}
+
 static void
 on_current_dismissed_cb (AdwToast       *toast,
                          LoomToastQueue *self)
 {
+  /* libadwaita 1.2 frees a toast's state when its fade-out ends, but leaves the end of its
+   * slide-in connected to that state. Both last 300 ms, so a toast dismissed as it appears —
+   * Undo pressed at once, Escape, its close button — ends both in the same frame, and when the
+   * fade's end runs first, the slide-in's end unrefs an animation through the freed state: the
+   * application dies in adw_animation_skip (). libadwaita 1.3 fixed it (commit 1674ebc9,
+   * "Prevent show_done from firing after hide_done"). Here the overlay does not hear of a
+   * dismissal until the slide-in has ended: the emission stops before the overlay's handler
+   * (connected after this one) and is made again once the toast has slid in (release_cb). The
+   * toast stops answering meanwhile, as a fading one does, so that Undo is not pressed twice. */
+  if (self->current_sliding_in && self->overlay != NULL)
+    {
+      g_signal_stop_emission_by_name (toast, "dismissed");
+      self->current_dismissed = TRUE;
+      self->current_dismiss_held = TRUE;
+      g_clear_handle_id (&self->make_way_id, g_source_remove);
+      current_stops_answering (self);
+      return;
+    }
+
   g_signal_handler_disconnect (toast, self->current_dismissed_id);
   self->current_dismissed_id = 0;
   self->current_dismissed = TRUE;
@@ -172,6 +284,19 @@ show_next_cb (gpointer data)
   self->current_dismissed_id = g_signal_connect (toast, "dismissed",
                                                  G_CALLBACK (on_current_dismissed_cb), self);
   adw_toast_overlay_add_toast (self->overlay, toast);
+
+  /* The overlay slides the toast in from the frame time read here, unless it skips animations;
+   * the time is read after it, so it is never the earlier of the two. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->overlay)) &&
+      adw_get_enable_animations (GTK_WIDGET (self->overlay)))
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->overlay));
+
+      self->current_slid_in_at = gdk_frame_clock_get_frame_time (clock) + SLIDE_IN_USEC;
+      self->current_sliding_in = TRUE;
+      self->slide_tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self->overlay), slide_tick_cb,
+                                                          self, NULL);
+    }
   return G_SOURCE_REMOVE;
 }
 
@@ -248,7 +373,10 @@ loom_toast_queue_dispose (GObject *object)
   current_gone (self);
   g_clear_handle_id (&self->show_next_id, g_source_remove);
   if (self->overlay != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *)&self->overlay);
+    {
+      g_clear_signal_handler (&self->overlay_unmap_id, self->overlay);
+      g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *)&self->overlay);
+    }
   self->overlay = NULL;
 
   G_OBJECT_CLASS (loom_toast_queue_parent_class)->dispose (object);
@@ -278,5 +406,7 @@ loom_toast_queue_new (AdwToastOverlay *overlay)
   self = g_object_new (LOOM_TYPE_TOAST_QUEUE, NULL);
   self->overlay = overlay;
   g_object_add_weak_pointer (G_OBJECT (overlay), (gpointer *)&self->overlay);
+  self->overlay_unmap_id = g_signal_connect (overlay, "unmap", G_CALLBACK (on_overlay_unmap_cb),
+                                             self);
   return self;
 }

@@ -5,7 +5,9 @@
  * newer toast in its place) it is freed before its slide-in ends, which then writes into the
  * freed memory. And a toast of high priority sends the one on show back to the queue: gone
  * before that one has faded, it has the overlay show it again while it still fades, and abort.
- * This queue hands the overlay one toast at a time, and only once the one before is gone.
+ * This queue hands the overlay one toast at a time, and only once the one before is gone. Even
+ * alone, a toast dismissed as it appears can end its fade in the frame that ends its slide-in,
+ * and crash the same way: the overlay hears of a dismissal only once the toast has slid in.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -1022,8 +1022,10 @@ shows_current_undo (gpointer data)
  * 200 ms, by Escape or by the newer toast replacing it; and it aborted when an undo toast sent
  * the toast on show back to its queue and went (Undo pressed) before that one had faded out.
  * Toasts now come one at a time, each once the one before is gone (loom-toast-queue.h).
- *
- * Still unsafe, and so not done here: a dismissal within the very frame a toast appears. */
+ * libadwaita 1.2 also crashed when a toast was dismissed as it appeared, its fade then ending in
+ * the frame that ended its slide-in: with a frame between the plain toast and the undoable
+ * action, the undo toast shows on its own and its Undo is pressed within its first frames. The
+ * overlay now hears of a dismissal only once the toast has slid in. */
 static void
 dismiss_sliding_in_body (Fixture *fixture)
 {
@@ -1051,12 +1053,13 @@ dismiss_sliding_in_body (Fixture *fixture)
     }
   assert_place (fixture, fixture->review, fixture->work_id, FALSE, FALSE);
 
-  /* A plain toast, an undoable action at once, and its Undo as soon as it shows: the plain toast
-   * made way for it. */
+  /* A plain toast, an undoable action a frame later, and its Undo as soon as it shows: the plain
+   * toast made way for it. */
   select_session (fixture, LOOM_COLLECTION_ALL, fixture->settings);
   for (guint frames = 0; frames < 4; frames++)
     {
       g_assert_true (gtk_widget_activate_action (window, "session.copy-rename-command", NULL));
+      loom_ui_test_wait_for_frames (window, 1);
       drop_on (fixture, personal_row, (const char *[]){ fixture->settings, NULL });
       g_assert_true (loom_ui_test_wait_until (shows_current_undo, fixture));
       loom_ui_test_wait_for_frames (window, frames);
