@@ -521,6 +521,200 @@ test_session_artifacts (LoomTestStore *f,
   g_assert_cmpstr (names->str, ==, c->names);
 }
 
+/* ——— A whole session, end to end ——— */
+
+#define CRAFTED_SESSION "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+
+static char *
+claude_record (const char *type,
+               const char *uuid,
+               const char *parent,
+               const char *workspace,
+               const char *message)
+{
+  return g_strdup_printf ("{\"type\":\"%s\",\"uuid\":\"%s\",\"parentUuid\":%s%s%s,"
+                          "\"sessionId\":\"" CRAFTED_SESSION "\",\"cwd\":\"%s\","
+                          "\"timestamp\":\"2026-05-01T10:00:0%c.000Z\",\"message\":%s}\n",
+                          type, uuid, parent ? "\"" : "", parent ? parent : "null",
+                          parent ? "\"" : "", workspace, uuid[0], message);
+}
+
+static gboolean
+have_patch (void)
+{
+  g_autofree char *path = g_find_program_in_path ("patch");
+
+  return path != NULL;
+}
+
+static void
+run_patch (const char *folder,
+           const char *diff)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *diff_path = g_build_filename (folder, "..", "change.diff", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char      *argv[] = {
+    "patch", "-p1", "--batch", "--forward", "-d", folder, "-i", diff_path, NULL
+  };
+  int status;
+
+  /* patch is in every Debian build environment (dpkg-dev needs it); without it, only the
+   * diff's text is checked. */
+  if (!have_patch ())
+    {
+      g_test_message ("no patch program: the diff is not applied");
+      return;
+    }
+  write_file (diff_path, diff, -1);
+  g_assert_true (g_spawn_sync (NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("patch: %s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* A session that names files every way an agent does, some of them out of the workspace: the
+ * list has each file once, the copy takes only what lies inside, and the diffs apply. */
+static void
+test_crafted_session (LoomTestStore *f,
+                      gconstpointer  data)
+{
+  g_autofree char *root = loom_test_make_tmpdir ();
+  g_autofree char *workspace = g_build_filename (root, "workspace", NULL);
+  g_autofree char *outside = g_build_filename (root, "outside", NULL);
+  g_autofree char *dest = g_build_filename (root, "dest", NULL);
+  g_autofree char *replay = g_build_filename (root, "replay", NULL);
+  g_autofree char *project = g_build_filename (root, "claude", "-workspace", NULL);
+  g_autofree char *transcript = g_build_filename (project, CRAFTED_SESSION ".jsonl", NULL);
+  g_autofree char *a_c = g_build_filename (workspace, "src", "a.c", NULL);
+  g_autofree char *notes = g_build_filename (workspace, "docs", "説明.md", NULL);
+  g_autofree char *secret = g_build_filename (outside, "secret.txt", NULL);
+  g_autofree char *replay_a_c = g_build_filename (replay, "src", "a.c", NULL);
+  g_autofree char *replay_notes = g_build_filename (replay, "docs", "説明.md", NULL);
+  g_autofree char *link = g_build_filename (workspace, "link-out", NULL);
+  g_autofree char *prompt = NULL;
+  g_autofree char *calls = NULL;
+  g_autofree char *blocks = NULL;
+  g_autofree char *described = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *dest_tree = NULL;
+  g_autoptr (GPtrArray) touched = NULL;
+  g_autoptr (GPtrArray) changes = NULL;
+  g_autoptr (GError) error = NULL;
+  static const LoomArtifactStatus statuses[] = {
+    LOOM_ARTIFACT_COPIED,
+    LOOM_ARTIFACT_OUTSIDE_WORKSPACE,
+    LOOM_ARTIFACT_OUTSIDE_WORKSPACE,
+    LOOM_ARTIFACT_SYMLINK,
+    LOOM_ARTIFACT_COPIED,
+    LOOM_ARTIFACT_MISSING,
+  };
+  LoomArtifactLimits  limits;
+  LoomArtifactChange *change;
+  int                 workspace_fd, dest_fd;
+
+  write_file (a_c, "int a = 2;\n", -1);
+  write_file (notes, "# 説明\n", -1);
+  write_file (secret, "the outside's secret\n", -1);
+  write_file (replay_a_c, "int a = 1;\n", -1);
+  g_assert_cmpint (g_mkdir (dest, 0755), ==, 0);
+  g_assert_cmpint (symlink ("../outside", link), ==, 0);
+
+  blocks = g_strdup_printf (
+    "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"Read\",\"input\":{\"file_path\":\"%s\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_2\",\"name\":\"Read\",\"input\":{\"file_path\":"
+    "\"src/./a.c\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_3\",\"name\":\"Read\",\"input\":{\"file_path\":"
+    "\"../outside/secret.txt\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_4\",\"name\":\"Read\",\"input\":{\"file_path\":\"%s\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_5\",\"name\":\"Read\",\"input\":{\"file_path\":"
+    "\"link-out/secret.txt\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_6\",\"name\":\"Edit\",\"input\":{\"file_path\":\"%s\","
+    "\"old_string\":\"int a = 1;\",\"new_string\":\"int a = 2;\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_7\",\"name\":\"Write\",\"input\":{\"file_path\":\"%s\","
+    "\"content\":\"# 説明\\n\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_8\",\"name\":\"Read\",\"input\":{\"file_path\":"
+    "\"missing.c\"}}",
+    a_c, secret, a_c, notes);
+  calls = g_strdup_printf ("{\"id\":\"msg_1\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\","
+                           "\"content\":[%s]}",
+                           blocks);
+  g_free (blocks);
+  prompt = claude_record ("user", "1a", NULL, workspace,
+                          "{\"role\":\"user\",\"content\":\"Tidy the project\"}");
+  blocks = claude_record ("assistant", "2b", "1a", workspace, calls);
+  contents = g_strconcat (prompt, blocks, NULL);
+  write_file (transcript, contents, -1);
+
+  loom_test_store_import_path (f, "claude-code", transcript);
+
+  touched = loom_export_list_touched_paths (f->store, CRAFTED_SESSION, workspace, &error);
+  g_assert_no_error (error);
+  described = describe_touched (touched);
+  expected = g_strdup_printf ("%s (read, edited)\n"
+                              "../outside/secret.txt (read)\n"
+                              "%s (read)\n"
+                              "link-out/secret.txt (read)\n"
+                              "%s (written)\n"
+                              "missing.c (read)\n",
+                              a_c, secret, notes);
+  g_assert_cmpstr (described, ==, expected);
+
+  loom_artifact_limits_init (&limits);
+  workspace_fd = open (workspace, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  dest_fd = open (dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_cmpuint (touched->len, ==, G_N_ELEMENTS (statuses));
+  for (guint i = 0; i < touched->len; i++)
+    {
+      LoomTouchedPath *t = g_ptr_array_index (touched, i);
+      LoomArtifactInfo info;
+
+      g_assert_true (loom_artifact_copy (workspace_fd, t->path, workspace, dest_fd, &limits, &info,
+                                         NULL, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (loom_artifact_status_to_string (info.status), ==,
+                       loom_artifact_status_to_string (statuses[i]));
+      loom_artifact_info_clear (&info);
+    }
+  close (workspace_fd);
+  close (dest_fd);
+  dest_tree = list_tree (dest);
+  g_assert_cmpstr (dest_tree, ==, "docs/\ndocs/説明.md\nsrc/\nsrc/a.c");
+
+  changes = loom_export_list_changes (f->store, CRAFTED_SESSION, workspace, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (changes->len, ==, 2);
+  change = g_ptr_array_index (changes, 0);
+  g_assert_cmpstr (change->name, ==, "001-a.c.diff");
+  g_assert_cmpstr (change->kind, ==, "edit");
+  g_assert_cmpstr (change->diff, ==,
+                   "--- a/src/a.c\n+++ b/src/a.c\n@@ -1,1 +1,1 @@\n-int a = 1;\n+int a = 2;\n");
+  run_patch (replay, change->diff);
+  change = g_ptr_array_index (changes, 1);
+  g_assert_cmpstr (change->name, ==, "002-説明.md.diff");
+  g_assert_cmpstr (change->diff, ==,
+                   "--- /dev/null\n+++ b/docs/説明.md\n@@ -0,0 +1,1 @@\n+# 説明\n");
+  run_patch (replay, change->diff);
+
+  /* The diffs replayed on the file as it was give the files as they are. */
+  g_free (contents);
+  if (!have_patch ())
+    {
+      loom_test_remove_tree (root);
+      return;
+    }
+  g_assert_true (g_file_get_contents (replay_a_c, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "int a = 2;\n");
+  g_free (contents);
+  g_assert_true (g_file_get_contents (replay_notes, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "# 説明\n");
+
+  loom_test_remove_tree (root);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -612,6 +806,8 @@ main (int   argc,
               test_copy_binary_and_caps, copy_fixture_tear_down);
   g_test_add ("/export/artifacts/copy-hostile-destination", CopyFixture, NULL, copy_fixture_set_up,
               test_copy_hostile_destination, copy_fixture_tear_down);
+  g_test_add ("/export/artifacts/crafted-session", LoomTestStore, NULL, loom_test_store_set_up,
+              test_crafted_session, loom_test_store_tear_down);
   for (guint i = 0; i < G_N_ELEMENTS (sessions); i++)
     {
       g_autofree char *name = g_strdup_printf ("/export/artifacts/session/%s", sessions[i].fixture);
