@@ -594,6 +594,7 @@ test_crafted_session (LoomTestStore *f,
   g_autofree char *replay_a_c = g_build_filename (replay, "src", "a.c", NULL);
   g_autofree char *replay_notes = g_build_filename (replay, "docs", "説明.md", NULL);
   g_autofree char *link = g_build_filename (workspace, "link-out", NULL);
+  g_autofree char *weird = g_build_filename (workspace, ".hidden", "..we:ird?\aname.txt", NULL);
   g_autofree char *prompt = NULL;
   g_autofree char *calls = NULL;
   g_autofree char *blocks = NULL;
@@ -611,6 +612,7 @@ test_crafted_session (LoomTestStore *f,
     LOOM_ARTIFACT_SYMLINK,
     LOOM_ARTIFACT_COPIED,
     LOOM_ARTIFACT_MISSING,
+    LOOM_ARTIFACT_COPIED,
   };
   LoomArtifactLimits  limits;
   LoomArtifactChange *change;
@@ -618,6 +620,7 @@ test_crafted_session (LoomTestStore *f,
 
   write_file (a_c, "int a = 2;\n", -1);
   write_file (notes, "# 説明\n", -1);
+  write_file (weird, "x\n", -1);
   write_file (secret, "the outside's secret\n", -1);
   write_file (replay_a_c, "int a = 1;\n", -1);
   g_assert_cmpint (g_mkdir (dest, 0755), ==, 0);
@@ -637,7 +640,9 @@ test_crafted_session (LoomTestStore *f,
     "{\"type\":\"tool_use\",\"id\":\"toolu_7\",\"name\":\"Write\",\"input\":{\"file_path\":\"%s\","
     "\"content\":\"# 説明\\n\"}},"
     "{\"type\":\"tool_use\",\"id\":\"toolu_8\",\"name\":\"Read\",\"input\":{\"file_path\":"
-    "\"missing.c\"}}",
+    "\"missing.c\"}},"
+    "{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"Write\",\"input\":{\"file_path\":"
+    "\".hidden/..we:ird?\\u0007name.txt\",\"content\":\"x\\n\"}}",
     a_c, secret, a_c, notes);
   calls = g_strdup_printf ("{\"id\":\"msg_1\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\","
                            "\"content\":[%s]}",
@@ -659,7 +664,8 @@ test_crafted_session (LoomTestStore *f,
                               "%s (read)\n"
                               "link-out/secret.txt (read)\n"
                               "%s (written)\n"
-                              "missing.c (read)\n",
+                              "missing.c (read)\n"
+                              ".hidden/..we:ird?\aname.txt (written)\n",
                               a_c, secret, notes);
   g_assert_cmpstr (described, ==, expected);
 
@@ -682,11 +688,12 @@ test_crafted_session (LoomTestStore *f,
   close (workspace_fd);
   close (dest_fd);
   dest_tree = list_tree (dest);
-  g_assert_cmpstr (dest_tree, ==, "docs/\ndocs/説明.md\nsrc/\nsrc/a.c");
+  g_assert_cmpstr (dest_tree, ==,
+                   ".hidden/\n.hidden/..we:ird?\aname.txt\ndocs/\ndocs/説明.md\nsrc/\nsrc/a.c");
 
   changes = loom_export_list_changes (f->store, CRAFTED_SESSION, workspace, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (changes->len, ==, 2);
+  g_assert_cmpuint (changes->len, ==, 3);
   change = g_ptr_array_index (changes, 0);
   g_assert_cmpstr (change->name, ==, "001-a.c.diff");
   g_assert_cmpstr (change->kind, ==, "edit");
@@ -698,6 +705,11 @@ test_crafted_session (LoomTestStore *f,
   g_assert_cmpstr (change->diff, ==,
                    "--- /dev/null\n+++ b/docs/説明.md\n@@ -0,0 +1,1 @@\n+# 説明\n");
   run_patch (replay, change->diff);
+  /* A change's file name is safe on any filesystem; the diff keeps the real path. */
+  change = g_ptr_array_index (changes, 2);
+  g_assert_cmpstr (change->name, ==, "003-we_ird__name.txt.diff");
+  g_assert_true (
+    g_str_has_prefix (change->diff, "--- /dev/null\n+++ b/.hidden/..we:ird?\aname.txt\n"));
 
   /* The diffs replayed on the file as it was give the files as they are. */
   g_free (contents);
