@@ -247,6 +247,19 @@ list_tree (const char *root)
   return g_strjoinv ("\n", (GStrv)entries->pdata);
 }
 
+/* How many descriptors the process holds: a walk that stops early must close what it opened. */
+static guint
+count_fds (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
 static void
 copy_expect (CopyFixture        *f,
              LoomArtifactLimits *limits,
@@ -297,6 +310,7 @@ test_copy_confined (CopyFixture  *f,
   g_autofree char *dest_tree = NULL;
   g_autofree char *root_after = NULL;
   g_autofree char *outside_after = NULL;
+  guint            fds_before = count_fds ();
   LoomArtifactLimits limits;
 
   loom_artifact_limits_init (&limits);
@@ -337,6 +351,7 @@ test_copy_confined (CopyFixture  *f,
   copy_expect (f, &limits, "a.txt/under-a-file", LOOM_ARTIFACT_MISSING);
 
   copy_expect (f, &limits, "big.txt", LOOM_ARTIFACT_TOO_LARGE);
+  g_assert_cmpuint (count_fds (), ==, fds_before);
 
   dest_tree = list_tree (f->dest);
   g_assert_cmpstr (dest_tree, ==,
@@ -430,7 +445,9 @@ test_copy_hostile_destination (CopyFixture  *f,
   g_autofree char   *dest_expected = NULL;
   LoomArtifactLimits limits;
   LoomArtifactInfo   info;
+  guint              fds_before;
 
+  fds_before = count_fds ();
   loom_artifact_limits_init (&limits);
   g_assert_cmpint (symlink (f->outside, planted), ==, 0);
   g_assert_false (loom_artifact_copy (f->workspace_fd, "evil/inner.txt", f->workspace, f->dest_fd,
@@ -448,6 +465,7 @@ test_copy_hostile_destination (CopyFixture  *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   loom_artifact_info_clear (&info);
   g_assert_cmpuint (limits.total_size, ==, 0);
+  g_assert_cmpuint (count_fds (), ==, fds_before);
 
   dest_tree = list_tree (f->dest);
   dest_expected = g_strconcat ("evil -> ", f->outside, NULL);
