@@ -538,8 +538,9 @@ loom_artifact_copy (int                 workspace_dirfd,
     }
   if (close (dest) != 0)
     {
-      dest = -1;
       set_io_error (error, errno, "write", out->relative_path);
+      dest = -1;
+      unlinkat (dest_walk_top (&walk), name, 0);
       goto out;
     }
   dest = -1;
