@@ -115,17 +115,19 @@ char *
 loom_export_package_name (const char *title,
                           gint64      created_at)
 {
+  g_autofree char *valid = title != NULL ? g_utf8_make_valid (title, -1) : NULL;
   g_autofree char *name_part = NULL;
   g_autofree char *date = NULL;
   g_autoptr (GString) name = NULL;
   gsize max_bytes = LOOM_EXPORT_NAME_MAX_BYTES;
 
-  /* The convention's title ends in its date already: keep that one, else add the session's. */
-  if (title == NULL || !loom_naming_split_title (title, &name_part, &date))
+  /* The convention's title ends in its date already: keep that one, else add the session's.
+   * A title is made valid UTF-8 first: the naming helpers read it a character at a time. */
+  if (valid == NULL || !loom_naming_split_title (valid, &name_part, &date))
     {
       g_clear_pointer (&name_part, g_free);
-      name_part = g_strdup (title != NULL ? title : "");
-      date = loom_naming_session_date (created_at, title);
+      name_part = g_strdup (valid != NULL ? valid : "");
+      date = loom_naming_session_date (created_at, valid);
     }
 
   /* The date is ASCII and safe as it is; the name gives way to it when the title is long. */
