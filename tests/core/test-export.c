@@ -367,6 +367,53 @@ test_tools_content (Fixture      *f,
   g_assert_nonnull (strstr (text, "## User · 2026-02-10T12:00:00.000Z\n\nReview the importer"));
 }
 
+/* A tool's input and a reasoning longer than the store keeps as text are written whole, from
+ * their payloads. */
+static void
+test_whole_payloads (Fixture      *f,
+                     gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->base.store, "Long outputs - 2026-01-02",
+                                                 "claude-code", "long", 2, 0, 1000);
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GString) command = g_string_new ("{\"command\": \"echo ");
+  g_autoptr (GString) reasoning = g_string_new (NULL);
+  g_autoptr (GError) error = NULL;
+  const char      *levels[] = { "tools", "full" };
+  g_autofree char *texts[2] = { NULL };
+
+  session = loom_store_get_session (f->base.store, uuid, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (command, 'x');
+  g_string_append (command, " COMMAND-END\"}");
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (reasoning, 'r');
+  g_string_append (reasoning, " REASONING-END");
+  loom_store_add_event (f->base.store, loom_session_get_id (session), "tool_call", "Bash",
+                        command->str, 2000, &error);
+  g_assert_no_error (error);
+  loom_store_add_event (f->base.store, loom_session_get_id (session), "reasoning", NULL,
+                        reasoning->str, 3000, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *dest = g_build_filename (f->dest, levels[i], NULL);
+      g_autoptr (LoomExportResult) result = NULL;
+
+      g_assert_no_errno (g_mkdir (dest, 0700));
+      result = export_ok (f, uuid, dest,
+                          i == 0 ? LOOM_EXPORT_DETAIL_TOOLS : LOOM_EXPORT_DETAIL_FULL);
+      texts[i] = read_package_file (result->path, "conversation.md", NULL);
+      assert_manifest_verifies (result->path);
+    }
+  g_assert_nonnull (strstr (texts[0], "x COMMAND-END"));
+  g_assert_null (strstr (texts[0], "REASONING-END"));
+  g_assert_nonnull (strstr (texts[1], "x COMMAND-END"));
+  g_assert_nonnull (strstr (texts[1], "r REASONING-END"));
+}
+
 static void
 assert_safe_name (const char *name)
 {
@@ -762,6 +809,7 @@ main (int    argc,
   ADD ("/export/package-layout", test_package_layout);
   ADD ("/export/detail-levels", test_detail_levels);
   ADD ("/export/tools-content", test_tools_content);
+  ADD ("/export/whole-payloads", test_whole_payloads);
   g_test_add_func ("/export/names", test_names);
   ADD ("/export/names-on-disk", test_names_on_disk);
   ADD ("/export/existing-name", test_existing_name);

@@ -17,6 +17,10 @@
 #include "loom-timeline-format.h"
 #include "loom-timeline-model.h"
 
+/* The store keeps at most 64 KiB of an event's text (its writer's bound); a text about that
+ * long may have been cut, and its payload is then written beside it. */
+#define STORED_TEXT_CUT_AT (64 * 1024 - 4)
+
 /* Longest tool or file name put in a heading, in characters. */
 #define HEADING_LIMIT 200
 
@@ -252,7 +256,13 @@ write_other_event (Writer                 *w,
    * says, not the line the view shows for it. */
   if (g_strcmp0 (data->kind, LOOM_EVENT_RAW) == 0 && (payload = read_payload (w, data->id)))
     return write_fenced (w, NULL, "json", payload, error);
-  return write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error);
+  if (!write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error))
+    return FALSE;
+  /* A long reasoning cut by the store is whole in its payload, as the agent wrote it. */
+  if (data->text != NULL && strlen (data->text) >= STORED_TEXT_CUT_AT &&
+      data->payload_size > (gint64)strlen (data->text) && (payload = read_payload (w, data->id)))
+    return write_fenced (w, "Whole record", "json", payload, error);
+  return TRUE;
 }
 
 static gboolean
