@@ -131,6 +131,7 @@ write_message (Writer                 *w,
 {
   const char      *label = message_label (data, w->detail);
   g_autofree char *untagged = NULL;
+  g_autofree char *stripped = NULL;
   const char      *text;
   gsize            length;
 
@@ -143,6 +144,10 @@ write_message (Writer                 *w,
    * wrapped in tags (slash commands) reads better without them. */
   untagged = loom_timeline_format_strip_tags (data->text);
   text = untagged != NULL ? untagged : data->text;
+  /* Terminal escapes pasted into a prompt would show as boxes, or recolour a terminal that
+   * prints the file. */
+  if ((stripped = loom_timeline_format_strip_controls (text)) != NULL)
+    text = stripped;
   length = strlen (text);
   return loom_export_file_write (w->out, text, (gssize)length, error) &&
          loom_export_file_write (w->out, "\n\n", length > 0 && text[length - 1] == '\n' ? 1 : 2,

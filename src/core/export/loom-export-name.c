@@ -71,15 +71,17 @@ clean (const char *text)
   return out;
 }
 
-/* Drops leading dots and spaces (a hidden file, or "." and ".."), trailing ones (Windows drops
- * them itself, so two names would meet), and cuts to @max_bytes on a character boundary. */
+/* Drops leading dots, spaces and dashes (a hidden file, "." and "..", or a name a shell tool
+ * would take for an option), trailing dots and spaces (Windows drops them itself, so two names
+ * would meet), and cuts to @max_bytes on a character boundary. */
 static void
 trim (GString *name,
       gsize    max_bytes)
 {
   gsize start = 0;
 
-  while (start < name->len && (name->str[start] == '.' || name->str[start] == ' '))
+  while (start < name->len &&
+         (name->str[start] == '.' || name->str[start] == ' ' || name->str[start] == '-'))
     start++;
   g_string_erase (name, 0, (gssize)start);
 
