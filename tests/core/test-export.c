@@ -767,32 +767,53 @@ on_exported (GObject      *source,
   g_object_add_weak_pointer (G_OBJECT (res), &state->task);
 }
 
+/* Exports run in workers, several at once: each gets a name of its own, none is lost. */
 static void
 test_async (Fixture      *f,
             gconstpointer data)
 {
   g_autoptr (GListModel) sessions = NULL;
   g_autoptr (LoomSession) session = NULL;
-  g_autoptr (LoomExportResult) result = NULL;
-  AsyncExport state = { NULL, NULL };
+  g_autoptr (GHashTable) paths = g_hash_table_new (g_str_hash, g_str_equal);
+  AsyncExport states[4] = { { NULL, NULL } };
+  guint       n_done = 0;
 
   import_fixture (f, "claude", "v2.1-progress");
   sessions = list_sessions (f);
   session = g_list_model_get_item (sessions, 0);
 
-  loom_export_session_async (f->base.store, loom_session_get_uuid (session), f->dest, NULL, NULL,
-                             on_exported, &state);
-  while (state.result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  result = g_steal_pointer (&state.result);
-  g_assert_true (g_file_test (result->path, G_FILE_TEST_IS_DIR));
-  assert_manifest_verifies (result->path);
-
-  /* The task, and the store it holds, go once the worker is done with them. */
-  while (g_atomic_pointer_get (&state.task) != NULL)
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    loom_export_session_async (f->base.store, loom_session_get_uuid (session), f->dest, NULL, NULL,
+                               on_exported, &states[i]);
+  while (n_done < G_N_ELEMENTS (states))
     {
-      g_main_context_iteration (NULL, FALSE);
-      g_thread_yield ();
+      g_main_context_iteration (NULL, TRUE);
+      n_done = 0;
+      for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+        n_done += states[i].result != NULL;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    {
+      g_assert_true (g_file_test (states[i].result->path, G_FILE_TEST_IS_DIR));
+      assert_manifest_verifies (states[i].result->path);
+      g_assert_true (g_hash_table_add (paths, states[i].result->path));
+    }
+  {
+    g_autoptr (GPtrArray) names = list_dir (f->dest);
+
+    g_assert_cmpuint (names->len, ==, G_N_ELEMENTS (states));
+  }
+
+  /* The tasks, and the store they hold, go once the workers are done with them. */
+  for (guint i = 0; i < G_N_ELEMENTS (states); i++)
+    {
+      while (g_atomic_pointer_get (&states[i].task) != NULL)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_thread_yield ();
+        }
+      loom_export_result_free (states[i].result);
     }
 }
 
