@@ -288,8 +288,8 @@ test_detail_levels (Fixture      *f,
   for (guint i = 0; i < g_list_model_get_n_items (sessions); i++)
     {
       g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
-      const char      *uuid = loom_session_get_uuid (session);
-      g_autofree char *texts[3] = { NULL };
+      const char *uuid = loom_session_get_uuid (session);
+      char       *texts[3] = { NULL };
 
       for (LoomExportDetail d = LOOM_EXPORT_DETAIL_MESSAGES; d <= LOOM_EXPORT_DETAIL_FULL; d++)
         {
@@ -331,6 +331,8 @@ test_detail_levels (Fixture      *f,
       if (strstr (texts[2], "\n### Reasoning") || strstr (texts[2], "\n### Compaction") ||
           strstr (texts[2], "\n### Error") || strstr (texts[2], "\n### Notice"))
         full_added = TRUE;
+      for (guint d = 0; d < G_N_ELEMENTS (texts); d++)
+        g_free (texts[d]);
     }
   g_assert_true (tools_added);
   g_assert_true (full_added);
@@ -379,8 +381,8 @@ test_whole_payloads (Fixture      *f,
   g_autoptr (GString) command = g_string_new ("{\"command\": \"echo ");
   g_autoptr (GString) reasoning = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
-  const char      *levels[] = { "tools", "full" };
-  g_autofree char *texts[2] = { NULL };
+  const char *levels[] = { "tools", "full" };
+  char       *texts[2] = { NULL };
 
   session = loom_store_get_session (f->base.store, uuid, &error);
   g_assert_no_error (error);
@@ -412,6 +414,8 @@ test_whole_payloads (Fixture      *f,
   g_assert_null (strstr (texts[0], "REASONING-END"));
   g_assert_nonnull (strstr (texts[1], "x COMMAND-END"));
   g_assert_nonnull (strstr (texts[1], "r REASONING-END"));
+  g_free (texts[0]);
+  g_free (texts[1]);
 }
 
 static void
