@@ -641,6 +641,7 @@ static const LoomCliCommand session_commands[] = {
   { "delete", sessions_delete, N_ ("Delete sessions permanently (see --dry-run)") },
   { "empty-trash", sessions_empty_trash, N_ ("Delete every session in the trash") },
   { "move", sessions_move, N_ ("File a session in a folder") },
+  { "export", loom_cli_sessions_export, N_ ("Write sessions as packages into a folder") },
   { NULL }
 };
 

@@ -61,6 +61,10 @@ int        loom_cli_dispatch (LoomCli              *cli,
 int loom_cli_sessions (LoomCli *cli,
                        int      argc,
                        char   **argv);
+/* `sessions export`, in loom-cli-export.c. */
+int loom_cli_sessions_export (LoomCli *cli,
+                              int      argc,
+                              char   **argv);
 int loom_cli_folders (LoomCli *cli,
                       int      argc,
                       char   **argv);

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -113,11 +114,11 @@ test_version_and_help (Fixture      *f,
     { "sessions", "unpin" },   { "sessions", "archive" },
     { "sessions", "restore" }, { "sessions", "trash" },
     { "sessions", "delete" },  { "sessions", "empty-trash" },
-    { "sessions", "move" },    { "folders", "list" },
-    { "folders", "create" },   { "folders", "rename" },
-    { "folders", "reorder" },  { "folders", "delete" },
-    { "index", "rebuild" },    { "import", NULL },
-    { "search", NULL },
+    { "sessions", "move" },    { "sessions", "export" },
+    { "folders", "list" },     { "folders", "create" },
+    { "folders", "rename" },   { "folders", "reorder" },
+    { "folders", "delete" },   { "index", "rebuild" },
+    { "import", NULL },        { "search", NULL },
   };
 
   g_assert_cmpint (run_loom (f, "--version"), ==, 0);
@@ -567,6 +568,79 @@ test_newer_store_refused (Fixture      *f,
   g_assert_cmpstr (before, ==, after);
 }
 
+static void
+test_export (Fixture      *f,
+             gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Export me - 2026-11-29", "codex",
+                                                 "parcel", 4, 2, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "packages", NULL);
+  g_autofree char *missing = g_build_filename (f->dir, "missing", NULL);
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *object, *package;
+  JsonArray  *packages, *failed;
+
+  g_assert_no_errno (g_mkdir (dest, 0700));
+
+  /* --to is required: there is no default destination. */
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid), ==, 2);
+  g_assert_nonnull (strstr (f->err, "--to"));
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--detail", "some"), ==,
+                   2);
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact"), ==,
+                   1);
+  g_assert_nonnull (strstr (f->err, "compact"));
+
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--detail", "messages", "--json"), ==,
+    0);
+  root = parse_out (f);
+  object = json_node_get_object (root);
+  packages = json_object_get_array_member (object, "packages");
+  failed = json_object_get_array_member (object, "failed");
+  g_assert_cmpuint (json_array_get_length (packages), ==, 1);
+  g_assert_cmpuint (json_array_get_length (failed), ==, 0);
+  package = json_array_get_object_element (packages, 0);
+  g_assert_cmpstr (json_object_get_string_member (package, "session_id"), ==, uuid);
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (package, "bytes"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (package, "redactions"), ==, 0);
+  {
+    g_autofree char *expected = g_build_filename (dest, "Export me - 2026-11-29", NULL);
+    g_autofree char *manifest = g_build_filename (expected, "manifest.json", NULL);
+
+    g_assert_cmpstr (json_object_get_string_member (package, "path"), ==, expected);
+    g_assert_true (g_file_test (manifest, G_FILE_TEST_IS_REGULAR));
+  }
+  g_clear_pointer (&root, json_node_unref);
+
+  /* One unknown session among good ones: the others are written, the status says it failed. */
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "ffffffff", "--to", dest, "--json"), ==,
+                   1);
+  root = parse_out (f);
+  object = json_node_get_object (root);
+  packages = json_object_get_array_member (object, "packages");
+  failed = json_object_get_array_member (object, "failed");
+  g_assert_cmpuint (json_array_get_length (packages), ==, 1);
+  g_assert_true (g_str_has_suffix (
+    json_object_get_string_member (json_array_get_object_element (packages, 0), "path"),
+    "Export me - 2026-11-29 (2)"));
+  g_assert_cmpuint (json_array_get_length (failed), ==, 1);
+  g_assert_cmpstr (
+    json_object_get_string_member (json_array_get_object_element (failed, 0), "session_id"), ==,
+    "ffffffff");
+  g_assert_nonnull (
+    json_object_get_string_member (json_array_get_object_element (failed, 0), "error"));
+
+  /* Without --json a line per package; a missing destination fails. */
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Export me - 2026-11-29 (3)"));
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", missing), ==, 1);
+  g_assert_nonnull (strstr (f->err, "does not exist"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -585,6 +659,7 @@ main (int    argc,
   ADD ("/cli/folders", test_folders);
   ADD ("/cli/index/rebuild", test_index_rebuild);
   ADD ("/cli/search", test_search);
+  ADD ("/cli/sessions/export", test_export);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
 #undef ADD

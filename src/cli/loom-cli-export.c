@@ -1,0 +1,135 @@
+/* loom-cli-export.c — `loom sessions export ID… --to DIR`
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "loom-cli.h"
+#include "loom-export.h"
+
+static void
+add_package (JsonBuilder            *builder,
+             const LoomExportResult *result)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "session_id");
+  json_builder_add_string_value (builder, result->session_id);
+  json_builder_set_member_name (builder, "path");
+  json_builder_add_string_value (builder, result->path);
+  json_builder_set_member_name (builder, "files");
+  json_builder_add_int_value (builder, result->n_files);
+  json_builder_set_member_name (builder, "bytes");
+  json_builder_add_int_value (builder, (gint64)result->n_bytes);
+  json_builder_set_member_name (builder, "artifacts");
+  json_builder_add_int_value (builder, result->n_artifacts);
+  json_builder_set_member_name (builder, "artifacts_missing");
+  json_builder_add_int_value (builder, result->n_artifacts_missing);
+  json_builder_set_member_name (builder, "redactions");
+  json_builder_add_int_value (builder, result->n_redactions);
+  json_builder_end_object (builder);
+}
+
+static void
+add_failure (JsonBuilder  *builder,
+             const char   *session_id,
+             const GError *error)
+{
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "session_id");
+  json_builder_add_string_value (builder, session_id);
+  json_builder_set_member_name (builder, "error");
+  json_builder_add_string_value (builder, error->message);
+  json_builder_end_object (builder);
+}
+
+int
+loom_cli_sessions_export (LoomCli *cli,
+                          int      argc,
+                          char   **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID…"));
+  g_autoptr (JsonBuilder) packages = json_builder_new ();
+  g_autoptr (JsonBuilder) failed = json_builder_new ();
+  g_autofree char   *to = NULL;
+  g_autofree char   *detail = NULL;
+  g_autofree char   *mode = NULL;
+  LoomExportOptions  options = LOOM_EXPORT_OPTIONS_INIT;
+  gboolean           json = FALSE;
+  guint              n_failed = 0;
+  LoomStore         *store;
+  int                status;
+  const GOptionEntry entries[] = {
+    { "to", 't', 0, G_OPTION_ARG_FILENAME, &to,
+      N_ ("Write the packages into this existing folder (required)"), N_ ("DIR") },
+    { "detail", 'd', 0, G_OPTION_ARG_STRING, &detail,
+      N_ ("How much of the timeline: messages, tools or full (default)"), N_ ("LEVEL") },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_ ("The package's mode: full (default)"),
+      N_ ("MODE") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+                                _ ("Write each session as a package: a folder named after its "
+                                   "title, holding conversation.md, metadata.json and a "
+                                   "manifest.json that hashes every file. A package appears "
+                                   "whole or not at all, and never replaces anything."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!loom_cli_parse (context, &argc, &argv, &status))
+    return status;
+  if (argc < 2)
+    return loom_cli_usage_error (context, _ ("give at least one session id"));
+  /* There is no default destination: a history written somewhere the person did not choose
+   * is a copy of their secrets they do not know about. */
+  if (to == NULL || *to == '\0')
+    return loom_cli_usage_error (context, _ ("--to DIR is required"));
+  if (detail != NULL && !loom_export_detail_from_string (detail, &options.detail))
+    return loom_cli_usage_error (context, _ ("unknown detail level “%s”"), detail);
+  if (mode != NULL && !loom_export_mode_from_string (mode, &options.mode))
+    return loom_cli_usage_error (context, _ ("unknown mode “%s”"), mode);
+
+  if (!(store = loom_cli_get_store (cli)))
+    return LOOM_EXIT_FAILED;
+
+  json_builder_begin_array (packages);
+  json_builder_begin_array (failed);
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr (LoomExportResult) result = NULL;
+      g_autoptr (GError) error = NULL;
+
+      if (!loom_export_session (store, argv[i], to, &options, &result, NULL, &error))
+        {
+          n_failed++;
+          add_failure (failed, argv[i], error);
+          if (!json)
+            loom_cli_fail (error);
+          continue;
+        }
+      add_package (packages, result);
+      if (!json)
+        printf (_ ("%.8s  %s  (%u files, %" G_GUINT64_FORMAT " bytes)\n"), result->session_id,
+                result->path, result->n_files, result->n_bytes);
+    }
+  json_builder_end_array (packages);
+  json_builder_end_array (failed);
+
+  if (json)
+    {
+      g_autoptr (JsonBuilder) builder = json_builder_new ();
+      g_autoptr (JsonNode) root = NULL;
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "packages");
+      json_builder_add_value (builder, json_builder_get_root (packages));
+      json_builder_set_member_name (builder, "failed");
+      json_builder_add_value (builder, json_builder_get_root (failed));
+      json_builder_end_object (builder);
+      root = json_builder_get_root (builder);
+      loom_cli_print_json (root);
+    }
+  return n_failed == 0 ? LOOM_EXIT_OK : LOOM_EXIT_FAILED;
+}

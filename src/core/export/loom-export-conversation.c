@@ -1,0 +1,363 @@
+/* loom-export-conversation.c — a session's timeline as conversation.md.
+ *
+ * The timeline is read through the same lazy model the window shows, one item at a time, so
+ * that a session of any length is written with only a few pages of it in memory. Where the
+ * store keeps a bounded text (events), the text comes from the event's whole payload instead:
+ * a package is the unabridged history, not the view of it.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "loom-event-kinds.h"
+#include "loom-export-private.h"
+#include "loom-naming.h"
+#include "loom-store-timeline-pages.h"
+#include "loom-time.h"
+#include "loom-timeline-format.h"
+#include "loom-timeline-model.h"
+
+/* The store keeps at most 64 KiB of an event's text (its writer's bound); a text about that
+ * long may have been cut, and its payload is then written beside it. */
+#define STORED_TEXT_CUT_AT (64 * 1024 - 4)
+
+/* Longest tool or file name put in a heading, in characters. */
+#define HEADING_LIMIT 200
+
+typedef struct
+{
+  LoomStore       *store;
+  LoomExportDetail detail;
+  LoomExportFile  *out;
+} Writer;
+
+static char *
+read_payload (Writer *w,
+              gint64  event_id)
+{
+  g_autoptr (GError) error = NULL;
+  char *payload;
+
+  if (event_id <= 0)
+    return NULL;
+  /* A payload that cannot be read leaves the stored text, which is still worth writing. */
+  if (!(payload = loom_store_get_event_payload (w->store, event_id, &error)) && error != NULL)
+    g_debug ("Could not read the payload of event %" G_GINT64_FORMAT ": %s", event_id,
+             error->message);
+  return payload;
+}
+
+/* The longest run of backticks in @text, for a fence that it cannot close. */
+static guint
+longest_backtick_run (const char *text)
+{
+  guint longest = 0, run = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      run = *p == '`' ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+  return longest;
+}
+
+/* @text in a fenced block that shows it verbatim, whatever it holds. */
+static gboolean
+write_fenced (Writer     *w,
+              const char *label,
+              const char *info,
+              const char *text,
+              GError    **error)
+{
+  g_autofree char *stripped = loom_timeline_format_strip_controls (text);
+  g_autofree char *fence = NULL;
+  const char      *shown = stripped != NULL ? stripped : text;
+  gsize            length = strlen (shown);
+
+  fence = g_strnfill (MAX (3, longest_backtick_run (shown) + 1), '`');
+  if (label != NULL && !loom_export_file_printf (w->out, error, "**%s**\n\n", label))
+    return FALSE;
+  return loom_export_file_printf (w->out, error, "%s%s\n", fence, info) &&
+         loom_export_file_write (w->out, shown, (gssize)length, error) &&
+         (length == 0 || shown[length - 1] == '\n' ||
+          loom_export_file_write (w->out, "\n", 1, error)) &&
+         loom_export_file_printf (w->out, error, "%s\n\n", fence);
+}
+
+static gboolean
+write_heading (Writer                 *w,
+               const char             *level,
+               const char             *label,
+               const char             *detail,
+               const LoomTimelineData *data,
+               GError                **error)
+{
+  g_autofree char *line = loom_naming_bound_line (detail, HEADING_LIMIT);
+  g_autofree char *when = data->created_at != 0 ? loom_time_to_iso (data->created_at) : NULL;
+
+  return loom_export_file_printf (w->out, error, "%s %s%s%s%s%s\n\n", level, label,
+                                  line != NULL ? ": " : "", line != NULL ? line : "",
+                                  when != NULL ? " · " : "", when != NULL ? when : "");
+}
+
+/* What a message is at the detail levels: a prompt or reply at every level, the rest only in
+ * the full history. NULL: not written at @detail. */
+static const char *
+message_label (const LoomTimelineData *data,
+               LoomExportDetail        detail)
+{
+  const char *label;
+
+  if ((data->flags & LOOM_MESSAGE_NOT_A_PROMPT) == 0 && g_strcmp0 (data->role, "user") == 0)
+    return "User";
+  if ((data->flags & LOOM_MESSAGE_NOT_A_PROMPT) == 0 && g_strcmp0 (data->role, "assistant") == 0)
+    return "Assistant";
+
+  if (data->flags & LOOM_MESSAGE_COMPACT_SUMMARY)
+    label = "Compaction summary";
+  else if (data->flags & LOOM_MESSAGE_API_ERROR)
+    label = "Error";
+  else if (data->flags & LOOM_MESSAGE_COMMAND)
+    label = "Command";
+  else
+    label = "Notice";
+  return detail >= LOOM_EXPORT_DETAIL_FULL ? label : NULL;
+}
+
+static gboolean
+write_message (Writer                 *w,
+               const LoomTimelineData *data,
+               GError                **error)
+{
+  const char      *label = message_label (data, w->detail);
+  g_autofree char *untagged = NULL;
+  g_autofree char *stripped = NULL;
+  const char      *text;
+  gsize            length;
+
+  if (label == NULL || data->text == NULL)
+    return TRUE;
+
+  if (!write_heading (w, "##", label, NULL, data, error))
+    return FALSE;
+  /* A prompt and a reply are Markdown already, and are written as they are; what the harness
+   * wrapped in tags (slash commands) reads better without them. */
+  untagged = loom_timeline_format_strip_tags (data->text);
+  text = untagged != NULL ? untagged : data->text;
+  /* Terminal escapes pasted into a prompt would show as boxes, or recolour a terminal that
+   * prints the file. */
+  if ((stripped = loom_timeline_format_strip_controls (text)) != NULL)
+    text = stripped;
+  length = strlen (text);
+  return loom_export_file_write (w->out, text, (gssize)length, error) &&
+         loom_export_file_write (w->out, "\n\n", length > 0 && text[length - 1] == '\n' ? 1 : 2,
+                                 error);
+}
+
+/* The whole output of a call's result: from its payload, else its stored text. */
+static gboolean
+write_result (Writer           *w,
+              LoomTimelineItem *result,
+              GError          **error)
+{
+  const LoomTimelineData *data;
+  g_autofree char        *payload = NULL;
+  g_autofree char        *output = NULL;
+
+  if (result == NULL)
+    return TRUE;
+  data = loom_timeline_item_get_data (result);
+  payload = read_payload (w, data->id);
+  output = loom_timeline_format_result_output (payload);
+  return write_fenced (w, data->is_error ? "Result (error)" : "Result", "text",
+                       output != NULL ? output : (data->text != NULL ? data->text : ""), error);
+}
+
+static gboolean
+write_tool_call (Writer                 *w,
+                 LoomTimelineItem       *item,
+                 const LoomTimelineData *data,
+                 GError                **error)
+{
+  g_autofree char *payload = read_payload (w, data->id);
+  g_autofree char *input = loom_timeline_format_input (payload);
+
+  return write_heading (w, "###", "Tool", data->tool_name, data, error) &&
+         write_fenced (w, "Input", "text",
+                       input != NULL ? input : (data->text != NULL ? data->text : ""), error) &&
+         write_result (w, loom_timeline_model_item_get_result (item), error);
+}
+
+static gboolean
+write_file_change (Writer                 *w,
+                   LoomTimelineItem       *item,
+                   const LoomTimelineData *data,
+                   GError                **error)
+{
+  LoomTimelineItem *result = loom_timeline_model_item_get_result (item);
+  g_autofree char  *payload = read_payload (w, data->id);
+  g_autofree char  *result_payload = NULL;
+  g_autofree char  *diff = NULL;
+  g_autofree char  *what = NULL;
+
+  if (result != NULL)
+    result_payload = read_payload (w, loom_timeline_item_get_data (result)->id);
+  diff = loom_timeline_format_diff (payload, result_payload);
+  what = g_strdup_printf ("%s%s%s", data->change_kind != NULL ? data->change_kind : "change",
+                          data->path != NULL ? " " : "", data->path != NULL ? data->path : "");
+
+  if (!write_heading (w, "###", "File", what, data, error))
+    return FALSE;
+  if (diff != NULL)
+    return write_fenced (w, NULL, "diff", diff, error);
+  return write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error);
+}
+
+static gboolean
+write_subagent (Writer                 *w,
+                LoomTimelineItem       *item,
+                const LoomTimelineData *data,
+                GError                **error)
+{
+  g_autofree char *payload = read_payload (w, data->id);
+  g_autofree char *prompt = loom_timeline_format_subagent_prompt (payload);
+  const char      *child = loom_timeline_model_item_get_child_uuid (item);
+
+  if (!write_heading (w, "###", "Sub-agent", data->tool_name, data, error))
+    return FALSE;
+  if (child != NULL && !loom_export_file_printf (w->out, error, "Session %s\n\n", child))
+    return FALSE;
+  return write_fenced (w, "Task", "text",
+                       prompt != NULL ? prompt : (data->text != NULL ? data->text : ""), error) &&
+         write_result (w, loom_timeline_model_item_get_result (item), error);
+}
+
+/* Reasoning, compactions, errors and what the importer kept whole: in the full history. */
+static gboolean
+write_other_event (Writer                 *w,
+                   const LoomTimelineData *data,
+                   GError                **error)
+{
+  const char      *label;
+  g_autofree char *payload = NULL;
+
+  if (w->detail < LOOM_EXPORT_DETAIL_FULL)
+    return TRUE;
+
+  if (g_strcmp0 (data->kind, LOOM_EVENT_REASONING) == 0)
+    label = "Reasoning";
+  else if (g_strcmp0 (data->kind, LOOM_EVENT_COMPACTION) == 0)
+    label = "Compaction";
+  else if (g_strcmp0 (data->kind, LOOM_EVENT_API_ERROR) == 0)
+    label = "Error";
+  else
+    label = "Notice";
+
+  if (!write_heading (w, "###", label, g_str_equal (label, "Notice") ? data->kind : NULL, data,
+                      error))
+    return FALSE;
+
+  /* A record the importer did not understand is kept whole as its payload: that is what it
+   * says, not the line the view shows for it. */
+  if (g_strcmp0 (data->kind, LOOM_EVENT_RAW) == 0 && (payload = read_payload (w, data->id)))
+    return write_fenced (w, NULL, "json", payload, error);
+  if (!write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error))
+    return FALSE;
+  /* A long reasoning cut by the store is whole in its payload, as the agent wrote it. */
+  if (data->text != NULL && strlen (data->text) >= STORED_TEXT_CUT_AT &&
+      data->payload_size > (gint64)strlen (data->text) && (payload = read_payload (w, data->id)))
+    return write_fenced (w, "Whole record", "json", payload, error);
+  return TRUE;
+}
+
+static gboolean
+write_event (Writer           *w,
+             LoomTimelineItem *item,
+             GError          **error)
+{
+  const LoomTimelineData *data = loom_timeline_item_get_data (item);
+
+  if (g_strcmp0 (data->kind, LOOM_EVENT_TOOL_CALL) == 0 ||
+      g_strcmp0 (data->kind, LOOM_EVENT_FILE_CHANGE) == 0 ||
+      g_strcmp0 (data->kind, LOOM_EVENT_SUBAGENT) == 0 ||
+      g_strcmp0 (data->kind, LOOM_EVENT_TOOL_RESULT) == 0)
+    {
+      if (w->detail < LOOM_EXPORT_DETAIL_TOOLS)
+        return TRUE;
+      if (g_str_equal (data->kind, LOOM_EVENT_TOOL_CALL))
+        return write_tool_call (w, item, data, error);
+      if (g_str_equal (data->kind, LOOM_EVENT_FILE_CHANGE))
+        return write_file_change (w, item, data, error);
+      if (g_str_equal (data->kind, LOOM_EVENT_SUBAGENT))
+        return write_subagent (w, item, data, error);
+      /* A result whose call is not in the session (cut off by a compaction). */
+      return write_heading (w, "###", "Tool result", data->tool_name, data, error) &&
+             write_result (w, item, error);
+    }
+  return write_other_event (w, data, error);
+}
+
+static gboolean
+write_header (Writer      *w,
+              LoomSession *session,
+              GError     **error)
+{
+  const LoomSessionRecord *r = loom_session_get_record (session);
+  g_autofree char         *title = loom_naming_bound_line (r->title, LOOM_NAMING_TITLE_LIMIT);
+  g_autofree char         *created = r->created_at != 0 ? loom_time_to_iso (r->created_at) : NULL;
+  g_autoptr (GString) header = g_string_new (NULL);
+
+  g_string_append_printf (header, "# %s\n\n", title != NULL ? title : "Untitled session");
+  g_string_append_printf (header, "- Session: %s\n", r->uuid);
+  if (r->source != NULL)
+    g_string_append_printf (header, "- Agent: %s%s%s\n", r->source,
+                            r->agent_version != NULL ? " " : "",
+                            r->agent_version != NULL ? r->agent_version : "");
+  if (r->model != NULL)
+    g_string_append_printf (header, "- Model: %s\n", r->model);
+  if (r->project_name != NULL)
+    g_string_append_printf (header, "- Project: %s\n", r->project_name);
+  if (r->cwd != NULL)
+    g_string_append_printf (header, "- Folder: %s\n", r->cwd);
+  if (created != NULL)
+    g_string_append_printf (header, "- Created: %s\n", created);
+  g_string_append_printf (header, "- Detail: %s\n\n---\n\n",
+                          loom_export_detail_to_string (w->detail));
+  return loom_export_file_write (w->out, header->str, (gssize)header->len, error);
+}
+
+gboolean
+loom_export_write_conversation (LoomStore       *store,
+                                LoomSession     *session,
+                                LoomExportDetail detail,
+                                LoomExportFile  *out,
+                                GCancellable    *cancellable,
+                                GError         **error)
+{
+  g_autoptr (LoomTimelineModel) timeline = NULL;
+  Writer w = { store, detail, out };
+  guint  n_items;
+
+  g_assert (LOOM_IS_STORE (store));
+  g_assert (LOOM_IS_SESSION (session));
+
+  if (!(timeline = loom_timeline_model_new (store, loom_session_get_id (session), error)))
+    return FALSE;
+  if (!write_header (&w, session, error))
+    return FALSE;
+
+  n_items = g_list_model_get_n_items (G_LIST_MODEL (timeline));
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr (LoomTimelineItem) item = g_list_model_get_item (G_LIST_MODEL (timeline), i);
+      const LoomTimelineData *data = loom_timeline_item_get_data (item);
+      gboolean                ok;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      ok = data->is_message ? write_message (&w, data, error) : write_event (&w, item, error);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}

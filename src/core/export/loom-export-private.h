@@ -1,0 +1,51 @@
+/* loom-export-private.h — the parts of an export that share its files.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "loom-export.h"
+#include "loom-session.h"
+
+G_BEGIN_DECLS
+
+/* One file of a package being written: created new (O_EXCL, never through a link) in the
+ * package's folder, written through a buffer, its size counted and its SHA-256 computed on the
+ * way, so that the manifest never reads a file back. */
+typedef struct _LoomExportFile LoomExportFile;
+
+LoomExportFile *loom_export_file_create (int           dir_fd,
+                                         const char   *name,
+                                         GCancellable *cancellable,
+                                         GError      **error);
+gboolean        loom_export_file_write (LoomExportFile *self,
+                                        const char     *data,
+                                        gssize          length,
+                                        GError        **error);
+gboolean        loom_export_file_printf (LoomExportFile *self,
+                                         GError        **error,
+                                         const char     *format,
+                                         ...) G_GNUC_PRINTF (3,
+                                                             4);
+/* Writes what is buffered, fsyncs and closes the file; its size and hash are known then. */
+gboolean        loom_export_file_close (LoomExportFile *self,
+                                        GError        **error);
+const char     *loom_export_file_get_name (LoomExportFile *self);
+guint64         loom_export_file_get_size (LoomExportFile *self);
+/* The hex SHA-256 of the contents, once closed. */
+const char     *loom_export_file_get_sha256 (LoomExportFile *self);
+/* Closes the descriptor if still open; the file stays where it is. */
+void            loom_export_file_free (LoomExportFile *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFile, loom_export_file_free)
+
+/* Writes @session's timeline into @out as Markdown at @detail, a page of the timeline at a
+ * time. */
+gboolean loom_export_write_conversation (LoomStore       *store,
+                                         LoomSession     *session,
+                                         LoomExportDetail detail,
+                                         LoomExportFile  *out,
+                                         GCancellable    *cancellable,
+                                         GError         **error);
+
+G_END_DECLS

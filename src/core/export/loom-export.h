@@ -1,0 +1,107 @@
+/* loom-export.h — a session as a package: a folder a person keeps, outside the store.
+ *
+ * {destination}/{Title - YYYY-MM-DD}/ holds conversation.md (the timeline at a chosen detail
+ * level), metadata.json (every field of the session) and manifest.json (what the package is,
+ * with the size and SHA-256 of every other file). The folder appears whole or not at all: it is
+ * written beside its final name under a temporary one and renamed into place, never over
+ * anything that exists.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "loom-store.h"
+
+G_BEGIN_DECLS
+
+/* The version of the package's layout, written in its manifest. */
+#define LOOM_EXPORT_FORMAT_VERSION 1
+
+/* Longest package folder name, in bytes, before a " (2)" is added: well under the 255 bytes of
+ * a file name on every common filesystem, with room for the temporary name built from it. */
+#define LOOM_EXPORT_NAME_MAX_BYTES 160
+
+typedef enum
+{
+  LOOM_EXPORT_DETAIL_MESSAGES, /* prompts and replies */
+  LOOM_EXPORT_DETAIL_TOOLS,    /* + tool calls with their input and result */
+  LOOM_EXPORT_DETAIL_FULL,     /* + reasoning, notices, compactions, errors */
+} LoomExportDetail;
+
+typedef enum
+{
+  LOOM_EXPORT_MODE_FULL,
+  LOOM_EXPORT_MODE_REDACTED, /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
+  LOOM_EXPORT_MODE_COMPACT,  /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
+} LoomExportMode;
+
+typedef struct
+{
+  LoomExportDetail detail;
+  LoomExportMode   mode;
+} LoomExportOptions;
+
+#define LOOM_EXPORT_OPTIONS_INIT { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL }
+
+/* What one export wrote. */
+typedef struct
+{
+  char   *session_id; /* the session's uuid */
+  char   *path;       /* the package folder, under its final name */
+  guint   n_files;    /* every file of the package, the manifest included */
+  guint64 n_bytes;    /* their sizes added up */
+  guint   n_artifacts;
+  guint   n_artifacts_missing;
+  guint   n_redactions;
+} LoomExportResult;
+
+void loom_export_result_free (LoomExportResult *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportResult, loom_export_result_free)
+
+/* The words of the CLI and the manifest: "messages", "tools", "full"; "full", "redacted",
+ * "compact". */
+const char *loom_export_detail_to_string (LoomExportDetail detail);
+gboolean    loom_export_detail_from_string (const char       *text,
+                                            LoomExportDetail *detail);
+const char *loom_export_mode_to_string (LoomExportMode mode);
+gboolean    loom_export_mode_from_string (const char     *text,
+                                          LoomExportMode *mode);
+
+/* The package folder's name for a session of @title created at @created_at (Unix ms, 0:
+ * unknown): the title, dated as the naming convention wants unless it is already, made safe on
+ * every filesystem (no '/', '\\' or other character Windows refuses, no control or invisible
+ * characters, no leading dot, no trailing dot or space, not a reserved Windows name, NFC, at
+ * most LOOM_EXPORT_NAME_MAX_BYTES bytes cut on a character boundary, the date kept). Never
+ * NULL or empty. */
+char *loom_export_package_name (const char *title,
+                                gint64      created_at);
+
+/* Writes the package of the session @session_id (a uuid or an unambiguous prefix) into the
+ * existing folder @destination_dir, which may not be a symbolic link; @options NULL means
+ * LOOM_EXPORT_OPTIONS_INIT. Blocks: call it from a worker or the CLI. On failure or
+ * cancellation nothing is left behind, neither under the final name nor under a temporary
+ * one. */
+gboolean loom_export_session (LoomStore               *store,
+                              const char              *session_id,
+                              const char              *destination_dir,
+                              const LoomExportOptions *options,
+                              LoomExportResult       **result,
+                              GCancellable            *cancellable,
+                              GError                 **error);
+
+/* The same in a GTask thread, on a connection of its own to @store's file. */
+void              loom_export_session_async (LoomStore               *store,
+                                             const char              *session_id,
+                                             const char              *destination_dir,
+                                             const LoomExportOptions *options,
+                                             GCancellable            *cancellable,
+                                             GAsyncReadyCallback      callback,
+                                             gpointer                 user_data);
+LoomExportResult *loom_export_session_finish (LoomStore    *store,
+                                              GAsyncResult *result,
+                                              GError      **error);
+
+G_END_DECLS
