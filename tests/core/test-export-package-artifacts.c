@@ -720,6 +720,61 @@ test_failed_copy (Fixture      *f,
   g_assert_cmpstr (root_after, ==, root_before);
 }
 
+/* The manifest, written after artifacts/, fails: the copies and the diffs go with the rest. */
+static void
+test_failed_manifest (Fixture      *f,
+                      gconstpointer data)
+{
+  LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
+  g_autoptr (LoomExportResult) first = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *manifest_path = NULL;
+  g_autofree char *again = g_build_filename (f->base.dir, "again", NULL);
+  g_autofree char *again_tree = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  JsonArray        *files;
+  LoomExportResult *result = NULL;
+  struct rlimit     saved, limit;
+  GStatBuf          st;
+  goffset           largest = 0;
+  gboolean          ok;
+
+  /* Without logs/run.txt (over this cap), the manifest is the package's largest file. */
+  import_session (f, SESSION_ID, f->workspace);
+  session = loom_test_find_session (f->base.store, SESSION_ID);
+  options.max_artifact_size = 1000;
+  first = export_ok (f, SESSION_ID, &options);
+  root = read_manifest (first->path);
+  files = json_object_get_array_member (json_node_get_object (root), "files");
+  for (guint i = 0; i < json_array_get_length (files); i++)
+    largest = MAX (largest,
+                   json_object_get_int_member (json_array_get_object_element (files, i), "size"));
+  manifest_path = g_build_filename (first->path, "manifest.json", NULL);
+  g_assert_no_errno (g_stat (manifest_path, &st));
+  g_test_message ("largest file %" G_GINT64_FORMAT ", manifest %" G_GINT64_FORMAT, largest,
+                  (gint64)st.st_size);
+  g_assert_cmpint (st.st_size, >, largest + 1);
+
+  g_assert_no_errno (g_mkdir (again, 0700));
+  g_assert_no_errno (getrlimit (RLIMIT_FSIZE, &saved));
+  limit = saved;
+  limit.rlim_cur = (rlim_t)st.st_size - 1;
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_no_errno (setrlimit (RLIMIT_FSIZE, &limit));
+  ok = loom_export_session (f->base.store, loom_session_get_uuid (session), again, &options,
+                            &result, NULL, &error);
+  g_assert_no_errno (setrlimit (RLIMIT_FSIZE, &saved));
+  signal (SIGXFSZ, SIG_DFL);
+
+  g_assert_false (ok);
+  g_assert_error (error, LOOM_ERROR, LOOM_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "manifest.json"));
+  g_assert_null (result);
+  again_tree = list_tree (again);
+  g_assert_cmpstr (again_tree, ==, "");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -732,6 +787,7 @@ main (int   argc,
   ADD ("/export/package-artifacts/caps", test_caps);
   ADD ("/export/package-artifacts/no-workspace", test_no_workspace);
   ADD ("/export/package-artifacts/failed-copy", test_failed_copy);
+  ADD ("/export/package-artifacts/failed-manifest", test_failed_manifest);
 #undef ADD
 
   return g_test_run ();

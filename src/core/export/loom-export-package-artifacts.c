@@ -493,10 +493,12 @@ add_record (JsonBuilder          *builder,
   add_member_string (builder, "path", record->touched->path);
   json_builder_set_member_name (builder, "how");
   json_builder_begin_array (builder);
-  for (guint bit = 0; bit < 5; bit++)
-    if (record->touched->how & (1u << bit))
+  /* One word a flag, in the flags' order: an array reads better to a program than the
+   * ", "-joined text a person gets. */
+  for (guint flag = 1; flag <= LOOM_ARTIFACT_TOUCH_DELETED; flag <<= 1)
+    if (record->touched->how & flag)
       {
-        g_autofree char *word = loom_artifact_touch_to_string ((LoomArtifactTouch)(1u << bit));
+        g_autofree char *word = loom_artifact_touch_to_string ((LoomArtifactTouch)flag);
 
         json_builder_add_string_value (builder, word);
       }
