@@ -279,6 +279,20 @@ list_tree (const char *root)
   return g_strjoinv ("\n", (GStrv)entries->pdata);
 }
 
+/* How many descriptors the process holds: an export, finished or failed, closes what it
+ * opened (the workspace, the folders it walked). */
+static guint
+count_fds (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
 static JsonNode *
 read_manifest (const char *package)
 {
@@ -430,11 +444,13 @@ test_package (Fixture      *f,
   g_autoptr (GPtrArray) packages = NULL;
   JsonObject *manifest;
   JsonArray  *artifacts, *changes;
-  guint       n_copied = 0;
+  guint       n_copied = 0, fds_before;
 
   import_session (f, SESSION_ID, f->workspace);
   root_before = list_tree (f->root);
+  fds_before = count_fds ();
   result = export_ok (f, SESSION_ID, NULL);
+  g_assert_cmpuint (count_fds (), ==, fds_before);
 
   /* Nothing changed anywhere but in the destination, which holds the package alone. */
   root_after = list_tree (f->root);
@@ -692,11 +708,13 @@ test_failed_copy (Fixture      *f,
   g_autofree char  *dest_tree = NULL;
   LoomExportResult *result = NULL;
   struct rlimit     saved, limit;
+  guint             fds_before;
   gboolean          ok;
 
   import_session (f, SESSION_ID, f->workspace);
   session = loom_test_find_session (f->base.store, SESSION_ID);
   root_before = list_tree (f->root);
+  fds_before = count_fds ();
 
   /* Larger than conversation.md and every other file, smaller than logs/run.txt, copied last. */
   g_assert_no_errno (getrlimit (RLIMIT_FSIZE, &saved));
@@ -714,6 +732,7 @@ test_failed_copy (Fixture      *f,
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "run.txt"));
   g_assert_null (result);
+  g_assert_cmpuint (count_fds (), ==, fds_before);
   dest_tree = list_tree (f->dest);
   g_assert_cmpstr (dest_tree, ==, "");
   root_after = list_tree (f->root);
