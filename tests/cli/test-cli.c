@@ -641,6 +641,61 @@ test_export (Fixture      *f,
   g_assert_nonnull (strstr (f->err, "does not exist"));
 }
 
+/* A session whose workspace is here: `--json` counts the files copied into artifacts/ and
+ * those the session touched that are not there. */
+static void
+test_export_artifacts (Fixture      *f,
+                       gconstpointer data)
+{
+  static const char session_id[] = "2f4e6a8c-1b3d-4f5a-9c7e-0d2b4f6a8c1e";
+  g_autofree char  *workspace = g_build_filename (f->dir, "workspace", NULL);
+  g_autofree char  *present = g_build_filename (workspace, "present.txt", NULL);
+  g_autofree char  *transcript = g_build_filename (f->dir, "claude", "session.jsonl", NULL);
+  g_autofree char  *folder = g_path_get_dirname (transcript);
+  g_autofree char  *dest = g_build_filename (f->dir, "packages", NULL);
+  g_autofree char  *lines = NULL;
+  g_autoptr (LoomImportStats) stats = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *paths[] = { transcript, NULL };
+  JsonObject *package;
+
+  g_assert_no_errno (g_mkdir_with_parents (workspace, 0700));
+  g_assert_no_errno (g_mkdir_with_parents (folder, 0700));
+  g_assert_no_errno (g_mkdir (dest, 0700));
+  g_file_set_contents (present, "here\n", -1, &error);
+  g_assert_no_error (error);
+  lines = g_strdup_printf (
+    "{\"type\":\"user\",\"uuid\":\"1a\",\"parentUuid\":null,\"sessionId\":\"%s\","
+    "\"cwd\":\"%s\",\"timestamp\":\"2026-05-01T10:00:01.000Z\","
+    "\"message\":{\"role\":\"user\",\"content\":\"Read two files\"}}\n"
+    "{\"type\":\"assistant\",\"uuid\":\"2b\",\"parentUuid\":\"1a\",\"sessionId\":\"%s\","
+    "\"cwd\":\"%s\",\"timestamp\":\"2026-05-01T10:00:02.000Z\","
+    "\"message\":{\"id\":\"msg_1\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\","
+    "\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"Read\","
+    "\"input\":{\"file_path\":\"present.txt\"}},{\"type\":\"tool_use\",\"id\":\"toolu_2\","
+    "\"name\":\"Read\",\"input\":{\"file_path\":\"absent.txt\"}}]}}\n",
+    session_id, workspace, session_id, workspace);
+  g_file_set_contents (transcript, lines, -1, &error);
+  g_assert_no_error (error);
+  stats = loom_test_import_paths (f->store, "claude-code", paths);
+
+  g_assert_cmpint (run_loom (f, "sessions", "export", session_id, "--to", dest, "--json"), ==, 0);
+  root = parse_out (f);
+  package = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (root), "packages"), 0);
+  g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 1);
+  /* conversation.md, metadata.json, manifest.json and the copy. */
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 4);
+  {
+    g_autofree char *copy = g_build_filename (json_object_get_string_member (package, "path"),
+                                              "artifacts", "files", "present.txt", NULL);
+
+    g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -660,6 +715,7 @@ main (int    argc,
   ADD ("/cli/index/rebuild", test_index_rebuild);
   ADD ("/cli/search", test_search);
   ADD ("/cli/sessions/export", test_export);
+  ADD ("/cli/sessions/export-artifacts", test_export_artifacts);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
 #undef ADD

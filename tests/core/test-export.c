@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loom-core.h"
@@ -150,18 +151,48 @@ read_json_object (const char *package,
   return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
 }
 
+/* Every file below @dir, as paths relative to the package (@prefix), into @files; fails on
+ * anything that is neither a file nor a folder (a package holds no link, FIFO or device). */
+static void
+list_files_into (GPtrArray  *files,
+                 const char *package,
+                 const char *prefix)
+{
+  g_autofree char *dir = prefix != NULL ? g_build_filename (package, prefix, NULL)
+                                        : g_strdup (package);
+  g_autoptr (GPtrArray) names = list_dir (dir);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *relative = prefix != NULL ? g_build_filename (prefix, names->pdata[i], NULL)
+                                                 : g_strdup (names->pdata[i]);
+      g_autofree char *path = g_build_filename (package, relative, NULL);
+      GStatBuf         st;
+
+      g_assert_no_errno (g_lstat (path, &st));
+      if (S_ISDIR (st.st_mode))
+        list_files_into (files, package, relative);
+      else
+        {
+          g_assert_true (S_ISREG (st.st_mode));
+          g_ptr_array_add (files, g_steal_pointer (&relative));
+        }
+    }
+}
+
 /* Every file of the package but the manifest is listed in it with its true size and hash, and
- * the package holds nothing else. Returns the bytes of the package. */
+ * the package holds nothing else, at any depth. Returns the bytes of the package. */
 static guint64
 assert_manifest_verifies (const char *package)
 {
   g_autoptr (JsonObject) manifest = read_json_object (package, "manifest.json");
-  g_autoptr (GPtrArray) names = list_dir (package);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   JsonArray       *files = json_object_get_array_member (manifest, "files");
   gsize            manifest_length = 0;
   g_autofree char *manifest_text = read_package_file (package, "manifest.json", &manifest_length);
   guint64          total = manifest_length;
 
+  list_files_into (names, package, NULL);
   g_assert_nonnull (files);
   g_assert_cmpuint (json_array_get_length (files), ==, names->len - 1);
   for (guint i = 0; i < json_array_get_length (files); i++)
@@ -182,12 +213,56 @@ assert_manifest_verifies (const char *package)
   return total;
 }
 
+/* The fixtures' workspaces (/home/ada/…) are not on this machine: every file a session touched
+ * is listed, none is copied, and its changes are there as diffs all the same. */
+static void
+assert_artifacts_listed_not_copied (JsonObject             *manifest,
+                                    const LoomExportResult *result,
+                                    guint                  *n_listed,
+                                    guint                  *n_changes)
+{
+  JsonArray *artifacts = json_object_get_array_member (manifest, "artifacts");
+  JsonArray *changes = json_object_get_array_member (manifest, "changes");
+  JsonArray *files = json_object_get_array_member (manifest, "files");
+  guint      n_diffs = 0;
+
+  g_assert_cmpint (json_object_get_int_member (manifest, "artifact_count"), ==, 0);
+  g_assert_cmpuint (result->n_artifacts, ==, 0);
+  g_assert_cmpuint (result->n_artifacts_missing, ==, json_array_get_length (artifacts));
+  for (guint i = 0; i < json_array_get_length (artifacts); i++)
+    {
+      JsonObject *artifact = json_array_get_object_element (artifacts, i);
+      const char *status = json_object_get_string_member (artifact, "status");
+      const char *reason = json_object_get_string_member (artifact, "reason");
+
+      g_test_message ("%s: %s (%s)", json_object_get_string_member (artifact, "path"), status,
+                      reason);
+      g_assert_true (g_str_equal (status, "missing") || g_str_equal (status, "outside-workspace"));
+      g_assert_nonnull (reason);
+      g_assert_true (json_object_get_null_member (artifact, "sha256"));
+      g_assert_true (json_object_get_null_member (artifact, "package_path"));
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (artifact, "how")), >,
+                        0);
+    }
+  for (guint i = 0; i < json_array_get_length (files); i++)
+    {
+      const char *path = json_object_get_string_member (json_array_get_object_element (files, i),
+                                                        "path");
+
+      g_assert_false (g_str_has_prefix (path, "artifacts/files/"));
+      n_diffs += g_str_has_prefix (path, "artifacts/changes/");
+    }
+  g_assert_cmpuint (n_diffs, ==, json_array_get_length (changes));
+  *n_listed += json_array_get_length (artifacts);
+  *n_changes += n_diffs;
+}
+
 static void
 test_package_layout (Fixture      *f,
                      gconstpointer data)
 {
   g_autoptr (GListModel) sessions = NULL;
-  guint n_sessions;
+  guint n_sessions, n_listed = 0, n_changes = 0;
 
   import_all_fixtures (f);
   sessions = list_sessions (f);
@@ -213,12 +288,16 @@ test_package_layout (Fixture      *f,
       g_assert_true (g_str_has_prefix (base, name));
       g_assert_cmpstr (result->session_id, ==, r->uuid);
 
-      g_assert_cmpuint (names->len, ==, 3);
-      g_assert_cmpstr (names->pdata[0], ==, "conversation.md");
-      g_assert_cmpstr (names->pdata[1], ==, "manifest.json");
-      g_assert_cmpstr (names->pdata[2], ==, "metadata.json");
-      g_assert_cmpuint (result->n_files, ==, 3);
+      g_assert_cmpuint (names->len, ==, 4);
+      g_assert_cmpstr (names->pdata[0], ==, "artifacts");
+      g_assert_cmpstr (names->pdata[1], ==, "conversation.md");
+      g_assert_cmpstr (names->pdata[2], ==, "manifest.json");
+      g_assert_cmpstr (names->pdata[3], ==, "metadata.json");
+      g_assert_cmpuint (result->n_files, ==,
+                        json_array_get_length (json_object_get_array_member (manifest, "files")) +
+                          1);
       g_assert_cmpuint (assert_manifest_verifies (result->path), ==, result->n_bytes);
+      assert_artifacts_listed_not_copied (manifest, result, &n_listed, &n_changes);
 
       g_assert_cmpint (json_object_get_int_member (manifest, "format_version"), ==,
                        LOOM_EXPORT_FORMAT_VERSION);
@@ -230,9 +309,6 @@ test_package_layout (Fixture      *f,
         r->source_session_id);
       g_assert_cmpint (json_object_get_int_member (manifest, "message_count"), ==,
                        r->message_count);
-      g_assert_cmpint (json_object_get_int_member (manifest, "artifact_count"), ==, 0);
-      g_assert_cmpuint (
-        json_array_get_length (json_object_get_array_member (manifest, "artifacts")), ==, 0);
       g_assert_nonnull (json_object_get_object_member (manifest, "tools_used"));
       g_assert_cmpstr (json_object_get_string_member (manifest, "detail"), ==, "full");
       g_assert_cmpstr (json_object_get_string_member (manifest, "mode"), ==, "full");
@@ -253,6 +329,10 @@ test_package_layout (Fixture      *f,
       g_assert_true (g_utf8_validate (conversation, -1, NULL));
       g_assert_true (g_str_has_prefix (conversation, "# "));
     }
+
+  /* The fixtures touch files and change some: the lists above were not all empty. */
+  g_assert_cmpuint (n_listed, >, 0);
+  g_assert_cmpuint (n_changes, >, 0);
 
   /* One package per session, and no temporary folder. */
   {

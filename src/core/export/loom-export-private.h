@@ -48,4 +48,38 @@ gboolean loom_export_write_conversation (LoomStore       *store,
                                          GCancellable    *cancellable,
                                          GError         **error);
 
+/* The package's artifacts/ folder (loom-export-package-artifacts.c): files/ with the files the
+ * session touched, copied from its workspace only, and changes/ with its changes as diffs. */
+typedef struct _LoomPackageArtifacts LoomPackageArtifacts;
+
+/* Writes artifacts/ into the package's folder @package_fd: every file is fsynced, and the
+ * folders too. A file that cannot be copied (not there, outside the workspace, over a cap…)
+ * is listed with its reason, not an error; NULL with @error when writing the package failed or
+ * was cancelled, and then nothing of artifacts/ is left. */
+LoomPackageArtifacts *loom_package_artifacts_write (LoomStore               *store,
+                                                    LoomSession             *session,
+                                                    int                      package_fd,
+                                                    const LoomExportOptions *options,
+                                                    GCancellable            *cancellable,
+                                                    GError                 **error);
+/* Adds the manifest's "artifact_count", "artifacts" and "changes" members to @builder, inside
+ * an object. */
+void                  loom_package_artifacts_build_manifest (LoomPackageArtifacts *self,
+                                                             JsonBuilder          *builder);
+/* Adds an object {path, size, sha256} for each file of artifacts/ to @builder, inside an
+ * array. */
+void                  loom_package_artifacts_add_files (LoomPackageArtifacts *self,
+                                                        JsonBuilder          *builder);
+guint                 loom_package_artifacts_get_n_copied (LoomPackageArtifacts *self);
+/* The touched files that are not in the package, whatever the reason. */
+guint                 loom_package_artifacts_get_n_missing (LoomPackageArtifacts *self);
+/* The copies and the diffs. */
+guint                 loom_package_artifacts_get_n_files (LoomPackageArtifacts *self);
+guint64               loom_package_artifacts_get_n_bytes (LoomPackageArtifacts *self);
+/* Removes what loom_package_artifacts_write () made, for a package that fails after it. */
+void                  loom_package_artifacts_remove (LoomPackageArtifacts *self);
+void                  loom_package_artifacts_free (LoomPackageArtifacts *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomPackageArtifacts, loom_package_artifacts_free)
+
 G_END_DECLS

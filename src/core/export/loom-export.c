@@ -30,11 +30,12 @@
 
 typedef struct
 {
-  int        dest_fd;
-  char      *dest_path;
-  int        temp_fd;
-  char      *temp_name; /* in dest_fd, NULL once published */
-  GPtrArray *files;     /* LoomExportFile, in the order they were created */
+  int                   dest_fd;
+  char                 *dest_path;
+  int                   temp_fd;
+  char                 *temp_name; /* in dest_fd, NULL once published */
+  GPtrArray            *files;     /* LoomExportFile, in the order they were created */
+  LoomPackageArtifacts *artifacts;
 } Package;
 
 static const char *const detail_names[] = { "messages", "tools", "full" };
@@ -120,6 +121,8 @@ package_clear (Package *p)
     {
       /* Only what we made ourselves is removed: the files by the names we created them with,
        * then the folder, which is empty unless someone else wrote into it (and then stays). */
+      if (p->artifacts != NULL)
+        loom_package_artifacts_remove (p->artifacts);
       for (guint i = 0; i < p->files->len; i++)
         unlinkat (p->temp_fd, loom_export_file_get_name (p->files->pdata[i]), 0);
       if (unlinkat (p->dest_fd, p->temp_name, AT_REMOVEDIR) != 0)
@@ -131,6 +134,7 @@ package_clear (Package *p)
   if (p->dest_fd >= 0)
     close (p->dest_fd);
   g_clear_pointer (&p->files, g_ptr_array_unref);
+  g_clear_pointer (&p->artifacts, loom_package_artifacts_free);
   g_free (p->temp_name);
   g_free (p->dest_path);
 }
@@ -297,10 +301,7 @@ build_manifest (Package                 *p,
   add_string (builder, "agent", r->selected_agent_id != NULL ? r->selected_agent_id : r->source);
   add_string (builder, "agent_version", r->agent_version);
   add_int (builder, "message_count", r->message_count);
-  add_int (builder, "artifact_count", 0);
-  json_builder_set_member_name (builder, "artifacts");
-  json_builder_begin_array (builder);
-  json_builder_end_array (builder);
+  loom_package_artifacts_build_manifest (p->artifacts, builder);
 
   json_builder_set_member_name (builder, "tools_used");
   if (r->tools_used_json != NULL &&
@@ -335,6 +336,7 @@ build_manifest (Package                 *p,
       add_string (builder, "sha256", loom_export_file_get_sha256 (file));
       json_builder_end_object (builder);
     }
+  loom_package_artifacts_add_files (p->artifacts, builder);
   json_builder_end_array (builder);
 
   add_string (builder, "app_version", PACKAGE_VERSION);
@@ -474,6 +476,10 @@ loom_export_session (LoomStore               *store,
   if (!write_json_file (&p, "metadata.json", metadata, cancellable, error))
     goto out;
 
+  if (!(p.artifacts = loom_package_artifacts_write (store, session, p.temp_fd, options, cancellable,
+                                                    error)))
+    goto out;
+
   /* Last, so that it lists every other file; it does not list itself. */
   manifest = build_manifest (&p, session, options);
   if (!write_json_file (&p, "manifest.json", manifest, cancellable, error))
@@ -489,9 +495,12 @@ loom_export_session (LoomStore               *store,
 
       r->session_id = g_strdup (loom_session_get_uuid (session));
       r->path = g_build_filename (destination_dir, final, NULL);
-      r->n_files = p.files->len;
+      r->n_files = p.files->len + loom_package_artifacts_get_n_files (p.artifacts);
+      r->n_bytes = loom_package_artifacts_get_n_bytes (p.artifacts);
       for (guint i = 0; i < p.files->len; i++)
         r->n_bytes += loom_export_file_get_size (p.files->pdata[i]);
+      r->n_artifacts = loom_package_artifacts_get_n_copied (p.artifacts);
+      r->n_artifacts_missing = loom_package_artifacts_get_n_missing (p.artifacts);
       *result = r;
     }
   ok = TRUE;

@@ -1,10 +1,17 @@
 /* loom-export.h — a session as a package: a folder a person keeps, outside the store.
  *
  * {destination}/{Title - YYYY-MM-DD}/ holds conversation.md (the timeline at a chosen detail
- * level), metadata.json (every field of the session) and manifest.json (what the package is,
- * with the size and SHA-256 of every other file). The folder appears whole or not at all: it is
- * written beside its final name under a temporary one and renamed into place, never over
- * anything that exists.
+ * level), metadata.json (every field of the session), artifacts/ and manifest.json (what the
+ * package is, with the size and SHA-256 of every other file). artifacts/files/ holds the files
+ * the session touched, copied from its workspace (its cwd) as they are now, at their paths
+ * below it; artifacts/changes/NNN-<name>.diff each change it made, as a unified diff of what
+ * it recorded. The two never share a name: a workspace file at changes/… lands in
+ * artifacts/files/changes/…. The manifest's "artifacts" lists every touched file, copied or
+ * not, with its status: "copied", "missing", "too-large", "outside-workspace",
+ * "not-a-regular-file", "symlink", "binary", "unreadable" or "name-taken", and a "reason"
+ * for a person when it was not copied. The folder appears whole or not at all: it is written
+ * beside its final name under a temporary one and renamed into place, never over anything that
+ * exists.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -41,19 +48,24 @@ typedef struct
 {
   LoomExportDetail detail;
   LoomExportMode   mode;
+  /* The caps of artifacts/: a file larger than the first, or that would take the copies past
+   * the second, is listed as "too-large" and not copied. 0: LOOM_ARTIFACT_DEFAULT_MAX_FILE_SIZE
+   * (10 MB) and LOOM_ARTIFACT_DEFAULT_MAX_TOTAL_SIZE (200 MB). */
+  guint64          max_artifact_size;
+  guint64          max_artifacts_size;
 } LoomExportOptions;
 
-#define LOOM_EXPORT_OPTIONS_INIT { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL }
+#define LOOM_EXPORT_OPTIONS_INIT { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0 }
 
 /* What one export wrote. */
 typedef struct
 {
-  char   *session_id; /* the session's uuid */
-  char   *path;       /* the package folder, under its final name */
-  guint   n_files;    /* every file of the package, the manifest included */
-  guint64 n_bytes;    /* their sizes added up */
-  guint   n_artifacts;
-  guint   n_artifacts_missing;
+  char   *session_id;          /* the session's uuid */
+  char   *path;                /* the package folder, under its final name */
+  guint   n_files;             /* every file of the package, the manifest included */
+  guint64 n_bytes;             /* their sizes added up */
+  guint   n_artifacts;         /* files copied into artifacts/files/ */
+  guint   n_artifacts_missing; /* files the session touched that are not there, any reason */
   guint   n_redactions;
 } LoomExportResult;
 
