@@ -23,6 +23,7 @@ LAYERS = [
     ['json'],
     ['store', 'format'],
     ['search', 'import'],
+    ['export'],
     ['crypto'],
 ]
 LAYER_OF = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
