@@ -452,3 +452,71 @@ loom_test_exec_sql (const char *db_path,
   exec_or_fail (db, db_path, sql);
   sqlite3_close (db);
 }
+
+static void
+list_tree_into (GPtrArray  *entries,
+                const char *root,
+                const char *relative,
+                gboolean    with_sizes)
+{
+  g_autofree char *folder = relative ? g_build_filename (root, relative, NULL) : g_strdup (root);
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = relative ? g_build_filename (relative, name, NULL) : g_strdup (name);
+      g_autofree char *path = g_build_filename (root, child, NULL);
+      struct stat      st;
+
+      g_assert_cmpint (lstat (path, &st), ==, 0);
+      if (S_ISDIR (st.st_mode))
+        {
+          g_ptr_array_add (entries, g_strconcat (child, "/", NULL));
+          list_tree_into (entries, root, child, with_sizes);
+        }
+      else if (S_ISLNK (st.st_mode))
+        {
+          g_autofree char *target = g_file_read_link (path, NULL);
+
+          g_ptr_array_add (entries, g_strdup_printf ("%s -> %s", child, target));
+        }
+      else if (with_sizes)
+        g_ptr_array_add (entries,
+                         g_strdup_printf ("%s (%" G_GINT64_FORMAT ")", child, (gint64)st.st_size));
+      else
+        g_ptr_array_add (entries, g_strdup (child));
+    }
+}
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char *const *)a, *(const char *const *)b);
+}
+
+char *
+loom_test_list_tree (const char *root,
+                     gboolean    with_sizes)
+{
+  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+
+  list_tree_into (entries, root, NULL, with_sizes);
+  g_ptr_array_sort (entries, compare_entries);
+  g_ptr_array_add (entries, NULL);
+  return g_strjoinv ("\n", (GStrv)entries->pdata);
+}
+
+guint
+loom_test_count_fds (void)
+{
+  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}

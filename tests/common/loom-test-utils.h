@@ -107,4 +107,13 @@ void loom_test_exec_sql (const char *db_path,
  * with their current text, and FTS5's own integrity check passes. */
 void loom_test_assert_index_in_sync (const char *db_path);
 
+/* Every entry below @root, relative, sorted, one a line: "dir/" for folders, "name -> target"
+ * for links, and files by name, with " (SIZE)" when @with_sizes. A test compares two of them to
+ * see that nothing was created, removed or changed in a folder it must not touch. */
+char *loom_test_list_tree (const char *root,
+                           gboolean    with_sizes);
+
+/* How many descriptors the process holds: code that stops early must close what it opened. */
+guint loom_test_count_fds (void);
+
 G_END_DECLS

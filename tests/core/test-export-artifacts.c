@@ -195,71 +195,6 @@ copy_fixture_tear_down (CopyFixture  *f,
   g_free (f->dest);
 }
 
-/* Every entry below @root, relative, sorted: "dir/" for folders, "name -> target" for links. */
-static void
-list_tree_into (GPtrArray  *entries,
-                const char *root,
-                const char *relative)
-{
-  g_autofree char *folder = relative ? g_build_filename (root, relative, NULL) : g_strdup (root);
-  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = relative ? g_build_filename (relative, name, NULL) : g_strdup (name);
-      g_autofree char *path = g_build_filename (root, child, NULL);
-      struct stat      st;
-
-      g_assert_cmpint (lstat (path, &st), ==, 0);
-      if (S_ISDIR (st.st_mode))
-        {
-          g_ptr_array_add (entries, g_strconcat (child, "/", NULL));
-          list_tree_into (entries, root, child);
-        }
-      else if (S_ISLNK (st.st_mode))
-        {
-          g_autofree char *target = g_file_read_link (path, NULL);
-
-          g_ptr_array_add (entries, g_strdup_printf ("%s -> %s", child, target));
-        }
-      else
-        g_ptr_array_add (entries, g_strdup (child));
-    }
-}
-
-static int
-compare_entries (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char *const *)a, *(const char *const *)b);
-}
-
-static char *
-list_tree (const char *root)
-{
-  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
-
-  list_tree_into (entries, root, NULL);
-  g_ptr_array_sort (entries, compare_entries);
-  g_ptr_array_add (entries, NULL);
-  return g_strjoinv ("\n", (GStrv)entries->pdata);
-}
-
-/* How many descriptors the process holds: a walk that stops early must close what it opened. */
-static guint
-count_fds (void)
-{
-  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
-}
-
 static void
 copy_expect (CopyFixture        *f,
              LoomArtifactLimits *limits,
@@ -302,15 +237,15 @@ static void
 test_copy_confined (CopyFixture  *f,
                     gconstpointer data)
 {
-  g_autofree char *root_before = list_tree (f->root);
-  g_autofree char *outside_before = list_tree (f->outside);
+  g_autofree char *root_before = loom_test_list_tree (f->root, FALSE);
+  g_autofree char *outside_before = loom_test_list_tree (f->outside, FALSE);
   g_autofree char *absolute_inside = g_build_filename (f->workspace, "sub", "abs.txt", NULL);
   g_autofree char *absolute_outside = g_build_filename (f->outside, "secret.txt", NULL);
   g_autofree char *climbing = g_build_filename (f->workspace, "..", "outside", "secret.txt", NULL);
   g_autofree char *dest_tree = NULL;
   g_autofree char *root_after = NULL;
   g_autofree char *outside_after = NULL;
-  guint            fds_before = count_fds ();
+  guint            fds_before = loom_test_count_fds ();
   LoomArtifactLimits limits;
 
   loom_artifact_limits_init (&limits);
@@ -351,9 +286,9 @@ test_copy_confined (CopyFixture  *f,
   copy_expect (f, &limits, "a.txt/under-a-file", LOOM_ARTIFACT_MISSING);
 
   copy_expect (f, &limits, "big.txt", LOOM_ARTIFACT_TOO_LARGE);
-  g_assert_cmpuint (count_fds (), ==, fds_before);
+  g_assert_cmpuint (loom_test_count_fds (), ==, fds_before);
 
-  dest_tree = list_tree (f->dest);
+  dest_tree = loom_test_list_tree (f->dest, FALSE);
   g_assert_cmpstr (dest_tree, ==,
                    "a.txt\n"
                    "d1/\nd1/d2/\nd1/d2/d3/\nd1/d2/d3/d4/\nd1/d2/d3/d4/d5/\nd1/d2/d3/d4/d5/d6/\n"
@@ -365,9 +300,9 @@ test_copy_confined (CopyFixture  *f,
                    "ドキュメント/\nドキュメント/説明.md");
 
   /* Nothing appeared or changed anywhere but in the destination. */
-  outside_after = list_tree (f->outside);
+  outside_after = loom_test_list_tree (f->outside, FALSE);
   g_assert_cmpstr (outside_after, ==, outside_before);
-  root_after = list_tree (f->root);
+  root_after = loom_test_list_tree (f->root, FALSE);
   {
     g_auto (GStrv) before = g_strsplit (root_before, "\n", -1);
     g_auto (GStrv) after = g_strsplit (root_after, "\n", -1);
@@ -427,7 +362,7 @@ test_copy_binary_and_caps (CopyFixture  *f,
   g_clear_error (&error);
   loom_artifact_info_clear (&info);
 
-  dest_tree = list_tree (f->dest);
+  dest_tree = loom_test_list_tree (f->dest, FALSE);
   g_assert_cmpstr (dest_tree, ==, "a.txt\nsub/\nsub/abs.txt");
 }
 
@@ -439,7 +374,7 @@ test_copy_hostile_destination (CopyFixture  *f,
   g_autoptr (GError) error = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autofree char   *planted = g_build_filename (f->dest, "evil", NULL);
-  g_autofree char   *outside_before = list_tree (f->outside);
+  g_autofree char   *outside_before = loom_test_list_tree (f->outside, FALSE);
   g_autofree char   *outside_after = NULL;
   g_autofree char   *dest_tree = NULL;
   g_autofree char   *dest_expected = NULL;
@@ -447,7 +382,7 @@ test_copy_hostile_destination (CopyFixture  *f,
   LoomArtifactInfo   info;
   guint              fds_before;
 
-  fds_before = count_fds ();
+  fds_before = loom_test_count_fds ();
   loom_artifact_limits_init (&limits);
   g_assert_cmpint (symlink (f->outside, planted), ==, 0);
   g_assert_false (loom_artifact_copy (f->workspace_fd, "evil/inner.txt", f->workspace, f->dest_fd,
@@ -455,7 +390,7 @@ test_copy_hostile_destination (CopyFixture  *f,
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_IO);
   g_clear_error (&error);
   loom_artifact_info_clear (&info);
-  outside_after = list_tree (f->outside);
+  outside_after = loom_test_list_tree (f->outside, FALSE);
   g_assert_cmpstr (outside_after, ==, outside_before);
 
   g_cancellable_cancel (cancellable);
@@ -465,9 +400,9 @@ test_copy_hostile_destination (CopyFixture  *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   loom_artifact_info_clear (&info);
   g_assert_cmpuint (limits.total_size, ==, 0);
-  g_assert_cmpuint (count_fds (), ==, fds_before);
+  g_assert_cmpuint (loom_test_count_fds (), ==, fds_before);
 
-  dest_tree = list_tree (f->dest);
+  dest_tree = loom_test_list_tree (f->dest, FALSE);
   dest_expected = g_strconcat ("evil -> ", f->outside, NULL);
   g_assert_cmpstr (dest_tree, ==, dest_expected);
 }
@@ -705,7 +640,7 @@ test_crafted_session (LoomTestStore *f,
     }
   close (workspace_fd);
   close (dest_fd);
-  dest_tree = list_tree (dest);
+  dest_tree = loom_test_list_tree (dest, FALSE);
   g_assert_cmpstr (dest_tree, ==,
                    ".hidden/\n.hidden/..we:ird?\aname.txt\ndocs/\ndocs/説明.md\nsrc/\nsrc/a.c");
 

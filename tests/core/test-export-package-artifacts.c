@@ -226,73 +226,6 @@ fixture_tear_down (Fixture      *f,
   loom_test_store_tear_down (&f->base, data);
 }
 
-/* Every entry below @root, relative, sorted: "dir/" for folders, "name -> target" for links. */
-static void
-list_tree_into (GPtrArray  *entries,
-                const char *root,
-                const char *relative)
-{
-  g_autofree char *folder = relative ? g_build_filename (root, relative, NULL) : g_strdup (root);
-  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
-  const char *name;
-
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = relative ? g_build_filename (relative, name, NULL) : g_strdup (name);
-      g_autofree char *path = g_build_filename (root, child, NULL);
-      struct stat      st;
-
-      g_assert_no_errno (lstat (path, &st));
-      if (S_ISDIR (st.st_mode))
-        {
-          g_ptr_array_add (entries, g_strconcat (child, "/", NULL));
-          list_tree_into (entries, root, child);
-        }
-      else if (S_ISLNK (st.st_mode))
-        {
-          g_autofree char *target = g_file_read_link (path, NULL);
-
-          g_ptr_array_add (entries, g_strdup_printf ("%s -> %s", child, target));
-        }
-      else
-        g_ptr_array_add (entries,
-                         g_strdup_printf ("%s (%" G_GINT64_FORMAT ")", child, (gint64)st.st_size));
-    }
-}
-
-static int
-compare_entries (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char *const *)a, *(const char *const *)b);
-}
-
-static char *
-list_tree (const char *root)
-{
-  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
-
-  list_tree_into (entries, root, NULL);
-  g_ptr_array_sort (entries, compare_entries);
-  g_ptr_array_add (entries, NULL);
-  return g_strjoinv ("\n", (GStrv)entries->pdata);
-}
-
-/* How many descriptors the process holds: an export, finished or failed, closes what it
- * opened (the workspace, the folders it walked). */
-static guint
-count_fds (void)
-{
-  g_autoptr (GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  return n;
-}
-
 static JsonNode *
 read_manifest (const char *package)
 {
@@ -312,7 +245,7 @@ assert_files_verify (const char *package,
                      JsonObject *manifest)
 {
   JsonArray       *files = json_object_get_array_member (manifest, "files");
-  g_autofree char *tree = list_tree (package);
+  g_autofree char *tree = loom_test_list_tree (package, TRUE);
   g_auto (GStrv) entries = g_strsplit (tree, "\n", -1);
   guint n_files = 0;
 
@@ -447,16 +380,16 @@ test_package (Fixture      *f,
   guint       n_copied = 0, fds_before;
 
   import_session (f, SESSION_ID, f->workspace);
-  root_before = list_tree (f->root);
-  fds_before = count_fds ();
+  root_before = loom_test_list_tree (f->root, TRUE);
+  fds_before = loom_test_count_fds ();
   result = export_ok (f, SESSION_ID, NULL);
-  g_assert_cmpuint (count_fds (), ==, fds_before);
+  g_assert_cmpuint (loom_test_count_fds (), ==, fds_before);
 
   /* Nothing changed anywhere but in the destination, which holds the package alone. */
-  root_after = list_tree (f->root);
+  root_after = loom_test_list_tree (f->root, TRUE);
   g_assert_cmpstr (root_after, ==, root_before);
   {
-    g_autofree char *dest_tree = list_tree (f->dest);
+    g_autofree char *dest_tree = loom_test_list_tree (f->dest, TRUE);
     g_autofree char *base = g_path_get_basename (result->path);
 
     g_assert_true (g_str_has_prefix (dest_tree, base));
@@ -468,7 +401,7 @@ test_package (Fixture      *f,
   {
     g_autofree char *folder = g_build_filename (result->path, "artifacts", "files", NULL);
 
-    files_tree = list_tree (folder);
+    files_tree = loom_test_list_tree (folder, TRUE);
   }
   expected_files = g_strdup_printf ("changes/\n"
                                     "changes/001-a.c.diff (40)\n"
@@ -484,7 +417,7 @@ test_package (Fixture      *f,
   {
     g_autofree char *folder = g_build_filename (result->path, "artifacts", "changes", NULL);
 
-    changes_tree = list_tree (folder);
+    changes_tree = loom_test_list_tree (folder, TRUE);
   }
   g_assert_true (g_str_has_prefix (changes_tree, "001-a.c.diff ("));
   g_assert_nonnull (strstr (changes_tree, "\n002-説明.md.diff ("));
@@ -631,7 +564,7 @@ test_caps (Fixture      *f,
   {
     g_autofree char *folder = g_build_filename (result->path, "artifacts", "files", NULL);
 
-    files_tree = list_tree (folder);
+    files_tree = loom_test_list_tree (folder, TRUE);
   }
   g_assert_cmpstr (files_tree, ==, "docs/\ndocs/説明.md (9)\nimage.bin (7)\nsrc/\nsrc/a.c (11)");
 }
@@ -661,7 +594,7 @@ test_no_workspace (Fixture      *f,
       g_autoptr (LoomExportResult) result = export_ok (f, cases[c].session_id, NULL);
       g_autoptr (JsonNode) root = read_manifest (result->path);
       g_autofree char *files = g_build_filename (result->path, "artifacts", "files", NULL);
-      g_autofree char *files_tree = list_tree (files);
+      g_autofree char *files_tree = loom_test_list_tree (files, TRUE);
       JsonObject      *manifest = json_node_get_object (root);
       JsonArray       *artifacts = json_object_get_array_member (manifest, "artifacts");
       guint            n_missing = 0;
@@ -713,8 +646,8 @@ test_failed_copy (Fixture      *f,
 
   import_session (f, SESSION_ID, f->workspace);
   session = loom_test_find_session (f->base.store, SESSION_ID);
-  root_before = list_tree (f->root);
-  fds_before = count_fds ();
+  root_before = loom_test_list_tree (f->root, TRUE);
+  fds_before = loom_test_count_fds ();
 
   /* Larger than conversation.md and every other file, smaller than logs/run.txt, copied last. */
   g_assert_no_errno (getrlimit (RLIMIT_FSIZE, &saved));
@@ -732,10 +665,10 @@ test_failed_copy (Fixture      *f,
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "run.txt"));
   g_assert_null (result);
-  g_assert_cmpuint (count_fds (), ==, fds_before);
-  dest_tree = list_tree (f->dest);
+  g_assert_cmpuint (loom_test_count_fds (), ==, fds_before);
+  dest_tree = loom_test_list_tree (f->dest, TRUE);
   g_assert_cmpstr (dest_tree, ==, "");
-  root_after = list_tree (f->root);
+  root_after = loom_test_list_tree (f->root, TRUE);
   g_assert_cmpstr (root_after, ==, root_before);
 }
 
@@ -790,7 +723,7 @@ test_failed_manifest (Fixture      *f,
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_IO);
   g_assert_nonnull (strstr (error->message, "manifest.json"));
   g_assert_null (result);
-  again_tree = list_tree (again);
+  again_tree = loom_test_list_tree (again, TRUE);
   g_assert_cmpstr (again_tree, ==, "");
 }
 
