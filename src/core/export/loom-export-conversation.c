@@ -26,9 +26,10 @@
 
 typedef struct
 {
-  LoomStore       *store;
-  LoomExportDetail detail;
-  LoomExportFile  *out;
+  LoomStore        *store;
+  LoomExportDetail  detail;
+  LoomExportFilter *filter;
+  LoomExportFile   *out;
 } Writer;
 
 static char *
@@ -69,10 +70,16 @@ write_fenced (Writer     *w,
               const char *text,
               GError    **error)
 {
-  g_autofree char *stripped = loom_timeline_format_strip_controls (text);
+  g_autofree char *redacted = NULL;
+  g_autofree char *stripped = NULL;
   g_autofree char *fence = NULL;
-  const char      *shown = stripped != NULL ? stripped : text;
-  gsize            length = strlen (shown);
+  const char      *shown;
+  gsize            length;
+
+  text = loom_export_filter_apply (w->filter, text, &redacted);
+  stripped = loom_timeline_format_strip_controls (text);
+  shown = stripped != NULL ? stripped : text;
+  length = strlen (shown);
 
   fence = g_strnfill (MAX (3, longest_backtick_run (shown) + 1), '`');
   if (label != NULL && !loom_export_file_printf (w->out, error, "**%s**\n\n", label))
@@ -92,7 +99,9 @@ write_heading (Writer                 *w,
                const LoomTimelineData *data,
                GError                **error)
 {
-  g_autofree char *line = loom_naming_bound_line (detail, HEADING_LIMIT);
+  g_autofree char *redacted = NULL;
+  g_autofree char *line = loom_naming_bound_line (
+    loom_export_filter_apply (w->filter, detail, &redacted), HEADING_LIMIT);
   g_autofree char *when = data->created_at != 0 ? loom_time_to_iso (data->created_at) : NULL;
 
   return loom_export_file_printf (w->out, error, "%s %s%s%s%s%s\n\n", level, label,
@@ -130,6 +139,7 @@ write_message (Writer                 *w,
                GError                **error)
 {
   const char      *label = message_label (data, w->detail);
+  g_autofree char *redacted = NULL;
   g_autofree char *untagged = NULL;
   g_autofree char *stripped = NULL;
   const char      *text;
@@ -142,8 +152,9 @@ write_message (Writer                 *w,
     return FALSE;
   /* A prompt and a reply are Markdown already, and are written as they are; what the harness
    * wrapped in tags (slash commands) reads better without them. */
-  untagged = loom_timeline_format_strip_tags (data->text);
-  text = untagged != NULL ? untagged : data->text;
+  text = loom_export_filter_apply (w->filter, data->text, &redacted);
+  untagged = loom_timeline_format_strip_tags (text);
+  text = untagged != NULL ? untagged : text;
   /* Terminal escapes pasted into a prompt would show as boxes, or recolour a terminal that
    * prints the file. */
   if ((stripped = loom_timeline_format_strip_controls (text)) != NULL)
@@ -303,8 +314,13 @@ write_header (Writer      *w,
               GError     **error)
 {
   const LoomSessionRecord *r = loom_session_get_record (session);
-  g_autofree char         *title = loom_naming_bound_line (r->title, LOOM_NAMING_TITLE_LIMIT);
-  g_autofree char         *created = r->created_at != 0 ? loom_time_to_iso (r->created_at) : NULL;
+  g_autofree char         *redacted_title = NULL;
+  g_autofree char         *redacted_cwd = NULL;
+  g_autofree char         *title = loom_naming_bound_line (
+    loom_export_filter_apply (w->filter, r->title, &redacted_title), LOOM_NAMING_TITLE_LIMIT);
+  const char *cwd = r->cwd != NULL ? loom_export_filter_apply (w->filter, r->cwd, &redacted_cwd)
+                                   : NULL;
+  g_autofree char *created = r->created_at != 0 ? loom_time_to_iso (r->created_at) : NULL;
   g_autoptr (GString) header = g_string_new (NULL);
 
   g_string_append_printf (header, "# %s\n\n", title != NULL ? title : "Untitled session");
@@ -317,8 +333,8 @@ write_header (Writer      *w,
     g_string_append_printf (header, "- Model: %s\n", r->model);
   if (r->project_name != NULL)
     g_string_append_printf (header, "- Project: %s\n", r->project_name);
-  if (r->cwd != NULL)
-    g_string_append_printf (header, "- Folder: %s\n", r->cwd);
+  if (cwd != NULL)
+    g_string_append_printf (header, "- Folder: %s\n", cwd);
   if (created != NULL)
     g_string_append_printf (header, "- Created: %s\n", created);
   g_string_append_printf (header, "- Detail: %s\n\n---\n\n",
@@ -327,15 +343,16 @@ write_header (Writer      *w,
 }
 
 gboolean
-loom_export_write_conversation (LoomStore       *store,
-                                LoomSession     *session,
-                                LoomExportDetail detail,
-                                LoomExportFile  *out,
-                                GCancellable    *cancellable,
-                                GError         **error)
+loom_export_write_conversation (LoomStore        *store,
+                                LoomSession      *session,
+                                LoomExportDetail  detail,
+                                LoomExportFilter *filter,
+                                LoomExportFile   *out,
+                                GCancellable     *cancellable,
+                                GError          **error)
 {
   g_autoptr (LoomTimelineModel) timeline = NULL;
-  Writer w = { store, detail, out };
+  Writer w = { store, detail, filter, out };
   guint  n_items;
 
   g_assert (LOOM_IS_STORE (store));

@@ -39,14 +39,41 @@ void            loom_export_file_free (LoomExportFile *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFile, loom_export_file_free)
 
+/* What a package shows of the session's texts (loom-export-filter.c): each text as it is, or in
+ * a redacted package a copy with its secrets replaced. One filter per package, shared by every
+ * file written into it, so that a secret has the same placeholder everywhere. Every text taken
+ * from the store goes through it before it is escaped or formatted for a file: detection works
+ * on the decoded text. */
+typedef struct _LoomExportFilter LoomExportFilter;
+
+LoomExportFilter *loom_export_filter_new (LoomExportMode mode);
+void              loom_export_filter_free (LoomExportFilter *self);
+/* Whether texts are redacted; FALSE for a NULL filter. */
+gboolean          loom_export_filter_redacts (LoomExportFilter *self);
+/* A copy of @text with its secrets replaced; NULL when it is shown as it is (nothing found, or
+ * the package is not redacted, or @self is NULL). */
+char             *loom_export_filter_text (LoomExportFilter *self,
+                                           const char       *text,
+                                           gssize            length);
+/* @text as the package shows it: @text itself, or the redacted copy, left in *@to_free (which
+ * must be NULL) for the caller to free. */
+const char       *loom_export_filter_apply (LoomExportFilter *self,
+                                            const char       *text,
+                                            char            **to_free);
+/* Secrets replaced so far, each occurrence counted. */
+guint             loom_export_filter_get_n_redactions (LoomExportFilter *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFilter, loom_export_filter_free)
+
 /* Writes @session's timeline into @out as Markdown at @detail, a page of the timeline at a
- * time. */
-gboolean loom_export_write_conversation (LoomStore       *store,
-                                         LoomSession     *session,
-                                         LoomExportDetail detail,
-                                         LoomExportFile  *out,
-                                         GCancellable    *cancellable,
-                                         GError         **error);
+ * time, every text through @filter (NULL: as it is). */
+gboolean loom_export_write_conversation (LoomStore        *store,
+                                         LoomSession      *session,
+                                         LoomExportDetail  detail,
+                                         LoomExportFilter *filter,
+                                         LoomExportFile   *out,
+                                         GCancellable     *cancellable,
+                                         GError          **error);
 
 /* The package's artifacts/ folder (loom-export-package-artifacts.c): files/ with the files the
  * session touched, copied from its workspace only, and changes/ with its changes as diffs. */

@@ -36,6 +36,7 @@ typedef struct
   char                 *temp_name; /* in dest_fd, NULL once published */
   GPtrArray            *files;     /* LoomExportFile, in the order they were created */
   LoomPackageArtifacts *artifacts;
+  LoomExportFilter     *filter;
 } Package;
 
 static const char *const detail_names[] = { "messages", "tools", "full" };
@@ -134,6 +135,7 @@ package_clear (Package *p)
   if (p->dest_fd >= 0)
     close (p->dest_fd);
   g_clear_pointer (&p->files, g_ptr_array_unref);
+  g_clear_pointer (&p->filter, loom_export_filter_free);
   g_clear_pointer (&p->artifacts, loom_package_artifacts_free);
   g_free (p->temp_name);
   g_free (p->dest_path);
@@ -461,14 +463,15 @@ loom_export_session (LoomStore               *store,
     return FALSE;
 
   p.files = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_export_file_free);
+  p.filter = loom_export_filter_new (options->mode);
   name = loom_export_package_name (loom_session_get_title (session),
                                    loom_session_get_created_at (session));
   if (!open_destination (&p, destination_dir, error) || !make_temp_folder (&p, name, error))
     goto out;
 
   if (!(conversation = package_create_file (&p, "conversation.md", cancellable, error)) ||
-      !loom_export_write_conversation (store, session, options->detail, conversation, cancellable,
-                                       error) ||
+      !loom_export_write_conversation (store, session, options->detail, p.filter, conversation,
+                                       cancellable, error) ||
       !loom_export_file_close (conversation, error))
     goto out;
 
@@ -501,6 +504,7 @@ loom_export_session (LoomStore               *store,
         r->n_bytes += loom_export_file_get_size (p.files->pdata[i]);
       r->n_artifacts = loom_package_artifacts_get_n_copied (p.artifacts);
       r->n_artifacts_missing = loom_package_artifacts_get_n_missing (p.artifacts);
+      r->n_redactions = loom_export_filter_get_n_redactions (p.filter);
       *result = r;
     }
   ok = TRUE;
