@@ -10,6 +10,7 @@
 
 #include "loom-cli.h"
 #include "loom-import.h"
+#include "loom-package-import.h"
 
 #define BAR_WIDTH 30
 
@@ -44,8 +45,124 @@ draw_progress (guint64     done,
   fflush (stderr);
 }
 
+/* What became of one package named on the command line. */
+typedef struct
+{
+  char                    *path;
+  LoomPackageImportResult *result; /* NULL when refused */
+  char                    *error;
+} PackageOutcome;
+
+static void
+package_outcome_free (PackageOutcome *outcome)
+{
+  g_free (outcome->path);
+  loom_package_import_result_free (outcome->result);
+  g_free (outcome->error);
+  g_free (outcome);
+}
+
+static const char *
+package_status (const PackageOutcome *outcome)
+{
+  if (outcome->result == NULL)
+    return "refused";
+  return outcome->result->already_stored ? "skipped" : "imported";
+}
+
+static guint
+count_packages (GPtrArray  *packages,
+                const char *status)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < packages->len; i++)
+    n += g_str_equal (package_status (packages->pdata[i]), status);
+  return n;
+}
+
+/* Imports each package of @packages (PackageOutcome, path set), keeping what became of it. */
+static void
+import_packages (LoomStore *store,
+                 GPtrArray *packages)
+{
+  for (guint i = 0; i < packages->len; i++)
+    {
+      PackageOutcome *outcome = packages->pdata[i];
+      g_autoptr (GError) error = NULL;
+
+      if (!loom_import_package (store, outcome->path, &outcome->result, NULL, &error))
+        outcome->error = g_strdup (error->message);
+    }
+}
+
+static void
+add_packages_json (JsonBuilder *builder,
+                   GPtrArray   *packages)
+{
+  json_builder_set_member_name (builder, "packages_imported");
+  json_builder_add_int_value (builder, count_packages (packages, "imported"));
+  json_builder_set_member_name (builder, "packages_skipped");
+  json_builder_add_int_value (builder, count_packages (packages, "skipped"));
+  json_builder_set_member_name (builder, "packages_refused");
+  json_builder_add_int_value (builder, count_packages (packages, "refused"));
+  json_builder_set_member_name (builder, "packages");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < packages->len; i++)
+    {
+      PackageOutcome *outcome = packages->pdata[i];
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, outcome->path);
+      json_builder_set_member_name (builder, "status");
+      json_builder_add_string_value (builder, package_status (outcome));
+      if (outcome->result != NULL)
+        {
+          json_builder_set_member_name (builder, "session_id");
+          json_builder_add_string_value (builder, outcome->result->session_id);
+          json_builder_set_member_name (builder, "messages");
+          json_builder_add_int_value (builder, (gint64)outcome->result->n_messages);
+          json_builder_set_member_name (builder, "events");
+          json_builder_add_int_value (builder, (gint64)outcome->result->n_events);
+        }
+      else
+        {
+          json_builder_set_member_name (builder, "error");
+          json_builder_add_string_value (builder, outcome->error);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+}
+
+static void
+print_packages (GPtrArray *packages)
+{
+  for (guint i = 0; i < packages->len; i++)
+    {
+      PackageOutcome                *outcome = packages->pdata[i];
+      const LoomPackageImportResult *r = outcome->result;
+
+      if (r == NULL)
+        fprintf (stderr, _ ("Refused package “%s”: %s\n"), outcome->path, outcome->error);
+      else if (r->already_stored)
+        printf (_ ("Package “%s”: session %s is already in the store; nothing changed\n"),
+                outcome->path, r->session_id);
+      else
+        {
+          g_autofree char *messages = g_strdup_printf ("%" G_GUINT64_FORMAT, r->n_messages);
+          g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, r->n_events);
+
+          printf (_ ("Imported package “%s”: session %s, %s messages, %s events\n"), outcome->path,
+                  r->session_id, messages, events);
+        }
+    }
+}
+
 static JsonNode *
-stats_to_json (const LoomImportStats *stats)
+stats_to_json (const LoomImportStats *stats,
+               GPtrArray             *packages)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
 
@@ -70,6 +187,7 @@ stats_to_json (const LoomImportStats *stats)
   for (guint i = 0; i < stats->warnings->len; i++)
     json_builder_add_string_value (builder, g_ptr_array_index (stats->warnings, i));
   json_builder_end_array (builder);
+  add_packages_json (builder, packages);
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -117,6 +235,9 @@ loom_cli_import (LoomCli *cli,
   g_autoptr (GOptionContext) context = g_option_context_new (_ ("[PATH…]"));
   g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
   g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray)
+    packages = g_ptr_array_new_with_free_func ((GDestroyNotify)package_outcome_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
   g_autofree char   *source = NULL;
   gboolean           json = FALSE, quiet = FALSE;
   LoomImportOptions  options = { 0 };
@@ -140,19 +261,40 @@ loom_cli_import (LoomCli *cli,
                                    "CODEX_HOME), and the extra folders chosen in the app’s "
                                    "preferences. A PATH may be a file or a folder. Only what is "
                                    "new since the last import is read; the agents' files are "
-                                   "never changed."));
+                                   "never changed. A PATH that is a package written by `loom "
+                                   "sessions export` (a folder with a manifest.json) is "
+                                   "verified and its session imported back, once."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;
 
+  /* Packages apart: they are restored, not read as an agent's files. */
+  for (int i = 1; i < argc; i++)
+    {
+      if (loom_package_looks_like_package (argv[i]))
+        {
+          PackageOutcome *outcome = g_new0 (PackageOutcome, 1);
+
+          outcome->path = g_strdup (argv[i]);
+          g_ptr_array_add (packages, outcome);
+        }
+      else
+        g_ptr_array_add (paths, argv[i]);
+    }
+  g_ptr_array_add (paths, NULL);
+
   options.source = source;
-  options.paths = argc > 1 ? (const char *const *)argv + 1 : NULL;
+  options.paths = paths->len > 1 ? (const char *const *)paths->pdata : NULL;
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
 
+  import_packages (store, packages);
+
   show_progress = !quiet && !json && isatty (STDERR_FILENO);
-  if (!loom_import_run (store, &options, show_progress ? draw_progress : NULL, &progress, NULL,
+  /* Only packages were named: the agents' folders are not read as when no PATH is given. */
+  if ((options.paths != NULL || packages->len == 0) &&
+      !loom_import_run (store, &options, show_progress ? draw_progress : NULL, &progress, NULL,
                         stats, &error))
     {
       if (show_progress)
@@ -160,7 +302,7 @@ loom_cli_import (LoomCli *cli,
       return loom_cli_fail (error);
     }
 
-  if (options.paths == NULL)
+  if (options.paths == NULL && packages->len == 0)
     {
       g_auto (GStrv) extra = extra_source_folders ();
       LoomImportOptions extra_options = { source, (const char *const *)extra };
@@ -179,12 +321,18 @@ loom_cli_import (LoomCli *cli,
 
   if (json)
     {
-      g_autoptr (JsonNode) node = stats_to_json (stats);
+      g_autoptr (JsonNode) node = stats_to_json (stats, packages);
       loom_cli_print_json (node);
     }
   else
-    print_summary (stats);
+    {
+      print_packages (packages);
+      if (options.paths != NULL || packages->len == 0)
+        print_summary (stats);
+    }
 
-  /* Warnings are normal with hostile input; a file that could not be read at all is not. */
-  return stats->files_failed > 0 ? LOOM_EXIT_FAILED : LOOM_EXIT_OK;
+  /* Warnings are normal with hostile input; a file that could not be read at all is not, nor
+   * a package that does not verify. */
+  return stats->files_failed > 0 || count_packages (packages, "refused") > 0 ? LOOM_EXIT_FAILED
+                                                                             : LOOM_EXIT_OK;
 }

@@ -692,10 +692,12 @@ test_failed_manifest (Fixture      *f,
   goffset           largest = 0;
   gboolean          ok;
 
-  /* Without logs/run.txt (over this cap), the manifest is the package's largest file. */
+  /* Without logs/run.txt (over this cap), and with session.jsonl of the prompts and replies
+   * only, the manifest is the package's largest file. */
   import_session (f, SESSION_ID, f->workspace);
   session = loom_test_find_session (f->base.store, SESSION_ID);
   options.max_artifact_size = 1000;
+  options.detail = LOOM_EXPORT_DETAIL_MESSAGES;
   first = export_ok (f, SESSION_ID, &options);
   root = read_manifest (first->path);
   files = json_object_get_array_member (json_node_get_object (root), "files");

@@ -288,11 +288,12 @@ test_package_layout (Fixture      *f,
       g_assert_true (g_str_has_prefix (base, name));
       g_assert_cmpstr (result->session_id, ==, r->uuid);
 
-      g_assert_cmpuint (names->len, ==, 4);
+      g_assert_cmpuint (names->len, ==, 5);
       g_assert_cmpstr (names->pdata[0], ==, "artifacts");
       g_assert_cmpstr (names->pdata[1], ==, "conversation.md");
       g_assert_cmpstr (names->pdata[2], ==, "manifest.json");
       g_assert_cmpstr (names->pdata[3], ==, "metadata.json");
+      g_assert_cmpstr (names->pdata[4], ==, "session.jsonl");
       g_assert_cmpuint (result->n_files, ==,
                         json_array_get_length (json_object_get_array_member (manifest, "files")) +
                           1);

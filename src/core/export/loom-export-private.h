@@ -75,6 +75,21 @@ gboolean loom_export_write_conversation (LoomStore        *store,
                                          GCancellable     *cancellable,
                                          GError          **error);
 
+/* The version of session.jsonl's lines, written in its header. */
+#define LOOM_EXPORT_SESSION_DATA_VERSION 1
+
+/* Writes @session's rows into @out as session.jsonl (loom-export-session-data.c): a header
+ * with every field of the session, then its messages and events in seq order with every
+ * column the store keeps, those of @detail only, then its summaries; every text through
+ * @filter. What `loom import PACKAGE_DIR` reads back. */
+gboolean loom_export_write_session_data (LoomStore        *store,
+                                         LoomSession      *session,
+                                         LoomExportDetail  detail,
+                                         LoomExportFilter *filter,
+                                         LoomExportFile   *out,
+                                         GCancellable     *cancellable,
+                                         GError          **error);
+
 /* The package's artifacts/ folder (loom-export-package-artifacts.c): files/ with the files the
  * session touched, copied from its workspace only, and changes/ with its changes as diffs. */
 typedef struct _LoomPackageArtifacts LoomPackageArtifacts;

@@ -446,6 +446,7 @@ loom_export_session (LoomStore               *store,
   g_autofree char *name = NULL;
   g_autofree char *final = NULL;
   LoomExportFile  *conversation;
+  LoomExportFile  *session_data;
   Package          p = { .dest_fd = -1, .temp_fd = -1 };
   gboolean         ok = FALSE;
 
@@ -477,6 +478,15 @@ loom_export_session (LoomStore               *store,
 
   metadata = loom_session_to_json (session);
   if (!write_json_file (&p, "metadata.json", metadata, cancellable, error))
+    goto out;
+
+  /* The rows as the store keeps them, for `loom import`; a compact package is a text for a
+   * model, not a copy of the session. */
+  if (options->mode != LOOM_EXPORT_MODE_COMPACT &&
+      (!(session_data = package_create_file (&p, "session.jsonl", cancellable, error)) ||
+       !loom_export_write_session_data (store, session, options->detail, p.filter, session_data,
+                                        cancellable, error) ||
+       !loom_export_file_close (session_data, error)))
     goto out;
 
   if (!(p.artifacts = loom_package_artifacts_write (store, session, p.temp_fd, options, cancellable,

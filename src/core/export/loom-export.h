@@ -1,7 +1,8 @@
 /* loom-export.h — a session as a package: a folder a person keeps, outside the store.
  *
  * {destination}/{Title - YYYY-MM-DD}/ holds conversation.md (the timeline at a chosen detail
- * level), metadata.json (every field of the session), artifacts/ and manifest.json (what the
+ * level), metadata.json (every field of the session), session.jsonl (its rows as the store
+ * keeps them, which `loom import` reads back), artifacts/ and manifest.json (what the
  * package is, with the size and SHA-256 of every other file). artifacts/files/ holds the files
  * the session touched, copied from its workspace (its cwd) as they are now, at their paths
  * below it; artifacts/changes/NNN-<name>.diff each change it made, as a unified diff of what
