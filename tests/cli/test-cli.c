@@ -602,7 +602,7 @@ test_export (Fixture      *f,
   g_assert_cmpuint (json_array_get_length (failed), ==, 0);
   package = json_array_get_object_element (packages, 0);
   g_assert_cmpstr (json_object_get_string_member (package, "session_id"), ==, uuid);
-  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 4);
   g_assert_cmpint (json_object_get_int_member (package, "bytes"), >, 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 0);
@@ -686,14 +686,105 @@ test_export_artifacts (Fixture      *f,
     json_object_get_array_member (json_node_get_object (root), "packages"), 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 1);
-  /* conversation.md, metadata.json, manifest.json and the copy. */
-  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 4);
+  /* conversation.md, metadata.json, session.jsonl, manifest.json and the copy. */
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 5);
   {
     g_autofree char *copy = g_build_filename (json_object_get_string_member (package, "path"),
                                               "artifacts", "files", "present.txt", NULL);
 
     g_assert_true (g_file_test (copy, G_FILE_TEST_IS_REGULAR));
   }
+}
+
+/* Exports the session @uuid of @f's store into @dest and returns the package's path. */
+static char *
+export_package (Fixture    *f,
+                const char *uuid,
+                const char *dest)
+{
+  g_autoptr (JsonNode) root = NULL;
+
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--json"), ==, 0);
+  root = parse_out (f);
+  return g_strdup (json_object_get_string_member (
+    json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (root), "packages"), 0),
+    "path"));
+}
+
+/* `loom import PACKAGE` into another store: once imported, then skipped; a package changed
+ * after its export is refused, naming the file, and the store is left as it was. */
+static void
+test_import_package (Fixture      *f,
+                     gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Take me home - 2026-11-30", "codex",
+                                                 "homeward", 4, 3, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "packages", NULL);
+  g_autofree char *other = g_build_filename (f->dir, "other.db", NULL);
+  g_autofree char *package = NULL;
+  g_autofree char *tampered = NULL;
+  g_autofree char *conversation = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (GError) error = NULL;
+  JsonObject *object, *entry;
+  gsize       length;
+
+  g_assert_no_errno (g_mkdir (dest, 0700));
+  package = export_package (f, uuid, dest);
+
+  g_assert_cmpint (run_loom_at (f, other, "import", package, "--json", NULL), ==, 0);
+  root = parse_out (f);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "packages_imported"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (object, "packages_skipped"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "packages_refused"), ==, 0);
+  /* The members `loom import` always had are there still. */
+  g_assert_cmpint (json_object_get_int_member (object, "files"), ==, 0);
+  entry = json_array_get_object_element (json_object_get_array_member (object, "packages"), 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "status"), ==, "imported");
+  g_assert_cmpstr (json_object_get_string_member (entry, "session_id"), ==, uuid);
+  g_assert_cmpint (json_object_get_int_member (entry, "messages"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (entry, "events"), ==, 3);
+  g_clear_pointer (&root, json_node_unref);
+  g_assert_cmpint (loom_test_count_rows (other, "messages"), ==, 4);
+  g_assert_cmpint (loom_test_count_matches (other, "homeward"), >, 0);
+
+  g_assert_cmpint (run_loom_at (f, other, "sessions", "show", uuid, NULL), ==, 0);
+  g_assert_nonnull (strstr (f->out, "Take me home - 2026-11-30"));
+
+  /* Twice: nothing changes, and that is not a failure. */
+  g_assert_cmpint (run_loom_at (f, other, "import", package, NULL), ==, 0);
+  g_assert_nonnull (strstr (f->out, "already in the store"));
+  g_assert_cmpint (loom_test_count_rows (other, "sessions"), ==, 1);
+  g_assert_cmpint (loom_test_count_rows (other, "messages"), ==, 4);
+  g_assert_cmpint (loom_test_count_rows (other, "events"), ==, 3);
+
+  /* One byte of conversation.md changed: refused, the file named, exit 1. */
+  tampered = export_package (f, uuid, dest);
+  conversation = g_build_filename (tampered, "conversation.md", NULL);
+  g_file_get_contents (conversation, &text, &length, &error);
+  g_assert_no_error (error);
+  text[length / 2] ^= 0x20;
+  g_file_set_contents (conversation, text, (gssize)length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (run_loom_at (f, f->path, "import", tampered, NULL), ==, 1);
+  g_assert_nonnull (strstr (f->err, "conversation.md"));
+  g_assert_cmpint (run_loom_at (f, f->path, "import", tampered, "--json", NULL), ==, 1);
+  root = parse_out (f);
+  object = json_node_get_object (root);
+  g_assert_cmpint (json_object_get_int_member (object, "packages_refused"), ==, 1);
+  entry = json_array_get_object_element (json_object_get_array_member (object, "packages"), 0);
+  g_assert_cmpstr (json_object_get_string_member (entry, "status"), ==, "refused");
+  g_assert_nonnull (strstr (json_object_get_string_member (entry, "error"), "conversation.md"));
+
+  /* A good package and a tampered one at once: the good one is skipped (it is there), the
+   * other refused, and the status says something failed. */
+  g_assert_cmpint (run_loom_at (f, other, "import", package, tampered, NULL), ==, 1);
+  g_assert_nonnull (strstr (f->out, "already in the store"));
+  g_assert_nonnull (strstr (f->err, "conversation.md"));
+  g_assert_cmpint (loom_test_count_rows (other, "sessions"), ==, 1);
 }
 
 int
@@ -716,6 +807,7 @@ main (int    argc,
   ADD ("/cli/search", test_search);
   ADD ("/cli/sessions/export", test_export);
   ADD ("/cli/sessions/export-artifacts", test_export_artifacts);
+  ADD ("/cli/import/package", test_import_package);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
 #undef ADD
