@@ -756,6 +756,121 @@ test_refused (Fixture      *f,
   }
 }
 
+/* A package made by hand around @session_data, its manifest true to it. */
+static char *
+make_package (const char *dir,
+              const char *name,
+              const char *session_data,
+              gsize       length)
+{
+  g_autofree char *sha256 = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
+                                                         (const guchar *)session_data, length);
+  g_autofree char *manifest = g_strdup_printf (
+    "{\"format_version\": 1, \"mode\": \"full\", \"detail\": \"full\", \"files\": "
+    "[{\"path\": \"session.jsonl\", \"size\": %" G_GSIZE_FORMAT ", \"sha256\": \"%s\"}]}",
+    length, sha256);
+  char *package = g_build_filename (dir, name, NULL);
+
+  g_assert_no_errno (g_mkdir (package, 0700));
+  rewrite_file (package, "session.jsonl", session_data, (gssize)length);
+  rewrite_file (package, "manifest.json", manifest, -1);
+  return package;
+}
+
+#define HEADER \
+  "{\"type\":\"session\",\"format_version\":1,\"detail\":\"full\"," \
+  "\"uuid\":\"0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8\",\"source\":\"codex\"," \
+  "\"source_session_id\":\"hand-made\",\"title\":\"By hand - 2026-12-01\"}"
+
+/* session.jsonl written by someone else: each is imported whole or refused whole, and a
+ * refusal leaves the store as it was; none crashes or hangs. */
+static void
+test_hostile_session_data (Fixture      *f,
+                           gconstpointer data)
+{
+  static const struct
+  {
+    const char *name;
+    const char *text;
+    gboolean    imports;
+    guint64     n_rows;
+  } cases[] = {
+    { "header only", HEADER "\n", TRUE, 0 },
+    { "no final newline",
+      HEADER "\n{\"type\":\"message\",\"seq\":1,\"role\":\"user\","
+             "\"text\":\"hello\"}",
+      TRUE, 1 },
+    { "wrong types everywhere",
+      HEADER "\n{\"type\":\"message\",\"seq\":\"one\",\"role\":7,"
+             "\"flags\":[],\"text\":{},\"input_tokens\":\"many\"}\n{\"type\":\"event\","
+             "\"seq\":2,\"kind\":null,\"message_seq\":99,\"payload\":false}\n",
+      TRUE, 2 },
+    { "empty", "", FALSE, 0 },
+    { "no header", "{\"type\":\"message\",\"seq\":1}\n", FALSE, 0 },
+    { "a bad uuid",
+      "{\"type\":\"session\",\"format_version\":1,\"uuid\":\"../x\","
+      "\"source\":\"codex\"}\n",
+      FALSE, 0 },
+    { "a newer version",
+      "{\"type\":\"session\",\"format_version\":2,"
+      "\"uuid\":\"0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8\",\"source\":\"codex\"}\n",
+      FALSE, 0 },
+    { "an unknown line",
+      HEADER "\n{\"type\":\"message\",\"seq\":1,\"role\":\"user\"}\n"
+             "{\"type\":\"telemetry\"}\n",
+      FALSE, 0 },
+    { "the same message twice",
+      HEADER "\n{\"type\":\"message\",\"seq\":1,\"role\":\"user\","
+             "\"source_id\":\"m1\"}\n{\"type\":\"message\",\"seq\":2,\"role\":\"user\","
+             "\"source_id\":\"m1\"}\n",
+      FALSE, 0 },
+    { "not JSON", HEADER "\n{\"type\":\"message\",\n", FALSE, 0 },
+    { "two values on a line", HEADER " " HEADER "\n", FALSE, 0 },
+  };
+  g_autofree char *before = count_tables (f->db_b);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("case-%u", i);
+      g_autofree char *package = make_package (f->base.dir, name, cases[i].text,
+                                               strlen (cases[i].text));
+      g_autoptr (GError) error = NULL;
+      g_autoptr (LoomPackageImportResult) result = NULL;
+      g_autofree char *after = NULL;
+      gboolean         ok;
+
+      g_test_message ("%s", cases[i].name);
+      ok = loom_import_package (f->store_b, package, &result, NULL, &error);
+      after = count_tables (f->db_b);
+      if (cases[i].imports)
+        {
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          g_assert_cmpuint (result->n_messages + result->n_events, ==, cases[i].n_rows);
+          g_assert_cmpstr (result->session_id, ==, "0b1c2d3e-4f50-4a61-8b72-93a4b5c6d7e8");
+          loom_test_assert_index_in_sync (f->db_b);
+          /* Gone again, for the next case to find an empty store. */
+          {
+            const char *const ids[] = { result->session_id, NULL };
+            g_autoptr (LoomDeletePlan) plan = loom_store_plan_delete (f->store_b, ids, &error);
+
+            g_assert_no_error (error);
+            g_assert_true (loom_store_execute_delete (f->store_b, plan, &error));
+            g_assert_no_error (error);
+            loom_test_exec_sql (f->db_b, "DELETE FROM tombstones");
+          }
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_nonnull (error);
+          g_test_message ("  %s", error->message);
+          g_assert_nonnull (strstr (error->message, "session.jsonl"));
+          g_assert_cmpstr (after, ==, before);
+        }
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -767,5 +882,6 @@ main (int    argc,
   ADD ("/package-import/round-trip", test_round_trip);
   ADD ("/package-import/messages-detail", test_messages_detail);
   ADD ("/package-import/refused", test_refused);
+  ADD ("/package-import/hostile-session-data", test_hostile_session_data);
   return g_test_run ();
 }

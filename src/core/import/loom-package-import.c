@@ -680,6 +680,16 @@ parse_line (Import  *im,
   return value;
 }
 
+/* A row the store refused (one that repeats another's agent id, say) is named by its line. */
+static gboolean
+prefix_line_error (Import  *im,
+                   GError **error)
+{
+  g_prefix_error (
+    error, "Line %" G_GUINT64_FORMAT " of “session.jsonl” in the package: ", im->reader.n_line);
+  return FALSE;
+}
+
 /* Writes the session and its rows; TRUE with result->already_stored when it was there. */
 static gboolean
 write_session (Import       *im,
@@ -735,7 +745,7 @@ write_session (Import       *im,
 
           read_row (line, g_str_equal (type, "message"), &row);
           if (!loom_store_writer_restore_row (im->writer, session_id, &row, error))
-            return FALSE;
+            return prefix_line_error (im, error);
           (*(row.is_message ? &im->result->n_messages : &im->result->n_events))++;
         }
       else if (g_strcmp0 (type, "summary") == 0)
@@ -748,7 +758,7 @@ write_session (Import       *im,
           };
 
           if (!loom_store_writer_restore_summary (im->writer, session_id, &summary, error))
-            return FALSE;
+            return prefix_line_error (im, error);
           im->result->n_summaries++;
         }
       else
