@@ -11,7 +11,6 @@
 #include "loom-time.h"
 
 /* What is shown and searched of an event, as loom-store-writer-timeline.c bounds it. */
-#define EVENT_TEXT_LIMIT     65536
 /* What a task set out to do, as loom-store-writer-sessions.c bounds it. */
 #define TASK_OBJECTIVE_LIMIT 2000
 
@@ -428,26 +427,6 @@ find_message_at (LoomStoreWriter *writer,
   return loom_store_writer_step (writer, stmt, "link an event to its message", error);
 }
 
-/* Cuts @text to at most @limit bytes on a character boundary, as the writer does. */
-static const char *
-bounded_text (const char *text,
-              gsize       limit,
-              char      **owned)
-{
-  const char *end;
-  gsize       len;
-
-  *owned = NULL;
-  if (text == NULL)
-    return "";
-  len = strlen (text);
-  if (len <= limit)
-    return text;
-  end = g_utf8_find_prev_char (text, text + limit + 1);
-  *owned = g_strndup (text, end != NULL ? (gsize)(end - text) : limit);
-  return *owned;
-}
-
 gint64
 loom_store_writer_restore_row (LoomStoreWriter    *writer,
                                gint64              session_id,
@@ -463,9 +442,8 @@ loom_store_writer_restore_row (LoomStoreWriter    *writer,
     "INSERT INTO events (session_id, seq, kind, message_id, call_id, tool_name, is_error, path,"
     "                    change_kind, source_id, created_at, text, payload, payload_size)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
-  g_autofree char *owned = NULL;
-  sqlite3_stmt    *stmt;
-  gint64           message_id = 0;
+  sqlite3_stmt *stmt;
+  gint64        message_id = 0;
 
   g_return_val_if_fail (writer != NULL && row != NULL, 0);
 
@@ -505,7 +483,7 @@ loom_store_writer_restore_row (LoomStoreWriter    *writer,
   loom_store_writer_bind_line (stmt, 9, row->change_kind, LOOM_STORE_WORD_LIMIT);
   loom_store_writer_bind_text (stmt, 10, row->source_id);
   sqlite3_bind_int64 (stmt, 11, row->created_at);
-  loom_store_writer_bind_text (stmt, 12, bounded_text (row->text, EVENT_TEXT_LIMIT, &owned));
+  loom_store_writer_bind_event_text (stmt, 12, row->text);
   loom_store_writer_bind_text (stmt, 13, row->payload);
   /* The size the store counted, whatever the package claims: a reader sizes its buffer by it. */
   sqlite3_bind_int64 (stmt, 14, row->payload != NULL ? (gint64)strlen (row->payload) : 0);

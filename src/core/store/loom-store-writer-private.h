@@ -37,6 +37,12 @@ void loom_store_writer_bind_line (sqlite3_stmt *stmt,
 void loom_store_writer_bind_path (sqlite3_stmt *stmt,
                                   int           index,
                                   const char   *path);
+/* An event's text, bounded for display and search: at most LOOM_STORE_EVENT_TEXT_LIMIT bytes,
+ * cut on a character boundary; "" for NULL. Its payload keeps the whole. */
+#define LOOM_STORE_EVENT_TEXT_LIMIT 65536
+void loom_store_writer_bind_event_text (sqlite3_stmt *stmt,
+                                        int           index,
+                                        const char   *text);
 void loom_store_writer_bind_count (sqlite3_stmt *stmt,
                                    int           index,
                                    gint64        value);

@@ -8,7 +8,6 @@
 #include "loom-store-writer-private.h"
 
 /* What is shown and searched of an event; the payload keeps everything. */
-#define EVENT_TEXT_LIMIT 65536
 
 gint64
 loom_store_writer_last_seq (LoomStoreWriter *writer,
@@ -167,26 +166,6 @@ find_event (LoomStoreWriter *writer,
   return loom_store_writer_step (writer, stmt, "find the event", error);
 }
 
-/* Cuts @text to at most @limit bytes on a character boundary. */
-static const char *
-bounded_text (const char *text,
-              gsize       limit,
-              char      **owned)
-{
-  const char *end;
-  gsize       len;
-
-  *owned = NULL;
-  if (text == NULL)
-    return "";
-  len = strlen (text);
-  if (len <= limit)
-    return text;
-  end = g_utf8_find_prev_char (text, text + limit + 1);
-  *owned = g_strndup (text, end != NULL ? (gsize)(end - text) : limit);
-  return *owned;
-}
-
 gint64
 loom_store_writer_add_event (LoomStoreWriter      *writer,
                              gint64                session_id,
@@ -200,9 +179,8 @@ loom_store_writer_add_event (LoomStoreWriter      *writer,
     "                    change_kind, source_id, created_at, text, payload, payload_size)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
     " ON CONFLICT (session_id, kind, source_id) WHERE source_id IS NOT NULL DO NOTHING";
-  g_autofree char *owned = NULL;
-  sqlite3_stmt    *stmt;
-  gint64           id;
+  sqlite3_stmt *stmt;
+  gint64        id;
 
   if (!(stmt = loom_store_cached (writer->store, sql, error)))
     return 0;
@@ -218,7 +196,7 @@ loom_store_writer_add_event (LoomStoreWriter      *writer,
   loom_store_writer_bind_line (stmt, 9, e->change_kind, LOOM_STORE_WORD_LIMIT);
   loom_store_writer_bind_text (stmt, 10, e->source_id);
   sqlite3_bind_int64 (stmt, 11, e->created_at);
-  loom_store_writer_bind_text (stmt, 12, bounded_text (e->text, EVENT_TEXT_LIMIT, &owned));
+  loom_store_writer_bind_event_text (stmt, 12, e->text);
   loom_store_writer_bind_text (stmt, 13, e->payload);
   sqlite3_bind_int64 (stmt, 14, e->payload ? (gint64)strlen (e->payload) : 0);
   id = loom_store_writer_step_inserting (writer, stmt, "add an event", error);

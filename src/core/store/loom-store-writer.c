@@ -5,6 +5,8 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <string.h>
+
 #include "loom-naming.h"
 #include "loom-store-writer-private.h"
 
@@ -39,6 +41,29 @@ loom_store_writer_bind_text (sqlite3_stmt *stmt,
     sqlite3_bind_text (stmt, index, text, -1, SQLITE_STATIC);
   else
     sqlite3_bind_null (stmt, index);
+}
+
+void
+loom_store_writer_bind_event_text (sqlite3_stmt *stmt,
+                                   int           index,
+                                   const char   *text)
+{
+  gsize length;
+
+  if (text == NULL)
+    {
+      sqlite3_bind_text (stmt, index, "", 0, SQLITE_STATIC);
+      return;
+    }
+  length = strlen (text);
+  if (length > LOOM_STORE_EVENT_TEXT_LIMIT)
+    {
+      const char *end = g_utf8_find_prev_char (text, text + LOOM_STORE_EVENT_TEXT_LIMIT + 1);
+
+      length = end != NULL ? (gsize)(end - text) : LOOM_STORE_EVENT_TEXT_LIMIT;
+    }
+  /* The bound is a length, not a copy: the statement is stepped before @text goes. */
+  sqlite3_bind_text (stmt, index, text, (int)length, SQLITE_STATIC);
 }
 
 /* Metadata is shown on one line (a title, a model, a branch), and the transcript bounds none
