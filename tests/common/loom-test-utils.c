@@ -520,3 +520,18 @@ loom_test_count_fds (void)
     n++;
   return n;
 }
+
+LoomExportResult *
+loom_test_export_ok (LoomStore               *store,
+                     const char              *uuid,
+                     const char              *dest,
+                     const LoomExportOptions *options)
+{
+  g_autoptr (GError) error = NULL;
+  LoomExportResult *result = NULL;
+
+  g_assert_true (loom_export_session (store, uuid, dest, options, &result, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  return result;
+}

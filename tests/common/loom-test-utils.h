@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "loom-export.h"
 #include "loom-import.h"
 #include "loom-importer.h"
 #include "loom-store.h"
@@ -112,6 +113,13 @@ void loom_test_assert_index_in_sync (const char *db_path);
  * see that nothing was created, removed or changed in a folder it must not touch. */
 char *loom_test_list_tree (const char *root,
                            gboolean    with_sizes);
+
+/* Exports the session @uuid into @dest with @options (NULL: the defaults), asserting that the
+ * package was written; the result is the caller's. */
+LoomExportResult *loom_test_export_ok (LoomStore               *store,
+                                       const char              *uuid,
+                                       const char              *dest,
+                                       const LoomExportOptions *options);
 
 /* How many descriptors the process holds: code that stops early must close what it opened. */
 guint loom_test_count_fds (void);

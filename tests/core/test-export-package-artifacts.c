@@ -331,15 +331,9 @@ export_ok (Fixture                 *f,
            const LoomExportOptions *options)
 {
   g_autoptr (LoomSession) session = loom_test_find_session (f->base.store, session_id);
-  g_autoptr (GError) error = NULL;
-  LoomExportResult *result = NULL;
 
   g_assert_nonnull (session);
-  g_assert_true (loom_export_session (f->base.store, loom_session_get_uuid (session), f->dest,
-                                      options, &result, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_nonnull (result);
-  return result;
+  return loom_test_export_ok (f->base.store, loom_session_get_uuid (session), f->dest, options);
 }
 
 static void

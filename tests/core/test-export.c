@@ -113,14 +113,9 @@ export_ok (Fixture         *f,
            LoomExportDetail detail)
 {
   LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
-  g_autoptr (GError) error = NULL;
-  LoomExportResult *result = NULL;
 
   options.detail = detail;
-  g_assert_true (loom_export_session (f->base.store, uuid, dest, &options, &result, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_nonnull (result);
-  return result;
+  return loom_test_export_ok (f->base.store, uuid, dest, &options);
 }
 
 static char *

@@ -127,13 +127,9 @@ export_ok (LoomStore       *store,
            LoomExportDetail detail)
 {
   LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
-  g_autoptr (GError) error = NULL;
-  LoomExportResult *result = NULL;
 
   options.detail = detail;
-  g_assert_true (loom_export_session (store, uuid, dest, &options, &result, NULL, &error));
-  g_assert_no_error (error);
-  return result;
+  return loom_test_export_ok (store, uuid, dest, &options);
 }
 
 static LoomPackageImportResult *
