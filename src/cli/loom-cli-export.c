@@ -66,8 +66,8 @@ loom_cli_sessions_export (LoomCli *cli,
       N_ ("Write the packages into this existing folder (required)"), N_ ("DIR") },
     { "detail", 'd', 0, G_OPTION_ARG_STRING, &detail,
       N_ ("How much of the timeline: messages, tools or full (default)"), N_ ("LEVEL") },
-    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_ ("The package's mode: full (default)"),
-      N_ ("MODE") },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode,
+      N_ ("The package's mode: full (default) or redacted (secrets replaced)"), N_ ("MODE") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { NULL }
   };

@@ -641,6 +641,34 @@ test_export (Fixture      *f,
   g_assert_nonnull (strstr (f->err, "does not exist"));
 }
 
+/* --mode redacted: the token the session holds is replaced in the package, and counted. */
+static void
+test_export_redacted (Fixture      *f,
+                      gconstpointer data)
+{
+  const char      *token = "ghp_R8x2Lq7Vn4Tz9Kw3Pb6Yc1Md5Hs0Jf8Ga2Ue";
+  g_autofree char *uuid = loom_test_add_session (f->store, "Redact me - 2026-11-29", "codex", token,
+                                                 4, 0, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "packages", NULL);
+  g_autofree char *conversation = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *package;
+
+  g_assert_no_errno (g_mkdir (dest, 0700));
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "redacted", "--json"), ==, 0);
+  root = parse_out (f);
+  package = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (root), "packages"), 0);
+  g_assert_cmpint (json_object_get_int_member (package, "redactions"), >=, 4);
+  conversation = g_build_filename (json_object_get_string_member (package, "path"),
+                                   "conversation.md", NULL);
+  g_assert_true (g_file_get_contents (conversation, &text, NULL, NULL));
+  g_assert_null (strstr (text, token));
+  g_assert_nonnull (strstr (text, "[REDACTED:github-token-1]"));
+}
+
 /* A session whose workspace is here: `--json` counts the files copied into artifacts/ and
  * those the session touched that are not there. */
 static void
@@ -807,6 +835,7 @@ main (int    argc,
   ADD ("/cli/search", test_search);
   ADD ("/cli/sessions/export", test_export);
   ADD ("/cli/sessions/export-artifacts", test_export_artifacts);
+  ADD ("/cli/sessions/export-redacted", test_export_redacted);
   ADD ("/cli/import/package", test_import_package);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);

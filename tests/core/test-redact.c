@@ -216,6 +216,9 @@ test_overlap (void)
       "-----BEGIN PRIVATE KEY-----\n[REDACTED:private-key-1]\n-----END PRIVATE KEY-----" },
     /* Two tokens back to back across a separator are two secrets. */
     { GITHUB_1 "," GITHUB_2, "[REDACTED:github-token-1],[REDACTED:github-token-2]" },
+    /* A URL on an added line of a diff: the '+' is not part of its scheme. */
+    { "+mysql://root:sKVk.rrA1uLKxx+@127.0.0.1:3306/shop",
+      "+mysql://root:[REDACTED:url-password-1]@127.0.0.1:3306/shop" },
     /* A token glued into a longer word is not a token of the format: kept. */
     { GITHUB_1 "_backup", GITHUB_1 "_backup" },
   };

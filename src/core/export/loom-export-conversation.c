@@ -316,13 +316,15 @@ write_header (Writer      *w,
   const LoomSessionRecord *r = loom_session_get_record (session);
   g_autofree char         *redacted_title = NULL;
   g_autofree char         *redacted_cwd = NULL;
-  g_autofree char         *title = loom_naming_bound_line (
-    loom_export_filter_apply (w->filter, r->title, &redacted_title), LOOM_NAMING_TITLE_LIMIT);
+  g_autofree char         *title = NULL;
   const char *cwd = r->cwd != NULL ? loom_export_filter_apply (w->filter, r->cwd, &redacted_cwd)
                                    : NULL;
   g_autofree char *created = r->created_at != 0 ? loom_time_to_iso (r->created_at) : NULL;
   g_autoptr (GString) header = g_string_new (NULL);
 
+  redacted_title = loom_export_filter_title (w->filter, r->title);
+  title = loom_naming_bound_line (redacted_title != NULL ? redacted_title : r->title,
+                                  LOOM_NAMING_TITLE_LIMIT);
   g_string_append_printf (header, "# %s\n\n", title != NULL ? title : "Untitled session");
   g_string_append_printf (header, "- Session: %s\n", r->uuid);
   if (r->source != NULL)

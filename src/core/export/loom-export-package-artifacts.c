@@ -36,7 +36,10 @@
 
 /* The status of a file whose copy found its name taken in the package: on a destination that
  * ignores case (an exFAT stick), "README" and "readme" of one workspace are one name. */
-#define STATUS_NAME_TAKEN "name-taken"
+#define STATUS_NAME_TAKEN     "name-taken"
+/* The status of a file a redacted package leaves out because its path holds a secret: a name
+ * cannot be redacted and still be the file's. */
+#define STATUS_SECRET_IN_NAME "secret-in-name"
 
 typedef struct
 {
@@ -359,21 +362,56 @@ copy_one (LoomPackageArtifacts *self,
   return TRUE;
 }
 
+static void
+record_secret_in_name (ArtifactRecord *record,
+                       const char     *cwd)
+{
+  const char *workspace = cwd != NULL && g_path_is_absolute (cwd) ? cwd : NULL;
+
+  record->info.relative_path = loom_artifact_resolve_path (record->touched->path, workspace);
+  record->info.status = LOOM_ARTIFACT_UNREADABLE;
+  record->info.detail = g_strdup ("its path holds a secret, and a redacted package does not "
+                                  "write it");
+  record->status = STATUS_SECRET_IN_NAME;
+}
+
+/* A diff's name in a redacted package: its own, "NNN-<file>.diff", unless the file's name holds
+ * a secret; then "NNN-redacted.diff", which keeps its place in the order. */
+static void
+redact_change_name (LoomArtifactChange *change,
+                    LoomExportFilter   *filter)
+{
+  const char *dash = strchr (change->name, '-');
+
+  if (!loom_export_filter_finds_secret (filter, change->name))
+    return;
+  {
+    g_autofree char *number = dash != NULL ? g_strndup (change->name, (gsize)(dash - change->name))
+                                           : g_strdup ("000");
+
+    g_free (change->name);
+    change->name = g_strdup_printf ("%s-redacted.diff", number);
+  }
+}
+
 static gboolean
 write_change (LoomPackageArtifacts *self,
               LoomArtifactChange   *change,
+              LoomExportFilter     *filter,
               GCancellable         *cancellable,
               GError              **error)
 {
-  LoomExportFile *file = loom_export_file_create (self->changes_fd, change->name, cancellable,
-                                                  error);
+  g_autofree char *redacted = NULL;
+  LoomExportFile  *file;
+  const char      *diff;
 
-  if (file == NULL)
+  redact_change_name (change, filter);
+  diff = loom_export_filter_apply (filter, change->diff, &redacted);
+  if (!(file = loom_export_file_create (self->changes_fd, change->name, cancellable, error)))
     return FALSE;
   /* Listed as soon as it exists, so that a failure while writing it removes it too. */
   g_ptr_array_add (self->diffs, file);
-  if (!loom_export_file_write (file, change->diff, -1, error) ||
-      !loom_export_file_close (file, error))
+  if (!loom_export_file_write (file, diff, -1, error) || !loom_export_file_close (file, error))
     return FALSE;
   self->n_bytes += loom_export_file_get_size (file);
   /* The manifest needs its name, path and kind, not the text again. */
@@ -386,6 +424,7 @@ loom_package_artifacts_write (LoomStore               *store,
                               LoomSession             *session,
                               int                      package_fd,
                               const LoomExportOptions *options,
+                              LoomExportFilter        *filter,
                               GCancellable            *cancellable,
                               GError                 **error)
 {
@@ -410,7 +449,12 @@ loom_package_artifacts_write (LoomStore               *store,
   if (options->max_artifacts_size > 0)
     limits.max_total_size = options->max_artifacts_size;
   /* A binary file cannot be searched for secrets, so a redacted package leaves them out. */
-  limits.exclude_binary = options->mode == LOOM_EXPORT_MODE_REDACTED;
+  limits.exclude_binary = loom_export_filter_redacts (filter);
+  if (loom_export_filter_redacts (filter))
+    {
+      limits.transform = loom_export_filter_bytes;
+      limits.transform_data = filter;
+    }
 
   self = package_artifacts_new (package_fd);
   if (!make_folder (package_fd, ARTIFACTS_FOLDER, ARTIFACTS_FOLDER, &self->artifacts_fd,
@@ -434,6 +478,8 @@ loom_package_artifacts_write (LoomStore               *store,
         goto out;
       if (workspace_fd < 0)
         record_uncopied (record, cwd, reason);
+      else if (loom_export_filter_finds_secret (filter, record->touched->path))
+        record_secret_in_name (record, cwd);
       else if (!copy_one (self, workspace_fd, cwd, &limits, record, cancellable, error))
         goto out;
       if (record->info.status != LOOM_ARTIFACT_COPIED)
@@ -447,7 +493,7 @@ loom_package_artifacts_write (LoomStore               *store,
       LoomArtifactChange *change = g_steal_pointer (&changes->pdata[i]);
 
       g_ptr_array_add (self->changes, change);
-      if (!write_change (self, change, cancellable, error))
+      if (!write_change (self, change, filter, cancellable, error))
         goto out;
     }
 

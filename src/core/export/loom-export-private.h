@@ -62,6 +62,36 @@ const char       *loom_export_filter_apply (LoomExportFilter *self,
                                             char            **to_free);
 /* Secrets replaced so far, each occurrence counted. */
 guint             loom_export_filter_get_n_redactions (LoomExportFilter *self);
+/* The session's title @title as the package shows it: redacted, and in a redacted package
+ * without the fragment of a word that ends a title the store cut ("…"), which may be most of a
+ * secret that detection can no longer recognise. NULL when it is shown as it is. */
+char             *loom_export_filter_title (LoomExportFilter *self,
+                                            const char       *title);
+/* Whether @text holds a secret the package would replace; asking counts nothing. For names
+ * (of artifacts, of diffs) that cannot be rewritten and are then left out. */
+gboolean          loom_export_filter_finds_secret (LoomExportFilter *self,
+                                                   const char       *text);
+/* A LoomArtifactTransform: the @length bytes of @data, which may hold NULs, redacted by the
+ * filter @user_data; NULL when nothing changed. */
+char             *loom_export_filter_bytes (const char *data,
+                                            gsize       length,
+                                            gsize      *out_length,
+                                            gpointer    user_data);
+/* Replaces, in place, every string value below @node with what the package shows of it,
+ * leaving out the members named in @skip_members (NULL-terminated, may be NULL) and all below
+ * them: the package's own names and hashes. */
+void              loom_export_filter_json (LoomExportFilter  *self,
+                                           JsonNode          *node,
+                                           const char *const *skip_members);
+/* A copy of the JSON text @text with the secrets of its decoded strings replaced (a secret
+ * escaped in JSON is not found in the text as it is), written anew; a text that does not parse
+ * is filtered as a text. NULL when it is shown as it is. */
+char             *loom_export_filter_json_text (LoomExportFilter *self,
+                                                const char       *text);
+/* Adds the manifest's "redactions" member to @builder, inside an object: null when the package
+ * is not redacted, else {total, secrets, families: {family: occurrences}}. */
+void              loom_export_filter_build_manifest (LoomExportFilter *self,
+                                                     JsonBuilder      *builder);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFilter, loom_export_filter_free)
 
@@ -95,13 +125,15 @@ gboolean loom_export_write_session_data (LoomStore        *store,
 typedef struct _LoomPackageArtifacts LoomPackageArtifacts;
 
 /* Writes artifacts/ into the package's folder @package_fd: every file is fsynced, and the
- * folders too. A file that cannot be copied (not there, outside the workspace, over a cap…)
+ * folders too. Through @filter, in a redacted package, go the text files and the diffs; a
+ * binary file is left out there, and so is a file or diff whose name holds a secret. A file that cannot be copied (not there, outside the workspace, over a cap…)
  * is listed with its reason, not an error; NULL with @error when writing the package failed or
  * was cancelled, and then nothing of artifacts/ is left. */
 LoomPackageArtifacts *loom_package_artifacts_write (LoomStore               *store,
                                                     LoomSession             *session,
                                                     int                      package_fd,
                                                     const LoomExportOptions *options,
+                                                    LoomExportFilter        *filter,
                                                     GCancellable            *cancellable,
                                                     GError                 **error);
 /* Adds the manifest's "artifact_count", "artifacts" and "changes" members to @builder, inside

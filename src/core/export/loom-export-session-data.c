@@ -72,6 +72,31 @@ add_text (Writer      *w,
             value != NULL ? loom_export_filter_apply (w->filter, value, &redacted) : NULL);
 }
 
+/* A title as the package shows it. */
+static void
+add_title (Writer      *w,
+           JsonBuilder *builder,
+           const char  *name,
+           const char  *value)
+{
+  g_autofree char *redacted = loom_export_filter_title (w->filter, value);
+
+  add_word (builder, name, redacted != NULL ? redacted : value);
+}
+
+/* A JSON text of the session (a record's payload) as the package shows it: its strings
+ * through the filter, once decoded. */
+static void
+add_json_text (Writer      *w,
+               JsonBuilder *builder,
+               const char  *name,
+               const char  *value)
+{
+  g_autofree char *redacted = loom_export_filter_json_text (w->filter, value);
+
+  add_word (builder, name, redacted != NULL ? redacted : value);
+}
+
 static void
 add_int (JsonBuilder *builder,
          const char  *name,
@@ -164,9 +189,9 @@ write_header (Writer      *w,
   add_word (builder, "uuid", r->uuid);
   add_word (builder, "source", r->source);
   add_word (builder, "source_session_id", r->source_session_id);
-  add_text (w, builder, "title", r->title);
+  add_title (w, builder, "title", r->title);
   add_bool (builder, "title_locked", title_locked);
-  add_text (w, builder, "agent_title", agent_title);
+  add_title (w, builder, "agent_title", agent_title);
   add_text (w, builder, "project_path", r->project_path);
   add_text (w, builder, "project_name", r->project_name);
   add_text (w, builder, "cwd", r->cwd);
@@ -269,7 +294,7 @@ write_row (const LoomStoreRow *row,
       add_word (builder, "source_id", row->source_id);
       add_int (builder, "created_at", row->created_at);
       add_text (w, builder, "text", row->text);
-      add_text (w, builder, "payload", row->payload);
+      add_json_text (w, builder, "payload", row->payload);
       add_int (builder, "payload_size", row->payload_size);
     }
   json_builder_end_object (builder);

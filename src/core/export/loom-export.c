@@ -283,6 +283,14 @@ add_time (JsonBuilder *builder,
   add_string (builder, name, iso);
 }
 
+/* The members of the manifest that hold what the package is made of, never a text of the
+ * session: redaction leaves them (and all below them) as they are, so that they still name the
+ * package's files. */
+static const char *const manifest_own_members[] = {
+  "format_version", "session_id", "exported_at", "package_path", "sha256",      "diff",
+  "detail",         "mode",       "redactions",  "files",        "app_version", NULL,
+};
+
 static JsonNode *
 build_manifest (Package                 *p,
                 LoomSession             *session,
@@ -291,6 +299,7 @@ build_manifest (Package                 *p,
   g_autoptr (JsonBuilder) builder = json_builder_new ();
   g_autoptr (JsonParser) parser = json_parser_new ();
   const LoomSessionRecord *r = loom_session_get_record (session);
+  JsonNode                *manifest;
 
   json_builder_begin_object (builder);
   add_int (builder, "format_version", LOOM_EXPORT_FORMAT_VERSION);
@@ -325,6 +334,7 @@ build_manifest (Package                 *p,
     json_builder_add_null_value (builder);
   add_string (builder, "detail", loom_export_detail_to_string (options->detail));
   add_string (builder, "mode", loom_export_mode_to_string (options->mode));
+  loom_export_filter_build_manifest (p->filter, builder);
 
   json_builder_set_member_name (builder, "files");
   json_builder_begin_array (builder);
@@ -343,7 +353,12 @@ build_manifest (Package                 *p,
 
   add_string (builder, "app_version", PACKAGE_VERSION);
   json_builder_end_object (builder);
-  return json_builder_get_root (builder);
+  manifest = json_builder_get_root (builder);
+  /* The texts of the session that the manifest repeats (its title, the paths it touched) are
+   * shown as everywhere else in the package; its own names, hashes and figures are not texts
+   * of the session. */
+  loom_export_filter_json (p->filter, manifest, manifest_own_members);
+  return manifest;
 }
 
 static gboolean
@@ -409,6 +424,9 @@ publish (Package    *p,
   return NULL;
 }
 
+/* The members of metadata.json that are ours rather than texts of the session. */
+static const char *const metadata_own_members[] = { "id", NULL };
+
 static gboolean
 check_options (const LoomExportOptions *options,
                GError                 **error)
@@ -419,7 +437,13 @@ check_options (const LoomExportOptions *options,
                    (int)options->detail);
       return FALSE;
     }
-  if (options->mode != LOOM_EXPORT_MODE_FULL)
+  if ((guint)options->mode >= G_N_ELEMENTS (mode_names))
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT, "Unknown export mode %d",
+                   (int)options->mode);
+      return FALSE;
+    }
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
                    "The export mode “%s” is not available yet; use “full”",
@@ -443,8 +467,11 @@ loom_export_session (LoomStore               *store,
   g_autoptr (LoomSession) session = NULL;
   g_autoptr (JsonNode) metadata = NULL;
   g_autoptr (JsonNode) manifest = NULL;
+  g_autofree char *redacted_title = NULL;
   g_autofree char *name = NULL;
   g_autofree char *final = NULL;
+  const char      *title;
+  guint            n_redactions;
   LoomExportFile  *conversation;
   LoomExportFile  *session_data;
   Package          p = { .dest_fd = -1, .temp_fd = -1 };
@@ -465,8 +492,11 @@ loom_export_session (LoomStore               *store,
 
   p.files = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_export_file_free);
   p.filter = loom_export_filter_new (options->mode);
-  name = loom_export_package_name (loom_session_get_title (session),
-                                   loom_session_get_created_at (session));
+  /* The folder's name shows the title as the package does: a secret pasted as the first prompt
+   * is often the title too. */
+  redacted_title = loom_export_filter_title (p.filter, loom_session_get_title (session));
+  title = redacted_title != NULL ? redacted_title : loom_session_get_title (session);
+  name = loom_export_package_name (title, loom_session_get_created_at (session));
   if (!open_destination (&p, destination_dir, error) || !make_temp_folder (&p, name, error))
     goto out;
 
@@ -477,6 +507,7 @@ loom_export_session (LoomStore               *store,
     goto out;
 
   metadata = loom_session_to_json (session);
+  loom_export_filter_json (p.filter, metadata, metadata_own_members);
   if (!write_json_file (&p, "metadata.json", metadata, cancellable, error))
     goto out;
 
@@ -489,11 +520,13 @@ loom_export_session (LoomStore               *store,
        !loom_export_file_close (session_data, error)))
     goto out;
 
-  if (!(p.artifacts = loom_package_artifacts_write (store, session, p.temp_fd, options, cancellable,
-                                                    error)))
+  if (!(p.artifacts = loom_package_artifacts_write (store, session, p.temp_fd, options, p.filter,
+                                                    cancellable, error)))
     goto out;
 
-  /* Last, so that it lists every other file; it does not list itself. */
+  /* Last, so that it lists every other file; it does not list itself, nor count the
+   * redactions of its own texts, which repeat those of the other files. */
+  n_redactions = loom_export_filter_get_n_redactions (p.filter);
   manifest = build_manifest (&p, session, options);
   if (!write_json_file (&p, "manifest.json", manifest, cancellable, error))
     goto out;
@@ -514,7 +547,7 @@ loom_export_session (LoomStore               *store,
         r->n_bytes += loom_export_file_get_size (p.files->pdata[i]);
       r->n_artifacts = loom_package_artifacts_get_n_copied (p.artifacts);
       r->n_artifacts_missing = loom_package_artifacts_get_n_missing (p.artifacts);
-      r->n_redactions = loom_export_filter_get_n_redactions (p.filter);
+      r->n_redactions = n_redactions;
       *result = r;
     }
   ok = TRUE;

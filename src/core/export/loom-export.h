@@ -9,8 +9,15 @@
  * it recorded. The two never share a name: a workspace file at changes/… lands in
  * artifacts/files/changes/…. The manifest's "artifacts" lists every touched file, copied or
  * not, with its status: "copied", "missing", "too-large", "outside-workspace",
- * "not-a-regular-file", "symlink", "binary", "unreadable" or "name-taken", and a "reason"
- * for a person when it was not copied. The folder appears whole or not at all: it is written
+ * "not-a-regular-file", "symlink", "binary", "unreadable", "name-taken" or "secret-in-name",
+ * and a "reason" for a person when it was not copied.
+ *
+ * A redacted package replaces every secret (loom-redact.h) in every file: the conversation,
+ * session.jsonl (the strings of a record's payload once decoded), metadata.json, the manifest's
+ * texts, the text artifacts and the diffs; the title, and so the folder's name, loses the word
+ * that ends it when the store cut it. A binary artifact, and a file or diff whose name holds a
+ * secret, are left out. The manifest's "redactions" ({total, secrets, families}; null in the
+ * other modes) counts what was replaced in the other files. The folder appears whole or not at all: it is written
  * beside its final name under a temporary one and renamed into place, never over anything that
  * exists.
  *
@@ -41,7 +48,7 @@ typedef enum
 typedef enum
 {
   LOOM_EXPORT_MODE_FULL,
-  LOOM_EXPORT_MODE_REDACTED, /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
+  LOOM_EXPORT_MODE_REDACTED, /* every secret replaced by a typed placeholder */
   LOOM_EXPORT_MODE_COMPACT,  /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
 } LoomExportMode;
 

@@ -1210,7 +1210,11 @@ match_url_password (const Scan *scan,
   while (scheme > 0 && i - scheme < 32 &&
          (g_ascii_isalnum (s[scheme - 1]) || strchr ("+.-", s[scheme - 1]) != NULL))
     scheme--;
-  if (scheme == i || !g_ascii_isalpha (s[scheme]))
+  /* A scheme starts with a letter: what comes before it is not part of it, like the '+' that
+   * starts every added line of a diff. */
+  while (scheme < i && !g_ascii_isalpha (s[scheme]))
+    scheme++;
+  if (scheme == i)
     return FALSE;
   for (end = start; end < scan->n && end - start < 512 && !ends_authority (s[end]); end++)
     {

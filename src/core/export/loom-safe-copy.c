@@ -39,6 +39,8 @@ loom_artifact_limits_init (LoomArtifactLimits *limits)
   limits->max_total_size = LOOM_ARTIFACT_DEFAULT_MAX_TOTAL_SIZE;
   limits->total_size = 0;
   limits->exclude_binary = FALSE;
+  limits->transform = NULL;
+  limits->transform_data = NULL;
 }
 
 void
@@ -241,6 +243,17 @@ write_full (int         fd,
   return TRUE;
 }
 
+/* Writes @length bytes of @data, adding them to @checksum. */
+static gboolean
+write_chunk (int         fd,
+             GChecksum  *checksum,
+             const char *data,
+             gsize       length)
+{
+  g_checksum_update (checksum, (const guchar *)data, (gssize)length);
+  return write_full (fd, data, length);
+}
+
 /* Opens the folder holding the last of @parts, walking from @workspace_dirfd; -1 with @out's
  * status set when the walk stops. */
 static int
@@ -434,6 +447,7 @@ loom_artifact_copy (int                 workspace_dirfd,
                     GError            **error)
 {
   g_autoptr (GChecksum) checksum = NULL;
+  g_autoptr (GByteArray) whole = NULL;
   g_auto (GStrv) parts = NULL;
   g_autofree char *buffer = NULL;
   DestWalk         walk = { 0 };
@@ -507,6 +521,9 @@ loom_artifact_copy (int                 workspace_dirfd,
     }
 
   checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  /* A binary file is not text to rewrite: it is copied as it is, or was excluded above. */
+  if (limits->transform != NULL && !out->is_binary)
+    whole = g_byte_array_new ();
   while (n > 0)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -518,8 +535,9 @@ loom_artifact_copy (int                 workspace_dirfd,
           ok = TRUE; /* a status, not an error: it grew past a cap while it was copied */
           goto out;
         }
-      g_checksum_update (checksum, (const guchar *)buffer, n);
-      if (!write_full (dest, buffer, (gsize)n))
+      if (whole != NULL)
+        g_byte_array_append (whole, (const guint8 *)buffer, (guint)n);
+      else if (!write_chunk (dest, checksum, buffer, (gsize)n))
         {
           set_io_error (error, errno, "write", out->relative_path);
           goto out;
@@ -530,6 +548,22 @@ loom_artifact_copy (int                 workspace_dirfd,
           ok = TRUE;
           goto out;
         }
+    }
+  if (whole != NULL)
+    {
+      gsize            length = 0;
+      g_autofree char *rewritten = limits->transform ((const char *)whole->data, whole->len,
+                                                      &length, limits->transform_data);
+      gboolean written = rewritten != NULL
+                           ? write_chunk (dest, checksum, rewritten, length)
+                           : write_chunk (dest, checksum, (const char *)whole->data, whole->len);
+
+      if (!written)
+        {
+          set_io_error (error, errno, "write", out->relative_path);
+          goto out;
+        }
+      copied = rewritten != NULL ? length : whole->len;
     }
   if (fsync (dest) != 0)
     {

@@ -31,14 +31,25 @@ typedef enum
   LOOM_ARTIFACT_UNREADABLE,         /* there, but we may not read it */
 } LoomArtifactStatus;
 
+/* Rewrites the contents of a text file before they are written (the artifacts of a redacted
+ * package): a new buffer of *@out_length bytes, or NULL to write them as they are. A copy that
+ * has one reads the whole file first, so that a secret is never cut between two reads: the
+ * per-file cap bounds what it holds. */
+typedef char *(*LoomArtifactTransform) (const char *data,
+                                        gsize       length,
+                                        gsize      *out_length,
+                                        gpointer    user_data);
+
 /* The caps of one package. Set up with loom_artifact_limits_init (); @total_size grows with
  * each copy, so one struct serves a whole package. */
 typedef struct
 {
-  guint64  max_file_size;  /* a larger file is TOO_LARGE */
-  guint64  max_total_size; /* a file that would take the package past this is TOO_LARGE */
-  guint64  total_size;     /* bytes copied so far */
-  gboolean exclude_binary; /* binary files are then BINARY and not copied */
+  guint64  max_file_size;          /* a larger file is TOO_LARGE */
+  guint64  max_total_size;         /* a file that would take the package past this is TOO_LARGE */
+  guint64  total_size;             /* bytes copied so far */
+  gboolean exclude_binary;         /* binary files are then BINARY and not copied */
+  LoomArtifactTransform transform; /* NULL: copied byte for byte */
+  gpointer              transform_data;
 } LoomArtifactLimits;
 
 typedef struct
@@ -68,7 +79,8 @@ char *loom_artifact_resolve_path (const char *path_as_recorded,
 
 /* Copies the file @path_as_recorded names from the workspace (opened as @workspace_dirfd, at
  * @workspace_path) to the same relative path below @dest_dirfd, creating the folders it needs.
- * Returns TRUE with @out filled in whatever became of it, FALSE with @error only when the
+ * A text file goes through @limits->transform when there is one; its size and hash are then
+ * those of what was written. Returns TRUE with @out filled in whatever became of it, FALSE with @error only when the
  * copy itself failed (writing the destination, a destination that already holds the path,
  * cancellation): nothing is then left of the file. @limits->total_size grows by what was
  * copied. */
