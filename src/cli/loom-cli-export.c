@@ -29,6 +29,8 @@ add_package (JsonBuilder            *builder,
   json_builder_add_int_value (builder, result->n_artifacts_missing);
   json_builder_set_member_name (builder, "redactions");
   json_builder_add_int_value (builder, result->n_redactions);
+  json_builder_set_member_name (builder, "subagents");
+  json_builder_add_int_value (builder, result->n_subagents);
   json_builder_end_object (builder);
 }
 
@@ -74,7 +76,8 @@ loom_cli_sessions_export (LoomCli *cli,
 
   g_option_context_set_summary (context,
                                 _ ("Write each session as a package: a folder named after its "
-                                   "title, holding conversation.md, metadata.json and a "
+                                   "title, holding conversation.md, metadata.json, the files "
+                                   "the session touched, its sub-agents' packages and a "
                                    "manifest.json that hashes every file. A package appears "
                                    "whole or not at all, and never replaces anything."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);

@@ -125,6 +125,8 @@ add_packages_json (JsonBuilder *builder,
           json_builder_add_int_value (builder, (gint64)outcome->result->n_messages);
           json_builder_set_member_name (builder, "events");
           json_builder_add_int_value (builder, (gint64)outcome->result->n_events);
+          json_builder_set_member_name (builder, "subagents");
+          json_builder_add_int_value (builder, outcome->result->n_subagents);
         }
       else
         {
@@ -156,6 +158,10 @@ print_packages (GPtrArray *packages)
 
           printf (_ ("Imported package “%s”: session %s, %s messages, %s events\n"), outcome->path,
                   r->session_id, messages, events);
+          if (r->n_subagents > 0)
+            printf (g_dngettext (GETTEXT_PACKAGE, "  and %u sub-agent’s session\n",
+                                 "  and %u sub-agents’ sessions\n", r->n_subagents),
+                    r->n_subagents);
         }
     }
 }

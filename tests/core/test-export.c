@@ -223,7 +223,11 @@ assert_artifacts_listed_not_copied (JsonObject             *manifest,
 
   g_assert_cmpint (json_object_get_int_member (manifest, "artifact_count"), ==, 0);
   g_assert_cmpuint (result->n_artifacts, ==, 0);
-  g_assert_cmpuint (result->n_artifacts_missing, ==, json_array_get_length (artifacts));
+  /* The result counts the sub-agents' packages too; the manifest lists the session's own. */
+  if (result->n_subagents == 0)
+    g_assert_cmpuint (result->n_artifacts_missing, ==, json_array_get_length (artifacts));
+  else
+    g_assert_cmpuint (result->n_artifacts_missing, >=, json_array_get_length (artifacts));
   for (guint i = 0; i < json_array_get_length (artifacts); i++)
     {
       JsonObject *artifact = json_array_get_object_element (artifacts, i);
@@ -257,7 +261,7 @@ test_package_layout (Fixture      *f,
                      gconstpointer data)
 {
   g_autoptr (GListModel) sessions = NULL;
-  guint n_sessions, n_listed = 0, n_changes = 0;
+  guint n_sessions, n_listed = 0, n_changes = 0, n_with_subagents = 0;
 
   import_all_fixtures (f);
   sessions = list_sessions (f);
@@ -276,6 +280,7 @@ test_package_layout (Fixture      *f,
       g_autoptr (JsonObject) metadata = read_json_object (result->path, "metadata.json");
       g_autoptr (GPtrArray) names = list_dir (result->path);
       g_autofree char *conversation = read_package_file (result->path, "conversation.md", NULL);
+      guint            n_subagents;
 
       g_test_message ("%s → %s", r->title, base);
       g_assert_cmpstr (parent, ==, f->dest);
@@ -283,12 +288,18 @@ test_package_layout (Fixture      *f,
       g_assert_true (g_str_has_prefix (base, name));
       g_assert_cmpstr (result->session_id, ==, r->uuid);
 
-      g_assert_cmpuint (names->len, ==, 5);
+      /* A session that started sub-agents has their packages in subagents/. */
+      n_subagents = json_array_get_length (json_object_get_array_member (manifest, "subagents"));
+      g_assert_cmpuint (names->len, ==, n_subagents > 0 ? 6 : 5);
       g_assert_cmpstr (names->pdata[0], ==, "artifacts");
       g_assert_cmpstr (names->pdata[1], ==, "conversation.md");
       g_assert_cmpstr (names->pdata[2], ==, "manifest.json");
       g_assert_cmpstr (names->pdata[3], ==, "metadata.json");
       g_assert_cmpstr (names->pdata[4], ==, "session.jsonl");
+      if (n_subagents > 0)
+        g_assert_cmpstr (names->pdata[5], ==, "subagents");
+      g_assert_cmpuint (result->n_subagents, >=, n_subagents);
+      n_with_subagents += n_subagents > 0;
       g_assert_cmpuint (result->n_files, ==,
                         json_array_get_length (json_object_get_array_member (manifest, "files")) +
                           1);
@@ -326,8 +337,10 @@ test_package_layout (Fixture      *f,
       g_assert_true (g_str_has_prefix (conversation, "# "));
     }
 
-  /* The fixtures touch files and change some: the lists above were not all empty. */
+  /* The fixtures touch files and change some, and start sub-agents: the lists above were not
+   * all empty. */
   g_assert_cmpuint (n_listed, >, 0);
+  g_assert_cmpuint (n_with_subagents, >, 0);
   g_assert_cmpuint (n_changes, >, 0);
 
   /* One package per session, and no temporary folder. */

@@ -29,6 +29,7 @@ typedef struct
   LoomStore        *store;
   LoomExportDetail  detail;
   LoomExportFilter *filter;
+  GHashTable       *subagent_links; /* uuid -> path below the package, may be NULL */
   LoomExportFile   *out;
 } Writer;
 
@@ -233,10 +234,23 @@ write_subagent (Writer                 *w,
   g_autofree char *payload = read_payload (w, data->id);
   g_autofree char *prompt = loom_timeline_format_subagent_prompt (payload);
   const char      *child = loom_timeline_model_item_get_child_uuid (item);
+  const char      *link = NULL;
+  g_autofree char *escaped = NULL;
 
   if (!write_heading (w, "###", "Sub-agent", data->tool_name, data, error))
     return FALSE;
-  if (child != NULL && !loom_export_file_printf (w->out, error, "Session %s\n\n", child))
+  /* A sub-agent whose conversation is in the package is linked where it was started: its path,
+   * escaped as a URL, works in every Markdown reader whatever its folder's name holds. */
+  if (child != NULL && w->subagent_links != NULL)
+    link = g_hash_table_lookup (w->subagent_links, child);
+  if (link != NULL)
+    {
+      escaped = g_uri_escape_string (link, "/", TRUE);
+      if (!loom_export_file_printf (w->out, error, "Session %s: [its conversation](%s)\n\n", child,
+                                    escaped))
+        return FALSE;
+    }
+  else if (child != NULL && !loom_export_file_printf (w->out, error, "Session %s\n\n", child))
     return FALSE;
   return write_fenced (w, "Task", "text",
                        prompt != NULL ? prompt : (data->text != NULL ? data->text : ""), error) &&
@@ -349,12 +363,13 @@ loom_export_write_conversation (LoomStore        *store,
                                 LoomSession      *session,
                                 LoomExportDetail  detail,
                                 LoomExportFilter *filter,
+                                GHashTable       *subagent_links,
                                 LoomExportFile   *out,
                                 GCancellable     *cancellable,
                                 GError          **error)
 {
   g_autoptr (LoomTimelineModel) timeline = NULL;
-  Writer w = { store, detail, filter, out };
+  Writer w = { store, detail, filter, subagent_links, out };
   guint  n_items;
 
   g_assert (LOOM_IS_STORE (store));

@@ -253,33 +253,71 @@ loom_export_filter_json (LoomExportFilter  *self,
     filter_node (self, node, skip_members);
 }
 
+struct _LoomExportMark
+{
+  guint       n_redactions;
+  guint       n_secrets;
+  GHashTable *counts; /* family -> occurrences */
+};
+
+LoomExportMark *
+loom_export_filter_mark (LoomExportFilter *self)
+{
+  LoomExportMark *mark = g_new0 (LoomExportMark, 1);
+
+  if (loom_export_filter_redacts (self))
+    {
+      mark->n_redactions = self->n_redactions;
+      mark->n_secrets = loom_redactor_get_n_secrets (self->redactor);
+      mark->counts = loom_redactor_get_counts (self->redactor);
+    }
+  return mark;
+}
+
 void
+loom_export_mark_free (LoomExportMark *mark)
+{
+  if (mark == NULL)
+    return;
+  g_clear_pointer (&mark->counts, g_hash_table_unref);
+  g_free (mark);
+}
+
+guint
 loom_export_filter_build_manifest (LoomExportFilter *self,
-                                   JsonBuilder      *builder)
+                                   JsonBuilder      *builder,
+                                   LoomExportMark   *since)
 {
   g_autoptr (GHashTable) counts = NULL;
   const char *const *families = loom_redactor_get_families ();
+  guint              total;
 
-  g_return_if_fail (JSON_IS_BUILDER (builder));
+  g_return_val_if_fail (JSON_IS_BUILDER (builder), 0);
 
   json_builder_set_member_name (builder, "redactions");
   if (!loom_export_filter_redacts (self))
     {
       json_builder_add_null_value (builder);
-      return;
+      return 0;
     }
+  total = self->n_redactions - (since != NULL ? since->n_redactions : 0);
   counts = loom_redactor_get_counts (self->redactor);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "total");
-  json_builder_add_int_value (builder, self->n_redactions);
+  json_builder_add_int_value (builder, total);
+  /* Distinct secrets first met in this package: one met before keeps its placeholder. */
   json_builder_set_member_name (builder, "secrets");
-  json_builder_add_int_value (builder, loom_redactor_get_n_secrets (self->redactor));
+  json_builder_add_int_value (builder, loom_redactor_get_n_secrets (self->redactor) -
+                                         (since != NULL ? since->n_secrets : 0));
   json_builder_set_member_name (builder, "families");
   json_builder_begin_object (builder);
   /* The fixed order of the families, so that two packages of one session read alike. */
   for (guint i = 0; families[i] != NULL; i++)
     {
       guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, families[i]));
+
+      if (since != NULL && since->counts != NULL)
+        n -= GPOINTER_TO_UINT (g_hash_table_lookup (since->counts, families[i]));
 
       if (n > 0)
         {
@@ -289,6 +327,7 @@ loom_export_filter_build_manifest (LoomExportFilter *self,
     }
   json_builder_end_object (builder);
   json_builder_end_object (builder);
+  return total;
 }
 
 char *

@@ -598,12 +598,15 @@ loom_package_artifacts_build_manifest (LoomPackageArtifacts *self,
 
 static void
 add_file (JsonBuilder *builder,
+          const char  *prefix,
           const char  *path,
           guint64      size,
           const char  *sha256)
 {
+  g_autofree char *full = g_strconcat (prefix, path, NULL);
+
   json_builder_begin_object (builder);
-  add_member_string (builder, "path", path);
+  add_member_string (builder, "path", full);
   json_builder_set_member_name (builder, "size");
   json_builder_add_int_value (builder, (gint64)size);
   add_member_string (builder, "sha256", sha256);
@@ -612,7 +615,8 @@ add_file (JsonBuilder *builder,
 
 void
 loom_package_artifacts_add_files (LoomPackageArtifacts *self,
-                                  JsonBuilder          *builder)
+                                  JsonBuilder          *builder,
+                                  const char           *prefix)
 {
   g_return_if_fail (self != NULL);
   g_return_if_fail (JSON_IS_BUILDER (builder));
@@ -623,7 +627,7 @@ loom_package_artifacts_add_files (LoomPackageArtifacts *self,
       g_autofree char *path = g_build_filename (ARTIFACTS_FOLDER, FILES_FOLDER,
                                                 record->info.relative_path, NULL);
 
-      add_file (builder, path, record->info.size, record->info.sha256);
+      add_file (builder, prefix, path, record->info.size, record->info.sha256);
     }
   for (guint i = 0; i < self->diffs->len; i++)
     {
@@ -631,7 +635,7 @@ loom_package_artifacts_add_files (LoomPackageArtifacts *self,
       g_autofree char *path = g_build_filename (ARTIFACTS_FOLDER, CHANGES_FOLDER,
                                                 loom_export_file_get_name (file), NULL);
 
-      add_file (builder, path, loom_export_file_get_size (file),
+      add_file (builder, prefix, path, loom_export_file_get_size (file),
                 loom_export_file_get_sha256 (file));
     }
 }

@@ -45,6 +45,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFile, loom_export_file_free)
  * from the store goes through it before it is escaped or formatted for a file: detection works
  * on the decoded text. */
 typedef struct _LoomExportFilter LoomExportFilter;
+/* The counts of a filter at one moment, for a package inside a package (a sub-agent's) to
+ * count only what was replaced since it began. */
+typedef struct _LoomExportMark   LoomExportMark;
 
 LoomExportFilter *loom_export_filter_new (LoomExportMode mode);
 void              loom_export_filter_free (LoomExportFilter *self);
@@ -89,18 +92,26 @@ void              loom_export_filter_json (LoomExportFilter  *self,
 char             *loom_export_filter_json_text (LoomExportFilter *self,
                                                 const char       *text);
 /* Adds the manifest's "redactions" member to @builder, inside an object: null when the package
- * is not redacted, else {total, secrets, families: {family: occurrences}}. */
-void              loom_export_filter_build_manifest (LoomExportFilter *self,
-                                                     JsonBuilder      *builder);
+ * is not redacted, else {total, secrets, families: {family: occurrences}}, counting what was
+ * replaced since @since (NULL: since the filter was made). Returns the total it wrote. */
+guint             loom_export_filter_build_manifest (LoomExportFilter *self,
+                                                     JsonBuilder      *builder,
+                                                     LoomExportMark   *since);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFilter, loom_export_filter_free)
 
+LoomExportMark *loom_export_filter_mark (LoomExportFilter *self);
+void            loom_export_mark_free (LoomExportMark *mark);
+
 /* Writes @session's timeline into @out as Markdown at @detail, a page of the timeline at a
- * time, every text through @filter (NULL: as it is). */
+ * time, every text through @filter (NULL: as it is). A sub-agent whose uuid is in
+ * @subagent_links (uuid -> path of its conversation.md below the package; may be NULL) is
+ * linked where it was started. */
 gboolean loom_export_write_conversation (LoomStore        *store,
                                          LoomSession      *session,
                                          LoomExportDetail  detail,
                                          LoomExportFilter *filter,
+                                         GHashTable       *subagent_links,
                                          LoomExportFile   *out,
                                          GCancellable     *cancellable,
                                          GError          **error);
@@ -141,9 +152,10 @@ LoomPackageArtifacts *loom_package_artifacts_write (LoomStore               *sto
 void                  loom_package_artifacts_build_manifest (LoomPackageArtifacts *self,
                                                              JsonBuilder          *builder);
 /* Adds an object {path, size, sha256} for each file of artifacts/ to @builder, inside an
- * array. */
+ * array, each path after @prefix. */
 void                  loom_package_artifacts_add_files (LoomPackageArtifacts *self,
-                                                        JsonBuilder          *builder);
+                                                        JsonBuilder          *builder,
+                                                        const char           *prefix);
 guint                 loom_package_artifacts_get_n_copied (LoomPackageArtifacts *self);
 /* The touched files that are not in the package, whatever the reason. */
 guint                 loom_package_artifacts_get_n_missing (LoomPackageArtifacts *self);
@@ -155,5 +167,37 @@ void                  loom_package_artifacts_remove (LoomPackageArtifacts *self)
 void                  loom_package_artifacts_free (LoomPackageArtifacts *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomPackageArtifacts, loom_package_artifacts_free)
+
+/* How deep sub-agents of sub-agents go in a package: deeper than any agent nests them. */
+#define LOOM_EXPORT_MAX_SUBAGENT_DEPTH 8
+
+/* The files of one package in a folder of ours (loom-export-package.c): conversation.md,
+ * metadata.json, session.jsonl, artifacts/, subagents/<name>/ for each sub-agent the session
+ * started (at the detail levels with tool calls), each a package of the same layout, and
+ * manifest.json, which lists and hashes all of them. */
+typedef struct _LoomPackageWriter LoomPackageWriter;
+
+/* Writes the package of @session into the folder @dir_fd (borrowed), every file through
+ * @filter. NULL with @error when it failed or was cancelled; nothing it made is left then. */
+LoomPackageWriter *loom_package_writer_write (LoomStore               *store,
+                                              LoomSession             *session,
+                                              int                      dir_fd,
+                                              const LoomExportOptions *options,
+                                              LoomExportFilter        *filter,
+                                              GCancellable            *cancellable,
+                                              GError                 **error);
+/* Removes every file and folder the writer made. */
+void               loom_package_writer_remove (LoomPackageWriter *self);
+void               loom_package_writer_free (LoomPackageWriter *self);
+/* The package's figures, its sub-agents' included; the files count the manifests. */
+guint              loom_package_writer_get_n_files (LoomPackageWriter *self);
+guint64            loom_package_writer_get_n_bytes (LoomPackageWriter *self);
+guint              loom_package_writer_get_n_artifacts (LoomPackageWriter *self);
+guint              loom_package_writer_get_n_artifacts_missing (LoomPackageWriter *self);
+guint              loom_package_writer_get_n_subagents (LoomPackageWriter *self);
+/* What its manifest counts: the replacements in every other file of the package. */
+guint              loom_package_writer_get_n_redactions (LoomPackageWriter *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomPackageWriter, loom_package_writer_free)
 
 G_END_DECLS

@@ -30,13 +30,12 @@
 
 typedef struct
 {
-  int                   dest_fd;
-  char                 *dest_path;
-  int                   temp_fd;
-  char                 *temp_name; /* in dest_fd, NULL once published */
-  GPtrArray            *files;     /* LoomExportFile, in the order they were created */
-  LoomPackageArtifacts *artifacts;
-  LoomExportFilter     *filter;
+  int                dest_fd;
+  char              *dest_path;
+  int                temp_fd;
+  char              *temp_name; /* in dest_fd, NULL once published */
+  LoomPackageWriter *contents;
+  LoomExportFilter  *filter;
 } Package;
 
 static const char *const detail_names[] = { "messages", "tools", "full" };
@@ -122,10 +121,8 @@ package_clear (Package *p)
     {
       /* Only what we made ourselves is removed: the files by the names we created them with,
        * then the folder, which is empty unless someone else wrote into it (and then stays). */
-      if (p->artifacts != NULL)
-        loom_package_artifacts_remove (p->artifacts);
-      for (guint i = 0; i < p->files->len; i++)
-        unlinkat (p->temp_fd, loom_export_file_get_name (p->files->pdata[i]), 0);
+      if (p->contents != NULL)
+        loom_package_writer_remove (p->contents);
       if (unlinkat (p->dest_fd, p->temp_name, AT_REMOVEDIR) != 0)
         g_warning ("Could not remove the temporary folder “%s” in “%s”: %s", p->temp_name,
                    p->dest_path, g_strerror (errno));
@@ -134,9 +131,8 @@ package_clear (Package *p)
     close (p->temp_fd);
   if (p->dest_fd >= 0)
     close (p->dest_fd);
-  g_clear_pointer (&p->files, g_ptr_array_unref);
+  g_clear_pointer (&p->contents, loom_package_writer_free);
   g_clear_pointer (&p->filter, loom_export_filter_free);
-  g_clear_pointer (&p->artifacts, loom_package_artifacts_free);
   g_free (p->temp_name);
   g_free (p->dest_path);
 }
@@ -216,151 +212,6 @@ make_temp_folder (Package    *p,
   return FALSE;
 }
 
-static LoomExportFile *
-package_create_file (Package      *p,
-                     const char   *name,
-                     GCancellable *cancellable,
-                     GError      **error)
-{
-  LoomExportFile *file = loom_export_file_create (p->temp_fd, name, cancellable, error);
-
-  /* Listed as soon as it exists, so that a failure while writing it removes it too. */
-  if (file != NULL)
-    g_ptr_array_add (p->files, file);
-  return file;
-}
-
-static gboolean
-write_json_file (Package      *p,
-                 const char   *name,
-                 JsonNode     *node,
-                 GCancellable *cancellable,
-                 GError      **error)
-{
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
-  LoomExportFile  *file;
-  gsize            length;
-
-  json_generator_set_root (generator, node);
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_indent (generator, 2);
-  text = json_generator_to_data (generator, &length);
-
-  return (file = package_create_file (p, name, cancellable, error)) &&
-         loom_export_file_write (file, text, (gssize)length, error) &&
-         loom_export_file_write (file, "\n", 1, error) && loom_export_file_close (file, error);
-}
-
-static void
-add_string (JsonBuilder *builder,
-            const char  *name,
-            const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-add_int (JsonBuilder *builder,
-         const char  *name,
-         gint64       value)
-{
-  json_builder_set_member_name (builder, name);
-  json_builder_add_int_value (builder, value);
-}
-
-static void
-add_time (JsonBuilder *builder,
-          const char  *name,
-          gint64       ms)
-{
-  g_autofree char *iso = ms != 0 ? loom_time_to_iso (ms) : NULL;
-
-  add_string (builder, name, iso);
-}
-
-/* The members of the manifest that hold what the package is made of, never a text of the
- * session: redaction leaves them (and all below them) as they are, so that they still name the
- * package's files. */
-static const char *const manifest_own_members[] = {
-  "format_version", "session_id", "exported_at", "package_path", "sha256",      "diff",
-  "detail",         "mode",       "redactions",  "files",        "app_version", NULL,
-};
-
-static JsonNode *
-build_manifest (Package                 *p,
-                LoomSession             *session,
-                const LoomExportOptions *options)
-{
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  const LoomSessionRecord *r = loom_session_get_record (session);
-  JsonNode                *manifest;
-
-  json_builder_begin_object (builder);
-  add_int (builder, "format_version", LOOM_EXPORT_FORMAT_VERSION);
-  add_string (builder, "title", r->title);
-  add_string (builder, "session_id", r->uuid);
-  add_string (builder, "source", r->source);
-  add_string (builder, "source_session_id", r->source_session_id);
-  add_time (builder, "exported_at", loom_time_now_ms ());
-  add_string (builder, "model", r->model);
-  add_string (builder, "agent", r->selected_agent_id != NULL ? r->selected_agent_id : r->source);
-  add_string (builder, "agent_version", r->agent_version);
-  add_int (builder, "message_count", r->message_count);
-  loom_package_artifacts_build_manifest (p->artifacts, builder);
-
-  json_builder_set_member_name (builder, "tools_used");
-  if (r->tools_used_json != NULL &&
-      json_parser_load_from_data (parser, r->tools_used_json, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    json_builder_add_value (builder, json_node_copy (json_parser_get_root (parser)));
-  else
-    {
-      json_builder_begin_object (builder);
-      json_builder_end_object (builder);
-    }
-
-  add_time (builder, "created_at", r->created_at);
-  /* Seconds from the first record to the last; null when either time is unknown. */
-  json_builder_set_member_name (builder, "duration");
-  if (r->created_at != 0 && r->updated_at >= r->created_at)
-    json_builder_add_int_value (builder, (r->updated_at - r->created_at) / 1000);
-  else
-    json_builder_add_null_value (builder);
-  add_string (builder, "detail", loom_export_detail_to_string (options->detail));
-  add_string (builder, "mode", loom_export_mode_to_string (options->mode));
-  loom_export_filter_build_manifest (p->filter, builder);
-
-  json_builder_set_member_name (builder, "files");
-  json_builder_begin_array (builder);
-  for (guint i = 0; i < p->files->len; i++)
-    {
-      LoomExportFile *file = p->files->pdata[i];
-
-      json_builder_begin_object (builder);
-      add_string (builder, "path", loom_export_file_get_name (file));
-      add_int (builder, "size", (gint64)loom_export_file_get_size (file));
-      add_string (builder, "sha256", loom_export_file_get_sha256 (file));
-      json_builder_end_object (builder);
-    }
-  loom_package_artifacts_add_files (p->artifacts, builder);
-  json_builder_end_array (builder);
-
-  add_string (builder, "app_version", PACKAGE_VERSION);
-  json_builder_end_object (builder);
-  manifest = json_builder_get_root (builder);
-  /* The texts of the session that the manifest repeats (its title, the paths it touched) are
-   * shown as everywhere else in the package; its own names, hashes and figures are not texts
-   * of the session. */
-  loom_export_filter_json (p->filter, manifest, manifest_own_members);
-  return manifest;
-}
-
 static gboolean
 rename_no_replace (int         dir_fd,
                    const char *from,
@@ -424,9 +275,6 @@ publish (Package    *p,
   return NULL;
 }
 
-/* The members of metadata.json that are ours rather than texts of the session. */
-static const char *const metadata_own_members[] = { "id", NULL };
-
 static gboolean
 check_options (const LoomExportOptions *options,
                GError                 **error)
@@ -465,15 +313,10 @@ loom_export_session (LoomStore               *store,
 {
   static const LoomExportOptions defaults = LOOM_EXPORT_OPTIONS_INIT;
   g_autoptr (LoomSession) session = NULL;
-  g_autoptr (JsonNode) metadata = NULL;
-  g_autoptr (JsonNode) manifest = NULL;
   g_autofree char *redacted_title = NULL;
   g_autofree char *name = NULL;
   g_autofree char *final = NULL;
   const char      *title;
-  guint            n_redactions;
-  LoomExportFile  *conversation;
-  LoomExportFile  *session_data;
   Package          p = { .dest_fd = -1, .temp_fd = -1 };
   gboolean         ok = FALSE;
 
@@ -490,7 +333,6 @@ loom_export_session (LoomStore               *store,
   if (!(session = loom_store_get_session (store, session_id, error)))
     return FALSE;
 
-  p.files = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_export_file_free);
   p.filter = loom_export_filter_new (options->mode);
   /* The folder's name shows the title as the package does: a secret pasted as the first prompt
    * is often the title too. */
@@ -500,35 +342,8 @@ loom_export_session (LoomStore               *store,
   if (!open_destination (&p, destination_dir, error) || !make_temp_folder (&p, name, error))
     goto out;
 
-  if (!(conversation = package_create_file (&p, "conversation.md", cancellable, error)) ||
-      !loom_export_write_conversation (store, session, options->detail, p.filter, conversation,
-                                       cancellable, error) ||
-      !loom_export_file_close (conversation, error))
-    goto out;
-
-  metadata = loom_session_to_json (session);
-  loom_export_filter_json (p.filter, metadata, metadata_own_members);
-  if (!write_json_file (&p, "metadata.json", metadata, cancellable, error))
-    goto out;
-
-  /* The rows as the store keeps them, for `loom import`; a compact package is a text for a
-   * model, not a copy of the session. */
-  if (options->mode != LOOM_EXPORT_MODE_COMPACT &&
-      (!(session_data = package_create_file (&p, "session.jsonl", cancellable, error)) ||
-       !loom_export_write_session_data (store, session, options->detail, p.filter, session_data,
-                                        cancellable, error) ||
-       !loom_export_file_close (session_data, error)))
-    goto out;
-
-  if (!(p.artifacts = loom_package_artifacts_write (store, session, p.temp_fd, options, p.filter,
-                                                    cancellable, error)))
-    goto out;
-
-  /* Last, so that it lists every other file; it does not list itself, nor count the
-   * redactions of its own texts, which repeat those of the other files. */
-  n_redactions = loom_export_filter_get_n_redactions (p.filter);
-  manifest = build_manifest (&p, session, options);
-  if (!write_json_file (&p, "manifest.json", manifest, cancellable, error))
+  if (!(p.contents = loom_package_writer_write (store, session, p.temp_fd, options, p.filter,
+                                                cancellable, error)))
     goto out;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
@@ -541,13 +356,12 @@ loom_export_session (LoomStore               *store,
 
       r->session_id = g_strdup (loom_session_get_uuid (session));
       r->path = g_build_filename (destination_dir, final, NULL);
-      r->n_files = p.files->len + loom_package_artifacts_get_n_files (p.artifacts);
-      r->n_bytes = loom_package_artifacts_get_n_bytes (p.artifacts);
-      for (guint i = 0; i < p.files->len; i++)
-        r->n_bytes += loom_export_file_get_size (p.files->pdata[i]);
-      r->n_artifacts = loom_package_artifacts_get_n_copied (p.artifacts);
-      r->n_artifacts_missing = loom_package_artifacts_get_n_missing (p.artifacts);
-      r->n_redactions = n_redactions;
+      r->n_files = loom_package_writer_get_n_files (p.contents);
+      r->n_bytes = loom_package_writer_get_n_bytes (p.contents);
+      r->n_artifacts = loom_package_writer_get_n_artifacts (p.contents);
+      r->n_artifacts_missing = loom_package_writer_get_n_artifacts_missing (p.contents);
+      r->n_subagents = loom_package_writer_get_n_subagents (p.contents);
+      r->n_redactions = loom_package_writer_get_n_redactions (p.contents);
       *result = r;
     }
   ok = TRUE;

@@ -74,7 +74,8 @@ typedef struct
   guint64 n_bytes;             /* their sizes added up */
   guint   n_artifacts;         /* files copied into artifacts/files/ */
   guint   n_artifacts_missing; /* files the session touched that are not there, any reason */
-  guint   n_redactions;
+  guint   n_redactions;        /* secrets replaced in the package, each occurrence counted */
+  guint   n_subagents;         /* sub-agent packages in subagents/, at every depth */
 } LoomExportResult;
 
 void loom_export_result_free (LoomExportResult *result);

@@ -87,12 +87,13 @@ path_is_plain (const char *path)
   return TRUE;
 }
 
-/* Opens the regular file at the plain path @path below @dir_fd, never through a link; -1 with
- * @error naming it otherwise. */
+/* Opens the regular file (or with @directory, the folder) at the plain path @path below
+ * @dir_fd, never through a link; -1 with @error naming it otherwise. */
 static int
-open_confined (int         dir_fd,
-               const char *path,
-               GError    **error)
+open_confined_at (int         dir_fd,
+                  const char *path,
+                  gboolean    directory,
+                  GError    **error)
 {
   g_auto (GStrv) parts = g_strsplit (path, "/", -1);
   int         fd = dup (dir_fd);
@@ -109,7 +110,7 @@ open_confined (int         dir_fd,
       /* O_NONBLOCK: a FIFO put in a package must not hang the import on its open. */
       int      next = openat (fd, parts[i],
                               O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY |
-                                (last ? O_NONBLOCK : O_DIRECTORY));
+                                (last && !directory ? O_NONBLOCK : O_DIRECTORY));
       int      saved = errno;
 
       close (fd);
@@ -127,14 +128,23 @@ open_confined (int         dir_fd,
         }
       fd = next;
     }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, &st) != 0 || (directory ? !S_ISDIR (st.st_mode) : !S_ISREG (st.st_mode)))
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
-                   "“%s” in the package is not a regular file: refused", path);
+                   "“%s” in the package is not a %s: refused", path,
+                   directory ? "folder" : "regular file");
       close (fd);
       return -1;
     }
   return fd;
+}
+
+static int
+open_confined (int         dir_fd,
+               const char *path,
+               GError    **error)
+{
+  return open_confined_at (dir_fd, path, FALSE, error);
 }
 
 /* Refuses a package in which some entry is a link, a device, a FIFO or a socket: a package
@@ -339,14 +349,62 @@ loom_package_looks_like_package (const char *path)
 /* What the verified manifest says. */
 typedef struct
 {
-  char  *session_sha256;
-  gint64 session_size;
-  guint  n_files;
+  char      *session_sha256;
+  gint64     session_size;
+  guint      n_files;
+  GPtrArray *subagents; /* the plain paths of the sub-agents' packages below this one */
 } Manifest;
 
-/* Reads manifest.json and verifies every file it lists. */
+static void
+manifest_clear (Manifest *m)
+{
+  g_clear_pointer (&m->session_sha256, g_free);
+  g_clear_pointer (&m->subagents, g_ptr_array_unref);
+}
+
+/* The manifest's "subagents" (absent in packages of earlier versions): each a folder below
+ * the package whose manifest the package's own lists, @listed, so that verifying the parent
+ * verified the sub-agent whole. */
+static gboolean
+read_subagents (const LoomJson *root,
+                GHashTable     *listed,
+                Manifest       *m,
+                GError        **error)
+{
+  const LoomJson *subagents = loom_json_member_array (root, "subagents");
+
+  m->subagents = g_ptr_array_new_with_free_func (g_free);
+  for (gsize i = 0; subagents != NULL && i < loom_json_length (subagents); i++)
+    {
+      const char      *path = loom_json_member_string (loom_json_element (subagents, i), "path");
+      g_autofree char *manifest = path != NULL ? g_strconcat (path, "/manifest.json", NULL) : NULL;
+
+      if (!path_is_plain (path))
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                       "The package’s manifest lists the sub-agent “%s”, a path outside the "
+                       "package: refused",
+                       path != NULL ? path : "(none)");
+          return FALSE;
+        }
+      if (!g_hash_table_contains (listed, manifest))
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                       "The package’s manifest lists the sub-agent “%s”, whose own manifest it "
+                       "does not list: refused",
+                       path);
+          return FALSE;
+        }
+      g_ptr_array_add (m->subagents, g_strdup (path));
+    }
+  return TRUE;
+}
+
+/* Reads manifest.json and, with @verify, verifies every file it lists; a sub-agent's package
+ * that its parent's manifest verified is not hashed twice. */
 static gboolean
 verify_package (int           dir_fd,
+                gboolean      verify,
                 Manifest     *m,
                 GCancellable *cancellable,
                 GError      **error)
@@ -423,6 +481,11 @@ verify_package (int           dir_fd,
                        path);
           return FALSE;
         }
+      if (g_str_equal (path, "session.jsonl"))
+        {
+          m->session_sha256 = g_ascii_strdown (loom_json_member_string (file, "sha256"), -1);
+          m->session_size = loom_json_member_int (file, "size", -1);
+        }
     }
   if (!g_hash_table_contains (seen, "session.jsonl"))
     {
@@ -432,24 +495,22 @@ verify_package (int           dir_fd,
       return FALSE;
     }
 
-  if (!check_tree (dir_fd, "", 0, cancellable, error))
+  if (!read_subagents (root, seen, m, error))
     return FALSE;
 
+  m->n_files = (guint)loom_json_length (files);
+  if (!verify)
+    return TRUE;
+  if (!check_tree (dir_fd, "", 0, cancellable, error))
+    return FALSE;
   for (gsize i = 0; i < loom_json_length (files); i++)
     {
       const LoomJson *file = loom_json_element (files, i);
-      const char     *path = loom_json_member_string (file, "path");
-      const char     *sha256 = loom_json_member_string (file, "sha256");
-      gint64          size = loom_json_member_int (file, "size", -1);
 
-      if (!verify_file (dir_fd, path, size, sha256, cancellable, error))
+      if (!verify_file (dir_fd, loom_json_member_string (file, "path"),
+                        loom_json_member_int (file, "size", -1),
+                        loom_json_member_string (file, "sha256"), cancellable, error))
         return FALSE;
-      if (g_str_equal (path, "session.jsonl"))
-        {
-          m->session_sha256 = g_ascii_strdown (sha256, -1);
-          m->session_size = size;
-        }
-      m->n_files++;
     }
   return TRUE;
 }
@@ -787,6 +848,113 @@ write_session (Import       *im,
   return TRUE;
 }
 
+/* Reads the rest of session.jsonl, so that its hash covers the whole file; it must then be
+ * the file that verified, or it changed since. */
+static gboolean
+check_session_data_unchanged (Import         *im,
+                              const Manifest *m,
+                              GError        **error)
+{
+  while (!im->reader.eof)
+    {
+      int got = next_line (&im->reader, error);
+
+      if (got < 0)
+        return FALSE;
+      if (got == 0)
+        break;
+    }
+  if ((gint64)im->reader.n_bytes != m->session_size ||
+      g_strcmp0 (g_checksum_get_string (im->reader.checksum), m->session_sha256) != 0)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                   "“session.jsonl” in the package changed while it was imported: refused");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The package in @dir_fd and the sub-agents' packages below it, written into the batch of
+ * @writer: the parent first, so that each sub-agent finds the parent it links to. Fills
+ * @result for the package itself; counts into @n_written the sessions written (none when all
+ * were stored already) and into @n_subagents the sub-agents written. */
+static gboolean
+import_tree (LoomStoreWriter         *writer,
+             int                      dir_fd,
+             gboolean                 verify,
+             guint                    depth,
+             LoomPackageImportResult *result,
+             guint                   *n_written,
+             guint                   *n_subagents,
+             GCancellable            *cancellable,
+             GError                 **error)
+{
+  g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
+  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  Manifest m = { 0 };
+  Import   im = { 0 };
+  gboolean ok = FALSE;
+
+  if (!verify_package (dir_fd, verify, &m, cancellable, error))
+    goto out;
+  result->n_files_verified = m.n_files;
+
+  if ((im.reader.fd = open_confined (dir_fd, "session.jsonl", error)) < 0)
+    goto out;
+  im.writer = writer;
+  im.doc = doc;
+  im.result = result;
+  im.reader.line = g_string_new (NULL);
+  im.reader.checksum = checksum;
+  im.reader.max_line = loom_max_record_bytes ();
+
+  if (!write_session (&im, cancellable, error))
+    goto out;
+  if (!result->already_stored)
+    {
+      if (!check_session_data_unchanged (&im, &m, error))
+        goto out;
+      (*n_written)++;
+    }
+
+  for (guint i = 0; i < m.subagents->len; i++)
+    {
+      const char *path = m.subagents->pdata[i];
+      g_autoptr (LoomPackageImportResult) child = g_new0 (LoomPackageImportResult, 1);
+      int child_fd;
+
+      /* A chain of sub-agents deeper than any agent makes is a crafted package. */
+      if (depth + 1 > LOOM_PACKAGE_MAX_SUBAGENT_DEPTH)
+        {
+          g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                       "The sub-agent “%s” of the package is nested more than %u deep: refused",
+                       path, LOOM_PACKAGE_MAX_SUBAGENT_DEPTH);
+          goto out;
+        }
+      if ((child_fd = open_confined_at (dir_fd, path, TRUE, error)) < 0)
+        goto out;
+      ok = import_tree (writer, child_fd, FALSE, depth + 1, child, n_written, n_subagents,
+                        cancellable, error);
+      close (child_fd);
+      if (!ok)
+        {
+          g_prefix_error (error, "The sub-agent “%s”: ", path);
+          goto out;
+        }
+      ok = FALSE;
+      *n_subagents += !child->already_stored;
+    }
+  ok = TRUE;
+
+out:
+  if (im.reader.line != NULL)
+    g_string_free (im.reader.line, TRUE);
+  if (im.reader.fd > 0)
+    close_fd (&im.reader.fd);
+  manifest_clear (&m);
+  return ok;
+}
+
 gboolean
 loom_import_package (LoomStore                *store,
                      const char               *dir,
@@ -796,12 +964,8 @@ loom_import_package (LoomStore                *store,
 {
   g_autoptr (LoomPackageImportResult) res = g_new0 (LoomPackageImportResult, 1);
   g_autoptr (LoomStoreWriter) writer = NULL;
-  g_autoptr (LoomJsonDoc) doc = NULL;
-  g_autoptr (GChecksum) checksum = NULL;
-  Manifest m = { 0 };
-  Import   im = { 0 };
-  int      dir_fd;
-  gboolean ok = FALSE;
+  guint n_written = 0;
+  int   dir_fd;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
   g_return_val_if_fail (dir != NULL, FALSE);
@@ -820,71 +984,26 @@ loom_import_package (LoomStore                *store,
       return FALSE;
     }
 
-  if (!verify_package (dir_fd, &m, cancellable, error))
-    goto out;
-  res->n_files_verified = m.n_files;
-
-  if ((im.reader.fd = open_confined (dir_fd, "session.jsonl", error)) < 0)
-    goto out;
-  checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  doc = loom_json_doc_new ();
+  /* One batch: the sessions and all their rows or nothing, indexed for search before it
+   * commits. The parent's manifest lists its sub-agents' files too: verifying it verifies the
+   * whole package before anything is read into the store. */
   writer = loom_store_writer_new (store);
-  im.writer = writer;
-  im.doc = doc;
-  im.result = res;
-  im.reader.line = g_string_new (NULL);
-  im.reader.checksum = checksum;
-  im.reader.max_line = loom_max_record_bytes ();
-
-  /* One batch: the session and all its rows or nothing, indexed for search before it
-   * commits. */
-  if (!loom_store_writer_begin_batch (writer, error))
-    goto out;
-  if (!write_session (&im, cancellable, error))
+  if (!loom_store_writer_begin_batch (writer, error) ||
+      !import_tree (writer, dir_fd, TRUE, 0, res, &n_written, &res->n_subagents, cancellable,
+                    error))
     {
       loom_store_writer_rollback (writer);
-      goto out;
+      close_fd (&dir_fd);
+      return FALSE;
     }
-  if (res->already_stored)
-    {
-      loom_store_writer_rollback (writer);
-      ok = TRUE;
-      goto out;
-    }
-  /* Read to its end, so that the hash covers the file; then it must be the one that
-   * verified, or it changed since. */
-  while (!im.reader.eof)
-    {
-      int got = next_line (&im.reader, error);
-
-      if (got < 0)
-        {
-          loom_store_writer_rollback (writer);
-          goto out;
-        }
-      if (got == 0)
-        break;
-    }
-  if ((gint64)im.reader.n_bytes != m.session_size ||
-      g_strcmp0 (g_checksum_get_string (checksum), m.session_sha256) != 0)
-    {
-      loom_store_writer_rollback (writer);
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
-                   "“session.jsonl” in the package changed while it was imported: refused");
-      goto out;
-    }
-  if (!loom_store_writer_commit_batch (writer, error))
-    goto out;
-  ok = TRUE;
-
-out:
-  if (ok && result != NULL)
-    *result = g_steal_pointer (&res);
-  if (im.reader.line != NULL)
-    g_string_free (im.reader.line, TRUE);
-  if (im.reader.fd > 0)
-    close_fd (&im.reader.fd);
   close_fd (&dir_fd);
-  g_free (m.session_sha256);
-  return ok;
+  res->already_stored = n_written == 0;
+  if (res->already_stored)
+    loom_store_writer_rollback (writer);
+  else if (!loom_store_writer_commit_batch (writer, error))
+    return FALSE;
+
+  if (result != NULL)
+    *result = g_steal_pointer (&res);
+  return TRUE;
 }

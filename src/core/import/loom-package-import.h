@@ -4,7 +4,9 @@
  * file inside the package's folder (reached without following a link), of the listed size and
  * SHA-256; no entry of the folder may be a symbolic link. A package that does not verify is
  * refused with an error naming the file. Then its session.jsonl is written into the store in
- * one transaction, the session under its own uuid and agent ids. A session that is stored
+ * one transaction, the session under its own uuid and agent ids, and after it the sessions of
+ * the sub-agents it started (its manifest's "subagents", each a package of the same layout),
+ * linked to it. A session that is stored
  * already (its uuid, or its agent's id) is left as it is: importing a package twice changes
  * nothing.
  *
@@ -21,15 +23,19 @@ G_BEGIN_DECLS
 /* The package layouts this import reads: the manifest's format_version. */
 #define LOOM_PACKAGE_FORMAT_VERSION 1
 
+/* How deep sub-agents' packages (subagents/<name>/, each a package) may nest in a package. */
+#define LOOM_PACKAGE_MAX_SUBAGENT_DEPTH 8
+
 typedef struct
 {
   char    *session_id; /* the session's uuid */
   char    *title;
-  gboolean already_stored; /* nothing was written: the session was there */
+  gboolean already_stored; /* nothing was written: the session and its sub-agents were there */
   guint64  n_messages;     /* rows written */
   guint64  n_events;
   guint64  n_summaries;
   guint    n_files_verified;
+  guint    n_subagents; /* sub-agents' sessions written, below the package's own */
 } LoomPackageImportResult;
 
 void loom_package_import_result_free (LoomPackageImportResult *result);
