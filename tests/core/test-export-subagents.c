@@ -399,6 +399,66 @@ test_crafted_subagent_refused (Fixture      *f,
     }
 }
 
+static void
+record_progress (const LoomExportProgress *progress,
+                 gpointer                  user_data)
+{
+  GPtrArray *steps = user_data;
+
+  g_assert_nonnull (progress->session_id);
+  if (g_str_equal (progress->step, "artifacts"))
+    {
+      g_assert_nonnull (progress->artifact);
+      g_assert_cmpuint (progress->n_artifacts_done, <, progress->n_artifacts_total);
+    }
+  else
+    g_assert_null (progress->artifact);
+  g_ptr_array_add (steps, g_strdup_printf ("%s %s", progress->session_id, progress->step));
+}
+
+static guint
+count_steps (GPtrArray  *steps,
+             const char *step)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < steps->len; i++)
+    n += g_str_has_suffix (steps->pdata[i], step);
+  return n;
+}
+
+/* Progress is told for each step of each package, a sub-agent's between its parent's
+ * "subagents" and "manifest", and for each artifact. */
+static void
+test_progress (Fixture      *f,
+               gconstpointer data)
+{
+  g_autoptr (GPtrArray) parents = list_parents (f->base.store);
+  g_autoptr (GPtrArray) steps = g_ptr_array_new_with_free_func (g_free);
+  LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
+  const char       *uuid = loom_session_get_uuid (parents->pdata[0]);
+  g_autoptr (LoomExportResult) result = NULL;
+  g_autofree char *first = g_strdup_printf ("%s conversation", uuid);
+  g_autofree char *subagents = g_strdup_printf ("%s subagents", uuid);
+  g_autofree char *last = g_strdup_printf ("%s manifest", uuid);
+  guint            n_artifacts = 0, at_subagents = 0;
+
+  options.progress = record_progress;
+  options.progress_data = steps;
+  result = loom_test_export_ok (f->base.store, uuid, f->dest, &options);
+
+  g_assert_cmpstr (steps->pdata[0], ==, first);
+  g_assert_cmpstr (steps->pdata[steps->len - 1], ==, last);
+  g_assert_true (g_ptr_array_find_with_equal_func (steps, subagents, g_str_equal, &at_subagents));
+  for (guint i = at_subagents + 1; i < steps->len - 1; i++)
+    g_assert_false (g_str_has_prefix (steps->pdata[i], uuid));
+  g_assert_cmpuint (count_steps (steps, " manifest"), ==, 1 + result->n_subagents);
+  g_assert_cmpuint (count_steps (steps, " conversation"), ==, 1 + result->n_subagents);
+  n_artifacts = count_steps (steps, " artifacts");
+  g_assert_cmpuint (n_artifacts, ==, result->n_artifacts + result->n_artifacts_missing);
+  g_assert_cmpuint (n_artifacts, >, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -412,6 +472,7 @@ main (int   argc,
   ADD ("/export/subagents/imports-back", test_imports_back);
   ADD ("/export/subagents/tampered-refused", test_tampered_subagent_refused);
   ADD ("/export/subagents/crafted-refused", test_crafted_subagent_refused);
+  ADD ("/export/subagents/progress", test_progress);
 #undef ADD
 
   return g_test_run ();

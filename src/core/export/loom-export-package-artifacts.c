@@ -476,6 +476,7 @@ loom_package_artifacts_write (LoomStore               *store,
       g_ptr_array_add (self->records, record);
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         goto out;
+      loom_export_report (options, uuid, "artifacts", record->touched->path, i, touched->len);
       if (workspace_fd < 0)
         record_uncopied (record, cwd, reason);
       else if (loom_export_filter_finds_secret (filter, record->touched->path))

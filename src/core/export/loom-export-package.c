@@ -398,6 +398,20 @@ name_children (LoomPackageWriter *self,
 
 /* Writing */
 
+void
+loom_export_report (const LoomExportOptions *options,
+                    const char              *session_id,
+                    const char              *step,
+                    const char              *artifact,
+                    guint                    n_artifacts_done,
+                    guint                    n_artifacts_total)
+{
+  LoomExportProgress progress = { session_id, step, artifact, n_artifacts_done, n_artifacts_total };
+
+  if (options->progress != NULL)
+    options->progress (&progress, options->progress_data);
+}
+
 static gboolean
 write_contents (LoomPackageWriter       *self,
                 LoomStore               *store,
@@ -412,6 +426,7 @@ write_contents (LoomPackageWriter       *self,
   g_autoptr (GHashTable) links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (JsonNode) metadata = NULL;
   g_autoptr (JsonNode) manifest = NULL;
+  const char     *uuid = loom_session_get_uuid (session);
   LoomExportFile *conversation;
   LoomExportFile *session_data;
 
@@ -424,12 +439,14 @@ write_contents (LoomPackageWriter       *self,
       !name_children (self, store, session, filter, children, links, error))
     return FALSE;
 
+  loom_export_report (options, uuid, "conversation", NULL, 0, 0);
   if (!(conversation = create_file (self, "conversation.md", cancellable, error)) ||
       !loom_export_write_conversation (store, session, options->detail, filter, links, conversation,
                                        cancellable, error) ||
       !loom_export_file_close (conversation, error))
     return FALSE;
 
+  loom_export_report (options, uuid, "metadata", NULL, 0, 0);
   metadata = loom_session_to_json (session);
   loom_export_filter_json (filter, metadata, (const char *const[]){ "id", NULL });
   if (!write_json_file (self, "metadata.json", metadata, cancellable, error))
@@ -437,6 +454,7 @@ write_contents (LoomPackageWriter       *self,
 
   /* The rows as the store keeps them, for `loom import`; a compact package is a text for a
    * model, not a copy of the session. */
+  loom_export_report (options, uuid, "session-data", NULL, 0, 0);
   if (options->mode != LOOM_EXPORT_MODE_COMPACT &&
       (!(session_data = create_file (self, "session.jsonl", cancellable, error)) ||
        !loom_export_write_session_data (store, session, options->detail, filter, session_data,
@@ -448,6 +466,8 @@ write_contents (LoomPackageWriter       *self,
                                                         filter, cancellable, error)))
     return FALSE;
 
+  if (children->len > 0)
+    loom_export_report (options, uuid, "subagents", NULL, 0, 0);
   for (guint i = 0; i < children->len; i++)
     {
       if (!write_contents (self->children->pdata[i], store, children->pdata[i], options, filter,
@@ -456,6 +476,7 @@ write_contents (LoomPackageWriter       *self,
     }
 
   /* Last, so that it lists every other file; it does not list itself. */
+  loom_export_report (options, uuid, "manifest", NULL, 0, 0);
   manifest = build_manifest (self, session, options, filter);
   if (!write_json_file (self, "manifest.json", manifest, cancellable, error))
     return FALSE;

@@ -168,6 +168,15 @@ void                  loom_package_artifacts_free (LoomPackageArtifacts *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomPackageArtifacts, loom_package_artifacts_free)
 
+/* Tells @options' progress function, if any, where the package of @session_id is
+ * (LoomExportProgress). */
+void loom_export_report (const LoomExportOptions *options,
+                         const char              *session_id,
+                         const char              *step,
+                         const char              *artifact,
+                         guint                    n_artifacts_done,
+                         guint                    n_artifacts_total);
+
 /* How deep sub-agents of sub-agents go in a package: deeper than any agent nests them. */
 #define LOOM_EXPORT_MAX_SUBAGENT_DEPTH 8
 

@@ -52,18 +52,44 @@ typedef enum
   LOOM_EXPORT_MODE_COMPACT,  /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
 } LoomExportMode;
 
+/* The token budget of a compact package when none is given. */
+#define LOOM_EXPORT_DEFAULT_BUDGET 32000
+
+/* Where an export is, for a progress bar: reported at each step of each package (a sub-agent's
+ * package within its parent's reports its own steps, under its own session id) and for each
+ * artifact. Valid during the call only. */
 typedef struct
 {
-  LoomExportDetail detail;
-  LoomExportMode   mode;
+  const char *session_id; /* the uuid of the package being written */
+  const char *step;       /* "conversation", "metadata", "session-data", "artifacts", "subagents",
+                     * "manifest" */
+  const char *artifact;   /* during "artifacts": the file being copied, else NULL */
+  guint       n_artifacts_done;  /* during "artifacts" */
+  guint       n_artifacts_total; /* the files touched, copied or not */
+} LoomExportProgress;
+
+/* Called in the thread that exports (a worker's, for loom_export_session_async ()). */
+typedef void (*LoomExportProgressFunc) (const LoomExportProgress *progress,
+                                        gpointer                  user_data);
+
+typedef struct
+{
+  LoomExportDetail       detail;
+  LoomExportMode         mode;
   /* The caps of artifacts/: a file larger than the first, or that would take the copies past
    * the second, is listed as "too-large" and not copied. 0: LOOM_ARTIFACT_DEFAULT_MAX_FILE_SIZE
    * (10 MB) and LOOM_ARTIFACT_DEFAULT_MAX_TOTAL_SIZE (200 MB). */
-  guint64          max_artifact_size;
-  guint64          max_artifacts_size;
+  guint64                max_artifact_size;
+  guint64                max_artifacts_size;
+  /* A compact package's token budget; 0: LOOM_EXPORT_DEFAULT_BUDGET. */
+  guint                  budget;
+  /* May be NULL. */
+  LoomExportProgressFunc progress;
+  gpointer               progress_data;
 } LoomExportOptions;
 
-#define LOOM_EXPORT_OPTIONS_INIT { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0 }
+#define LOOM_EXPORT_OPTIONS_INIT \
+  { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0, 0, NULL, NULL }
 
 /* What one export wrote. */
 typedef struct
