@@ -153,9 +153,7 @@ loom_export_file_close (LoomExportFile *self,
 
   if (!flush (self, error))
     return FALSE;
-  /* The rename that publishes the package must not reach the disk before its contents. */
-  if (fsync (self->fd) != 0)
-    return set_io_error (error, errno, "write", self->name);
+  /* Made durable with the whole package before the rename that publishes it (loom-export.c). */
   fd = self->fd;
   self->fd = -1;
   if (close (fd) != 0 && errno != EINTR)

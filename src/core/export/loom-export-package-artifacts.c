@@ -232,38 +232,6 @@ loom_package_artifacts_remove (LoomPackageArtifacts *self)
   self->made_files = self->made_changes = self->made_artifacts = FALSE;
 }
 
-/* The files are fsynced as they are written; the folders' entries are what this makes durable,
- * before the rename publishes them. */
-static gboolean
-sync_folders (LoomPackageArtifacts *self,
-              GError              **error)
-{
-  for (guint i = 0; i < self->folders->len; i++)
-    {
-      const char      *folder = self->folders->pdata[i];
-      g_autofree char *shown = g_build_filename (ARTIFACTS_FOLDER, FILES_FOLDER, folder, NULL);
-      int              fd = open_folder_below (self->files_fd, folder);
-
-      if (fd < 0)
-        return set_io_error (error, errno, "open", shown);
-      if (fsync (fd) != 0)
-        {
-          int saved = errno;
-
-          close (fd);
-          return set_io_error (error, saved, "write", shown);
-        }
-      close (fd);
-    }
-  if (fsync (self->files_fd) != 0)
-    return set_io_error (error, errno, "write", ARTIFACTS_FOLDER "/" FILES_FOLDER);
-  if (fsync (self->changes_fd) != 0)
-    return set_io_error (error, errno, "write", ARTIFACTS_FOLDER "/" CHANGES_FOLDER);
-  if (fsync (self->artifacts_fd) != 0)
-    return set_io_error (error, errno, "write", ARTIFACTS_FOLDER);
-  return TRUE;
-}
-
 /* The workspace */
 
 /* The session's workspace as a descriptor, or -1 with the reason none of its files can be
@@ -498,7 +466,8 @@ loom_package_artifacts_write (LoomStore               *store,
         goto out;
     }
 
-  ok = sync_folders (self, error);
+  /* Made durable with the whole package before it is published (loom-export.c). */
+  ok = TRUE;
 
 out:
   if (workspace_fd >= 0)

@@ -27,7 +27,8 @@ gboolean        loom_export_file_printf (LoomExportFile *self,
                                          const char     *format,
                                          ...) G_GNUC_PRINTF (3,
                                                              4);
-/* Writes what is buffered, fsyncs and closes the file; its size and hash are known then. */
+/* Writes what is buffered and closes the file; its size and hash are known then. The package
+ * is made durable whole before it is published (loom-export.c). */
 gboolean        loom_export_file_close (LoomExportFile *self,
                                         GError        **error);
 const char     *loom_export_file_get_name (LoomExportFile *self);
@@ -135,8 +136,7 @@ gboolean loom_export_write_session_data (LoomStore        *store,
  * session touched, copied from its workspace only, and changes/ with its changes as diffs. */
 typedef struct _LoomPackageArtifacts LoomPackageArtifacts;
 
-/* Writes artifacts/ into the package's folder @package_fd: every file is fsynced, and the
- * folders too. Through @filter, in a redacted package, go the text files and the diffs; a
+/* Writes artifacts/ into the package's folder @package_fd. Through @filter, in a redacted package, go the text files and the diffs; a
  * binary file is left out there, and so is a file or diff whose name holds a secret. A file that cannot be copied (not there, outside the workspace, over a cap…)
  * is listed with its reason, not an error; NULL with @error when writing the package failed or
  * was cancelled, and then nothing of artifacts/ is left. */

@@ -565,11 +565,6 @@ loom_artifact_copy (int                 workspace_dirfd,
         }
       copied = rewritten != NULL ? length : whole->len;
     }
-  if (fsync (dest) != 0)
-    {
-      set_io_error (error, errno, "write", out->relative_path);
-      goto out;
-    }
   if (close (dest) != 0)
     {
       set_io_error (error, errno, "write", out->relative_path);

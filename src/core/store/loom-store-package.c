@@ -97,14 +97,14 @@ loom_store_foreach_session_row (LoomStore       *self,
    * second, started while the first is active, reads in the same transaction, so both see
    * one snapshot. A UNION ordered by seq could make SQLite sort every row, texts and payloads
    * with them, before giving the first. */
-  g_autoptr (sqlite3_stmt) messages = NULL;
-  g_autoptr (sqlite3_stmt) events = NULL;
+  g_autoptr (LoomStoreBorrowed) messages = NULL;
+  g_autoptr (LoomStoreBorrowed) events = NULL;
   gboolean has_message, has_event;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  messages = loom_store_prepare (
+  messages = loom_store_cached (
     self,
     "SELECT seq, role, flags, source_id, model, created_at, text, input_tokens, output_tokens,"
     "       cache_read_tokens, cache_creation_tokens, reasoning_tokens"
@@ -112,7 +112,7 @@ loom_store_foreach_session_row (LoomStore       *self,
     error);
   if (messages == NULL)
     return FALSE;
-  events = loom_store_prepare (
+  events = loom_store_cached (
     self,
     "SELECT seq, kind, (SELECT m.seq FROM messages m WHERE m.id = e.message_id), call_id,"
     "       tool_name, is_error, path, change_kind, source_id, created_at, text, payload,"
@@ -153,16 +153,16 @@ loom_store_foreach_session_summary (LoomStore           *self,
                                     gpointer             data,
                                     GError             **error)
 {
-  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (LoomStoreBorrowed) stmt = NULL;
   gboolean has_row;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  stmt = loom_store_prepare (self,
-                             "SELECT kind, text, model, created_at FROM summaries"
-                             " WHERE session_id = ?1 ORDER BY id",
-                             error);
+  stmt = loom_store_cached (self,
+                            "SELECT kind, text, model, created_at FROM summaries"
+                            " WHERE session_id = ?1 ORDER BY id",
+                            error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, session_id);
@@ -188,15 +188,15 @@ loom_store_get_session_naming (LoomStore *self,
                                char     **agent_title,
                                GError   **error)
 {
-  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (LoomStoreBorrowed) stmt = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
   g_return_val_if_fail (title_locked != NULL && agent_title != NULL, FALSE);
 
   *title_locked = FALSE;
   *agent_title = NULL;
-  stmt = loom_store_prepare (self, "SELECT title_locked, agent_title FROM sessions WHERE id = ?1",
-                             error);
+  stmt = loom_store_cached (self, "SELECT title_locked, agent_title FROM sessions WHERE id = ?1",
+                            error);
   if (stmt == NULL)
     return FALSE;
   sqlite3_bind_int64 (stmt, 1, session_id);

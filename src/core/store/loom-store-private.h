@@ -61,25 +61,39 @@ gboolean loom_store_flush_noted (LoomStore *self,
                                  GError   **error);
 
 /* Sets @error from the connection's last error, saying what was being done. */
-void          loom_store_set_error (LoomStore  *self,
-                                    GError    **error,
-                                    const char *doing);
-sqlite3_stmt *loom_store_prepare (LoomStore  *self,
-                                  const char *sql,
-                                  GError    **error);
+void                 loom_store_set_error (LoomStore  *self,
+                                           GError    **error,
+                                           const char *doing);
+sqlite3_stmt        *loom_store_prepare (LoomStore  *self,
+                                         const char *sql,
+                                         GError    **error);
 /* A prepared statement kept for the store's lifetime, reset and unbound, ready to bind.
  * @sql must be a static string (a literal): statements are found by its address. */
-sqlite3_stmt *loom_store_cached (LoomStore  *self,
-                                 const char *sql,
-                                 GError    **error);
-gboolean      loom_store_exec (LoomStore  *self,
-                               const char *sql,
-                               GError    **error);
-gboolean      loom_store_begin (LoomStore *self,
-                                GError   **error);
-gboolean      loom_store_commit (LoomStore *self,
-                                 GError   **error);
-void          loom_store_rollback (LoomStore *self);
+sqlite3_stmt        *loom_store_cached (LoomStore  *self,
+                                        const char *sql,
+                                        GError    **error);
+/* A statement of loom_store_cached () or loom_store_cached_built () used for one scope:
+ * g_autoptr (LoomStoreBorrowed) resets it when the scope ends, where g_autoptr (sqlite3_stmt)
+ * would finalize a statement the cache still holds. */
+typedef sqlite3_stmt LoomStoreBorrowed;
+
+static inline void
+loom_store_borrowed_reset (LoomStoreBorrowed *stmt)
+{
+  sqlite3_reset (stmt);
+  sqlite3_clear_bindings (stmt);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomStoreBorrowed, loom_store_borrowed_reset)
+
+gboolean loom_store_exec (LoomStore  *self,
+                          const char *sql,
+                          GError    **error);
+gboolean loom_store_begin (LoomStore *self,
+                           GError   **error);
+gboolean loom_store_commit (LoomStore *self,
+                            GError   **error);
+void     loom_store_rollback (LoomStore *self);
 
 /* A transaction whose new messages, events and sessions are indexed for search in bulk, just
  * before it commits. Messages and events are indexed no other way (schema v5): whatever adds

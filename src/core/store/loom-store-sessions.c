@@ -326,11 +326,13 @@ find_ids (LoomStore  *self,
           gint64     *rowid,
           GError    **error)
 {
-  g_autoptr (sqlite3_stmt) stmt = NULL;
+  /* An export, a search's filters and the CLI resolve ids over and over: the few lookups are
+   * compiled once. */
+  g_autoptr (LoomStoreBorrowed) stmt = NULL;
   guint n = 0;
   int   rc;
 
-  if (!(stmt = loom_store_prepare (self, sql, error)))
+  if (!(stmt = loom_store_cached (self, sql, error)))
     return G_MAXUINT;
   sqlite3_bind_text (stmt, 1, id, -1, SQLITE_STATIC);
   while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
@@ -397,9 +399,9 @@ loom_store_load_session (LoomStore *self,
                          GError   **error)
 {
   g_autofree char *sql = g_strconcat (loom_store_session_select, " WHERE s.id = ?", NULL);
-  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (LoomStoreBorrowed) stmt = NULL;
 
-  if (!(stmt = loom_store_prepare (self, sql, error)))
+  if (!(stmt = loom_store_cached_built (self, sql, error)))
     return NULL;
   sqlite3_bind_int64 (stmt, 1, rowid);
   if (sqlite3_step (stmt) != SQLITE_ROW)

@@ -350,7 +350,7 @@ loom_store_list_child_sessions (LoomStore  *self,
                                 GError    **error)
 {
   g_autofree char *sql = NULL;
-  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (LoomStoreBorrowed) stmt = NULL;
   g_autoptr (GListStore) children = NULL;
   gint64 rowid;
   int    rc;
@@ -362,7 +362,7 @@ loom_store_list_child_sessions (LoomStore  *self,
 
   sql = g_strconcat (loom_store_session_select,
                      " WHERE s.parent_session_id = ?1 ORDER BY s.created_at, s.id", NULL);
-  if (!(stmt = loom_store_prepare (self, sql, error)))
+  if (!(stmt = loom_store_cached_built (self, sql, error)))
     return NULL;
   sqlite3_bind_int64 (stmt, 1, rowid);
 
