@@ -879,6 +879,83 @@ test_hostile_session_data (Fixture      *f,
     }
 }
 
+typedef struct
+{
+  LoomPackageImportResult *result;
+  GError                  *error;
+  gboolean                 done;
+  gpointer                 task; /* NULL once the worker let it go, and the store with it */
+} AsyncImport;
+
+static void
+on_imported (GObject      *source,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  AsyncImport *state = user_data;
+
+  state->result = loom_import_package_finish (LOOM_STORE (source), res, &state->error);
+  state->done = TRUE;
+  state->task = res;
+  g_object_add_weak_pointer (G_OBJECT (res), &state->task);
+}
+
+static void
+import_async (LoomStore    *store,
+              const char   *package,
+              GCancellable *cancellable,
+              AsyncImport  *state)
+{
+  loom_import_package_async (store, package, cancellable, on_imported, state);
+  while (!state->done)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_atomic_pointer_get (&state->task) != NULL)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_thread_yield ();
+    }
+}
+
+/* The app's way: in a thread, on a connection of its own; the caller's connection then reads
+ * the session. Cancelled before it began, it writes nothing. */
+static void
+test_async (Fixture      *f,
+            gconstpointer data)
+{
+  g_autofree char *path = loom_test_fixture_path ("claude", NULL);
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (LoomSession) first = NULL;
+  g_autoptr (LoomExportResult) exported = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (LoomSession) restored = NULL;
+  g_autoptr (GError) error = NULL;
+  AsyncImport cancelled = { 0 }, imported = { 0 };
+
+  loom_test_store_import_path (&f->base, NULL, path);
+  sessions = list_sessions (f->base.store);
+  first = g_list_model_get_item (sessions, 0);
+  exported = export_ok (f->base.store, loom_session_get_uuid (first), f->dest,
+                        LOOM_EXPORT_DETAIL_FULL);
+
+  g_cancellable_cancel (cancellable);
+  import_async (f->store_b, exported->path, cancellable, &cancelled);
+  g_assert_error (cancelled.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (cancelled.result);
+  g_clear_error (&cancelled.error);
+  g_assert_cmpint (loom_test_count_rows (f->db_b, "sessions"), ==, 0);
+
+  import_async (f->store_b, exported->path, NULL, &imported);
+  g_assert_no_error (imported.error);
+  g_assert_nonnull (imported.result);
+  g_assert_false (imported.result->already_stored);
+  g_assert_cmpstr (imported.result->session_id, ==, loom_session_get_uuid (first));
+  restored = loom_store_get_session (f->store_b, loom_session_get_uuid (first), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (loom_session_get_record (restored)->message_count, ==,
+                   loom_session_get_record (first)->message_count);
+  loom_package_import_result_free (imported.result);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -891,5 +968,6 @@ main (int    argc,
   ADD ("/package-import/messages-detail", test_messages_detail);
   ADD ("/package-import/refused", test_refused);
   ADD ("/package-import/hostile-session-data", test_hostile_session_data);
+  ADD ("/package-import/async", test_async);
   return g_test_run ();
 }

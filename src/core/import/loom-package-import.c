@@ -1007,3 +1007,72 @@ loom_import_package (LoomStore                *store,
     *result = g_steal_pointer (&res);
   return TRUE;
 }
+
+/* ——— In a thread ——— */
+
+typedef struct
+{
+  char *db_path;
+  char *dir;
+} ImportRequest;
+
+static void
+import_request_free (ImportRequest *request)
+{
+  g_free (request->db_path);
+  g_free (request->dir);
+  g_free (request);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ImportRequest *request = task_data;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomPackageImportResult *result = NULL;
+
+  /* A LoomStore is used by one thread at a time: the caller's stays with the window. */
+  if (!(store = loom_store_open (request->db_path, &error)) ||
+      !loom_import_package (store, request->dir, &result, cancellable, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify)loom_package_import_result_free);
+}
+
+void
+loom_import_package_async (LoomStore          *store,
+                           const char         *dir,
+                           GCancellable       *cancellable,
+                           GAsyncReadyCallback callback,
+                           gpointer            user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ImportRequest *request;
+
+  g_return_if_fail (LOOM_IS_STORE (store));
+  g_return_if_fail (dir != NULL);
+
+  request = g_new0 (ImportRequest, 1);
+  request->db_path = g_strdup (loom_store_get_path (store));
+  request->dir = g_strdup (dir);
+  task = g_task_new (store, cancellable, callback, user_data);
+  g_task_set_source_tag (task, loom_import_package_async);
+  g_task_set_task_data (task, request, (GDestroyNotify)import_request_free);
+  g_task_run_in_thread (task, import_thread);
+}
+
+LoomPackageImportResult *
+loom_import_package_finish (LoomStore    *store,
+                            GAsyncResult *result,
+                            GError      **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, store), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_import_package_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

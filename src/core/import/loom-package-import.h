@@ -56,4 +56,15 @@ gboolean loom_import_package (LoomStore                *store,
                               GCancellable             *cancellable,
                               GError                  **error);
 
+/* The same in a GTask thread, on a connection of its own to @store's file: for the app, whose
+ * window keeps its own connection meanwhile and sees the sessions with its next read. */
+void                     loom_import_package_async (LoomStore          *store,
+                                                    const char         *dir,
+                                                    GCancellable       *cancellable,
+                                                    GAsyncReadyCallback callback,
+                                                    gpointer            user_data);
+LoomPackageImportResult *loom_import_package_finish (LoomStore    *store,
+                                                     GAsyncResult *result,
+                                                     GError      **error);
+
 G_END_DECLS
