@@ -37,6 +37,7 @@ typedef struct
   LoomExportFile   *out;
   GCancellable     *cancellable;
   guint64           n_rows;
+  GString          *line; /* the row being written, reused from row to row */
 } Writer;
 
 static void
@@ -80,19 +81,6 @@ add_title (Writer      *w,
            const char  *value)
 {
   g_autofree char *redacted = loom_export_filter_title (w->filter, value);
-
-  add_word (builder, name, redacted != NULL ? redacted : value);
-}
-
-/* A JSON text of the session (a record's payload) as the package shows it: its strings
- * through the filter, once decoded. */
-static void
-add_json_text (Writer      *w,
-               JsonBuilder *builder,
-               const char  *name,
-               const char  *value)
-{
-  g_autofree char *redacted = loom_export_filter_json_text (w->filter, value);
 
   add_word (builder, name, redacted != NULL ? redacted : value);
 }
@@ -250,13 +238,101 @@ row_wanted (const Writer       *w,
           g_strcmp0 (row->kind, LOOM_EVENT_SUBAGENT) == 0);
 }
 
+/* A row's line, written member by member into the writer's buffer: a session's rows are most
+ * of a package, and a tree of json-glib nodes for each (its strings copied into it, then
+ * written out) cost more than all the rest of session.jsonl. The escaping is
+ * loom_json_write ()'s, as the header's line is written. */
+
+static void
+line_begin (Writer     *w,
+            const char *type)
+{
+  g_string_truncate (w->line, 0);
+  g_string_append (w->line, "{\"type\":");
+  loom_json_append_string (w->line, type, -1);
+}
+
+static void
+line_member (Writer     *w,
+             const char *name)
+{
+  g_string_append_printf (w->line, ",\"%s\":", name);
+}
+
+static void
+line_word (Writer     *w,
+           const char *name,
+           const char *value)
+{
+  line_member (w, name);
+  if (value != NULL)
+    loom_json_append_string (w->line, value, -1);
+  else
+    g_string_append (w->line, "null");
+}
+
+static void
+line_text (Writer     *w,
+           const char *name,
+           const char *value)
+{
+  g_autofree char *redacted = NULL;
+
+  line_word (w, name,
+             value != NULL ? loom_export_filter_apply (w->filter, value, &redacted) : NULL);
+}
+
+static void
+line_json_text (Writer     *w,
+                const char *name,
+                const char *value)
+{
+  g_autofree char *redacted = loom_export_filter_json_text (w->filter, value);
+
+  line_word (w, name, redacted != NULL ? redacted : value);
+}
+
+static void
+line_int (Writer     *w,
+          const char *name,
+          gint64      value)
+{
+  g_string_append_printf (w->line, ",\"%s\":%" G_GINT64_FORMAT, name, value);
+}
+
+static void
+line_count (Writer     *w,
+            const char *name,
+            gint64      value)
+{
+  if (value >= 0)
+    line_int (w, name, value);
+  else
+    g_string_append_printf (w->line, ",\"%s\":null", name);
+}
+
+static void
+line_bool (Writer     *w,
+           const char *name,
+           gboolean    value)
+{
+  g_string_append_printf (w->line, ",\"%s\":%s", name, value ? "true" : "false");
+}
+
+static gboolean
+line_end (Writer  *w,
+          GError **error)
+{
+  g_string_append (w->line, "}\n");
+  return loom_export_file_write (w->out, w->line->str, (gssize)w->line->len, error);
+}
+
 static gboolean
 write_row (const LoomStoreRow *row,
            gpointer            data,
            GError            **error)
 {
   Writer *w = data;
-  g_autoptr (JsonBuilder) builder = NULL;
 
   if (++w->n_rows % CANCEL_CHECK_ROWS == 0 &&
       g_cancellable_set_error_if_cancelled (w->cancellable, error))
@@ -264,41 +340,38 @@ write_row (const LoomStoreRow *row,
   if (!row_wanted (w, row))
     return TRUE;
 
-  builder = json_builder_new ();
-  json_builder_begin_object (builder);
-  add_word (builder, "type", row->is_message ? "message" : "event");
-  add_int (builder, "seq", row->seq);
+  line_begin (w, row->is_message ? "message" : "event");
+  line_int (w, "seq", row->seq);
   if (row->is_message)
     {
-      add_word (builder, "role", row->role);
-      add_int (builder, "flags", row->flags);
-      add_word (builder, "source_id", row->source_id);
-      add_word (builder, "model", row->model);
-      add_int (builder, "created_at", row->created_at);
-      add_count (builder, "input_tokens", row->input_tokens);
-      add_count (builder, "output_tokens", row->output_tokens);
-      add_count (builder, "cache_read_tokens", row->cache_read_tokens);
-      add_count (builder, "cache_creation_tokens", row->cache_creation_tokens);
-      add_count (builder, "reasoning_tokens", row->reasoning_tokens);
-      add_text (w, builder, "text", row->text);
+      line_word (w, "role", row->role);
+      line_int (w, "flags", row->flags);
+      line_word (w, "source_id", row->source_id);
+      line_word (w, "model", row->model);
+      line_int (w, "created_at", row->created_at);
+      line_count (w, "input_tokens", row->input_tokens);
+      line_count (w, "output_tokens", row->output_tokens);
+      line_count (w, "cache_read_tokens", row->cache_read_tokens);
+      line_count (w, "cache_creation_tokens", row->cache_creation_tokens);
+      line_count (w, "reasoning_tokens", row->reasoning_tokens);
+      line_text (w, "text", row->text);
     }
   else
     {
-      add_word (builder, "kind", row->kind);
-      add_count (builder, "message_seq", row->message_seq);
-      add_word (builder, "call_id", row->call_id);
-      add_word (builder, "tool_name", row->tool_name);
-      add_bool (builder, "is_error", row->is_error);
-      add_text (w, builder, "path", row->path);
-      add_word (builder, "change_kind", row->change_kind);
-      add_word (builder, "source_id", row->source_id);
-      add_int (builder, "created_at", row->created_at);
-      add_text (w, builder, "text", row->text);
-      add_json_text (w, builder, "payload", row->payload);
-      add_int (builder, "payload_size", row->payload_size);
+      line_word (w, "kind", row->kind);
+      line_count (w, "message_seq", row->message_seq);
+      line_word (w, "call_id", row->call_id);
+      line_word (w, "tool_name", row->tool_name);
+      line_bool (w, "is_error", row->is_error);
+      line_text (w, "path", row->path);
+      line_word (w, "change_kind", row->change_kind);
+      line_word (w, "source_id", row->source_id);
+      line_int (w, "created_at", row->created_at);
+      line_text (w, "text", row->text);
+      line_json_text (w, "payload", row->payload);
+      line_int (w, "payload_size", row->payload_size);
     }
-  json_builder_end_object (builder);
-  return write_line (w, builder, error);
+  return line_end (w, error);
 }
 
 static gboolean
@@ -307,16 +380,13 @@ write_summary (const LoomStoreSummary *summary,
                GError                **error)
 {
   Writer *w = data;
-  g_autoptr (JsonBuilder) builder = json_builder_new ();
 
-  json_builder_begin_object (builder);
-  add_word (builder, "type", "summary");
-  add_word (builder, "kind", summary->kind);
-  add_word (builder, "model", summary->model);
-  add_int (builder, "created_at", summary->created_at);
-  add_text (w, builder, "text", summary->text);
-  json_builder_end_object (builder);
-  return write_line (w, builder, error);
+  line_begin (w, "summary");
+  line_word (w, "kind", summary->kind);
+  line_word (w, "model", summary->model);
+  line_int (w, "created_at", summary->created_at);
+  line_text (w, "text", summary->text);
+  return line_end (w, error);
 }
 
 gboolean
@@ -328,7 +398,8 @@ loom_export_write_session_data (LoomStore        *store,
                                 GCancellable     *cancellable,
                                 GError          **error)
 {
-  Writer w = { detail, filter, out, cancellable, 0 };
+  g_autoptr (GString) line = g_string_sized_new (4096);
+  Writer w = { detail, filter, out, cancellable, 0, line };
   gint64 id = loom_session_get_id (session);
 
   return write_header (&w, store, session, error) &&

@@ -105,6 +105,12 @@ JsonNode *loom_json_value_to_node (const LoomJson *value);
  * pretty-printing, except that the output is always valid JSON (see loom-json-writer.c). */
 char *loom_json_write (JsonNode *node);
 
+/* Appends @text (@length bytes, or up to its NUL when -1) to @out as a JSON string, quotes
+ * included, escaped as loom_json_write () escapes it: for a writer that streams its lines. */
+void loom_json_append_string (GString    *out,
+                              const char *text,
+                              gssize      length);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomJsonDoc, loom_json_doc_free)
 
 G_END_DECLS

@@ -236,6 +236,18 @@ write_node (GString  *out,
     }
 }
 
+void
+loom_json_append_string (GString    *out,
+                         const char *text,
+                         gssize      length)
+{
+  g_return_if_fail (out != NULL && text != NULL);
+
+  g_string_append_c (out, '"');
+  append_escaped (out, text, length < 0 ? strlen (text) : (gsize)length);
+  g_string_append_c (out, '"');
+}
+
 char *
 loom_json_write (JsonNode *node)
 {
