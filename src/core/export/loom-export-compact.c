@@ -521,9 +521,18 @@ render_rest (const Texts *t,
     }
   if (tool_levels[level].head == 0 && tool_levels[level].tail == 0)
     {
-      /* Only the count: a fence around one line says nothing more. */
-      append_left_out (
-        out, count_lines (t->body, strlen (t->body) - (g_str_has_suffix (t->body, "\n") ? 1 : 0)));
+      gsize length = strlen (t->body) - (g_str_has_suffix (t->body, "\n") ? 1 : 0);
+      guint n = count_lines (t->body, length);
+
+      /* Only the count, with no fence, which would cost more than it says; a one-line output
+       * is that line, which costs about as little as its count. */
+      if (n == 1)
+        {
+          g_string_append (out, "→ ");
+          append_line (out, t->body, length, SUMMARY_TOKENS / 2);
+        }
+      else
+        append_left_out (out, n);
       g_string_append_c (out, '\n');
       return;
     }
