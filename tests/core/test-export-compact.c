@@ -19,6 +19,7 @@
 #include "loom-error.h"
 #include "loom-export-artifacts.h"
 #include "loom-export.h"
+#include "loom-package-import.h"
 #include "loom-test-utils.h"
 
 #define SESSION_ID "7c1e9a40-2b5d-4f63-8e17-93a0c4d5b6e2"
@@ -494,6 +495,16 @@ test_budget_bounds (Fixture      *f,
     g_autoptr (JsonObject) manifest = read_manifest (most->path);
 
     g_assert_cmpint (json_object_get_int_member (manifest, "budget"), ==, LOOM_EXPORT_MAX_BUDGET);
+
+    /* A compact package is a text, not a copy of the session: it does not import back. */
+    {
+      g_autoptr (GError) error = NULL;
+      gint64 before = loom_test_count_rows (f->base.db, "sessions");
+
+      g_assert_false (loom_import_package (f->base.store, least->path, NULL, NULL, &error));
+      g_assert_nonnull (error);
+      g_assert_cmpint (loom_test_count_rows (f->base.db, "sessions"), ==, before);
+    }
   }
 }
 

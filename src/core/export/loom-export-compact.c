@@ -26,7 +26,8 @@
  * plan chose, the same bytes the first pass measured. Both passes go through the package's
  * filter (compact packages are redacted): the second finds the placeholders the first
  * numbered, and what the first replaced is taken out of the package's counts, so that the
- * manifest counts what the files hold.
+ * manifest counts the texts the file shows once each (a bounded output's left-out lines
+ * included: detection runs on the whole text, before any cut), not those left out.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
