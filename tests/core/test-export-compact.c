@@ -20,6 +20,7 @@
 #include "loom-export-artifacts.h"
 #include "loom-export.h"
 #include "loom-package-import.h"
+#include "loom-store-timeline-pages.h"
 #include "loom-test-utils.h"
 
 #define SESSION_ID "7c1e9a40-2b5d-4f63-8e17-93a0c4d5b6e2"
@@ -29,6 +30,9 @@
 /* A token of GitHub's published format: ghp_ and 36 characters. */
 #define SECRET     "ghp_Q7wE2rT9yU4iO1pA6sD3fG8hJ5kL0zX2cV4b"
 #define SMALL      2000
+/* A reply every tenth turn repeats, word for word. */
+#define REPEATED_REPLY \
+  "The check ran again and its results are exactly the same as the last time it ran."
 
 typedef struct
 {
@@ -200,7 +204,7 @@ test_fixtures (Fixture      *f,
   LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
   g_autoptr (GListModel) sessions = NULL;
   g_autoptr (GError) error = NULL;
-  guint n;
+  guint n, n_linked = 0;
 
   loom_test_store_import_paths (&f->base, NULL, paths);
   query.collection = LOOM_COLLECTION_EVERYTHING;
@@ -221,12 +225,39 @@ test_fixtures (Fixture      *f,
       g_autofree char *same = read_text (again->path, "conversation.md");
       g_autofree char *small_text = assert_compact_package (f, session, small->path, SMALL);
 
+      /* Each sub-agent that a full package links where it was started is one line here,
+       * naming its session: its package is not in a compact one. */
+      {
+        g_autoptr (LoomExportResult)
+          full = loom_test_export_ok (f->base.store, uuid, f->dest, NULL);
+        g_autofree char *full_text = read_text (full->path, "conversation.md");
+        g_autoptr (GListModel)
+          children = loom_store_list_child_sessions (f->base.store, uuid, &error);
+
+        g_assert_no_error (error);
+        for (guint k = 0; k < g_list_model_get_n_items (children); k++)
+          {
+            g_autoptr (LoomSession) child = g_list_model_get_item (children, k);
+            const char      *child_uuid = loom_session_get_uuid (child);
+            g_autofree char *linked = g_strdup_printf ("Session %s: [its conversation]",
+                                                       child_uuid);
+            g_autofree char *named = g_strdup_printf ("(session %.8s)\n", child_uuid);
+
+            if (strstr (full_text, linked) == NULL)
+              continue;
+            g_assert_nonnull (strstr (text, " Sub-agent "));
+            g_assert_nonnull (strstr (text, named));
+            n_linked++;
+          }
+      }
       /* Deterministic: the same session gives the same bytes. */
       g_assert_cmpstr (text, ==, same);
       /* Reasoning is not in a compact text. */
       g_assert_null (strstr (text, "## Reasoning"));
       g_assert_cmpuint (standard->n_subagents, ==, 0);
     }
+  /* The fixtures start sub-agents, Claude Code's and Codex's. */
+  g_assert_cmpuint (n_linked, >=, 2);
 }
 
 /* The synthetic session */
@@ -301,6 +332,8 @@ import_large_session (Fixture *f)
                   : g_strdup_printf ("Turn %03u: run check %u next", turn, turn);
       g_autofree char *reply_text = turn == N_TURNS - 1
                                       ? g_strdup ("LAST-REPLY: every check passes now.")
+                                    : turn % 10 == 0
+                                      ? g_strdup (REPEATED_REPLY)
                                       : g_strdup_printf ("Reply %03u: check %u ran.", turn, turn);
       g_autofree char *output = call_output (turn);
       g_autofree char *prompt_json = json_quote (prompt_text);
@@ -429,6 +462,7 @@ assert_large_package (Fixture    *f,
 
   /* The repeated output once at most, then references to where it was. */
   g_assert_cmpuint (count_occurrences (text, "same line 0001 of 50 of the repeated output"), <=, 1);
+  g_assert_cmpuint (count_occurrences (text, REPEATED_REPLY), <=, 1);
   g_test_message ("%u bounded outputs", assert_heads_and_tails (text));
 }
 
@@ -457,6 +491,9 @@ test_large_session (Fixture      *f,
   g_assert_cmpuint (count_occurrences (text, "same line 0001 of 50 of the repeated output"), ==, 1);
   g_assert_cmpuint (count_occurrences (text, "[same output as call #2]"), ==, N_TURNS / 3 - 1);
   g_assert_cmpuint (standard->n_redactions, >=, 1);
+  g_assert_cmpuint (count_occurrences (text, REPEATED_REPLY), ==, 1);
+  g_assert_cmpuint (count_occurrences (text, "## Assistant\n\n[same text as an earlier message]"),
+                    ==, N_TURNS / 10 - 1);
 
   /* At 2,000 tokens the middle of the session goes, said in one line. */
   small_text = read_text (small->path, "conversation.md");

@@ -798,13 +798,18 @@ build_header_texts (Compact *c,
   g_string_append_printf (head, "- Session: %s\n", r->uuid);
   if (r->source != NULL)
     {
-      text = g_strdup_printf ("%s%s%s", r->source, r->agent_version != NULL ? " " : "",
-                              r->agent_version != NULL ? r->agent_version : "");
+      g_autofree char *both = g_strdup_printf ("%s%s%s", r->source,
+                                               r->agent_version != NULL ? " " : "",
+                                               r->agent_version != NULL ? r->agent_version : "");
+
+      text = clean (c, both, FALSE);
       agent = one_line (text, LINE_TOKENS);
       g_clear_pointer (&text, g_free);
     }
   append_item (head, "Agent", agent);
-  model = one_line (r->model, LINE_TOKENS);
+  text = clean (c, r->model, FALSE);
+  model = one_line (text, LINE_TOKENS);
+  g_clear_pointer (&text, g_free);
   append_item (head, "Model", model);
   text = clean (c, r->project_name, FALSE);
   project = one_line (text, LINE_TOKENS);
