@@ -495,6 +495,22 @@ test_large_session (Fixture      *f,
   g_assert_cmpuint (count_occurrences (text, "## Assistant\n\n[same text as an earlier message]"),
                     ==, N_TURNS / 10 - 1);
 
+  /* At detail "messages", prompts and replies only. */
+  {
+    LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
+    g_autoptr (LoomExportResult) messages = NULL;
+    g_autofree char *messages_text = NULL;
+
+    options.mode = LOOM_EXPORT_MODE_COMPACT;
+    options.detail = LOOM_EXPORT_DETAIL_MESSAGES;
+    messages = loom_test_export_ok (f->base.store, uuid, f->dest, &options);
+    messages_text = read_text (messages->path, "conversation.md");
+    g_assert_cmpuint (reference_tokens (messages_text), <=, LOOM_EXPORT_DEFAULT_BUDGET);
+    g_assert_null (strstr (messages_text, "#1 Bash"));
+    g_assert_null (strstr (messages_text, "line 0001 of"));
+    g_assert_nonnull (strstr (messages_text, "Turn 150: run check 150 next"));
+  }
+
   /* At 2,000 tokens the middle of the session goes, said in one line. */
   small_text = read_text (small->path, "conversation.md");
   g_assert_nonnull (strstr (small_text, "left out to fit the budget …]"));

@@ -97,7 +97,8 @@ typedef struct
    * (10 MB) and LOOM_ARTIFACT_DEFAULT_MAX_TOTAL_SIZE (200 MB). */
   guint64                max_artifact_size;
   guint64                max_artifacts_size;
-  /* A compact package's token budget; 0: LOOM_EXPORT_DEFAULT_BUDGET. */
+  /* A compact package's token budget, from LOOM_EXPORT_MIN_BUDGET to LOOM_EXPORT_MAX_BUDGET;
+   * 0: LOOM_EXPORT_DEFAULT_BUDGET. Other modes have none. */
   guint                  budget;
   /* May be NULL. */
   LoomExportProgressFunc progress;
