@@ -58,6 +58,7 @@ loom_cli_sessions_export (LoomCli *cli,
   g_autofree char   *to = NULL;
   g_autofree char   *detail = NULL;
   g_autofree char   *mode = NULL;
+  g_autofree char   *budget = NULL;
   LoomExportOptions  options = LOOM_EXPORT_OPTIONS_INIT;
   gboolean           json = FALSE;
   guint              n_failed = 0;
@@ -69,7 +70,11 @@ loom_cli_sessions_export (LoomCli *cli,
     { "detail", 'd', 0, G_OPTION_ARG_STRING, &detail,
       N_ ("How much of the timeline: messages, tools or full (default)"), N_ ("LEVEL") },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode,
-      N_ ("The package's mode: full (default) or redacted (secrets replaced)"), N_ ("MODE") },
+      N_ ("The package's mode: full (default), redacted (secrets replaced) or compact (a "
+          "redacted text for a language model, within a token budget)"),
+      N_ ("MODE") },
+    { "budget", 'b', 0, G_OPTION_ARG_STRING, &budget,
+      N_ ("With --mode compact: the most tokens of its text (default 32000)"), N_ ("TOKENS") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { NULL }
   };
@@ -93,6 +98,20 @@ loom_cli_sessions_export (LoomCli *cli,
     return loom_cli_usage_error (context, _ ("unknown detail level “%s”"), detail);
   if (mode != NULL && !loom_export_mode_from_string (mode, &options.mode))
     return loom_cli_usage_error (context, _ ("unknown mode “%s”"), mode);
+  if (budget != NULL)
+    {
+      guint64 tokens = 0;
+
+      if (!g_ascii_string_to_unsigned (budget, 10, 1, G_MAXUINT, &tokens, NULL))
+        return loom_cli_usage_error (context,
+                                     _ ("--budget needs a positive number of tokens, "
+                                        "not “%s”"),
+                                     budget);
+      /* A budget is the compact text's alone: silently ignoring it would mislead. */
+      if (options.mode != LOOM_EXPORT_MODE_COMPACT)
+        return loom_cli_usage_error (context, _ ("--budget applies to --mode compact only"));
+      options.budget = (guint)tokens;
+    }
 
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;

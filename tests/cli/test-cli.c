@@ -587,9 +587,21 @@ test_export (Fixture      *f,
   g_assert_nonnull (strstr (f->err, "--to"));
   g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--detail", "some"), ==,
                    2);
-  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact"), ==,
-                   1);
-  g_assert_nonnull (strstr (f->err, "compact"));
+  /* A budget is for compact packages only, and a positive integer. */
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--budget", "5000"), ==,
+                   2);
+  g_assert_nonnull (strstr (f->err, "--mode compact"));
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact", "--budget", "lots"),
+    ==, 2);
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact", "--budget", "-5"),
+    ==, 2);
+  /* Out of the bounds the core accepts: it fails, saying which. */
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact", "--budget", "10"),
+    ==, 1);
+  g_assert_nonnull (strstr (f->err, "1000"));
 
   g_assert_cmpint (
     run_loom (f, "sessions", "export", uuid, "--to", dest, "--detail", "messages", "--json"), ==,
@@ -667,6 +679,50 @@ test_export_redacted (Fixture      *f,
   g_assert_true (g_file_get_contents (conversation, &text, NULL, NULL));
   g_assert_null (strstr (text, token));
   g_assert_nonnull (strstr (text, "[REDACTED:github-token-1]"));
+}
+
+/* --mode compact --budget: a package with the compact text under the budget, and no
+ * session.jsonl. */
+static void
+test_export_compact (Fixture      *f,
+                     gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Compact me - 2026-11-29", "codex",
+                                                 "parcel", 40, 10, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "packages", NULL);
+  g_autofree char *manifest_path = NULL;
+  g_autofree char *session_data = NULL;
+  g_autofree char *conversation = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *package, *manifest;
+  const char *path;
+
+  g_assert_no_errno (g_mkdir (dest, 0700));
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--mode", "compact",
+                             "--budget", "1500", "--json"),
+                   ==, 0);
+  root = parse_out (f);
+  package = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (root), "packages"), 0);
+  path = json_object_get_string_member (package, "path");
+  g_assert_cmpstr (json_object_get_string_member (package, "session_id"), ==, uuid);
+
+  manifest_path = g_build_filename (path, "manifest.json", NULL);
+  g_assert_true (json_parser_load_from_file (parser, manifest_path, NULL));
+  manifest = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (manifest, "mode"), ==, "compact");
+  g_assert_cmpint (json_object_get_int_member (manifest, "budget"), ==, 1500);
+  g_assert_cmpint (json_object_get_int_member (manifest, "estimated_tokens"), <=, 1500);
+
+  conversation = g_build_filename (path, "conversation.md", NULL);
+  g_assert_true (g_file_get_contents (conversation, &text, NULL, NULL));
+  g_assert_cmpuint (loom_export_estimate_tokens (text, -1), ==,
+                    json_object_get_int_member (manifest, "estimated_tokens"));
+  g_assert_true (g_str_has_prefix (text, "# Compact me - 2026-11-29\n"));
+  session_data = g_build_filename (path, "session.jsonl", NULL);
+  g_assert_false (g_file_test (session_data, G_FILE_TEST_EXISTS));
 }
 
 /* A session whose workspace is here: `--json` counts the files copied into artifacts/ and
@@ -836,6 +892,7 @@ main (int    argc,
   ADD ("/cli/sessions/export", test_export);
   ADD ("/cli/sessions/export-artifacts", test_export_artifacts);
   ADD ("/cli/sessions/export-redacted", test_export_redacted);
+  ADD ("/cli/sessions/export-compact", test_export_compact);
   ADD ("/cli/import/package", test_import_package);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);

@@ -27,7 +27,9 @@ loom_export_filter_new (LoomExportMode mode)
 {
   LoomExportFilter *self = g_new0 (LoomExportFilter, 1);
 
-  if (mode == LOOM_EXPORT_MODE_REDACTED)
+  /* A compact package is meant to be pasted into a language model, someone else's service:
+   * it is redacted like a redacted one. */
+  if (mode == LOOM_EXPORT_MODE_REDACTED || mode == LOOM_EXPORT_MODE_COMPACT)
     self->redactor = loom_redactor_new ();
   return self;
 }
@@ -281,6 +283,33 @@ loom_export_mark_free (LoomExportMark *mark)
     return;
   g_clear_pointer (&mark->counts, g_hash_table_unref);
   g_free (mark);
+}
+
+void
+loom_export_filter_discount (LoomExportFilter *self,
+                             LoomExportMark   *package,
+                             LoomExportMark   *since)
+{
+  g_autoptr (GHashTable) counts = NULL;
+  GHashTableIter iter;
+  gpointer       family, n;
+
+  g_return_if_fail (package != NULL && since != NULL);
+
+  if (!loom_export_filter_redacts (self) || package->counts == NULL)
+    return;
+  package->n_redactions += self->n_redactions - since->n_redactions;
+  counts = loom_redactor_get_counts (self->redactor);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &family, &n))
+    {
+      guint before = GPOINTER_TO_UINT (g_hash_table_lookup (since->counts, family));
+      guint counted = GPOINTER_TO_UINT (g_hash_table_lookup (package->counts, family));
+
+      /* The family names are the redactor's static strings. */
+      g_hash_table_insert (package->counts, family,
+                           GUINT_TO_POINTER (counted + GPOINTER_TO_UINT (n) - before));
+    }
 }
 
 guint

@@ -41,8 +41,9 @@ struct _LoomPackageWriter
   GPtrArray            *children;    /* LoomPackageWriter, one per sub-agent */
   GPtrArray            *child_names; /* their folders' names in subagents/ */
   GPtrArray            *child_uuids;
-  LoomExportMark       *mark;         /* the filter's counts when this package began */
-  guint                 n_redactions; /* what its manifest counts */
+  LoomExportMark       *mark;             /* the filter's counts when this package began */
+  guint                 n_redactions;     /* what its manifest counts */
+  guint                 estimated_tokens; /* a compact package's conversation.md */
 };
 
 static gboolean
@@ -228,8 +229,9 @@ add_files (LoomPackageWriter *self,
  * session: redaction leaves them (and all below them) as they are, so that they still name the
  * package's files. */
 static const char *const manifest_own_members[] = {
-  "format_version", "session_id", "exported_at", "package_path", "sha256",    "diff", "detail",
-  "mode",           "redactions", "files",       "app_version",  "subagents", NULL,
+  "format_version", "session_id", "exported_at", "package_path",     "sha256",
+  "diff",           "detail",     "mode",        "redactions",       "files",
+  "app_version",    "subagents",  "budget",      "estimated_tokens", NULL,
 };
 
 static JsonNode *
@@ -277,6 +279,18 @@ build_manifest (LoomPackageWriter       *self,
   add_string (builder, "detail", loom_export_detail_to_string (options->detail));
   add_string (builder, "mode", loom_export_mode_to_string (options->mode));
   self->n_redactions = loom_export_filter_build_manifest (filter, builder, self->mark);
+  /* A compact package's token budget and its conversation's estimate. */
+  json_builder_set_member_name (builder, "budget");
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT)
+    json_builder_add_int_value (builder, options->budget != 0 ? options->budget
+                                                              : LOOM_EXPORT_DEFAULT_BUDGET);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "estimated_tokens");
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT)
+    json_builder_add_int_value (builder, self->estimated_tokens);
+  else
+    json_builder_add_null_value (builder);
 
   /* The sub-agents' packages, for a reader and for the import, which brings them back after
    * their parent. Their titles are given in "title" of their own manifests. */
@@ -434,16 +448,22 @@ write_contents (LoomPackageWriter       *self,
 
   /* The sub-agents a parent started go with it where its conversation shows them starting:
    * at the detail levels that show tool calls. A chain of them deeper than any agent makes is
-   * cut, whatever a store says. */
+   * cut, whatever a store says. A compact text shows each as one line instead. */
   if (options->detail >= LOOM_EXPORT_DETAIL_TOOLS && depth < LOOM_EXPORT_MAX_SUBAGENT_DEPTH &&
+      options->mode != LOOM_EXPORT_MODE_COMPACT &&
       !name_children (self, store, session, filter, children, links, error))
     return FALSE;
 
   loom_export_report (options, uuid, "conversation", NULL, 0, 0);
-  if (!(conversation = create_file (self, "conversation.md", cancellable, error)) ||
-      !loom_export_write_conversation (store, session, options->detail, filter, links, conversation,
-                                       cancellable, error) ||
-      !loom_export_file_close (conversation, error))
+  if (!(conversation = create_file (self, "conversation.md", cancellable, error)))
+    return FALSE;
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT
+        ? !loom_export_write_compact (store, session, options, filter, self->mark, conversation,
+                                      &self->estimated_tokens, cancellable, error)
+        : !loom_export_write_conversation (store, session, options->detail, filter, links,
+                                           conversation, cancellable, error))
+    return FALSE;
+  if (!loom_export_file_close (conversation, error))
     return FALSE;
 
   loom_export_report (options, uuid, "metadata", NULL, 0, 0);

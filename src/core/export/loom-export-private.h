@@ -103,6 +103,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportFilter, loom_export_filter_free)
 
 LoomExportMark *loom_export_filter_mark (LoomExportFilter *self);
 void            loom_export_mark_free (LoomExportMark *mark);
+/* Takes what @self replaced since @since out of what the manifest of the package that began at
+ * @package counts (its occurrences, not its distinct secrets): a compact package reads its
+ * texts once to measure them before it writes them, and counts what it writes. */
+void            loom_export_filter_discount (LoomExportFilter *self,
+                                             LoomExportMark   *package,
+                                             LoomExportMark   *since);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportMark, loom_export_mark_free)
 
 /* Writes @session's timeline into @out as Markdown at @detail, a page of the timeline at a
  * time, every text through @filter (NULL: as it is). A sub-agent whose uuid is in
@@ -116,6 +124,23 @@ gboolean loom_export_write_conversation (LoomStore        *store,
                                          LoomExportFile   *out,
                                          GCancellable     *cancellable,
                                          GError          **error);
+
+/* Writes @session's compact conversation.md into @out (loom-export-compact.c): a header with
+ * its objective, the files it touched, its outcome and the token estimate, then its prompts and
+ * replies, each tool call as one line with its output bounded to its first and last lines, no
+ * text twice, all within @options' budget by loom_export_estimate_tokens (); every text through
+ * @filter, whose counts in the package begun at @package_mark (may be NULL) are those of what
+ * is written. @options' detail "messages" leaves tool calls out. The estimate of the text
+ * written goes in @estimated_tokens. */
+gboolean loom_export_write_compact (LoomStore               *store,
+                                    LoomSession             *session,
+                                    const LoomExportOptions *options,
+                                    LoomExportFilter        *filter,
+                                    LoomExportMark          *package_mark,
+                                    LoomExportFile          *out,
+                                    guint                   *estimated_tokens,
+                                    GCancellable            *cancellable,
+                                    GError                 **error);
 
 /* The version of session.jsonl's lines, written in its header. */
 #define LOOM_EXPORT_SESSION_DATA_VERSION 1

@@ -295,12 +295,13 @@ check_options (const LoomExportOptions *options,
                    (int)options->mode);
       return FALSE;
     }
-  if (options->mode == LOOM_EXPORT_MODE_COMPACT)
+  /* 0 is the default budget; below the least, the header alone would not fit. */
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT && options->budget != 0 &&
+      (options->budget < LOOM_EXPORT_MIN_BUDGET || options->budget > LOOM_EXPORT_MAX_BUDGET))
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                   "The export mode “%s” is not available yet; use “full”",
-                   (guint)options->mode < G_N_ELEMENTS (mode_names) ? mode_names[options->mode]
-                                                                    : "?");
+                   "A token budget of %u is out of bounds: give from %u to %u tokens",
+                   options->budget, LOOM_EXPORT_MIN_BUDGET, LOOM_EXPORT_MAX_BUDGET);
       return FALSE;
     }
   return TRUE;

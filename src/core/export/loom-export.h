@@ -17,7 +17,15 @@
  * texts, the text artifacts and the diffs; the title, and so the folder's name, loses the word
  * that ends it when the store cut it. A binary artifact, and a file or diff whose name holds a
  * secret, are left out. The manifest's "redactions" ({total, secrets, families}; null in the
- * other modes) counts what was replaced in the other files. The folder appears whole or not at all: it is written
+ * other modes) counts what was replaced in the other files.
+ *
+ * A compact package (loom-export-compact.c) is a text for a language model: its
+ * conversation.md has a header (objective, files touched, outcome, token estimate), tool
+ * outputs bounded to their first and last lines, no text twice, and stays within the token
+ * budget (LoomExportOptions.budget) by loom_export_estimate_tokens (). It is redacted like a
+ * redacted package, holds no session.jsonl (it does not import back) and no sub-agents'
+ * packages (each is one line of the text); the manifest's "budget" and "estimated_tokens" are
+ * its figures (null in the other modes). The folder appears whole or not at all: it is written
  * beside its final name under a temporary one and renamed into place, never over anything that
  * exists.
  *
@@ -49,11 +57,19 @@ typedef enum
 {
   LOOM_EXPORT_MODE_FULL,
   LOOM_EXPORT_MODE_REDACTED, /* every secret replaced by a typed placeholder */
-  LOOM_EXPORT_MODE_COMPACT,  /* not written yet: refused with LOOM_ERROR_INVALID_ARGUMENT */
+  LOOM_EXPORT_MODE_COMPACT,  /* a text for a language model, under a token budget; redacted */
 } LoomExportMode;
 
-/* The token budget of a compact package when none is given. */
+/* The token budget of a compact package when none is given, and the bounds of one given. */
 #define LOOM_EXPORT_DEFAULT_BUDGET 32000
+#define LOOM_EXPORT_MIN_BUDGET     1000
+#define LOOM_EXPORT_MAX_BUDGET     2000000
+
+/* The tokens a compact package counts in the @length bytes of @text (-1: up to the NUL): the
+ * ASCII bytes divided by 4, rounded up, plus 1 for every other character (a UTF-8 lead byte).
+ * English and code run at about four bytes a token, a CJK character at about one. */
+guint loom_export_estimate_tokens (const char *text,
+                                   gssize      length);
 
 /* Where an export is, for a progress bar: reported at each step of each package (a sub-agent's
  * package within its parent's reports its own steps, under its own session id) and for each
@@ -81,7 +97,8 @@ typedef struct
    * (10 MB) and LOOM_ARTIFACT_DEFAULT_MAX_TOTAL_SIZE (200 MB). */
   guint64                max_artifact_size;
   guint64                max_artifacts_size;
-  /* A compact package's token budget; 0: LOOM_EXPORT_DEFAULT_BUDGET. */
+  /* A compact package's token budget, from LOOM_EXPORT_MIN_BUDGET to LOOM_EXPORT_MAX_BUDGET;
+   * 0: LOOM_EXPORT_DEFAULT_BUDGET. Other modes have none. */
   guint                  budget;
   /* May be NULL. */
   LoomExportProgressFunc progress;
