@@ -256,7 +256,9 @@ static void
 line_member (Writer     *w,
              const char *name)
 {
-  g_string_append_printf (w->line, ",\"%s\":", name);
+  g_string_append_len (w->line, ",\"", 2);
+  g_string_append (w->line, name);
+  g_string_append_len (w->line, "\":", 2);
 }
 
 static void
@@ -297,7 +299,11 @@ line_int (Writer     *w,
           const char *name,
           gint64      value)
 {
-  g_string_append_printf (w->line, ",\"%s\":%" G_GINT64_FORMAT, name, value);
+  char digits[G_ASCII_DTOSTR_BUF_SIZE];
+
+  line_member (w, name);
+  g_string_append_len (w->line, digits,
+                       g_snprintf (digits, sizeof digits, "%" G_GINT64_FORMAT, value));
 }
 
 static void
@@ -308,7 +314,10 @@ line_count (Writer     *w,
   if (value >= 0)
     line_int (w, name, value);
   else
-    g_string_append_printf (w->line, ",\"%s\":null", name);
+    {
+      line_member (w, name);
+      g_string_append_len (w->line, "null", 4);
+    }
 }
 
 static void
@@ -316,7 +325,8 @@ line_bool (Writer     *w,
            const char *name,
            gboolean    value)
 {
-  g_string_append_printf (w->line, ",\"%s\":%s", name, value ? "true" : "false");
+  line_member (w, name);
+  g_string_append (w->line, value ? "true" : "false");
 }
 
 static gboolean

@@ -323,6 +323,7 @@ loom_export_session (LoomStore               *store,
   g_autofree char *final = NULL;
   const char      *title;
   Package          p = { .dest_fd = -1, .temp_fd = -1 };
+  gboolean         began_read;
   gboolean         ok = FALSE;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
@@ -347,8 +348,13 @@ loom_export_session (LoomStore               *store,
   if (!open_destination (&p, destination_dir, error) || !make_temp_folder (&p, name, error))
     goto out;
 
-  if (!(p.contents = loom_package_writer_write (store, session, p.temp_fd, options, p.filter,
-                                                cancellable, error)))
+  /* One snapshot for the whole package, sub-agents included. */
+  if (!loom_store_begin_read (store, &began_read, error))
+    goto out;
+  p.contents = loom_package_writer_write (store, session, p.temp_fd, options, p.filter, cancellable,
+                                          error);
+  loom_store_end_read (store, began_read);
+  if (p.contents == NULL)
     goto out;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||

@@ -248,6 +248,34 @@ loom_store_exec (LoomStore  *self,
 }
 
 gboolean
+loom_store_begin_read (LoomStore *self,
+                       gboolean  *began,
+                       GError   **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+  g_return_val_if_fail (began != NULL, FALSE);
+
+  *began = FALSE;
+  if (!sqlite3_get_autocommit (self->db))
+    return TRUE;
+  if (!loom_store_exec (self, "BEGIN", error))
+    return FALSE;
+  *began = TRUE;
+  return TRUE;
+}
+
+void
+loom_store_end_read (LoomStore *self,
+                     gboolean   began)
+{
+  g_return_if_fail (LOOM_IS_STORE (self));
+
+  /* Nothing was written: ending it cannot fail in a way that loses anything. */
+  if (began && sqlite3_exec (self->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    sqlite3_exec (self->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+gboolean
 loom_store_begin (LoomStore *self,
                   GError   **error)
 {

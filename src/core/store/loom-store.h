@@ -52,6 +52,18 @@ const char *loom_store_get_path (LoomStore *self);
 const char *loom_store_get_recovered_path (LoomStore *self);
 int         loom_store_get_schema_version (LoomStore *self);
 
+/* The reads that follow, until loom_store_end_read (), see one snapshot of the store and take
+ * its lock once: an export reads a session in hundreds of queries, and each would otherwise
+ * begin and end a transaction of its own (a sixth of an export's time), and could see a
+ * session half-way through an import's next batch. Sets @began to whether a transaction was
+ * begun (none is when one is open already); give it to loom_store_end_read (). No write may
+ * be made in between. */
+gboolean loom_store_begin_read (LoomStore *self,
+                                gboolean  *began,
+                                GError   **error);
+void     loom_store_end_read (LoomStore *self,
+                              gboolean   began);
+
 /* Sessions */
 GListModel     *loom_store_list_sessions (LoomStore              *self,
                                           const LoomSessionQuery *query,
