@@ -401,7 +401,8 @@ test_stable_placeholders (Fixture      *f,
 {
   LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
   g_autoptr (LoomExportResult) result = NULL;
-  const char *files[] = { "conversation.md", "session.jsonl", "manifest.json" };
+  const char *files[] = { "conversation.md", "conversation.html", "session.jsonl",
+                          "manifest.json" };
   g_autoptr (JsonNode) metadata = NULL;
   g_autofree char *metadata_path = NULL;
   g_autofree char *metadata_text = NULL;
