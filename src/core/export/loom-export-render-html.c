@@ -58,6 +58,8 @@ static const char style[] =
   ".text h1,.text h2,.text h3,.text h4{font-size:1.05rem;margin:1rem 0 .5rem}\n"
   ".text table{border-collapse:collapse;display:block;overflow-x:auto}\n"
   ".text th,.text td{border:1px solid var(--border);padding:.25rem .6rem}\n"
+  /* A column's alignment comes as an attribute, which a rule on th would override. */
+  ".text th:not([align]){text-align:left}\n"
   ".text blockquote{margin:.5rem 0;padding-left:1rem;border-left:3px solid var(--border);"
   "color:var(--muted)}\n"
   ".image::before{content:'\\1F5BC\\FE0E  '}\n"
