@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "loom-core.h"
+#include "loom-export-render.h"
 #include "loom-export.h"
 #include "loom-test-utils.h"
 
@@ -324,6 +325,52 @@ test_hostile (Fixture      *f,
   g_assert_cmpuint (count (html, "<details class=\"event tool\">"), ==, 1);
 }
 
+/* The allow-list of addresses on what people and agents write, and on what a browser would
+ * still run: every scheme spelled as md4c decodes it (entities, angle brackets, spaces). */
+static void
+test_links (void)
+{
+  static const struct
+  {
+    const char *markdown;
+    const char *html;
+  } cases[] = {
+    { "<javascript:alert(1)>", "<p><a>javascript:alert(1)</a></p>\n" },
+    { "[a](java&#115;cript:alert(1))", "<p><a>a</a></p>\n" },
+    { "[a](JAVASCRIPT&colon;alert(1))", "<p><a>a</a></p>\n" },
+    { "[a](<javascript:alert(1)>)", "<p><a>a</a></p>\n" },
+    { "[a](  javascript:alert(1))", "<p><a>a</a></p>\n" },
+    { "[a](vbscript:msgbox)", "<p><a>a</a></p>\n" },
+    { "[a](data:text/html,hi)", "<p><a>a</a></p>\n" },
+    { "[a](file:///etc/passwd)", "<p><a>a</a></p>\n" },
+    { "![](javascript:alert(1))", "<p><span class=\"image\">image</span></p>\n" },
+    { "![chart](data:image/png;base64,AAAA)", "<p><span class=\"image\">chart</span></p>\n" },
+    { "![i](https://example.com/t.png \"T\")",
+      "<p><a class=\"image\" href=\"https://example.com/t.png\" title=\"T\">i</a></p>\n" },
+    /* A link cannot hold a link: the image in it is its description. */
+    { "[![i](http://x/y.png)](https://z)",
+      "<p><a href=\"https://z\"><span class=\"image\">i</span></a></p>\n" },
+    { "[b](foo.md \"t\\\"x\")", "<p><a href=\"foo.md\" title=\"t&quot;x\">b</a></p>\n" },
+    { "[x](#frag) [y](/abs:path) [z](./a:b)",
+      "<p><a href=\"#frag\">x</a> <a href=\"/abs:path\">y</a> <a href=\"./a:b\">z</a></p>\n" },
+    { "a@b.org and https://x.org/?q=<s>",
+      "<p><a href=\"mailto:a@b.org\">a@b.org</a> and <a href=\"https://x.org/?q=\">"
+      "https://x.org/?q=</a>&lt;s&gt;</p>\n" },
+    { "<b onclick=x()>bold</b> &lt;i&gt;",
+      "<p>&lt;b onclick=x()&gt;bold&lt;/b&gt; &lt;i&gt;</p>\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gsize            length = 0;
+      g_autofree char *html = loom_export_markdown_to_html (cases[i].markdown, &length);
+
+      g_test_message ("%s", cases[i].markdown);
+      g_assert_cmpstr (html, ==, cases[i].html);
+      g_assert_cmpuint (length, ==, strlen (html));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -335,6 +382,7 @@ main (int    argc,
   ADD ("/export-html/every-fixture", test_every_fixture);
   ADD ("/export-html/hostile", test_hostile);
 #undef ADD
+  g_test_add_func ("/export-html/links", test_links);
 
   return g_test_run ();
 }
