@@ -36,7 +36,8 @@ static const char style[] =
   "body{margin:0;padding:2rem 1rem 4rem;font:16px/1.6 system-ui,-apple-system,'Cantarell',"
   "'Segoe UI',sans-serif}\n"
   "main{max-width:52rem;margin:0 auto}\n"
-  "a{color:var(--accent)}\n"
+  /* A link whose address was not allowed is text. */
+  "a{color:var(--accent)}a:not([href]){color:inherit}\n"
   "h1{font-size:1.75rem;line-height:1.25;margin:0 0 .75rem;overflow-wrap:anywhere}\n"
   "header.session{border-bottom:1px solid var(--border);padding-bottom:1rem;margin-bottom:1.5rem}\n"
   "header.session dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;"
@@ -62,7 +63,8 @@ static const char style[] =
   ".text th:not([align]){text-align:left}\n"
   ".text blockquote{margin:.5rem 0;padding-left:1rem;border-left:3px solid var(--border);"
   "color:var(--muted)}\n"
-  ".image::before{content:'\\1F5BC\\FE0E  '}\n"
+  /* Not an emoji: a system without an emoji font shows it as a box. */
+  ".image::before{content:'Image: ';color:var(--muted)}\n"
   "code,pre{font-family:ui-monospace,'DejaVu Sans Mono','Source Code Pro',monospace;"
   "font-size:.85rem}\n"
   ":not(pre)>code{background:var(--code);border-radius:4px;padding:.1em .3em}\n"
