@@ -61,6 +61,9 @@ readonly packages=(
   at-spi2-core
   python3-dogtail
   imagemagick
+  # A real browser for conversation.html: tests/core/test-export-browser.sh renders exported
+  # pages with Chromium headless, light and dark, and fails when it is missing
+  chromium
   # The en_US.UTF-8 locale that GTK's tests ask for, made by the session list's test with
   # localedef (counts grouped as "100,000")
   locales

@@ -79,12 +79,13 @@ loom_cli_sessions_export (LoomCli *cli,
     { NULL }
   };
 
-  g_option_context_set_summary (context,
-                                _ ("Write each session as a package: a folder named after its "
-                                   "title, holding conversation.md, metadata.json, the files "
-                                   "the session touched, its sub-agents' packages and a "
-                                   "manifest.json that hashes every file. A package appears "
-                                   "whole or not at all, and never replaces anything."));
+  g_option_context_set_summary (
+    context, _ ("Write each session as a package: a folder named after its "
+                "title, holding conversation.md, conversation.html (the same "
+                "as a page for a browser, self-contained), metadata.json, the files "
+                "the session touched, its sub-agents' packages and a "
+                "manifest.json that hashes every file. A package appears "
+                "whole or not at all, and never replaces anything."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!loom_cli_parse (context, &argc, &argv, &status))
     return status;

@@ -614,7 +614,8 @@ test_export (Fixture      *f,
   g_assert_cmpuint (json_array_get_length (failed), ==, 0);
   package = json_array_get_object_element (packages, 0);
   g_assert_cmpstr (json_object_get_string_member (package, "session_id"), ==, uuid);
-  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 4);
+  /* conversation.md and .html, metadata.json, session.jsonl and manifest.json. */
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 5);
   g_assert_cmpint (json_object_get_int_member (package, "bytes"), >, 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 0);
@@ -770,8 +771,8 @@ test_export_artifacts (Fixture      *f,
     json_object_get_array_member (json_node_get_object (root), "packages"), 0);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts"), ==, 1);
   g_assert_cmpint (json_object_get_int_member (package, "artifacts_missing"), ==, 1);
-  /* conversation.md, metadata.json, session.jsonl, manifest.json and the copy. */
-  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 5);
+  /* conversation.md and .html, metadata.json, session.jsonl, manifest.json and the copy. */
+  g_assert_cmpint (json_object_get_int_member (package, "files"), ==, 6);
   {
     g_autofree char *copy = g_build_filename (json_object_get_string_member (package, "path"),
                                               "artifacts", "files", "present.txt", NULL);

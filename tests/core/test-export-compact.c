@@ -138,6 +138,7 @@ assert_compact_package (Fixture     *f,
   g_autofree char         *session_line = g_strdup_printf ("\n- Session: %s\n", r->uuid);
   g_autofree char         *tokens_line = NULL;
   g_autofree char         *session_data = g_build_filename (package, "session.jsonl", NULL);
+  g_autofree char         *page = g_build_filename (package, "conversation.html", NULL);
   g_autofree char         *subagents = g_build_filename (package, "subagents", NULL);
   g_autofree char         *metadata = g_build_filename (package, "metadata.json", NULL);
   g_autoptr (JsonObject) manifest = read_manifest (package);
@@ -175,6 +176,8 @@ assert_compact_package (Fixture     *f,
 
   /* No rows to import back, no sub-agents' packages; the rest as usual. */
   g_assert_false (g_file_test (session_data, G_FILE_TEST_EXISTS));
+  /* A text for a model has no page for a person beside it. */
+  g_assert_false (g_file_test (page, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (subagents, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (metadata, G_FILE_TEST_IS_REGULAR));
   return g_steal_pointer (&text);

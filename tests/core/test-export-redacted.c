@@ -294,6 +294,32 @@ find_secret (Fixture     *f,
   return NULL;
 }
 
+/* What a browser shows of the page @html: its text without the tags, entities decoded. A
+ * secret escaped in the file ("&amp;" in a URL's query) or cut by markup is found there. */
+static char *
+page_text (const char *html)
+{
+  static const char *const entities[][2] = {
+    { "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" }, { "&#39;", "'" },
+  };
+  GString *text = g_string_new (NULL);
+
+  for (const char *p = html; *p != '\0'; p++)
+    {
+      const char *end;
+
+      if (*p == '<' && (end = strchr (p, '>')) != NULL)
+        {
+          p = end;
+          continue;
+        }
+      g_string_append_c (text, *p);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (entities); i++)
+    g_string_replace (text, entities[i][0], entities[i][1], 0);
+  return g_string_free (text, FALSE);
+}
+
 static JsonObject *
 read_manifest (const char *package,
                JsonNode  **root)
@@ -363,6 +389,13 @@ test_no_secret_left (Fixture      *f,
       contents = read_file (path, &length);
       if ((found = find_secret (f, contents, length, &family)) != NULL)
         g_error ("%s holds the %s secret “%s”", entries[i], family, found);
+      if (g_str_has_suffix (entries[i], ".html"))
+        {
+          g_autofree char *shown = page_text (contents);
+
+          if ((found = find_secret (f, shown, strlen (shown), &family)) != NULL)
+            g_error ("%s shows the %s secret “%s”", entries[i], family, found);
+        }
       n_files++;
     }
   g_assert_cmpuint (n_files, ==, result->n_files);
@@ -401,7 +434,8 @@ test_stable_placeholders (Fixture      *f,
 {
   LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
   g_autoptr (LoomExportResult) result = NULL;
-  const char *files[] = { "conversation.md", "session.jsonl", "manifest.json" };
+  const char *files[] = { "conversation.md", "conversation.html", "session.jsonl",
+                          "manifest.json" };
   g_autoptr (JsonNode) metadata = NULL;
   g_autofree char *metadata_path = NULL;
   g_autofree char *metadata_text = NULL;

@@ -154,6 +154,7 @@ assert_subagents_packaged (LoomStore  *store,
 {
   g_autoptr (JsonObject) manifest = read_manifest (package);
   g_autofree char *conversation = read_text (package, "conversation.md");
+  g_autofree char *page = read_text (package, "conversation.html");
   JsonArray       *subagents = json_object_get_array_member (manifest, "subagents");
   guint            n = json_array_get_length (subagents);
 
@@ -169,6 +170,10 @@ assert_subagents_packaged (LoomStore  *store,
       g_autofree char *escaped = g_uri_escape_string (link, "/", TRUE);
       g_autofree char *markdown = g_strdup_printf ("Session %s: [its conversation](%s)", uuid,
                                                    escaped);
+      g_autofree char *page_link = g_strconcat (path, "/conversation.html", NULL);
+      g_autofree char *page_escaped = g_uri_escape_string (page_link, "/", TRUE);
+      g_autofree char *anchor = g_strdup_printf ("Session <code>%s</code>: <a href=\"%s\">", uuid,
+                                                 page_escaped);
       g_autofree char *in_top = g_strconcat (prefix, link, NULL);
       g_autofree char *manifest_in_top = g_strconcat (prefix, path, "/manifest.json", NULL);
       g_autofree char *child_prefix = g_strconcat (prefix, path, "/", NULL);
@@ -184,10 +189,10 @@ assert_subagents_packaged (LoomStore  *store,
 
       /* The same layout, and the parent's conversation links it where it was started: after
        * a sub-agent's heading, before the next heading. */
-      for (guint k = 0; k < 4; k++)
+      for (guint k = 0; k < 5; k++)
         {
-          static const char *const names[] = { "conversation.md", "metadata.json", "session.jsonl",
-                                               "artifacts" };
+          static const char *const names[] = { "conversation.md", "conversation.html",
+                                               "metadata.json", "session.jsonl", "artifacts" };
           g_autofree char         *file = g_build_filename (child, names[k], NULL);
 
           g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
@@ -196,10 +201,18 @@ assert_subagents_packaged (LoomStore  *store,
       before = g_strndup (conversation, (gsize)(strstr (conversation, markdown) - conversation));
       g_assert_nonnull (g_strrstr (before, "\n### "));
       g_assert_true (g_str_has_prefix (g_strrstr (before, "\n### "), "\n### Sub-agent"));
+      /* The page links the sub-agent's page, in the entry of the sub-agent. */
+      g_assert_nonnull (strstr (page, anchor));
+      g_clear_pointer (&before, g_free);
+      before = g_strndup (page, (gsize)(strstr (page, anchor) - page));
+      g_assert_nonnull (g_strrstr (before, "<details class=\"event "));
+      g_assert_true (g_str_has_prefix (g_strrstr (before, "<details class=\"event "),
+                                       "<details class=\"event sub-agent\""));
 
       /* Its files are listed twice: in its own manifest, and in the top package's, which so
        * verifies whole. */
       g_assert_true (lists_file (child_manifest, child, "conversation.md"));
+      g_assert_true (lists_file (child_manifest, child, "conversation.html"));
       g_assert_true (lists_file (top, top_package, in_top));
       g_assert_true (lists_file (top, top_package, manifest_in_top));
       n += assert_subagents_packaged (store, uuid, child, top_package, top, child_prefix);

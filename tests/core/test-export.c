@@ -290,14 +290,15 @@ test_package_layout (Fixture      *f,
 
       /* A session that started sub-agents has their packages in subagents/. */
       n_subagents = json_array_get_length (json_object_get_array_member (manifest, "subagents"));
-      g_assert_cmpuint (names->len, ==, n_subagents > 0 ? 6 : 5);
+      g_assert_cmpuint (names->len, ==, n_subagents > 0 ? 7 : 6);
       g_assert_cmpstr (names->pdata[0], ==, "artifacts");
-      g_assert_cmpstr (names->pdata[1], ==, "conversation.md");
-      g_assert_cmpstr (names->pdata[2], ==, "manifest.json");
-      g_assert_cmpstr (names->pdata[3], ==, "metadata.json");
-      g_assert_cmpstr (names->pdata[4], ==, "session.jsonl");
+      g_assert_cmpstr (names->pdata[1], ==, "conversation.html");
+      g_assert_cmpstr (names->pdata[2], ==, "conversation.md");
+      g_assert_cmpstr (names->pdata[3], ==, "manifest.json");
+      g_assert_cmpstr (names->pdata[4], ==, "metadata.json");
+      g_assert_cmpstr (names->pdata[5], ==, "session.jsonl");
       if (n_subagents > 0)
-        g_assert_cmpstr (names->pdata[5], ==, "subagents");
+        g_assert_cmpstr (names->pdata[6], ==, "subagents");
       g_assert_cmpuint (result->n_subagents, >=, n_subagents);
       n_with_subagents += n_subagents > 0;
       g_assert_cmpuint (result->n_files, ==,

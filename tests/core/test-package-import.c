@@ -517,9 +517,10 @@ rewrite_file (const char *package,
 }
 
 static void
-flip_conversation_byte (const char *package)
+flip_byte (const char *package,
+           const char *name)
 {
-  g_autofree char *path = g_build_filename (package, "conversation.md", NULL);
+  g_autofree char *path = g_build_filename (package, name, NULL);
   g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
   gsize length;
@@ -527,7 +528,20 @@ flip_conversation_byte (const char *package)
   g_file_get_contents (path, &text, &length, &error);
   g_assert_no_error (error);
   text[length / 2] ^= 0x01;
-  rewrite_file (package, "conversation.md", text, (gssize)length);
+  rewrite_file (package, name, text, (gssize)length);
+}
+
+static void
+flip_conversation_byte (const char *package)
+{
+  flip_byte (package, "conversation.md");
+}
+
+/* The page is hashed like every file: a page changed after the export is refused too. */
+static void
+flip_page_byte (const char *package)
+{
+  flip_byte (package, "conversation.html");
 }
 
 static void
@@ -701,6 +715,7 @@ test_refused (Fixture      *f,
   static const Tampering tamperings[] = {
     { "one byte of conversation.md", flip_conversation_byte, LOOM_ERROR_CORRUPT,
       "conversation.md" },
+    { "one byte of conversation.html", flip_page_byte, LOOM_ERROR_CORRUPT, "conversation.html" },
     { "metadata.json missing", remove_metadata, LOOM_ERROR_CORRUPT, "metadata.json" },
     { "../escape listed", list_escape, LOOM_ERROR_CORRUPT, "../escape" },
     { "a symlink in artifacts/", add_symlink, LOOM_ERROR_CORRUPT, "artifacts/passwd" },

@@ -1,4 +1,8 @@
-/* loom-export-conversation.c — a session's timeline as conversation.md.
+/* loom-export-conversation.c — a session's timeline as conversation.md and conversation.html.
+ *
+ * One walk of the timeline decides what each detail level shows and passes every text through
+ * the package's filter; the blocks it makes go to a renderer for each file
+ * (loom-export-render.h), so that the two files show the same at every level.
  *
  * The timeline is read through the same lazy model the window shows, one item at a time, so
  * that a session of any length is written with only a few pages of it in memory. Where the
@@ -10,7 +14,7 @@
 #include <string.h>
 
 #include "loom-event-kinds.h"
-#include "loom-export-private.h"
+#include "loom-export-render.h"
 #include "loom-naming.h"
 #include "loom-store-timeline-pages.h"
 #include "loom-time.h"
@@ -26,11 +30,12 @@
 
 typedef struct
 {
-  LoomStore        *store;
-  LoomExportDetail  detail;
-  LoomExportFilter *filter;
-  GHashTable       *subagent_links; /* uuid -> path below the package, may be NULL */
-  LoomExportFile   *out;
+  LoomStore          *store;
+  LoomExportDetail    detail;
+  LoomExportFilter   *filter;
+  GHashTable         *subagent_links; /* uuid -> folder below the package, may be NULL */
+  LoomExportRenderer *renderers[2];   /* Markdown, then HTML when it is written */
+  guint               n_renderers;
 } Writer;
 
 static char *
@@ -49,52 +54,41 @@ read_payload (Writer *w,
   return payload;
 }
 
-/* The longest run of backticks in @text, for a fence that it cannot close. */
-static guint
-longest_backtick_run (const char *text)
-{
-  guint longest = 0, run = 0;
+/* Every block goes to each renderer in turn: conversation.md and conversation.html are written
+ * in the same pass. */
+#define RENDER(w, method, ...) \
+  G_STMT_START \
+  { \
+    for (guint r_ = 0; r_ < (w)->n_renderers; r_++) \
+      { \
+        LoomExportRenderer *renderer_ = (w)->renderers[r_]; \
+        if (!renderer_->klass->method (renderer_, __VA_ARGS__)) \
+          return FALSE; \
+      } \
+  } \
+  G_STMT_END
 
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      run = *p == '`' ? run + 1 : 0;
-      longest = MAX (longest, run);
-    }
-  return longest;
-}
-
-/* @text in a fenced block that shows it verbatim, whatever it holds. */
+/* @text in a block that shows it verbatim, whatever it holds. */
 static gboolean
 write_fenced (Writer     *w,
               const char *label,
               const char *info,
+              gboolean    is_error,
               const char *text,
               GError    **error)
 {
   g_autofree char *redacted = NULL;
   g_autofree char *stripped = NULL;
-  g_autofree char *fence = NULL;
-  const char      *shown;
-  gsize            length;
 
   text = loom_export_filter_apply (w->filter, text, &redacted);
   stripped = loom_timeline_format_strip_controls (text);
-  shown = stripped != NULL ? stripped : text;
-  length = strlen (shown);
-
-  fence = g_strnfill (MAX (3, longest_backtick_run (shown) + 1), '`');
-  if (label != NULL && !loom_export_file_printf (w->out, error, "**%s**\n\n", label))
-    return FALSE;
-  return loom_export_file_printf (w->out, error, "%s%s\n", fence, info) &&
-         loom_export_file_write (w->out, shown, (gssize)length, error) &&
-         (length == 0 || shown[length - 1] == '\n' ||
-          loom_export_file_write (w->out, "\n", 1, error)) &&
-         loom_export_file_printf (w->out, error, "%s\n\n", fence);
+  RENDER (w, verbatim, label, info, is_error, stripped != NULL ? stripped : text, error);
+  return TRUE;
 }
 
 static gboolean
 write_heading (Writer                 *w,
-               const char             *level,
+               LoomExportEntryKind     kind,
                const char             *label,
                const char             *detail,
                const LoomTimelineData *data,
@@ -105,9 +99,8 @@ write_heading (Writer                 *w,
     loom_export_filter_apply (w->filter, detail, &redacted), HEADING_LIMIT);
   g_autofree char *when = data->created_at != 0 ? loom_time_to_iso (data->created_at) : NULL;
 
-  return loom_export_file_printf (w->out, error, "%s %s%s%s%s%s\n\n", level, label,
-                                  line != NULL ? ": " : "", line != NULL ? line : "",
-                                  when != NULL ? " · " : "", when != NULL ? when : "");
+  RENDER (w, heading, kind, label, line, when, error);
+  return TRUE;
 }
 
 /* What a message is at the detail levels: a prompt or reply at every level, the rest only in
@@ -144,12 +137,11 @@ write_message (Writer                 *w,
   g_autofree char *untagged = NULL;
   g_autofree char *stripped = NULL;
   const char      *text;
-  gsize            length;
 
   if (label == NULL || data->text == NULL)
     return TRUE;
 
-  if (!write_heading (w, "##", label, NULL, data, error))
+  if (!write_heading (w, LOOM_EXPORT_ENTRY_MESSAGE, label, NULL, data, error))
     return FALSE;
   /* A prompt and a reply are Markdown already, and are written as they are; what the harness
    * wrapped in tags (slash commands) reads better without them. */
@@ -160,10 +152,8 @@ write_message (Writer                 *w,
    * prints the file. */
   if ((stripped = loom_timeline_format_strip_controls (text)) != NULL)
     text = stripped;
-  length = strlen (text);
-  return loom_export_file_write (w->out, text, (gssize)length, error) &&
-         loom_export_file_write (w->out, "\n\n", length > 0 && text[length - 1] == '\n' ? 1 : 2,
-                                 error);
+  RENDER (w, markdown, text, error);
+  return TRUE;
 }
 
 /* The whole output of a call's result: from its payload, else its stored text. */
@@ -181,7 +171,7 @@ write_result (Writer           *w,
   data = loom_timeline_item_get_data (result);
   payload = read_payload (w, data->id);
   output = loom_timeline_format_result_output (payload);
-  return write_fenced (w, data->is_error ? "Result (error)" : "Result", "text",
+  return write_fenced (w, data->is_error ? "Result (error)" : "Result", "text", data->is_error,
                        output != NULL ? output : (data->text != NULL ? data->text : ""), error);
 }
 
@@ -194,8 +184,8 @@ write_tool_call (Writer                 *w,
   g_autofree char *payload = read_payload (w, data->id);
   g_autofree char *input = loom_timeline_format_input (payload);
 
-  return write_heading (w, "###", "Tool", data->tool_name, data, error) &&
-         write_fenced (w, "Input", "text",
+  return write_heading (w, LOOM_EXPORT_ENTRY_EVENT, "Tool", data->tool_name, data, error) &&
+         write_fenced (w, "Input", "text", FALSE,
                        input != NULL ? input : (data->text != NULL ? data->text : ""), error) &&
          write_result (w, loom_timeline_model_item_get_result (item), error);
 }
@@ -218,11 +208,11 @@ write_file_change (Writer                 *w,
   what = g_strdup_printf ("%s%s%s", data->change_kind != NULL ? data->change_kind : "change",
                           data->path != NULL ? " " : "", data->path != NULL ? data->path : "");
 
-  if (!write_heading (w, "###", "File", what, data, error))
+  if (!write_heading (w, LOOM_EXPORT_ENTRY_EVENT, "File", what, data, error))
     return FALSE;
   if (diff != NULL)
-    return write_fenced (w, NULL, "diff", diff, error);
-  return write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error);
+    return write_fenced (w, NULL, "diff", FALSE, diff, error);
+  return write_fenced (w, NULL, "text", FALSE, data->text != NULL ? data->text : "", error);
 }
 
 static gboolean
@@ -234,25 +224,16 @@ write_subagent (Writer                 *w,
   g_autofree char *payload = read_payload (w, data->id);
   g_autofree char *prompt = loom_timeline_format_subagent_prompt (payload);
   const char      *child = loom_timeline_model_item_get_child_uuid (item);
-  const char      *link = NULL;
-  g_autofree char *escaped = NULL;
+  const char      *folder = NULL;
 
-  if (!write_heading (w, "###", "Sub-agent", data->tool_name, data, error))
+  if (!write_heading (w, LOOM_EXPORT_ENTRY_EVENT, "Sub-agent", data->tool_name, data, error))
     return FALSE;
-  /* A sub-agent whose conversation is in the package is linked where it was started: its path,
-   * escaped as a URL, works in every Markdown reader whatever its folder's name holds. */
+  /* A sub-agent whose conversation is in the package is linked where it was started. */
   if (child != NULL && w->subagent_links != NULL)
-    link = g_hash_table_lookup (w->subagent_links, child);
-  if (link != NULL)
-    {
-      escaped = g_uri_escape_string (link, "/", TRUE);
-      if (!loom_export_file_printf (w->out, error, "Session %s: [its conversation](%s)\n\n", child,
-                                    escaped))
-        return FALSE;
-    }
-  else if (child != NULL && !loom_export_file_printf (w->out, error, "Session %s\n\n", child))
-    return FALSE;
-  return write_fenced (w, "Task", "text",
+    folder = g_hash_table_lookup (w->subagent_links, child);
+  if (child != NULL)
+    RENDER (w, subagent, child, folder, error);
+  return write_fenced (w, "Task", "text", FALSE,
                        prompt != NULL ? prompt : (data->text != NULL ? data->text : ""), error) &&
          write_result (w, loom_timeline_model_item_get_result (item), error);
 }
@@ -278,20 +259,20 @@ write_other_event (Writer                 *w,
   else
     label = "Notice";
 
-  if (!write_heading (w, "###", label, g_str_equal (label, "Notice") ? data->kind : NULL, data,
-                      error))
+  if (!write_heading (w, LOOM_EXPORT_ENTRY_EVENT, label,
+                      g_str_equal (label, "Notice") ? data->kind : NULL, data, error))
     return FALSE;
 
   /* A record the importer did not understand is kept whole as its payload: that is what it
    * says, not the line the view shows for it. */
   if (g_strcmp0 (data->kind, LOOM_EVENT_RAW) == 0 && (payload = read_payload (w, data->id)))
-    return write_fenced (w, NULL, "json", payload, error);
-  if (!write_fenced (w, NULL, "text", data->text != NULL ? data->text : "", error))
+    return write_fenced (w, NULL, "json", FALSE, payload, error);
+  if (!write_fenced (w, NULL, "text", FALSE, data->text != NULL ? data->text : "", error))
     return FALSE;
   /* A long reasoning cut by the store is whole in its payload, as the agent wrote it. */
   if (data->text != NULL && strlen (data->text) >= STORED_TEXT_CUT_AT &&
       data->payload_size > (gint64)strlen (data->text) && (payload = read_payload (w, data->id)))
-    return write_fenced (w, "Whole record", "json", payload, error);
+    return write_fenced (w, "Whole record", "json", FALSE, payload, error);
   return TRUE;
 }
 
@@ -316,7 +297,8 @@ write_event (Writer           *w,
       if (g_str_equal (data->kind, LOOM_EVENT_SUBAGENT))
         return write_subagent (w, item, data, error);
       /* A result whose call is not in the session (cut off by a compaction). */
-      return write_heading (w, "###", "Tool result", data->tool_name, data, error) &&
+      return write_heading (w, LOOM_EXPORT_ENTRY_EVENT, "Tool result", data->tool_name, data,
+                            error) &&
              write_result (w, item, error);
     }
   return write_other_event (w, data, error);
@@ -334,28 +316,40 @@ write_header (Writer      *w,
   const char *cwd = r->cwd != NULL ? loom_export_filter_apply (w->filter, r->cwd, &redacted_cwd)
                                    : NULL;
   g_autofree char *created = r->created_at != 0 ? loom_time_to_iso (r->created_at) : NULL;
-  g_autoptr (GString) header = g_string_new (NULL);
+  g_autofree char *agent = NULL;
+  LoomExportField  fields[7];
+  guint            n = 0;
 
   redacted_title = loom_export_filter_title (w->filter, r->title);
   title = loom_naming_bound_line (redacted_title != NULL ? redacted_title : r->title,
                                   LOOM_NAMING_TITLE_LIMIT);
-  g_string_append_printf (header, "# %s\n\n", title != NULL ? title : "Untitled session");
-  g_string_append_printf (header, "- Session: %s\n", r->uuid);
+  fields[n++] = (LoomExportField){ "Session", r->uuid };
   if (r->source != NULL)
-    g_string_append_printf (header, "- Agent: %s%s%s\n", r->source,
-                            r->agent_version != NULL ? " " : "",
-                            r->agent_version != NULL ? r->agent_version : "");
+    {
+      agent = g_strdup_printf ("%s%s%s", r->source, r->agent_version != NULL ? " " : "",
+                               r->agent_version != NULL ? r->agent_version : "");
+      fields[n++] = (LoomExportField){ "Agent", agent };
+    }
   if (r->model != NULL)
-    g_string_append_printf (header, "- Model: %s\n", r->model);
+    fields[n++] = (LoomExportField){ "Model", r->model };
   if (r->project_name != NULL)
-    g_string_append_printf (header, "- Project: %s\n", r->project_name);
+    fields[n++] = (LoomExportField){ "Project", r->project_name };
   if (cwd != NULL)
-    g_string_append_printf (header, "- Folder: %s\n", cwd);
+    fields[n++] = (LoomExportField){ "Folder", cwd };
   if (created != NULL)
-    g_string_append_printf (header, "- Created: %s\n", created);
-  g_string_append_printf (header, "- Detail: %s\n\n---\n\n",
-                          loom_export_detail_to_string (w->detail));
-  return loom_export_file_write (w->out, header->str, (gssize)header->len, error);
+    fields[n++] = (LoomExportField){ "Created", created };
+  fields[n++] = (LoomExportField){ "Detail", loom_export_detail_to_string (w->detail) };
+  g_assert (n <= G_N_ELEMENTS (fields));
+
+  RENDER (w, header, title != NULL ? title : "Untitled session", fields, n, error);
+  return TRUE;
+}
+
+void
+loom_export_renderer_free (LoomExportRenderer *self)
+{
+  if (self != NULL)
+    self->klass->free (self);
 }
 
 gboolean
@@ -364,16 +358,28 @@ loom_export_write_conversation (LoomStore        *store,
                                 LoomExportDetail  detail,
                                 LoomExportFilter *filter,
                                 GHashTable       *subagent_links,
-                                LoomExportFile   *out,
+                                LoomExportFile   *markdown,
+                                LoomExportFile   *html,
                                 GCancellable     *cancellable,
                                 GError          **error)
 {
   g_autoptr (LoomTimelineModel) timeline = NULL;
-  Writer w = { store, detail, filter, subagent_links, out };
+  g_autoptr (LoomExportRenderer) markdown_renderer = NULL;
+  g_autoptr (LoomExportRenderer) html_renderer = NULL;
+  Writer w = { store, detail, filter, subagent_links, { NULL, NULL }, 0 };
   guint  n_items;
 
   g_assert (LOOM_IS_STORE (store));
   g_assert (LOOM_IS_SESSION (session));
+  g_assert (markdown != NULL);
+
+  markdown_renderer = loom_export_renderer_new_markdown (markdown);
+  w.renderers[w.n_renderers++] = markdown_renderer;
+  if (html != NULL)
+    {
+      html_renderer = loom_export_renderer_new_html (html);
+      w.renderers[w.n_renderers++] = html_renderer;
+    }
 
   if (!(timeline = loom_timeline_model_new (store, loom_session_get_id (session), error)))
     return FALSE;
@@ -393,5 +399,6 @@ loom_export_write_conversation (LoomStore        *store,
       if (!ok)
         return FALSE;
     }
+  RENDER (&w, finish, error);
   return TRUE;
 }

@@ -1,6 +1,7 @@
 /* loom-export-package.c — the files of one package, written into a folder of ours.
  *
- *   conversation.md, metadata.json, session.jsonl, artifacts/   the session's
+ *   conversation.md, conversation.html, metadata.json,
+ *   session.jsonl, artifacts/                                   the session's
  *   subagents/<Title - YYYY-MM-DD>/                             each sub-agent it started,
  *                                                               a package of the same layout
  *   manifest.json                                               last: it lists all the others
@@ -405,7 +406,7 @@ name_children (LoomPackageWriter *self,
       g_ptr_array_add (self->child_uuids, g_strdup (loom_session_get_uuid (child)));
       g_ptr_array_add (child_sessions, g_object_ref (child));
       g_hash_table_insert (links, g_strdup (loom_session_get_uuid (child)),
-                           g_build_filename (SUBAGENTS_FOLDER, name, "conversation.md", NULL));
+                           g_build_filename (SUBAGENTS_FOLDER, name, NULL));
     }
   return TRUE;
 }
@@ -442,6 +443,7 @@ write_contents (LoomPackageWriter       *self,
   g_autoptr (JsonNode) manifest = NULL;
   const char     *uuid = loom_session_get_uuid (session);
   LoomExportFile *conversation;
+  LoomExportFile *page = NULL;
   LoomExportFile *session_data;
 
   self->mark = loom_export_filter_mark (filter);
@@ -454,16 +456,22 @@ write_contents (LoomPackageWriter       *self,
       !name_children (self, store, session, filter, children, links, error))
     return FALSE;
 
+  /* The conversation as Markdown and, written in the same pass, as a page a browser opens. A
+   * compact package is a text for a model, which reads the Markdown (loom-export-compact.c). */
   loom_export_report (options, uuid, "conversation", NULL, 0, 0);
   if (!(conversation = create_file (self, "conversation.md", cancellable, error)))
     return FALSE;
-  if (options->mode == LOOM_EXPORT_MODE_COMPACT
-        ? !loom_export_write_compact (store, session, options, filter, self->mark, conversation,
-                                      &self->estimated_tokens, cancellable, error)
-        : !loom_export_write_conversation (store, session, options->detail, filter, links,
-                                           conversation, cancellable, error))
-    return FALSE;
-  if (!loom_export_file_close (conversation, error))
+  if (options->mode == LOOM_EXPORT_MODE_COMPACT)
+    {
+      if (!loom_export_write_compact (store, session, options, filter, self->mark, conversation,
+                                      &self->estimated_tokens, cancellable, error) ||
+          !loom_export_file_close (conversation, error))
+        return FALSE;
+    }
+  else if (!(page = create_file (self, "conversation.html", cancellable, error)) ||
+           !loom_export_write_conversation (store, session, options->detail, filter, links,
+                                            conversation, page, cancellable, error) ||
+           !loom_export_file_close (conversation, error) || !loom_export_file_close (page, error))
     return FALSE;
 
   loom_export_report (options, uuid, "metadata", NULL, 0, 0);

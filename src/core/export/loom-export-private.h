@@ -112,16 +112,18 @@ void            loom_export_filter_discount (LoomExportFilter *self,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomExportMark, loom_export_mark_free)
 
-/* Writes @session's timeline into @out as Markdown at @detail, a page of the timeline at a
- * time, every text through @filter (NULL: as it is). A sub-agent whose uuid is in
- * @subagent_links (uuid -> path of its conversation.md below the package; may be NULL) is
- * linked where it was started. */
+/* Writes @session's timeline at @detail into @markdown as Markdown and, in the same pass, into
+ * @html (may be NULL) as one self-contained page, a page of the timeline at a time, every text
+ * through @filter (NULL: as it is). A sub-agent whose uuid is in @subagent_links (uuid -> its
+ * package's folder below this package, "subagents/<name>"; may be NULL) is linked where it was
+ * started, to the conversation of the same format in that folder. */
 gboolean loom_export_write_conversation (LoomStore        *store,
                                          LoomSession      *session,
                                          LoomExportDetail  detail,
                                          LoomExportFilter *filter,
                                          GHashTable       *subagent_links,
-                                         LoomExportFile   *out,
+                                         LoomExportFile   *markdown,
+                                         LoomExportFile   *html,
                                          GCancellable     *cancellable,
                                          GError          **error);
 
@@ -206,7 +208,7 @@ void loom_export_report (const LoomExportOptions *options,
 #define LOOM_EXPORT_MAX_SUBAGENT_DEPTH 8
 
 /* The files of one package in a folder of ours (loom-export-package.c): conversation.md,
- * metadata.json, session.jsonl, artifacts/, subagents/<name>/ for each sub-agent the session
+ * conversation.html (but in a compact package), metadata.json, session.jsonl, artifacts/, subagents/<name>/ for each sub-agent the session
  * started (at the detail levels with tool calls), each a package of the same layout, and
  * manifest.json, which lists and hashes all of them. */
 typedef struct _LoomPackageWriter LoomPackageWriter;
