@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "loom-export-assistant.h"
 
@@ -31,7 +32,7 @@ struct _LoomExportAssistant
   struct _ProgressRelay *relay;
   guint                  next_session; /* the index of the session being written */
   GPtrArray             *results;      /* LoomExportResult, of the packages written */
-  GPtrArray             *failures;     /* char *: "Title: message" */
+  GPtrArray             *failures;     /* char *: a title, then its error message, … */
   char                  *shown_path;   /* what Open Folder opens and Copy Path copies */
   GtkFileChooserNative  *chooser;
   guint                  running : 1;
@@ -39,6 +40,9 @@ struct _LoomExportAssistant
   guint                  cancelled : 1;
   guint                  close_when_stopped : 1;
 
+  GtkProgressBar *artifact_bar;
+  GtkWidget      *artifact_box;
+  GtkLabel       *artifact_label;
   GtkButton      *back_button;
   GtkSpinButton  *budget_spin;
   GtkButton      *cancel_button;
@@ -54,7 +58,6 @@ struct _LoomExportAssistant
   GtkCheckButton *mode_full_check;
   GtkCheckButton *mode_redacted_check;
   GtkWidget      *next_button;
-  GtkLabel       *artifact_label;
   GtkLabel       *path_label;
   GtkProgressBar *progress_bar;
   AdwStatusPage  *progress_page;
@@ -83,6 +86,8 @@ static const char *const pages[] = { "detail", "mode", "destination", "progress"
 
 static void update_buttons (LoomExportAssistant *self);
 static void show_progress (LoomExportAssistant *self,
+                           const char          *session_id,
+                           const char          *step,
                            const char          *artifact,
                            guint                n_done,
                            guint                n_total);
@@ -94,6 +99,8 @@ typedef struct _ProgressRelay
   GWeakRef assistant;
   GMutex   lock;
   /* The latest report not yet shown, and whether an idle is on its way to show it. */
+  char    *session_id;
+  char    *step;
   char    *artifact;
   guint    n_done;
   guint    n_total;
@@ -109,6 +116,8 @@ progress_relay_clear (gpointer data)
 
   g_weak_ref_clear (&relay->assistant);
   g_mutex_clear (&relay->lock);
+  g_free (relay->session_id);
+  g_free (relay->step);
   g_free (relay->artifact);
 }
 
@@ -134,11 +143,15 @@ progress_relay_deliver (gpointer data)
 {
   ProgressRelay *relay = data;
   g_autoptr (LoomExportAssistant) self = g_weak_ref_get (&relay->assistant);
+  g_autofree char *session_id = NULL;
+  g_autofree char *step = NULL;
   g_autofree char *artifact = NULL;
   guint            n_done, n_total;
   gboolean         stopped;
 
   g_mutex_lock (&relay->lock);
+  session_id = g_steal_pointer (&relay->session_id);
+  step = g_steal_pointer (&relay->step);
   artifact = g_steal_pointer (&relay->artifact);
   n_done = relay->n_done;
   n_total = relay->n_total;
@@ -147,7 +160,7 @@ progress_relay_deliver (gpointer data)
   g_mutex_unlock (&relay->lock);
 
   if (self != NULL && !stopped)
-    show_progress (self, artifact, n_done, n_total);
+    show_progress (self, session_id, step, artifact, n_done, n_total);
   return G_SOURCE_REMOVE;
 }
 
@@ -160,6 +173,10 @@ on_export_progress (const LoomExportProgress *progress,
   gboolean       schedule;
 
   g_mutex_lock (&relay->lock);
+  g_free (relay->session_id);
+  relay->session_id = g_strdup (progress->session_id);
+  g_free (relay->step);
+  relay->step = g_strdup (progress->step);
   g_free (relay->artifact);
   relay->artifact = g_strdup (progress->artifact);
   relay->n_done = progress->n_artifacts_done;
@@ -239,14 +256,18 @@ update_buttons (LoomExportAssistant *self)
   gboolean has_destination = self->destination != NULL;
   gboolean has_path = self->shown_path != NULL;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->back_button), choosing && index > 0);
+  /* After a failure or a cancel, Back offers the choices again. */
+  gboolean retry = index == 4 && (self->cancelled || self->failures->len > 0);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->back_button), (choosing && index > 0) || retry);
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
                           index == 0 || (index == 3 && self->running));
   gtk_widget_set_visible (self->next_button, choosing && index < N_CHOICE_PAGES - 1);
   gtk_widget_set_visible (self->export_button, index == N_CHOICE_PAGES - 1);
   gtk_widget_set_visible (self->close_button, index == 4);
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.back", choosing && index > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.back",
+                                 (choosing && index > 0) || retry);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.next",
                                  choosing && index < N_CHOICE_PAGES - 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.export",
@@ -260,38 +281,80 @@ update_buttons (LoomExportAssistant *self)
 static void
 update_folder_row (LoomExportAssistant *self)
 {
+  /* The folder's name first, which is what a long path would lose, then where it is. Row
+   * texts are markup. */
   if (self->destination != NULL)
     {
-      g_autofree char *escaped = g_markup_escape_text (self->destination, -1);
+      g_autofree char *name = g_path_get_basename (self->destination);
+      g_autofree char *shown = NULL;
+      g_autofree char *escaped_name = NULL;
+      g_autofree char *escaped_shown = NULL;
+      const char      *home = g_get_home_dir ();
+      gsize            home_len = strlen (home);
 
-      adw_action_row_set_subtitle (self->folder_row, escaped);
+      if (home_len > 1 && g_str_has_prefix (self->destination, home) &&
+          (self->destination[home_len] == '/' || self->destination[home_len] == '\0'))
+        shown = g_strconcat ("~", self->destination + home_len, NULL);
+      else
+        shown = g_strdup (self->destination);
+      escaped_name = g_markup_escape_text (name, -1);
+      escaped_shown = g_markup_escape_text (shown, -1);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->folder_row), escaped_name);
+      adw_action_row_set_subtitle (self->folder_row, escaped_shown);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row), self->destination);
     }
   else
     {
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->folder_row), _ ("Folder"));
       adw_action_row_set_subtitle (self->folder_row, _ ("No folder chosen"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->folder_row), NULL);
     }
 }
 
 /* ——— Progress and result ——— */
 
+/* The steps of a package in the order the core takes them (loom-export.h), for the share of
+ * a session that is done. */
+static const char *const steps[] = {
+  "conversation", "metadata", "session-data", "artifacts", "subagents", "manifest",
+};
+
 static void
 show_progress (LoomExportAssistant *self,
+               const char          *session_id,
+               const char          *step,
                const char          *artifact,
                guint                n_done,
                guint                n_total)
 {
+  const char      *uuid = self->uuids[self->next_session];
   g_autofree char *name = artifact != NULL ? g_path_get_basename (artifact) : NULL;
+  gboolean         copying = g_strcmp0 (step, "artifacts") == 0 && n_total > 0;
 
-  if (n_total > 0)
-    gtk_progress_bar_set_fraction (self->progress_bar, MIN (1.0, (double)n_done / n_total));
-  gtk_label_set_text (self->artifact_label, name != NULL ? name : "");
-  if (n_total > 0)
+  /* The overall bar moves with the session's own steps; a sub-agent's package, within its
+   * parent's, reports steps of its own, which would send it back. */
+  if (uuid != NULL && g_strcmp0 (session_id, uuid) == 0 && step != NULL)
     {
-      g_autofree char *count = g_strdup_printf (_ ("Artifact %'u of %'u"),
-                                                MIN (n_done + 1, n_total), n_total);
+      guint  n = g_strv_length (self->uuids);
+      double share = 0.0;
 
-      gtk_progress_bar_set_text (self->progress_bar, count);
-      gtk_progress_bar_set_show_text (self->progress_bar, TRUE);
+      for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+        if (g_str_equal (step, steps[i]))
+          share = (i + (copying ? (double)n_done / n_total : 0.0)) / G_N_ELEMENTS (steps);
+      gtk_progress_bar_set_fraction (self->progress_bar, (self->next_session + share) / n);
+    }
+
+  gtk_widget_set_visible (self->artifact_box, copying);
+  if (copying)
+    {
+      /* Translators: the artifacts of a package, copied one after the other: "Artifact 3 of 12:
+       * parser.c". */
+      g_autofree char *text = g_strdup_printf (_ ("Artifact %'u of %'u: %s"),
+                                               MIN (n_done + 1, n_total), n_total,
+                                               name != NULL ? name : "");
+
+      gtk_progress_bar_set_fraction (self->artifact_bar, MIN (1.0, (double)n_done / n_total));
+      gtk_label_set_text (self->artifact_label, text);
     }
 }
 
@@ -304,11 +367,9 @@ show_session_progress (LoomExportAssistant *self)
   /* Translators: "Session 2 of 5: Fix the flaky login test - 2026-03-05". */
   text = g_strdup_printf (_ ("Session %'u of %'u: %s"), self->next_session + 1, n,
                           self->titles[self->next_session]);
-  adw_status_page_set_description (self->progress_page, NULL);
   adw_status_page_set_description (self->progress_page, text);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  gtk_progress_bar_set_show_text (self->progress_bar, FALSE);
-  gtk_label_set_text (self->artifact_label, "");
+  gtk_progress_bar_set_fraction (self->progress_bar, (double)self->next_session / n);
+  gtk_widget_set_visible (self->artifact_box, FALSE);
 }
 
 static void
@@ -359,6 +420,7 @@ show_result (LoomExportAssistant *self)
   guint            n_written = self->results->len;
   guint            n_failed = self->failures->len / 2;
   guint            n_files = 0, n_redactions = 0, n_subagents = 0;
+  guint            n_artifacts = 0, n_missing = 0;
   guint64          n_bytes = 0;
   g_autofree char *size = NULL;
   g_autofree char *files = NULL;
@@ -371,6 +433,8 @@ show_result (LoomExportAssistant *self)
       n_bytes += result->n_bytes;
       n_redactions += result->n_redactions;
       n_subagents += result->n_subagents;
+      n_artifacts += result->n_artifacts;
+      n_missing += result->n_artifacts_missing;
     }
 
   /* One package: its folder. Several: the destination that holds them. */
@@ -395,9 +459,18 @@ show_result (LoomExportAssistant *self)
       g_autofree char *title = g_strdup_printf (
         ngettext ("Session Exported", "%'u Sessions Exported", n_written), n_written);
 
+      g_autofree char *description = NULL;
+
+      /* One package: its name, which the path below may cut. */
+      if (n_written == 1)
+        {
+          g_autofree char *name = g_path_get_basename (self->shown_path);
+
+          description = g_markup_escape_text (name, -1);
+        }
       adw_status_page_set_icon_name (self->result_page, "emblem-ok-symbolic");
       adw_status_page_set_title (self->result_page, title);
-      adw_status_page_set_description (self->result_page, NULL);
+      adw_status_page_set_description (self->result_page, description);
     }
   else
     {
@@ -436,6 +509,16 @@ show_result (LoomExportAssistant *self)
         add_count_row (self, _ ("Secrets Redacted"), redactions);
       if (n_subagents > 0)
         add_count_row (self, _ ("Sub-Agent Sessions"), subagents);
+      if (n_artifacts + n_missing > 0)
+        {
+          /* Translators: the files a session touched: those copied and those left out. */
+          g_autofree char *artifacts = n_missing > 0
+                                         ? g_strdup_printf (_ ("%'u copied, %'u left out"),
+                                                            n_artifacts, n_missing)
+                                         : g_strdup_printf ("%'u", n_artifacts);
+
+          add_count_row (self, _ ("Artifacts"), artifacts);
+        }
     }
   gtk_widget_set_visible (GTK_WIDGET (self->counts_list), n_written > 0);
 
@@ -603,6 +686,8 @@ back_action (GtkWidget  *widget,
 
   if (index > 0 && index < N_CHOICE_PAGES)
     show_page (self, index - 1);
+  else if (index == 4 && !self->running)
+    show_page (self, N_CHOICE_PAGES - 1);
 }
 
 static void
@@ -842,6 +927,8 @@ loom_export_assistant_class_init (LoomExportAssistantClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
                                                              "loom-export-assistant.ui");
+  BIND_CHILD (artifact_bar);
+  BIND_CHILD (artifact_box);
   BIND_CHILD (artifact_label);
   BIND_CHILD (back_button);
   BIND_CHILD (budget_spin);
