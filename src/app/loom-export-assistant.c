@@ -260,6 +260,8 @@ update_buttons (LoomExportAssistant *self)
   gboolean retry = index == 4 && (self->cancelled || self->failures->len > 0);
 
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), (choosing && index > 0) || retry);
+  /* Cancel where the choices begin, and while the export runs; the later pages have the back
+   * arrow, which a narrow window has room for beside the title, and Escape. */
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
                           index == 0 || (index == 3 && self->running));
   gtk_widget_set_visible (self->next_button, choosing && index < N_CHOICE_PAGES - 1);
@@ -467,6 +469,14 @@ show_result (LoomExportAssistant *self)
           g_autofree char *name = g_path_get_basename (self->shown_path);
 
           description = g_markup_escape_text (name, -1);
+        }
+      else
+        {
+          g_autofree char *name = g_path_get_basename (self->destination);
+          g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+          /* Translators: where several packages went: "Each in its own folder in “Backups”". */
+          description = g_strdup_printf (_ ("Each in its own folder in “%s”"), escaped);
         }
       adw_status_page_set_icon_name (self->result_page, "emblem-ok-symbolic");
       adw_status_page_set_title (self->result_page, title);
