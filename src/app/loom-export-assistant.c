@@ -82,7 +82,16 @@ static GParamSpec *properties[N_PROPS];
 
 /* The pages in the order they come; the last two are reached by exporting, not by Next. */
 static const char *const pages[] = { "detail", "mode", "destination", "progress", "result" };
-#define N_CHOICE_PAGES 3
+
+enum
+{
+  PAGE_DETAIL,
+  PAGE_MODE,
+  PAGE_DESTINATION,
+  PAGE_PROGRESS,
+  PAGE_RESULT,
+  N_CHOICE_PAGES = PAGE_PROGRESS,
+};
 
 static void update_buttons (LoomExportAssistant *self);
 static void show_progress (LoomExportAssistant *self,
@@ -257,25 +266,25 @@ update_buttons (LoomExportAssistant *self)
   gboolean has_path = self->shown_path != NULL;
 
   /* After a failure or a cancel, Back offers the choices again. */
-  gboolean retry = index == 4 && (self->cancelled || self->failures->len > 0);
+  gboolean retry = index == PAGE_RESULT && (self->cancelled || self->failures->len > 0);
 
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), (choosing && index > 0) || retry);
   /* Cancel where the choices begin, and while the export runs; the later pages have the back
    * arrow, which a narrow window has room for beside the title, and Escape. */
   gtk_widget_set_visible (GTK_WIDGET (self->cancel_button),
-                          index == 0 || (index == 3 && self->running));
-  gtk_widget_set_visible (self->next_button, choosing && index < N_CHOICE_PAGES - 1);
-  gtk_widget_set_visible (self->export_button, index == N_CHOICE_PAGES - 1);
-  gtk_widget_set_visible (self->close_button, index == 4);
+                          index == PAGE_DETAIL || (index == PAGE_PROGRESS && self->running));
+  gtk_widget_set_visible (self->next_button, choosing && index < PAGE_DESTINATION);
+  gtk_widget_set_visible (self->export_button, index == PAGE_DESTINATION);
+  gtk_widget_set_visible (self->close_button, index == PAGE_RESULT);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.back",
                                  (choosing && index > 0) || retry);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.next",
-                                 choosing && index < N_CHOICE_PAGES - 1);
+                                 choosing && index < PAGE_DESTINATION);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.export",
-                                 index == N_CHOICE_PAGES - 1 && has_destination);
+                                 index == PAGE_DESTINATION && has_destination);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.cancel",
-                                 index != 3 || (self->running && !self->cancelled));
+                                 index != PAGE_PROGRESS || (self->running && !self->cancelled));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.open-folder", has_path);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.copy-path", has_path);
 }
@@ -539,7 +548,7 @@ show_result (LoomExportAssistant *self)
   gtk_widget_set_visible (GTK_WIDGET (self->failures_list), n_failed > 0);
 
   gtk_widget_set_visible (self->result_buttons, self->shown_path != NULL);
-  show_page (self, 4);
+  show_page (self, PAGE_RESULT);
 }
 
 /* ——— The export ——— */
@@ -668,7 +677,7 @@ start_export (LoomExportAssistant *self)
 
   adw_status_page_set_title (self->progress_page, _ ("Exporting…"));
   set_running (self, TRUE);
-  show_page (self, 3);
+  show_page (self, PAGE_PROGRESS);
   export_next (self);
 }
 
@@ -696,8 +705,8 @@ back_action (GtkWidget  *widget,
 
   if (index > 0 && index < N_CHOICE_PAGES)
     show_page (self, index - 1);
-  else if (index == 4 && !self->running)
-    show_page (self, N_CHOICE_PAGES - 1);
+  else if (index == PAGE_RESULT && !self->running)
+    show_page (self, PAGE_DESTINATION);
 }
 
 static void
@@ -708,7 +717,7 @@ next_action (GtkWidget  *widget,
   LoomExportAssistant *self = LOOM_EXPORT_ASSISTANT (widget);
   guint                index = page_index (self);
 
-  if (index < N_CHOICE_PAGES - 1)
+  if (index < PAGE_DESTINATION)
     show_page (self, index + 1);
 }
 
@@ -719,7 +728,7 @@ export_action (GtkWidget  *widget,
 {
   LoomExportAssistant *self = LOOM_EXPORT_ASSISTANT (widget);
 
-  if (self->destination == NULL || self->running || page_index (self) != N_CHOICE_PAGES - 1)
+  if (self->destination == NULL || self->running || page_index (self) != PAGE_DESTINATION)
     return;
   start_export (self);
 }
@@ -824,11 +833,11 @@ loom_export_assistant_activate_default (GtkWindow *window)
   LoomExportAssistant *self = LOOM_EXPORT_ASSISTANT (window);
   guint                index = page_index (self);
 
-  if (index < N_CHOICE_PAGES - 1)
+  if (index < PAGE_DESTINATION)
     gtk_widget_activate_action (GTK_WIDGET (self), "assistant.next", NULL);
-  else if (index == N_CHOICE_PAGES - 1)
+  else if (index == PAGE_DESTINATION)
     gtk_widget_activate_action (GTK_WIDGET (self), "assistant.export", NULL);
-  else if (index == 4)
+  else if (index == PAGE_RESULT)
     gtk_window_close (window);
 }
 

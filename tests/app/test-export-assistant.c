@@ -820,6 +820,96 @@ test_artifacts (Fixture      *fixture,
   fixture_run (fixture, artifacts_body);
 }
 
+static void
+on_clicked_cb (GtkButton *button,
+               gboolean  *clicked)
+{
+  *clicked = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *)data;
+}
+
+/* Activates @button as Enter or a click does, and waits for it to report the click. */
+static void
+click_button (GtkWidget *button)
+{
+  gboolean clicked = FALSE;
+  gulong   handler;
+
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  handler = g_signal_connect (button, "clicked", G_CALLBACK (on_clicked_cb), &clicked);
+  gtk_widget_activate (button);
+  g_assert_true (loom_ui_test_wait_until (is_true, &clicked));
+  g_signal_handler_disconnect (button, handler);
+}
+
+static gboolean
+menu_has_action (GMenuModel *menu,
+                 const char *action)
+{
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr (GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      if (section != NULL && menu_has_action (section, action))
+        return TRUE;
+      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &name) &&
+          g_str_equal (name, action))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The ways to the assistant besides Ctrl+E: the header bar's button, the session menu, and the
+ * button of a selection of several. */
+static void
+entry_points_body (Fixture *fixture)
+{
+  GtkWidget *window = GTK_WIDGET (fixture->window);
+  g_autoptr (GPtrArray) menu_buttons = NULL;
+  LoomExportAssistant *assistant;
+  gboolean             in_menu = FALSE;
+
+  select_sessions (fixture, 1);
+  click_button (loom_ui_test_find_visible_button (window, "document-save-symbolic"));
+  g_assert_true (loom_ui_test_wait_until (assistant_is_open, NULL));
+  assistant = find_assistant ();
+  loom_ui_test_wait_for_frames (GTK_WIDGET (assistant), 2);
+  g_assert_nonnull (loom_ui_test_find_visible_label (GTK_WIDGET (assistant), "Export Session"));
+  close_assistant (assistant);
+
+  menu_buttons = loom_ui_test_find_visible (window, GTK_TYPE_MENU_BUTTON);
+  for (guint i = 0; i < menu_buttons->len; i++)
+    {
+      GMenuModel *menu = gtk_menu_button_get_menu_model (menu_buttons->pdata[i]);
+
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (menu_buttons->pdata[i]), "Session Menu") == 0)
+        in_menu = menu != NULL && menu_has_action (menu, "win.export-sessions");
+    }
+  g_assert_true (in_menu);
+
+  select_sessions (fixture, 2);
+  click_button (loom_ui_test_find_visible_button_labelled (window, "_Export…"));
+  g_assert_true (loom_ui_test_wait_until (assistant_is_open, NULL));
+  assistant = find_assistant ();
+  loom_ui_test_wait_for_frames (GTK_WIDGET (assistant), 2);
+  g_assert_nonnull (loom_ui_test_find_visible_label (GTK_WIDGET (assistant), "Export 2 Sessions"));
+  close_assistant (assistant);
+}
+
+static void
+test_entry_points (Fixture      *fixture,
+                   gconstpointer user_data)
+{
+  fixture_run (fixture, entry_points_body);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -835,6 +925,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/app/export-assistant/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
+  ADD ("entry-points", test_entry_points);
   ADD ("one-session", test_one_session);
   ADD ("several-sessions", test_several_sessions);
   ADD ("cancel", test_cancel);
