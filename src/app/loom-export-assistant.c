@@ -3,9 +3,7 @@
  * The choices are radio rows and a folder; the export itself is the core's
  * (loom_export_session_async()), one session at a time, so that the progress says which
  * session is being written and a cancel stops at once. The core reports progress from its
- * worker thread: the relay below keeps the latest report and hands it to the main thread in one
- * idle at a time, so that a package of thousands of artifacts does not queue thousands of
- * redraws, and no widget is touched outside the main thread.
+ * worker thread; a relay (loom-export-relay.h) brings it to the main thread.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,6 +13,7 @@
 #include <string.h>
 
 #include "loom-export-assistant.h"
+#include "loom-export-relay.h"
 
 struct _LoomExportAssistant
 {
@@ -27,18 +26,18 @@ struct _LoomExportAssistant
   char      *destination;
 
   /* The export, while it runs. */
-  LoomExportOptions      options;
-  GCancellable          *cancellable;
-  struct _ProgressRelay *relay;
-  guint                  next_session; /* the index of the session being written */
-  GPtrArray             *results;      /* LoomExportResult, of the packages written */
-  GPtrArray             *failures;     /* char *: a title, then its error message, … */
-  char                  *shown_path;   /* what Open Folder opens and Copy Path copies */
-  GtkFileChooserNative  *chooser;
-  guint                  running : 1;
-  guint                  disposed : 1;
-  guint                  cancelled : 1;
-  guint                  close_when_stopped : 1;
+  LoomExportOptions     options;
+  GCancellable         *cancellable;
+  LoomExportRelay      *relay;
+  guint                 next_session; /* the index of the session being written */
+  GPtrArray            *results;      /* LoomExportResult, of the packages written */
+  GPtrArray            *failures;     /* char *: a title, then its error message, … */
+  char                 *shown_path;   /* what Open Folder opens and Copy Path copies */
+  GtkFileChooserNative *chooser;
+  guint                 running : 1;
+  guint                 disposed : 1;
+  guint                 cancelled : 1;
+  guint                 close_when_stopped : 1;
 
   GtkProgressBar *artifact_bar;
   GtkWidget      *artifact_box;
@@ -94,119 +93,6 @@ enum
 };
 
 static void update_buttons (LoomExportAssistant *self);
-static void show_progress (LoomExportAssistant *self,
-                           const char          *session_id,
-                           const char          *step,
-                           const char          *artifact,
-                           guint                n_done,
-                           guint                n_total);
-
-/* ——— Progress from the worker ——— */
-
-typedef struct _ProgressRelay
-{
-  GWeakRef assistant;
-  GMutex   lock;
-  /* The latest report not yet shown, and whether an idle is on its way to show it. */
-  char    *session_id;
-  char    *step;
-  char    *artifact;
-  guint    n_done;
-  guint    n_total;
-  gboolean pending;
-  /* Set on the main thread when the export is over: reports still queued are stale. */
-  gboolean stopped;
-} ProgressRelay;
-
-static void
-progress_relay_clear (gpointer data)
-{
-  ProgressRelay *relay = data;
-
-  g_weak_ref_clear (&relay->assistant);
-  g_mutex_clear (&relay->lock);
-  g_free (relay->session_id);
-  g_free (relay->step);
-  g_free (relay->artifact);
-}
-
-static ProgressRelay *
-progress_relay_new (LoomExportAssistant *self)
-{
-  ProgressRelay *relay = g_atomic_rc_box_new0 (ProgressRelay);
-
-  g_weak_ref_init (&relay->assistant, self);
-  g_mutex_init (&relay->lock);
-  return relay;
-}
-
-static void
-progress_relay_unref (ProgressRelay *relay)
-{
-  g_atomic_rc_box_release_full (relay, progress_relay_clear);
-}
-
-/* Main thread. */
-static gboolean
-progress_relay_deliver (gpointer data)
-{
-  ProgressRelay *relay = data;
-  g_autoptr (LoomExportAssistant) self = g_weak_ref_get (&relay->assistant);
-  g_autofree char *session_id = NULL;
-  g_autofree char *step = NULL;
-  g_autofree char *artifact = NULL;
-  guint            n_done, n_total;
-  gboolean         stopped;
-
-  g_mutex_lock (&relay->lock);
-  session_id = g_steal_pointer (&relay->session_id);
-  step = g_steal_pointer (&relay->step);
-  artifact = g_steal_pointer (&relay->artifact);
-  n_done = relay->n_done;
-  n_total = relay->n_total;
-  relay->pending = FALSE;
-  stopped = relay->stopped;
-  g_mutex_unlock (&relay->lock);
-
-  if (self != NULL && !stopped)
-    show_progress (self, session_id, step, artifact, n_done, n_total);
-  return G_SOURCE_REMOVE;
-}
-
-/* The worker thread: a copy of the report, and an idle unless one is already on its way. */
-static void
-on_export_progress (const LoomExportProgress *progress,
-                    gpointer                  user_data)
-{
-  ProgressRelay *relay = user_data;
-  gboolean       schedule;
-
-  g_mutex_lock (&relay->lock);
-  g_free (relay->session_id);
-  relay->session_id = g_strdup (progress->session_id);
-  g_free (relay->step);
-  relay->step = g_strdup (progress->step);
-  g_free (relay->artifact);
-  relay->artifact = g_strdup (progress->artifact);
-  relay->n_done = progress->n_artifacts_done;
-  relay->n_total = progress->n_artifacts_total;
-  schedule = !relay->pending;
-  relay->pending = TRUE;
-  g_mutex_unlock (&relay->lock);
-
-  if (schedule)
-    g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT_IDLE, progress_relay_deliver,
-                                g_atomic_rc_box_acquire (relay),
-                                (GDestroyNotify)progress_relay_unref);
-}
-
-static void
-progress_relay_stop (ProgressRelay *relay)
-{
-  g_mutex_lock (&relay->lock);
-  relay->stopped = TRUE;
-  g_mutex_unlock (&relay->lock);
-}
 
 /* ——— Pages and buttons ——— */
 
@@ -367,6 +253,15 @@ show_progress (LoomExportAssistant *self,
       gtk_progress_bar_set_fraction (self->artifact_bar, MIN (1.0, (double)n_done / n_total));
       gtk_label_set_text (self->artifact_label, text);
     }
+}
+
+/* The latest report of the export's worker, relayed to the main thread. */
+static void
+on_export_progress (GObject                  *target,
+                    const LoomExportProgress *progress)
+{
+  show_progress (LOOM_EXPORT_ASSISTANT (target), progress->session_id, progress->step,
+                 progress->artifact, progress->n_artifacts_done, progress->n_artifacts_total);
 }
 
 static void
@@ -571,8 +466,8 @@ export_stopped (LoomExportAssistant *self)
 {
   if (self->relay != NULL)
     {
-      progress_relay_stop (self->relay);
-      g_clear_pointer (&self->relay, progress_relay_unref);
+      loom_export_relay_stop (self->relay);
+      g_clear_pointer (&self->relay, loom_export_relay_unref);
     }
   g_clear_object (&self->cancellable);
   set_running (self, FALSE);
@@ -615,7 +510,7 @@ on_exported_cb (GObject      *object,
   /* The main window took the assistant with it: nothing is left to show the rest on. */
   if (self->disposed)
     {
-      progress_relay_stop (self->relay);
+      loom_export_relay_stop (self->relay);
       set_running (self, FALSE);
       return;
     }
@@ -665,9 +560,8 @@ start_export (LoomExportAssistant *self)
   self->options.detail = loom_export_assistant_get_detail (self);
   self->options.mode = loom_export_assistant_get_mode (self);
   self->options.budget = (guint)gtk_spin_button_get_value_as_int (self->budget_spin);
-  self->relay = progress_relay_new (self);
-  self->options.progress = on_export_progress;
-  self->options.progress_data = self->relay;
+  self->relay = loom_export_relay_new (G_OBJECT (self), on_export_progress);
+  loom_export_relay_attach (self->relay, &self->options);
 
   self->cancellable = g_cancellable_new ();
   self->cancelled = FALSE;
@@ -882,8 +776,8 @@ loom_export_assistant_finalize (GObject *object)
 
   if (self->relay != NULL)
     {
-      progress_relay_stop (self->relay);
-      g_clear_pointer (&self->relay, progress_relay_unref);
+      loom_export_relay_stop (self->relay);
+      g_clear_pointer (&self->relay, loom_export_relay_unref);
     }
   g_clear_object (&self->cancellable);
   g_clear_object (&self->store);
