@@ -18,7 +18,10 @@ struct _LoomPreferencesWindow
   GSettings *settings;
 
   GtkSpinButton        *archive_after_days_spin;
+  GtkWidget            *clear_export_folder_button;
   AdwComboRow          *color_scheme_row;
+  AdwActionRow         *export_folder_row;
+  GtkFileChooserNative *export_folder_chooser;
   AdwPreferencesGroup  *extra_folders_group;
   GPtrArray            *extra_folder_rows; /* the rows added to extra_folders_group */
   GtkFileChooserNative *folder_chooser;
@@ -188,6 +191,64 @@ add_folder_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->folder_chooser));
 }
 
+/* ——— The export folder: the one the export assistant offers first ——— */
+
+static void
+update_export_folder (LoomPreferencesWindow *self)
+{
+  g_autofree char *folder = g_settings_get_string (self->settings, "export-folder");
+  g_autofree char *escaped = g_markup_escape_text (folder, -1);
+
+  adw_action_row_set_subtitle (self->export_folder_row,
+                               folder[0] != '\0' ? escaped : _ ("Chosen at each export"));
+  gtk_widget_set_visible (self->clear_export_folder_button, folder[0] != '\0');
+}
+
+static void
+on_export_folder_chosen (LoomPreferencesWindow *self,
+                         int                    response,
+                         GtkFileChooserNative  *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) folder = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = folder ? g_file_get_path (folder) : NULL;
+
+      if (path != NULL)
+        g_settings_set_string (self->settings, "export-folder", path);
+    }
+  g_clear_object (&self->export_folder_chooser);
+}
+
+static void
+choose_export_folder_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  LoomPreferencesWindow *self = LOOM_PREFERENCES_WINDOW (widget);
+
+  if (self->export_folder_chooser != NULL)
+    return;
+
+  self->export_folder_chooser = gtk_file_chooser_native_new (_ ("Export To"), GTK_WINDOW (self),
+                                                             GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                                             _ ("_Select"), _ ("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_folder_chooser), TRUE);
+  g_signal_connect_object (self->export_folder_chooser, "response",
+                           G_CALLBACK (on_export_folder_chosen), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_folder_chooser));
+}
+
+static void
+clear_export_folder_action (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *parameter)
+{
+  LoomPreferencesWindow *self = LOOM_PREFERENCES_WINDOW (widget);
+
+  g_settings_set_string (self->settings, "export-folder", "");
+}
+
 static void
 loom_preferences_window_constructed (GObject *object)
 {
@@ -214,6 +275,10 @@ loom_preferences_window_constructed (GObject *object)
   g_signal_connect_object (self->settings, "changed::extra-source-folders",
                            G_CALLBACK (on_extra_folders_changed), self, G_CONNECT_SWAPPED);
   rebuild_extra_folders (self);
+
+  g_signal_connect_object (self->settings, "changed::export-folder",
+                           G_CALLBACK (update_export_folder), self, G_CONNECT_SWAPPED);
+  update_export_folder (self);
 }
 
 static void
@@ -224,6 +289,9 @@ loom_preferences_window_dispose (GObject *object)
   if (self->folder_chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->folder_chooser));
   g_clear_object (&self->folder_chooser);
+  if (self->export_folder_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_folder_chooser));
+  g_clear_object (&self->export_folder_chooser);
   gtk_widget_dispose_template (GTK_WIDGET (self), LOOM_TYPE_PREFERENCES_WINDOW);
   g_clear_pointer (&self->extra_folder_rows, g_ptr_array_unref);
   g_clear_object (&self->settings);
@@ -292,7 +360,9 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
                                                              "loom-preferences-window.ui");
   BIND_CHILD (archive_after_days_spin);
+  BIND_CHILD (clear_export_folder_button);
   BIND_CHILD (color_scheme_row);
+  BIND_CHILD (export_folder_row);
   BIND_CHILD (extra_folders_group);
   BIND_CHILD (redact_secrets_switch);
   BIND_CHILD (show_reasoning_switch);
@@ -303,6 +373,10 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "preferences.add-folder", NULL, add_folder_action);
   gtk_widget_class_install_action (widget_class, "preferences.remove-folder", "s",
                                    remove_folder_action);
+  gtk_widget_class_install_action (widget_class, "preferences.choose-export-folder", NULL,
+                                   choose_export_folder_action);
+  gtk_widget_class_install_action (widget_class, "preferences.clear-export-folder", NULL,
+                                   clear_export_folder_action);
 }
 
 static void

@@ -102,6 +102,7 @@ build_context_menu (LoomSessionList *self)
   g_menu_append (file, _ ("_Move to…"), "session.move-to");
   g_menu_append (file, all_archived ? _ ("Restore from _Archive") : _ ("_Archive"),
                  "session.archive");
+  g_menu_append (source, _ ("_Export…"), "win.export-sessions");
   g_menu_append (source, _ ("_Open Source Folder"), "session.open-source-folder");
   g_menu_append (remove, all_trashed ? _ ("Restore from _Trash") : _ ("Move to _Trash"),
                  "session.trash");

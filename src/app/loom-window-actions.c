@@ -1125,6 +1125,7 @@ loom_window_actions_class_init (GtkWidgetClass *widget_class)
                                    session_open_source_folder_action);
   gtk_widget_class_install_action (widget_class, "win.empty-trash", NULL, empty_trash_action);
   loom_window_folder_actions_class_init (widget_class);
+  loom_window_export_class_init (widget_class);
 }
 
 static guint
@@ -1174,4 +1175,5 @@ loom_window_actions_update (LoomWindow *self)
   gtk_widget_action_set_enabled (widget, "session.open-source-folder", source_folder != NULL);
   gtk_widget_action_set_enabled (widget, "win.empty-trash", has_store && trash_count (self) > 0);
   loom_window_folder_actions_update (self);
+  loom_window_export_update (self);
 }

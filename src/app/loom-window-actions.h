@@ -3,7 +3,7 @@
  * Installed on LoomWindow's class: session.rename, session.copy-rename-command, session.pin,
  * session.archive, session.trash, session.delete, session.move-to (opens "Move to…"),
  * session.move-to-folder (x: a folder id, 0 for no folder), session.open-source-folder,
- * win.empty-trash, and the folder actions of loom-window-folder-actions.c: folder.new,
+ * win.empty-trash, win.export-sessions (loom-window-export.c), and the folder actions of loom-window-folder-actions.c: folder.new,
  * folder.rename (x), folder.delete (x), folder.move-up (x) and folder.move-down (x). The session
  * actions act on loom_window_get_selected_sessions(). Their writes land after the action
  * returns (loom_window_has_pending_writes()).

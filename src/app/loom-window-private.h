@@ -3,7 +3,8 @@
  * The window is split by concern: loom-window.c composes the panes and follows the selection,
  * loom-window-import.c shows the background imports and runs the imports the user asks for
  * (a folder, the sample history), loom-window-actions.c holds the session actions and
- * loom-window-folder-actions.c the folder actions. Every store write goes through
+ * loom-window-folder-actions.c the folder actions, loom-window-export.c the way to the export
+ * assistant. Every store write goes through
  * loom-store-async.h, so that the UI thread never waits for the store's write lock.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -105,6 +106,11 @@ void  loom_window_folder_actions_update (LoomWindow *self);
 /* The name of the folder with @folder_id, or NULL when there is none. */
 char *loom_window_dup_folder_name (LoomWindow *self,
                                    gint64      folder_id);
+
+/* loom-window-export.c: win.export-sessions (Ctrl+E) opens the export assistant on the
+ * selected sessions; the update enables it while there are some. */
+void loom_window_export_class_init (GtkWidgetClass *widget_class);
+void loom_window_export_update (LoomWindow *self);
 
 /* loom-window-import.c */
 void loom_window_import_class_init (GtkWidgetClass *widget_class);

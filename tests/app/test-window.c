@@ -280,10 +280,13 @@ shell_body (Fixture *fixture)
   g_assert_cmpuint (combo_rows->len, ==, 1);
   style_row = combo_rows->pdata[0];
   g_assert_cmpuint (adw_combo_row_get_selected (style_row), ==, 1);
-  /* Settings for features that do not exist yet (archive sweeps, export) are not offered. */
+  /* Settings for features that do not exist yet (archive sweeps) are not offered; the export's
+   * are: its default mode and the folder the assistant offers first. */
   {
     g_autoptr (GPtrArray)
       rows = loom_ui_test_find_visible (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW);
+    AdwActionRow *export_folder_row = NULL;
+    gboolean      redact_row = FALSE;
 
     g_assert_cmpuint (rows->len, >, 0);
     for (guint i = 0; i < rows->len; i++)
@@ -291,10 +294,32 @@ shell_body (Fixture *fixture)
         const char *title = adw_preferences_row_get_title (rows->pdata[i]);
 
         g_assert_null (strstr (title, "Archive"));
-        g_assert_null (strstr (title, "Redact"));
+        redact_row |= g_str_equal (title, "Redact _Secrets");
+        if (g_str_equal (title, "Export _Folder"))
+          export_folder_row = rows->pdata[i];
       }
+    g_assert_true (redact_row);
+    g_assert_nonnull (export_folder_row);
+    g_assert_cmpstr (adw_action_row_get_subtitle (export_folder_row), ==, "Chosen at each export");
+    loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "preferences");
+
+    /* A remembered folder is shown, and forgotten by its button. */
+    {
+      g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+      g_autofree char *saved = NULL;
+
+      g_settings_set_string (settings, "export-folder", "/srv/backups/agents");
+      loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+      g_assert_cmpstr (adw_action_row_get_subtitle (export_folder_row), ==, "/srv/backups/agents");
+      loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "preferences-export-folder");
+      g_assert_true (
+        gtk_widget_activate_action (GTK_WIDGET (dialog), "preferences.clear-export-folder", NULL));
+      saved = g_settings_get_string (settings, "export-folder");
+      g_assert_cmpstr (saved, ==, "");
+      g_assert_cmpstr (adw_action_row_get_subtitle (export_folder_row), ==,
+                       "Chosen at each export");
+    }
   }
-  loom_ui_test_save_screenshot (GTK_WIDGET (dialog), "preferences");
   adw_combo_row_set_selected (style_row, 2);
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
   adw_combo_row_set_selected (style_row, 1);
