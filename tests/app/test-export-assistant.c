@@ -733,14 +733,34 @@ test_remember_folder (Fixture      *fixture,
   fixture_run (fixture, remember_body);
 }
 
-/* Compact, with its budget: a package when the core writes it, else the refusal shown on the
- * result page with the core's message and nothing left on disk. */
+/* The manifest of the one package in @dest. */
+static JsonObject *
+read_only_manifest (const char *dest)
+{
+  g_autoptr (GDir) handle = g_dir_open (dest, 0, NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *manifest = NULL;
+  const char      *name;
+
+  g_assert_nonnull (handle);
+  name = g_dir_read_name (handle);
+  g_assert_nonnull (name);
+  g_assert_null (g_dir_read_name (handle));
+  manifest = g_build_filename (dest, name, "manifest.json", NULL);
+  json_parser_load_from_file (parser, manifest, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* Compact, with the budget the person set: the package says both. */
 static void
 compact_body (Fixture *fixture)
 {
   LoomExportAssistant *assistant;
   GtkWidget           *widget;
   GtkWidget           *spin;
+  g_autoptr (JsonObject) manifest = NULL;
 
   select_sessions (fixture, 1);
   assistant = open_assistant (fixture);
@@ -761,29 +781,53 @@ compact_body (Fixture *fixture)
   activate (assistant, "assistant.export");
   wait_for_page (assistant, "result");
 
-  if (assert_only_packages (fixture->dest, NULL, NULL) == 0)
-    {
-      g_assert_nonnull (
-        loom_ui_test_find_visible_label (widget, "The Session Could Not Be Exported"));
-      g_assert_null (loom_ui_test_find_visible_button_labelled (widget, "_Open Folder"));
-      save_page_screenshots (fixture, assistant, "export-result-failed");
-
-      /* Back offers the choices again: another mode writes the package. */
-      activate (assistant, "assistant.back");
-      g_assert_cmpstr (loom_export_assistant_get_page (assistant), ==, "destination");
-      activate (assistant, "assistant.back");
-      loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_FULL);
-      activate (assistant, "assistant.next");
-      activate (assistant, "assistant.export");
-      wait_for_page (assistant, "result");
-      g_assert_cmpuint (assert_only_packages (fixture->dest, NULL, NULL), ==, 1);
-      g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Session Exported"));
-    }
-  else
-    {
-      g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Session Exported"));
-    }
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Session Exported"));
+  manifest = read_only_manifest (fixture->dest);
+  g_assert_cmpstr (json_object_get_string_member (manifest, "mode"), ==, "compact");
+  g_assert_cmpint (json_object_get_int_member (manifest, "budget"), ==, 16000);
   close_assistant (assistant);
+}
+
+/* A destination gone between choosing it and exporting: the result page says so with the
+ * core's message, nothing is written, and Back offers the choices again. */
+static void
+failed_body (Fixture *fixture)
+{
+  g_autofree char     *gone = g_build_filename (fixture->dir, "gone", NULL);
+  LoomExportAssistant *assistant;
+  GtkWidget           *widget;
+
+  g_assert_cmpint (g_mkdir (gone, 0700), ==, 0);
+  select_sessions (fixture, 1);
+  assistant = open_assistant (fixture);
+  widget = GTK_WIDGET (assistant);
+  activate (assistant, "assistant.next");
+  activate (assistant, "assistant.next");
+  loom_export_assistant_set_destination (assistant, gone);
+  g_assert_cmpint (g_rmdir (gone), ==, 0);
+  activate (assistant, "assistant.export");
+  wait_for_page (assistant, "result");
+
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "The Session Could Not Be Exported"));
+  g_assert_null (loom_ui_test_find_visible_button_labelled (widget, "_Open Folder"));
+  g_assert_false (g_file_test (gone, G_FILE_TEST_EXISTS));
+  save_page_screenshots (fixture, assistant, "export-result-failed");
+
+  activate (assistant, "assistant.back");
+  g_assert_cmpstr (loom_export_assistant_get_page (assistant), ==, "destination");
+  loom_export_assistant_set_destination (assistant, fixture->dest);
+  activate (assistant, "assistant.export");
+  wait_for_page (assistant, "result");
+  g_assert_cmpuint (assert_only_packages (fixture->dest, NULL, NULL), ==, 1);
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Session Exported"));
+  close_assistant (assistant);
+}
+
+static void
+test_failed (Fixture      *fixture,
+             gconstpointer user_data)
+{
+  fixture_run (fixture, failed_body);
 }
 
 static void
@@ -979,6 +1023,7 @@ main (int   argc,
   ADD ("default-mode", test_default_mode);
   ADD ("remember-folder", test_remember_folder);
   ADD ("compact", test_compact);
+  ADD ("failed", test_failed);
   g_test_add ("/app/export-assistant/artifacts", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
               test_artifacts, fixture_tear_down);
 
