@@ -1,5 +1,5 @@
 /* loom-window-import.c — imports as the window shows them: the background imports of the source
- * watcher, and the imports the user asks for (a folder, the sample history).
+ * watcher, and the imports the user asks for (a folder, a package, the sample history).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "loom-import.h"
+#include "loom-package-import.h"
 #include "loom-import-problems-window.h"
 #include "loom-search-results.h"
 #include "loom-window-private.h"
@@ -493,6 +494,63 @@ loom_window_start_import (LoomWindow *self,
                          user_import_cb, import);
 }
 
+/* A package (loom-package-import.h) chosen in "Import Folder…": verified whole, then its
+ * session and its sub-agents' written back, as `loom import PACKAGE_DIR` does. */
+static void
+package_import_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr (UserImport) import = user_data;
+  g_autoptr (LoomPackageImportResult) imported = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *escaped = NULL;
+  LoomWindow      *self = import->window;
+
+  imported = loom_import_package_finish (LOOM_STORE (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      !gtk_widget_get_visible (GTK_WIDGET (self)) || self->store == NULL)
+    return;
+
+  loom_window_set_user_import_running (self, FALSE);
+  if (imported == NULL)
+    {
+      /* The refusal names the file that did not verify: the person may have a good copy. */
+      loom_window_show_error (self, _ ("Could not import the package"), error);
+      return;
+    }
+
+  loom_window_reload (self);
+  if (imported->already_stored)
+    title = g_strdup_printf (_ ("“%s” is already in your history"), imported->title);
+  else if (imported->n_subagents > 0)
+    title = g_strdup_printf (
+      ngettext ("Imported “%s” and %'u sub-agent’s session from its package",
+                "Imported “%s” and %'u sub-agents’ sessions from its package",
+                imported->n_subagents),
+      imported->title, imported->n_subagents);
+  else
+    title = g_strdup_printf (_ ("Imported “%s” from its package"), imported->title);
+  escaped = g_markup_escape_text (title, -1);
+  loom_window_add_toast (self, adw_toast_new (escaped));
+}
+
+static void
+loom_window_start_package_import (LoomWindow *self,
+                                  const char *path)
+{
+  UserImport *import = g_new0 (UserImport, 1);
+
+  import->window = g_object_ref (self);
+  import->name = g_filename_display_basename (path);
+  if (self->import_cancellable == NULL)
+    self->import_cancellable = g_cancellable_new ();
+  loom_window_set_user_import_running (self, TRUE);
+  loom_import_package_async (self->store, path, self->import_cancellable, package_import_cb,
+                             import);
+}
+
 static void
 on_folder_chosen_cb (LoomWindow           *self,
                      int                   response,
@@ -517,7 +575,11 @@ on_folder_chosen_cb (LoomWindow           *self,
       return;
     }
 
-  loom_window_start_import (self, path, FALSE);
+  /* A folder holding a manifest is a package, as for `loom import`. */
+  if (loom_package_looks_like_package (path))
+    loom_window_start_package_import (self, path);
+  else
+    loom_window_start_import (self, path, FALSE);
 }
 
 static void

@@ -17,6 +17,7 @@
 
 #include "loom-application.h"
 #include "loom-core.h"
+#include "loom-export.h"
 #include "loom-import.h"
 #include "loom-import-problems-window.h"
 #include "loom-session-details.h"
@@ -344,6 +345,81 @@ import_folder (GtkWidget  *window,
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
 }
 
+/* A package of a session with sub-agents, exported from a store of its own: the window's store
+ * does not have it. Sets @title to its title and @n_subagents to its sub-agents. */
+static char *
+export_package (Fixture *fixture,
+                char   **title,
+                guint   *n_subagents)
+{
+  g_autofree char *db = g_build_filename (fixture->dir, "other.db", NULL);
+  g_autofree char *dest = g_build_filename (fixture->dir, "packages", NULL);
+  g_autofree char *claude = fixture_path ("claude");
+  g_autofree char *folder = g_build_filename (claude, "v2.1-progress", NULL);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomExportResult) result = NULL;
+  g_autoptr (LoomSession) session = NULL;
+  g_autoptr (GListModel) sessions = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomImportOptions options = { NULL, (const char *const[]){ folder, NULL } };
+  LoomSessionQuery  query = LOOM_SESSION_QUERY_INIT;
+
+  store = loom_store_open (db, &error);
+  g_assert_no_error (error);
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  sessions = loom_store_list_sessions (store, &query, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; session == NULL && i < g_list_model_get_n_items (sessions); i++)
+    {
+      g_autoptr (LoomSession) candidate = g_list_model_get_item (sessions, i);
+
+      if (loom_session_get_record (candidate)->parent_uuid == NULL)
+        session = g_steal_pointer (&candidate);
+    }
+  g_assert_nonnull (session);
+  g_assert_cmpint (g_mkdir (dest, 0700), ==, 0);
+  g_assert_true (loom_export_session (store, loom_session_get_uuid (session), dest, NULL, &result,
+                                      NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->n_subagents, >, 0);
+  *title = g_strdup (loom_session_get_title (session));
+  *n_subagents = result->n_subagents;
+  return g_strdup (result->path);
+}
+
+/* A package chosen in "Import Folder…" is imported back, its sub-agents with it; chosen again,
+ * it changes nothing and says so. */
+static void
+import_package (Fixture *fixture)
+{
+  GtkWidget       *window = GTK_WIDGET (fixture->window);
+  LoomStore       *store = loom_window_get_store (fixture->window);
+  g_autofree char *title = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *again = NULL;
+  guint            n_subagents = 0;
+  guint            n_before = count_sessions (store, LOOM_COLLECTION_EVERYTHING);
+  g_autofree char *package = export_package (fixture, &title, &n_subagents);
+
+  import_folder (window, package, NULL);
+  expected = g_strdup_printf (n_subagents == 1
+                                ? "Imported “%s” and %u sub-agent’s session from its package"
+                                : "Imported “%s” and %u sub-agents’ sessions from its package",
+                              title, n_subagents);
+  wait_for_label (window, expected);
+  g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==,
+                    n_before + 1 + n_subagents);
+  loom_ui_test_save_screenshot (window, "import-package-done");
+
+  import_folder (window, package, NULL);
+  again = g_strdup_printf ("“%s” is already in your history", title);
+  wait_for_label (window, again);
+  g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==,
+                    n_before + 1 + n_subagents);
+}
+
 static void
 first_run_body (Fixture *fixture)
 {
@@ -387,6 +463,8 @@ first_run_body (Fixture *fixture)
   wait_for_label (window, "Imported 5 sessions from “gemini”");
   g_assert_cmpuint (count_sessions (store, LOOM_COLLECTION_EVERYTHING), ==, N_SAMPLE_SESSIONS + 5);
   loom_ui_test_save_screenshot (window, "import-folder-done");
+
+  import_package (fixture);
 }
 
 /* Whether a button for @action is on screen somewhere in @root. */
