@@ -245,11 +245,14 @@ test_fixtures (Fixture      *f,
             g_autofree char *linked = g_strdup_printf ("Session %s: [its conversation]",
                                                        child_uuid);
             g_autofree char *named = g_strdup_printf ("(session %.8s)\n", child_uuid);
+            /* Named by its session's title (its start: a long one is cut on the line). */
+            g_autofree char *titled = g_utf8_substring (loom_session_get_title (child), 0, 20);
 
             if (strstr (full_text, linked) == NULL)
               continue;
-            g_assert_nonnull (strstr (text, " Sub-agent "));
+            g_assert_nonnull (strstr (text, " Sub-agent"));
             g_assert_nonnull (strstr (text, named));
+            g_assert_nonnull (strstr (text, titled));
             n_linked++;
           }
       }

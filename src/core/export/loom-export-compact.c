@@ -366,18 +366,25 @@ load_texts (Compact          *c,
         g_autofree char *outcome = one_line (output, SUMMARY_TOKENS);
         const char      *child = loom_timeline_model_item_get_child_uuid (item);
 
+        g_autoptr (LoomSession) session = NULL;
+
+        /* Its session's title is its task in a line (a Codex sub-agent's record holds no
+         * prompt: the spawning call before it does); else the prompt its record holds. */
+        if (child != NULL)
+          session = loom_store_get_session (c->store, child, NULL);
         payload = read_payload (c, data->id);
-        prompt = loom_timeline_format_subagent_prompt (payload);
+        prompt = session != NULL ? g_strdup (loom_session_get_title (session))
+                                 : loom_timeline_format_subagent_prompt (payload);
         task = clean (c, prompt != NULL ? prompt : data->text, FALSE);
         summary = one_line (task, SUMMARY_TOKENS);
-        what = clean (c, data->tool_name != NULL ? data->tool_name : "agent", FALSE);
-        name = one_line (what, LINE_TOKENS);
+        what = data->tool_name != NULL ? clean (c, data->tool_name, FALSE) : NULL;
+        name = what != NULL ? one_line (what, LINE_TOKENS) : NULL;
         /* One line: its own package is not in a compact one. */
         t->label = g_strdup_printf (
-          "#%u Sub-agent %s%s%s%s%s%s%.8s%s\n\n", number, name != NULL ? name : "agent",
-          summary != NULL ? ": " : "", summary != NULL ? summary : "", outcome != NULL ? " → " : "",
-          outcome != NULL ? outcome : "", child != NULL ? " (session " : "",
-          child != NULL ? child : "", child != NULL ? ")" : "");
+          "#%u Sub-agent%s%s%s%s%s%s%s%.8s%s\n\n", number, name != NULL ? " " : "",
+          name != NULL ? name : "", summary != NULL ? ": " : "", summary != NULL ? summary : "",
+          outcome != NULL ? " → " : "", outcome != NULL ? outcome : "",
+          child != NULL ? " (session " : "", child != NULL ? child : "", child != NULL ? ")" : "");
         return;
       }
 
