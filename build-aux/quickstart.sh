@@ -41,6 +41,8 @@ readonly packages=(
   libmd4c-dev
   libmd4c-html0-dev
   libsodium-dev
+  # SHA-256 with the processor's SHA instructions, for packages (src/core/model/loom-sha256.c)
+  nettle-dev
   # GdkPixbuf's SVG loader. GTK only recommends it, so --no-install-recommends leaves it out, and
   # then the icon theme skips every SVG: the app's own icons (SVG only, unlike Adwaita's, which
   # come with PNG renderings) are drawn as "image missing". tests/app/test-icons.c checks it.

@@ -472,6 +472,29 @@ test_session_artifacts (LoomTestStore *f,
       g_string_append_printf (names, "%s\n", change->name);
     }
   g_assert_cmpstr (names->str, ==, c->names);
+
+  /* The package's one walk gives both, the same. */
+  {
+    g_autoptr (GPtrArray) both_touched = NULL;
+    g_autoptr (GPtrArray) both_changes = NULL;
+    g_autofree char *both_described = NULL;
+
+    g_assert_true (loom_export_list_artifacts (f->store, loom_session_get_uuid (session), cwd,
+                                               &both_touched, &both_changes, &error));
+    g_assert_no_error (error);
+    both_described = describe_touched (both_touched);
+    g_assert_cmpstr (both_described, ==, described);
+    g_assert_cmpuint (both_changes->len, ==, changes->len);
+    for (guint i = 0; i < changes->len; i++)
+      {
+        LoomArtifactChange *a = g_ptr_array_index (changes, i);
+        LoomArtifactChange *b = g_ptr_array_index (both_changes, i);
+
+        g_assert_cmpstr (b->name, ==, a->name);
+        g_assert_cmpstr (b->diff, ==, a->diff);
+        g_assert_cmpstr (b->kind, ==, a->kind);
+      }
+  }
 }
 
 /* ——— A whole session, end to end ——— */

@@ -549,3 +549,54 @@ loom_export_list_changes (LoomStore  *store,
     return NULL;
   return g_steal_pointer (&changes);
 }
+
+/* Both, in one walk */
+
+typedef struct
+{
+  TouchedWalk *touched;
+  ChangeWalk  *changes;
+} ArtifactWalk;
+
+static gboolean
+collect_both (const LoomStoreFileEvent *event,
+              gpointer                  user_data,
+              GError                  **error)
+{
+  ArtifactWalk *walk = user_data;
+
+  return collect_touched (event, walk->touched, error) &&
+         (g_strcmp0 (event->kind, LOOM_EVENT_FILE_CHANGE) != 0 ||
+          collect_change (event, walk->changes, error));
+}
+
+gboolean
+loom_export_list_artifacts (LoomStore  *store,
+                            const char *session_id,
+                            const char *workspace_path,
+                            GPtrArray **touched,
+                            GPtrArray **changes,
+                            GError    **error)
+{
+  g_autoptr (GPtrArray)
+    paths = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_touched_path_free);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray)
+    diffs = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_artifact_change_free);
+  TouchedWalk  touched_walk = { workspace_path, paths, seen };
+  ChangeWalk   change_walk = { workspace_path, diffs, NULL, NULL, NULL };
+  ArtifactWalk walk = { &touched_walk, &change_walk };
+  gboolean     ok;
+
+  g_return_val_if_fail (LOOM_IS_STORE (store), FALSE);
+  g_return_val_if_fail (session_id != NULL, FALSE);
+  g_return_val_if_fail (touched != NULL && changes != NULL, FALSE);
+
+  ok = loom_store_foreach_file_event (store, session_id, reading_tools, collect_both, &walk, error);
+  flush_pending (&change_walk);
+  if (!ok)
+    return FALSE;
+  *touched = g_steal_pointer (&paths);
+  *changes = g_steal_pointer (&diffs);
+  return TRUE;
+}

@@ -67,4 +67,13 @@ GPtrArray *loom_export_list_changes (LoomStore  *store,
                                      const char *workspace_path,
                                      GError    **error);
 
+/* Both lists in one walk of the session's events: what a package's artifacts/ needs, its
+ * session read once instead of twice. */
+gboolean loom_export_list_artifacts (LoomStore  *store,
+                                     const char *session_id,
+                                     const char *workspace_path,
+                                     GPtrArray **touched,
+                                     GPtrArray **changes,
+                                     GError    **error);
+
 G_END_DECLS

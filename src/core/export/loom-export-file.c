@@ -9,6 +9,7 @@
 
 #include "loom-error.h"
 #include "loom-export-private.h"
+#include "loom-sha256.h"
 
 /* Large enough that a megabyte of tool output takes a few system calls, small enough that the
  * buffer is no concern beside the item being written. */
@@ -20,7 +21,7 @@ struct _LoomExportFile
   char         *name;
   GCancellable *cancellable;
   GString      *buffer;
-  GChecksum    *checksum;
+  LoomSha256   *checksum;
   guint64       size;
   char         *sha256;
 };
@@ -68,7 +69,7 @@ loom_export_file_create (int           dir_fd,
   self->name = g_strdup (name);
   self->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   self->buffer = g_string_sized_new (BUFFER_SIZE);
-  self->checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  self->checksum = loom_sha256_new ();
   return self;
 }
 
@@ -116,7 +117,7 @@ loom_export_file_write (LoomExportFile *self,
   g_return_val_if_fail (self != NULL && self->fd >= 0, FALSE);
 
   n = length < 0 ? strlen (data) : (gsize)length;
-  g_checksum_update (self->checksum, (const guchar *)data, n);
+  loom_sha256_update (self->checksum, data, n);
   self->size += n;
 
   if (self->buffer->len + n > BUFFER_SIZE && !flush (self, error))
@@ -158,7 +159,7 @@ loom_export_file_close (LoomExportFile *self,
   self->fd = -1;
   if (close (fd) != 0 && errno != EINTR)
     return set_io_error (error, errno, "write", self->name);
-  self->sha256 = g_strdup (g_checksum_get_string (self->checksum));
+  self->sha256 = g_strdup (loom_sha256_get_string (self->checksum));
   return TRUE;
 }
 
@@ -196,7 +197,7 @@ loom_export_file_free (LoomExportFile *self)
   g_free (self->name);
   g_clear_object (&self->cancellable);
   g_string_free (self->buffer, TRUE);
-  g_checksum_free (self->checksum);
+  loom_sha256_free (self->checksum);
   g_free (self->sha256);
   g_free (self);
 }

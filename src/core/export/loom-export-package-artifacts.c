@@ -433,7 +433,7 @@ loom_package_artifacts_write (LoomStore               *store,
                     &self->changes_fd, &self->made_changes, error))
     goto out;
 
-  if (!(touched = loom_export_list_touched_paths (store, uuid, cwd, error)))
+  if (!loom_export_list_artifacts (store, uuid, cwd, &touched, &changes, error))
     goto out;
   workspace_fd = open_workspace (cwd, &reason);
   for (guint i = 0; i < touched->len; i++)
@@ -455,8 +455,6 @@ loom_package_artifacts_write (LoomStore               *store,
         self->n_missing++;
     }
 
-  if (!(changes = loom_export_list_changes (store, uuid, cwd, error)))
-    goto out;
   for (guint i = 0; i < changes->len; i++)
     {
       LoomArtifactChange *change = g_steal_pointer (&changes->pdata[i]);

@@ -27,6 +27,7 @@
 
 #include "loom-error.h"
 #include "loom-safe-copy.h"
+#include "loom-sha256.h"
 
 #define CHUNK_SIZE (64 * 1024)
 
@@ -246,11 +247,11 @@ write_full (int         fd,
 /* Writes @length bytes of @data, adding them to @checksum. */
 static gboolean
 write_chunk (int         fd,
-             GChecksum  *checksum,
+             LoomSha256 *checksum,
              const char *data,
              gsize       length)
 {
-  g_checksum_update (checksum, (const guchar *)data, (gssize)length);
+  loom_sha256_update (checksum, data, length);
   return write_full (fd, data, length);
 }
 
@@ -446,7 +447,7 @@ loom_artifact_copy (int                 workspace_dirfd,
                     GCancellable       *cancellable,
                     GError            **error)
 {
-  g_autoptr (GChecksum) checksum = NULL;
+  g_autoptr (LoomSha256) checksum = NULL;
   g_autoptr (GByteArray) whole = NULL;
   g_auto (GStrv) parts = NULL;
   g_autofree char *buffer = NULL;
@@ -520,7 +521,7 @@ loom_artifact_copy (int                 workspace_dirfd,
       goto out;
     }
 
-  checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  checksum = loom_sha256_new ();
   /* A binary file is not text to rewrite: it is copied as it is, or was excluded above. */
   if (limits->transform != NULL && !out->is_binary)
     whole = g_byte_array_new ();
@@ -576,7 +577,7 @@ loom_artifact_copy (int                 workspace_dirfd,
 
   out->status = LOOM_ARTIFACT_COPIED;
   out->size = copied;
-  out->sha256 = g_strdup (g_checksum_get_string (checksum));
+  out->sha256 = g_strdup (loom_sha256_get_string (checksum));
   limits->total_size += copied;
   close_fd (&source);
   dest_walk_clear (&walk);

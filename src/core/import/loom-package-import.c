@@ -26,6 +26,7 @@
 #include "loom-json-value.h"
 #include "loom-jsonl-reader.h"
 #include "loom-package-import.h"
+#include "loom-sha256.h"
 #include "loom-store-package.h"
 #include "loom-store-writer.h"
 
@@ -273,7 +274,7 @@ verify_file (int           dir_fd,
              GCancellable *cancellable,
              GError      **error)
 {
-  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (LoomSha256) checksum = loom_sha256_new ();
   guint8  chunk[READ_CHUNK];
   guint64 total = 0;
   ssize_t n;
@@ -292,7 +293,7 @@ verify_file (int           dir_fd,
           return FALSE;
         }
       total += (guint64)n;
-      g_checksum_update (checksum, chunk, n);
+      loom_sha256_update (checksum, chunk, (gsize)n);
       if (total > (guint64)size)
         break; /* larger than listed: no need to read the rest */
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -308,7 +309,7 @@ verify_file (int           dir_fd,
                    "“%s” in the package is not the size its manifest lists: refused", path);
       return FALSE;
     }
-  if (g_ascii_strcasecmp (g_checksum_get_string (checksum), sha256) != 0)
+  if (g_ascii_strcasecmp (loom_sha256_get_string (checksum), sha256) != 0)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
                    "“%s” in the package does not match its manifest’s SHA-256: refused", path);
@@ -519,15 +520,15 @@ verify_package (int           dir_fd,
 
 typedef struct
 {
-  int        fd;
-  guint8     buffer[READ_CHUNK];
-  gsize      pos, len;
-  gboolean   eof;
-  GString   *line;
-  guint64    n_line;
-  guint64    max_line;
-  GChecksum *checksum; /* of every byte read, checked against the manifest at the end */
-  guint64    n_bytes;
+  int         fd;
+  guint8      buffer[READ_CHUNK];
+  gsize       pos, len;
+  gboolean    eof;
+  GString    *line;
+  guint64     n_line;
+  guint64     max_line;
+  LoomSha256 *checksum; /* of every byte read, checked against the manifest at the end */
+  guint64     n_bytes;
 } LineReader;
 
 /* The next line (without its newline) in reader->line: 1; 0 at the end; -1 on an error. */
@@ -557,7 +558,7 @@ next_line (LineReader *r,
           r->pos = 0;
           r->len = (gsize)n;
           r->eof = n == 0;
-          g_checksum_update (r->checksum, r->buffer, n);
+          loom_sha256_update (r->checksum, r->buffer, (gsize)n);
           r->n_bytes += (guint64)n;
           continue;
         }
@@ -865,7 +866,7 @@ check_session_data_unchanged (Import         *im,
         break;
     }
   if ((gint64)im->reader.n_bytes != m->session_size ||
-      g_strcmp0 (g_checksum_get_string (im->reader.checksum), m->session_sha256) != 0)
+      g_strcmp0 (loom_sha256_get_string (im->reader.checksum), m->session_sha256) != 0)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
                    "“session.jsonl” in the package changed while it was imported: refused");
@@ -890,7 +891,7 @@ import_tree (LoomStoreWriter         *writer,
              GError                 **error)
 {
   g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
-  g_autoptr (GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autoptr (LoomSha256) checksum = loom_sha256_new ();
   Manifest m = { 0 };
   Import   im = { 0 };
   gboolean ok = FALSE;
