@@ -426,16 +426,22 @@ loom_package_artifacts_write (LoomStore               *store,
 
   self = package_artifacts_new (package_fd);
   if (!make_folder (package_fd, ARTIFACTS_FOLDER, ARTIFACTS_FOLDER, &self->artifacts_fd,
-                    &self->made_artifacts, error) ||
+                    &self->made_artifacts, error))
+    goto out;
+  if (!loom_export_list_artifacts (store, uuid, cwd, &touched, &changes, error))
+    goto out;
+
+  /* files/ and changes/ only when something may go in them: an empty folder tells nothing
+   * the manifest does not, and costs the filesystem an inode and a block in each package. */
+  workspace_fd = open_workspace (cwd, &reason);
+  if (workspace_fd >= 0 && touched->len > 0 &&
       !make_folder (self->artifacts_fd, FILES_FOLDER, ARTIFACTS_FOLDER "/" FILES_FOLDER,
-                    &self->files_fd, &self->made_files, error) ||
+                    &self->files_fd, &self->made_files, error))
+    goto out;
+  if (changes->len > 0 &&
       !make_folder (self->artifacts_fd, CHANGES_FOLDER, ARTIFACTS_FOLDER "/" CHANGES_FOLDER,
                     &self->changes_fd, &self->made_changes, error))
     goto out;
-
-  if (!loom_export_list_artifacts (store, uuid, cwd, &touched, &changes, error))
-    goto out;
-  workspace_fd = open_workspace (cwd, &reason);
   for (guint i = 0; i < touched->len; i++)
     {
       ArtifactRecord *record = g_new0 (ArtifactRecord, 1);
