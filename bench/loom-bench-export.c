@@ -150,6 +150,7 @@ run_phase (const char *phase,
            const char *store_path,
            const char *out_dir,
            gint64      n_sessions,
+           gint64      jobs,
            gint64      repeat,
            const char *result_path)
 {
@@ -191,22 +192,31 @@ run_phase (const char *phase,
 
   start = now_s ();
   start_cpu = cpu_s ();
-  for (guint i = 0; i < uuids->len * (guint)MAX (repeat, 1); i++)
+  for (gint64 r = 0; r < MAX (repeat, 1); r++)
     {
-      g_autoptr (LoomExportResult) result = NULL;
+      LoomExportResult **results = NULL;
+      GError           **errors = NULL;
 
-      const char *uuid = uuids->pdata[i % uuids->len];
-
-      if (!loom_export_session (store, uuid, out_dir, &options, &result, NULL, &error))
+      /* As `loom sessions export ID…` does: the sessions shared out between workers. */
+      g_ptr_array_add (uuids, NULL);
+      loom_export_sessions (store, (const char *const *)uuids->pdata, out_dir, &options,
+                            (guint)jobs, &results, &errors, NULL);
+      g_ptr_array_remove_index (uuids, uuids->len - 1);
+      for (guint i = 0; i < uuids->len; i++)
         {
-          g_printerr ("Export of %s failed: %s\n", uuid, error->message);
-          sqlite3_close (db);
-          return 1;
+          if (results[i] == NULL)
+            {
+              g_printerr ("Export of %s failed: %s\n", (char *)uuids->pdata[i], errors[i]->message);
+              loom_export_results_free (results, errors, uuids->len);
+              sqlite3_close (db);
+              return 1;
+            }
+          bytes += results[i]->n_bytes;
+          files += results[i]->n_files;
+          subagents += results[i]->n_subagents;
+          artifacts += results[i]->n_artifacts + results[i]->n_artifacts_missing;
         }
-      bytes += result->n_bytes;
-      files += result->n_files;
-      subagents += result->n_subagents;
-      artifacts += result->n_artifacts + result->n_artifacts_missing;
+      loom_export_results_free (results, errors, uuids->len);
     }
   seconds = now_s () - start;
   cpu = cpu_s () - start_cpu;
@@ -239,14 +249,17 @@ spawn_phase (const char *self,
              const char *store_path,
              const char *out_dir,
              gint64      n_sessions,
+             gint64      jobs,
              const char *work_dir,
              Phase      *phase)
 {
   g_autofree char *result_path = g_strdup_printf ("%s/%s.result", work_dir, phase_name);
   g_autofree char *sessions = g_strdup_printf ("%" G_GINT64_FORMAT, n_sessions);
+  g_autofree char *jobs_text = g_strdup_printf ("%" G_GINT64_FORMAT, jobs);
   g_autoptr (GError) error = NULL;
-  const char   *argv[] = { self,       "--phase", phase_name, "--result",   result_path, "--store",
-                           store_path, "--out",   out_dir,    "--sessions", sessions,    NULL };
+  const char   *argv[] = { self,      "--phase",  phase_name, "--result", result_path,
+                           "--store", store_path, "--out",    out_dir,    "--sessions",
+                           sessions,  "--jobs",   jobs_text,  NULL };
   struct rusage usage;
   pid_t         pid;
   int           status = 0;
@@ -364,7 +377,7 @@ main (int   argc,
   g_autofree char   *out = NULL;
   g_autofree char   *self = NULL;
   g_autofree char   *work_dir = NULL;
-  gint64             n_sessions = 1000, repeat = 1;
+  gint64             n_sessions = 1000, repeat = 1, jobs = 0;
   gboolean           keep = FALSE, quick = FALSE, met = TRUE;
   const GOptionEntry entries[] = {
     { "store", 0, 0, G_OPTION_ARG_FILENAME, &store, "The store to export from (not changed)",
@@ -374,6 +387,8 @@ main (int   argc,
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &out,
       "Where the packages go (default: a new folder in $TMPDIR, removed afterwards)", "DIR" },
     { "keep", 0, 0, G_OPTION_ARG_NONE, &keep, "Keep the packages afterwards", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT64, &jobs,
+      "Packages written at a time (default: one per processor, as loom does)", "N" },
     { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
       "Generate a small corpus (loom-bench-corpus --quick), import it and benchmark that", NULL },
     { "phase", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &phase, NULL, NULL },
@@ -394,7 +409,7 @@ main (int   argc,
     }
   if (phase != NULL)
     return store != NULL && out != NULL && result != NULL
-             ? run_phase (phase, store, out, n_sessions, repeat, result)
+             ? run_phase (phase, store, out, n_sessions, jobs, repeat, result)
              : 2;
 
   if (!(self = g_file_read_link ("/proc/self/exe", &error)) ||
@@ -426,7 +441,7 @@ main (int   argc,
       Phase           *p = &phases[i];
       double           mb, rate;
 
-      if (!spawn_phase (self, phase_names[i].name, store, phase_out, n_sessions, work_dir, p))
+      if (!spawn_phase (self, phase_names[i].name, store, phase_out, n_sessions, jobs, work_dir, p))
         {
           met = FALSE;
           continue;

@@ -55,11 +55,14 @@ loom_cli_sessions_export (LoomCli *cli,
   g_autoptr (GOptionContext) context = g_option_context_new (_ ("ID…"));
   g_autoptr (JsonBuilder) packages = json_builder_new ();
   g_autoptr (JsonBuilder) failed = json_builder_new ();
-  g_autofree char   *to = NULL;
-  g_autofree char   *detail = NULL;
-  g_autofree char   *mode = NULL;
-  g_autofree char   *budget = NULL;
-  LoomExportOptions  options = LOOM_EXPORT_OPTIONS_INIT;
+  g_autofree char  *to = NULL;
+  g_autofree char  *detail = NULL;
+  g_autofree char  *mode = NULL;
+  g_autofree char  *budget = NULL;
+  LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
+  g_autoptr (GPtrArray) ids = g_ptr_array_new ();
+  LoomExportResult **results = NULL;
+  GError           **errors = NULL;
   gboolean           json = FALSE;
   guint              n_failed = 0;
   LoomStore         *store;
@@ -117,19 +120,25 @@ loom_cli_sessions_export (LoomCli *cli,
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
 
+  /* One package per session, as many at a time as there are processors; told in the order
+   * given. */
+  for (int i = 1; i < argc; i++)
+    g_ptr_array_add (ids, argv[i]);
+  g_ptr_array_add (ids, NULL);
+  loom_export_sessions (store, (const char *const *)ids->pdata, to, &options, 0, &results, &errors,
+                        NULL);
   json_builder_begin_array (packages);
   json_builder_begin_array (failed);
   for (int i = 1; i < argc; i++)
     {
-      g_autoptr (LoomExportResult) result = NULL;
-      g_autoptr (GError) error = NULL;
+      const LoomExportResult *result = results[i - 1];
 
-      if (!loom_export_session (store, argv[i], to, &options, &result, NULL, &error))
+      if (result == NULL)
         {
           n_failed++;
-          add_failure (failed, argv[i], error);
+          add_failure (failed, argv[i], errors[i - 1]);
           if (!json)
-            loom_cli_fail (error);
+            loom_cli_fail (errors[i - 1]);
           continue;
         }
       add_package (packages, result);
@@ -137,6 +146,7 @@ loom_cli_sessions_export (LoomCli *cli,
         printf (_ ("%.8s  %s  (%u files, %" G_GUINT64_FORMAT " bytes)\n"), result->session_id,
                 result->path, result->n_files, result->n_bytes);
     }
+  loom_export_results_free (results, errors, (guint)argc - 1);
   json_builder_end_array (packages);
   json_builder_end_array (failed);
 

@@ -911,6 +911,59 @@ test_async (Fixture      *f,
     }
 }
 
+/* Several sessions at once, on two and on four workers: a package each, every one verifying,
+ * told in the order given; the same session twice gets two packages; an unknown id fails
+ * alone. */
+static void
+test_batch (Fixture      *f,
+            gconstpointer data)
+{
+  static const guint workers[] = { 2, 4 };
+  g_autoptr (GListModel) sessions = NULL;
+
+  import_all_fixtures (f);
+  sessions = list_sessions (f);
+  for (guint w = 0; w < G_N_ELEMENTS (workers); w++)
+    {
+      g_autofree char *dest = g_strdup_printf ("%s/batch-%u", f->base.dir, workers[w]);
+      g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GHashTable) paths = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr (GPtrArray) names = NULL;
+      LoomExportResult **results = NULL;
+      GError           **errors = NULL;
+      guint              n_sessions = g_list_model_get_n_items (sessions);
+      guint              n_ids;
+
+      g_assert_no_errno (g_mkdir (dest, 0700));
+      for (guint i = 0; i < n_sessions; i++)
+        {
+          g_autoptr (LoomSession) session = g_list_model_get_item (sessions, i);
+
+          g_ptr_array_add (ids, g_strdup (loom_session_get_uuid (session)));
+        }
+      g_ptr_array_add (ids, g_strdup (ids->pdata[0]));
+      g_ptr_array_add (ids, g_strdup ("ffffffff-no-such-session"));
+      n_ids = ids->len;
+      g_ptr_array_add (ids, NULL);
+
+      loom_export_sessions (f->base.store, (const char *const *)ids->pdata, dest, NULL, workers[w],
+                            &results, &errors, NULL);
+      for (guint i = 0; i < n_ids - 1; i++)
+        {
+          g_assert_no_error (errors[i]);
+          g_assert_nonnull (results[i]);
+          g_assert_cmpstr (results[i]->session_id, ==, ids->pdata[i]);
+          g_assert_cmpuint (assert_manifest_verifies (results[i]->path), ==, results[i]->n_bytes);
+          g_assert_true (g_hash_table_add (paths, results[i]->path));
+        }
+      g_assert_null (results[n_ids - 1]);
+      g_assert_error (errors[n_ids - 1], LOOM_ERROR, LOOM_ERROR_NOT_FOUND);
+      names = list_dir (dest);
+      g_assert_cmpuint (names->len, ==, n_ids - 1);
+      loom_export_results_free (results, errors, n_ids);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -930,6 +983,7 @@ main (int    argc,
   ADD ("/export/failed-write", test_failed_write);
   ADD ("/export/destination", test_destination);
   ADD ("/export/async", test_async);
+  ADD ("/export/batch", test_batch);
 #undef ADD
 
   return g_test_run ();

@@ -156,6 +156,25 @@ gboolean loom_export_session (LoomStore               *store,
                               GCancellable            *cancellable,
                               GError                 **error);
 
+/* Exports each of @session_ids (NULL-terminated) as loom_export_session () does, @n_workers at
+ * a time (0: one per processor), each worker on a connection of its own to @store's file, and
+ * returns when all are done. Sets @results and @errors to arrays of as many entries, in the
+ * order of @session_ids: a result, or NULL and its error. Free them with
+ * loom_export_results_free (). @options' progress function, if any, is called from the
+ * workers, at the same time from several. Blocks: call it from the CLI or a worker. */
+void loom_export_sessions (LoomStore               *store,
+                           const char *const       *session_ids,
+                           const char              *destination_dir,
+                           const LoomExportOptions *options,
+                           guint                    n_workers,
+                           LoomExportResult      ***results,
+                           GError                ***errors,
+                           GCancellable            *cancellable);
+/* Frees what loom_export_sessions () returned for @n_sessions sessions. */
+void loom_export_results_free (LoomExportResult **results,
+                               GError           **errors,
+                               guint              n_sessions);
+
 /* The same in a GTask thread, on a connection of its own to @store's file. */
 void              loom_export_session_async (LoomStore               *store,
                                              const char              *session_id,

@@ -28,12 +28,14 @@ loom_store_foreach_file_event (LoomStore             *self,
   if (!(rowid = loom_store_resolve_session (self, session_id, error)))
     return FALSE;
 
-  /* A file change's result is looked up by its call id (the events_call index): Claude Code
-   * keeps the line-numbered patch and whether a write created the file there. */
+  /* A file change's result is looked up by its call id: Claude Code keeps the line-numbered
+   * patch and whether a write created the file there. INDEXED BY, because for "ORDER BY seq"
+   * SQLite otherwise walks the whole session's events_session for each change (a session of
+   * 2,461 events and 234 changes took 60 ms so, and nothing with events_call). */
   g_string_append (
     sql, "SELECT e.seq, e.kind, e.tool_name, e.call_id, e.path, e.change_kind, e.payload,"
          "  CASE WHEN e.kind = '" LOOM_EVENT_FILE_CHANGE "' AND e.call_id IS NOT NULL"
-         "  THEN (SELECT r.payload FROM events r"
+         "  THEN (SELECT r.payload FROM events r INDEXED BY events_call"
          "        WHERE r.session_id = e.session_id AND r.call_id = e.call_id"
          "          AND r.kind = '" LOOM_EVENT_TOOL_RESULT "'"
          "        ORDER BY r.seq LIMIT 1) END"

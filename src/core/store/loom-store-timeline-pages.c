@@ -437,7 +437,9 @@ result_agent_id (LoomStore  *self,
                  const char *call_id,
                  GError    **error)
 {
-  static const char sql[] = "SELECT payload FROM events WHERE session_id = ?1 AND call_id = ?2"
+  /* INDEXED BY: for "ORDER BY seq", SQLite would walk the session's events instead. */
+  static const char sql[] = "SELECT payload FROM events INDEXED BY events_call"
+                            " WHERE session_id = ?1 AND call_id = ?2"
                             "  AND kind = 'tool_result' ORDER BY seq LIMIT 1";
   g_autoptr (LoomJsonDoc) doc = loom_json_doc_new ();
   g_autofree char *payload = NULL;
