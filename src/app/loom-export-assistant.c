@@ -29,6 +29,7 @@ struct _LoomExportAssistant
   LoomExportOptions     options;
   GCancellable         *cancellable;
   LoomExportRelay      *relay;
+  char                 *hold_step;    /* tests: where the export waits */
   guint                 next_session; /* the index of the session being written */
   GPtrArray            *results;      /* LoomExportResult, of the packages written */
   GPtrArray            *failures;     /* char *: a title, then its error message, … */
@@ -561,6 +562,7 @@ start_export (LoomExportAssistant *self)
   self->options.mode = loom_export_assistant_get_mode (self);
   self->options.budget = (guint)gtk_spin_button_get_value_as_int (self->budget_spin);
   self->relay = loom_export_relay_new (G_OBJECT (self), on_export_progress);
+  loom_export_relay_hold (self->relay, self->hold_step);
   loom_export_relay_attach (self->relay, &self->options);
 
   self->cancellable = g_cancellable_new ();
@@ -584,6 +586,9 @@ cancel_export (LoomExportAssistant *self)
   self->cancelled = TRUE;
   adw_status_page_set_title (self->progress_page, _ ("Cancelling…"));
   g_cancellable_cancel (self->cancellable);
+  /* A worker held for a test goes on, and meets the cancellation. */
+  if (self->relay != NULL)
+    loom_export_relay_hold (self->relay, NULL);
   update_buttons (self);
 }
 
@@ -761,6 +766,8 @@ loom_export_assistant_dispose (GObject *object)
 
   self->disposed = TRUE;
   g_cancellable_cancel (self->cancellable);
+  if (self->relay != NULL)
+    loom_export_relay_hold (self->relay, NULL);
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
@@ -786,6 +793,7 @@ loom_export_assistant_finalize (GObject *object)
   g_clear_pointer (&self->titles, g_strfreev);
   g_clear_pointer (&self->destination, g_free);
   g_clear_pointer (&self->shown_path, g_free);
+  g_clear_pointer (&self->hold_step, g_free);
   g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->failures, g_ptr_array_unref);
 
@@ -1045,4 +1053,16 @@ loom_export_assistant_get_running (LoomExportAssistant *self)
   g_return_val_if_fail (LOOM_IS_EXPORT_ASSISTANT (self), FALSE);
 
   return self->running;
+}
+
+void
+loom_export_assistant_hold_export (LoomExportAssistant *self,
+                                   const char          *step)
+{
+  g_return_if_fail (LOOM_IS_EXPORT_ASSISTANT (self));
+
+  g_free (self->hold_step);
+  self->hold_step = g_strdup (step);
+  if (self->relay != NULL)
+    loom_export_relay_hold (self->relay, step);
 }

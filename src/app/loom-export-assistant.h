@@ -48,5 +48,9 @@ void             loom_export_assistant_set_destination (LoomExportAssistant *sel
                                                         const char          *path);
 /* Whether an export is under way. */
 gboolean         loom_export_assistant_get_running (LoomExportAssistant *self);
+/* For tests: the exports started from now on wait at their first report of @step
+ * (loom_export_relay_hold ()) until this is called with NULL, or the export is cancelled. */
+void             loom_export_assistant_hold_export (LoomExportAssistant *self,
+                                                    const char          *step);
 
 G_END_DECLS

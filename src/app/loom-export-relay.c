@@ -20,6 +20,9 @@ struct _LoomExportRelay
   gboolean            pending;
   /* Set in the main thread when the export is over: reports still queued are stale. */
   gboolean            stopped;
+  /* While set, the worker waits in its reports of this step (loom_export_relay_hold ()). */
+  char               *hold_step;
+  GCond               released;
 };
 
 static void
@@ -29,6 +32,8 @@ relay_clear (gpointer data)
 
   g_weak_ref_clear (&relay->target);
   g_mutex_clear (&relay->lock);
+  g_cond_clear (&relay->released);
+  g_free (relay->hold_step);
   g_free (relay->session_id);
   g_free (relay->step);
   g_free (relay->artifact);
@@ -47,6 +52,7 @@ loom_export_relay_new (GObject            *target,
   g_weak_ref_init (&relay->target, target);
   relay->func = func;
   g_mutex_init (&relay->lock);
+  g_cond_init (&relay->released);
   return relay;
 }
 
@@ -65,6 +71,22 @@ loom_export_relay_stop (LoomExportRelay *relay)
 
   g_mutex_lock (&relay->lock);
   relay->stopped = TRUE;
+  g_clear_pointer (&relay->hold_step, g_free);
+  g_cond_broadcast (&relay->released);
+  g_mutex_unlock (&relay->lock);
+}
+
+void
+loom_export_relay_hold (LoomExportRelay *relay,
+                        const char      *step)
+{
+  g_return_if_fail (relay != NULL);
+
+  g_mutex_lock (&relay->lock);
+  g_free (relay->hold_step);
+  relay->hold_step = g_strdup (step);
+  if (step == NULL)
+    g_cond_broadcast (&relay->released);
   g_mutex_unlock (&relay->lock);
 }
 
@@ -119,12 +141,14 @@ report (const LoomExportProgress *progress,
   relay->n_total = progress->n_artifacts_total;
   schedule = !relay->pending && !relay->stopped;
   relay->pending |= schedule;
-  g_mutex_unlock (&relay->lock);
-
   if (schedule)
     g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT_IDLE, deliver,
                                 g_atomic_rc_box_acquire (relay),
                                 (GDestroyNotify)loom_export_relay_unref);
+  /* Held: the report above is shown, and the export waits there. */
+  while (relay->hold_step != NULL && g_strcmp0 (relay->hold_step, progress->step) == 0)
+    g_cond_wait (&relay->released, &relay->lock);
+  g_mutex_unlock (&relay->lock);
 }
 
 void

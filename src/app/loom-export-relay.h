@@ -28,6 +28,12 @@ LoomExportRelay *loom_export_relay_new (GObject            *target,
 void             loom_export_relay_unref (LoomExportRelay *relay);
 /* No report is handed on after this; call it in the main thread. */
 void             loom_export_relay_stop (LoomExportRelay *relay);
+/* Has the worker wait in its reports of @step ("conversation", "artifacts"…; see
+ * LoomExportProgress) once it has handed them on, until this is called again with NULL or the
+ * relay is stopped: for tests, which look at a progress an export would otherwise be through
+ * before it is drawn. */
+void             loom_export_relay_hold (LoomExportRelay *relay,
+                                         const char      *step);
 /* Sets @options' progress callback and data to @relay, which must outlive the export. */
 void             loom_export_relay_attach (LoomExportRelay   *relay,
                                            LoomExportOptions *options);
