@@ -549,6 +549,40 @@ remember_destination (LoomExportAssistant *self)
     g_settings_set_string (self->settings, "export-folder", "");
 }
 
+/* The budget as a person reads a count: 32,000, the separator the locale's. */
+static gboolean
+on_budget_output_cb (GtkSpinButton *spin,
+                     gpointer       user_data)
+{
+  g_autofree char *text = g_strdup_printf ("%'d", gtk_spin_button_get_value_as_int (spin));
+
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (spin)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (spin), text);
+  return TRUE;
+}
+
+/* What a person typed, with or without separators: its digits. */
+static int
+on_budget_input_cb (GtkSpinButton *spin,
+                    double        *value,
+                    gpointer       user_data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  g_autoptr (GString) digits = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      if (g_ascii_isdigit (*p))
+        g_string_append_c (digits, *p);
+      else if (!g_unichar_isspace (g_utf8_get_char (p)) && !g_unichar_ispunct (g_utf8_get_char (p)))
+        return GTK_INPUT_ERROR;
+    }
+  if (digits->len == 0 || digits->len > 9)
+    return GTK_INPUT_ERROR;
+  *value = g_ascii_strtod (digits->str, NULL);
+  return TRUE;
+}
+
 static void
 start_export (LoomExportAssistant *self)
 {
@@ -848,6 +882,8 @@ loom_export_assistant_class_init (LoomExportAssistantClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/intentloom/History/ui/"
                                                              "loom-export-assistant.ui");
+  gtk_widget_class_bind_template_callback (widget_class, on_budget_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, on_budget_input_cb);
   BIND_CHILD (artifact_bar);
   BIND_CHILD (artifact_box);
   BIND_CHILD (artifact_label);

@@ -771,7 +771,16 @@ compact_body (Fixture *fixture)
   loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_COMPACT);
   loom_ui_test_wait_for_frames (widget, 2);
   g_assert_true (gtk_widget_is_sensitive (spin));
+  /* Shown as a count is, and read back with its separators or without. */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "24,000");
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 24000);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 16000);
+  {
+    g_autofree char *shown = g_strdup_printf ("%'d", 16000);
+
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, shown);
+  }
   save_page_screenshots (fixture, assistant, "export-mode-compact");
   activate (assistant, "assistant.next");
   loom_export_assistant_set_destination (assistant, fixture->dest);
