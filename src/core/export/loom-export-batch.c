@@ -30,15 +30,15 @@ typedef struct
   GError                 **errors;
 } Batch;
 
-static gpointer
-worker (gpointer data)
+/* Takes the batch's sessions one after the other until none is left, exporting them through
+ * @store (NULL: could not be opened, for @open_error). */
+static void
+export_through (Batch        *batch,
+                LoomStore    *store,
+                const GError *open_error)
 {
-  Batch *batch = data;
-  g_autoptr (LoomStore) store = NULL;
-  g_autoptr (GError) open_error = NULL;
   guint i;
 
-  store = loom_store_open (batch->db_path, &open_error);
   while ((i = (guint)g_atomic_int_add (&batch->next, 1)) < batch->n_sessions)
     {
       if (store == NULL)
@@ -48,6 +48,16 @@ worker (gpointer data)
                                      &batch->errors[i]))
         g_assert (batch->errors[i] != NULL);
     }
+}
+
+static gpointer
+worker (gpointer data)
+{
+  Batch *batch = data;
+  g_autoptr (GError) open_error = NULL;
+  g_autoptr (LoomStore) store = loom_store_open (batch->db_path, &open_error);
+
+  export_through (batch, store, open_error);
   return NULL;
 }
 
@@ -82,6 +92,14 @@ loom_export_sessions (LoomStore               *store,
   if (n_workers == 0)
     n_workers = g_get_num_processors ();
   n_threads = CLAMP (MIN (n_workers, batch.n_sessions), 1, MAX_WORKERS);
+  /* One at a time needs no thread, nor a second connection: the caller's does. */
+  if (n_threads == 1)
+    {
+      export_through (&batch, store, NULL);
+      *results = batch.results;
+      *errors = batch.errors;
+      return;
+    }
   for (guint t = 0; t < n_threads; t++)
     threads[t] = g_thread_new ("loom-export", worker, &batch);
   for (guint t = 0; t < n_threads; t++)
