@@ -75,17 +75,6 @@ artifact_record_free (ArtifactRecord *record)
   g_free (record);
 }
 
-static gboolean
-set_io_error (GError    **error,
-              int         saved_errno,
-              const char *what,
-              const char *path)
-{
-  g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not %s “%s” in the package: %s", what, path,
-               g_strerror (saved_errno));
-  return FALSE;
-}
-
 static LoomPackageArtifacts *
 package_artifacts_new (int package_fd)
 {
@@ -135,11 +124,11 @@ make_folder (int         parent_fd,
 {
   /* Never EEXIST: the package's folder is new and ours, so anything there was planted. */
   if (mkdirat (parent_fd, name, 0755) != 0)
-    return set_io_error (error, errno, "create", shown);
+    return loom_export_set_io_error (error, errno, "create", shown);
   *made = TRUE;
   *fd = openat (parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (*fd < 0)
-    return set_io_error (error, errno, "open", shown);
+    return loom_export_set_io_error (error, errno, "open", shown);
   return TRUE;
 }
 

@@ -47,11 +47,11 @@ struct _LoomPackageWriter
   guint                 estimated_tokens; /* a compact package's conversation.md */
 };
 
-static gboolean
-set_io_error (GError    **error,
-              int         saved_errno,
-              const char *what,
-              const char *path)
+gboolean
+loom_export_set_io_error (GError    **error,
+                          int         saved_errno,
+                          const char *what,
+                          const char *path)
 {
   g_set_error (error, LOOM_ERROR, LOOM_ERROR_IO, "Could not %s “%s” in the package: %s", what, path,
                g_strerror (saved_errno));
@@ -343,7 +343,8 @@ make_child_folder (LoomPackageWriter *self,
         {
           if (errno == EEXIST)
             continue;
-          set_io_error (error, errno, "create a folder for a sub-agent in", SUBAGENTS_FOLDER);
+          loom_export_set_io_error (error, errno, "create a folder for a sub-agent in",
+                                    SUBAGENTS_FOLDER);
           return -1;
         }
       fd = openat (self->subagents_fd, candidate, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -352,7 +353,7 @@ make_child_folder (LoomPackageWriter *self,
           int saved = errno;
 
           unlinkat (self->subagents_fd, candidate, AT_REMOVEDIR);
-          set_io_error (error, saved, "open", candidate);
+          loom_export_set_io_error (error, saved, "open", candidate);
           return -1;
         }
       *name = g_steal_pointer (&candidate);
@@ -382,12 +383,12 @@ name_children (LoomPackageWriter *self,
     return TRUE;
 
   if (mkdirat (self->dir_fd, SUBAGENTS_FOLDER, 0755) != 0)
-    return set_io_error (error, errno, "create", SUBAGENTS_FOLDER);
+    return loom_export_set_io_error (error, errno, "create", SUBAGENTS_FOLDER);
   self->made_subagents = TRUE;
   self->subagents_fd = openat (self->dir_fd, SUBAGENTS_FOLDER,
                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (self->subagents_fd < 0)
-    return set_io_error (error, errno, "open", SUBAGENTS_FOLDER);
+    return loom_export_set_io_error (error, errno, "open", SUBAGENTS_FOLDER);
 
   for (guint i = 0; i < n; i++)
     {
@@ -529,7 +530,7 @@ loom_package_writer_write (LoomStore               *store,
 
   if ((fd = fcntl (dir_fd, F_DUPFD_CLOEXEC, 3)) < 0)
     {
-      set_io_error (error, errno, "open", ".");
+      loom_export_set_io_error (error, errno, "open", ".");
       return NULL;
     }
   self = package_writer_new (fd);

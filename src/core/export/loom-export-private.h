@@ -204,6 +204,12 @@ void loom_export_report (const LoomExportOptions *options,
                          guint                    n_artifacts_done,
                          guint                    n_artifacts_total);
 
+/* Sets @error to "Could not @what “@path” in the package: …" for @saved_errno; FALSE. */
+gboolean loom_export_set_io_error (GError    **error,
+                                   int         saved_errno,
+                                   const char *what,
+                                   const char *path);
+
 /* How deep sub-agents of sub-agents go in a package: deeper than any agent nests them. */
 #define LOOM_EXPORT_MAX_SUBAGENT_DEPTH 8
 
