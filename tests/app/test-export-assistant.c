@@ -389,6 +389,18 @@ count_files (const char *dir,
     }
 }
 
+/* From the detail page, the choices as they are, to the destination page with @dest chosen
+ * (as the folder chooser would). */
+static void
+choose_destination (LoomExportAssistant *assistant,
+                    const char          *dest)
+{
+  activate (assistant, "assistant.next");
+  activate (assistant, "assistant.next");
+  g_assert_cmpstr (loom_export_assistant_get_page (assistant), ==, "destination");
+  loom_export_assistant_set_destination (assistant, dest);
+}
+
 /* Every entry of the destination is a finished package (a folder with its manifest): no
  * temporary folder, no half-written package. Returns how many there are, and their files. */
 static guint
@@ -527,9 +539,7 @@ several_sessions_body (Fixture *fixture)
   g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Export 3 Sessions"));
 
   loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_FULL);
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, fixture->dest);
+  choose_destination (assistant, fixture->dest);
   activate (assistant, "assistant.export");
   wait_for_page (assistant, "result");
 
@@ -565,9 +575,7 @@ cancel_body (Fixture *fixture)
   assistant = open_assistant (fixture);
   widget = GTK_WIDGET (assistant);
 
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, fixture->dest);
+  choose_destination (assistant, fixture->dest);
   loom_ui_test_set_window_size (widget, WIDE_WIDTH, HEIGHT);
   g_assert_true (gtk_widget_activate_action (widget, "assistant.export", NULL));
   g_assert_true (loom_export_assistant_get_running (assistant));
@@ -604,9 +612,7 @@ progress_body (Fixture *fixture)
   select_sessions (fixture, n_sessions);
   assistant = open_assistant (fixture);
   widget = GTK_WIDGET (assistant);
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, fixture->dest);
+  choose_destination (assistant, fixture->dest);
   /* Held once the first session's conversation is written. */
   loom_export_assistant_hold_export (assistant, "metadata");
   g_assert_true (gtk_widget_activate_action (widget, "assistant.export", NULL));
@@ -642,9 +648,7 @@ escape_body (Fixture *fixture)
   select_sessions (fixture, n_sessions);
   assistant = open_assistant (fixture);
   widget = GTK_WIDGET (assistant);
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, fixture->dest);
+  choose_destination (assistant, fixture->dest);
 
   /* No main loop iteration in between: the first package cannot have been finished. */
   g_assert_true (gtk_widget_activate_action (widget, "assistant.export", NULL));
@@ -807,9 +811,7 @@ failed_body (Fixture *fixture)
   select_sessions (fixture, 1);
   assistant = open_assistant (fixture);
   widget = GTK_WIDGET (assistant);
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, gone);
+  choose_destination (assistant, gone);
   g_assert_cmpint (g_rmdir (gone), ==, 0);
   activate (assistant, "assistant.export");
   wait_for_page (assistant, "result");
@@ -889,9 +891,7 @@ artifacts_body (Fixture *fixture)
   assistant = open_assistant (fixture);
   widget = GTK_WIDGET (assistant);
   loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_FULL);
-  activate (assistant, "assistant.next");
-  activate (assistant, "assistant.next");
-  loom_export_assistant_set_destination (assistant, fixture->dest);
+  choose_destination (assistant, fixture->dest);
   loom_export_assistant_hold_export (assistant, "artifacts");
   g_assert_true (gtk_widget_activate_action (widget, "assistant.export", NULL));
   g_assert_true (loom_ui_test_wait_until (copies_artifacts, assistant));
