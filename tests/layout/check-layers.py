@@ -25,6 +25,7 @@ LAYERS = [
     ['search', 'import'],
     ['export'],
     ['crypto'],
+    ['backup'],
 ]
 LAYER_OF = {folder: rank for rank, folders in enumerate(LAYERS) for folder in folders}
 
