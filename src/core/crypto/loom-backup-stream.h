@@ -29,8 +29,11 @@ G_BEGIN_DECLS
 /* What the header of a .loombackup says, read without the key. */
 typedef struct
 {
-  guint version;
-  char  key_id[LOOM_BACKUP_KEY_ID_CHARS + 1];
+  guint  version;
+  char   key_id[LOOM_BACKUP_KEY_ID_CHARS + 1];
+  /* The 48 bytes as read: the decrypting stream needs the secretstream header and authenticates
+   * the whole of it. */
+  guint8 bytes[LOOM_BACKUP_HEADER_SIZE];
 } LoomBackupHeader;
 
 /* Reads and checks the header at the start of @stream (magic, version). @name (a path) is for
