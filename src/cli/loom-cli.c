@@ -16,6 +16,7 @@ static const LoomCliCommand top_commands[] = {
   { "search", loom_cli_search, N_ ("Search all history") },
   { "sessions", loom_cli_sessions, N_ ("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
+  { "sweep", loom_cli_sweep, N_ ("Archive old sessions after a verified backup of each") },
   { "index", loom_cli_index, N_ ("Maintain the search index") },
   { NULL }
 };

@@ -74,6 +74,9 @@ int loom_cli_import (LoomCli *cli,
 int loom_cli_search (LoomCli *cli,
                      int      argc,
                      char   **argv);
+int loom_cli_sweep (LoomCli *cli,
+                    int      argc,
+                    char   **argv);
 int loom_cli_index (LoomCli *cli,
                     int      argc,
                     char   **argv);
