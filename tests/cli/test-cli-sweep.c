@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "loom-backup.h"
+#include "loom-backup-key.h"
 #include "loom-core.h"
 #include "loom-package-import.h"
 #include "loom-store.h"
@@ -95,9 +97,11 @@ limit_file_size (gpointer user_data)
   setrlimit (RLIMIT_FSIZE, &limit);
 }
 
-/* Runs `loom --db DB ARGS…`, its file size limited when @limited, and keeps its output. */
+/* Runs `loom --db DB ARGS…` in @envp (NULL: ours), its file size limited when @limited, and
+ * keeps its output. */
 static int
 run_loom_full (Fixture    *f,
+               GStrv       envp,
                gboolean    limited,
                const char *first,
                ...)
@@ -112,7 +116,7 @@ run_loom_full (Fixture    *f,
   va_end (args);
   g_clear_pointer (&f->out, g_free);
   g_clear_pointer (&f->err, g_free);
-  g_spawn_sync (NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, limited ? limit_file_size : NULL,
+  g_spawn_sync (NULL, (char **)argv->pdata, envp, G_SPAWN_DEFAULT, limited ? limit_file_size : NULL,
                 NULL, &f->out, &f->err, &wait_status, &error);
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
@@ -120,7 +124,7 @@ run_loom_full (Fixture    *f,
   return f->status;
 }
 
-#define run_loom(f, ...) run_loom_full ((f), FALSE, __VA_ARGS__, NULL)
+#define run_loom(f, ...) run_loom_full ((f), NULL, FALSE, __VA_ARGS__, NULL)
 
 static JsonNode *
 parse_out (Fixture *f)
@@ -209,6 +213,18 @@ assert_archived_have_backups (Fixture   *f,
         }
       n_archived++;
       g_assert_nonnull (path);
+      if (g_str_has_suffix (path, LOOM_BACKUP_SUFFIX))
+        {
+          g_autofree char *name = g_path_get_basename (path);
+          g_autofree char *expected = g_strconcat (loom_session_get_uuid (session),
+                                                   LOOM_BACKUP_SUFFIX, NULL);
+
+          /* One file named by the session's id, and nothing else of it in the clear. The
+           * restore, which would decrypt and verify it, is not in core yet. */
+          g_assert_cmpstr (name, ==, expected);
+          g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+          continue;
+        }
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
       assert_package_verifies (path, loom_session_get_uuid (session));
     }
@@ -457,9 +473,9 @@ test_full_half_way (Fixture      *f,
   g_assert_no_errno (g_stat (f->db, &st));
   g_assert_cmpint (st.st_size, <, FSIZE_LIMIT / 2);
 
-  g_assert_cmpint (
-    run_loom_full (f, TRUE, "sweep", "--older-than", "30", "--to", f->backups, "--json", NULL), ==,
-    1);
+  g_assert_cmpint (run_loom_full (f, NULL, TRUE, "sweep", "--older-than", "30", "--to", f->backups,
+                                  "--json", NULL),
+                   ==, 1);
   root = parse_out (f);
   object = json_node_get_object (root);
   failed = json_object_get_array_member (object, "failed");
@@ -583,6 +599,105 @@ test_killed (Fixture      *f,
   g_assert_cmpuint (assert_archived_have_backups (f, ids), ==, ids->len);
 }
 
+/* No keyring to be had: the encrypted sweep stops before it writes or archives anything, and
+ * never falls back to backups in the clear. */
+static void
+test_encrypt_no_keyring (Fixture      *f,
+                         gconstpointer data)
+{
+  g_autoptr (GPtrArray) ids = eligible_ids (f);
+  g_auto (GStrv) envp = g_environ_setenv (g_get_environ (), "DBUS_SESSION_BUS_ADDRESS",
+                                          "unix:path=/nonexistent/loom-test-bus", TRUE);
+  g_autofree char *tree = NULL;
+
+  g_assert_cmpint (run_loom_full (f, envp, FALSE, "sweep", "--older-than", "30", "--to", f->backups,
+                                  "--encrypt", NULL),
+                   ==, 1);
+  g_test_message ("%s", f->err);
+  g_assert_nonnull (strstr (f->err, "keyring"));
+  g_assert_null (strstr (f->err, "recovery key"));
+  g_assert_cmpstr (f->out, ==, "");
+  tree = loom_test_list_tree (f->backups, FALSE);
+  g_assert_cmpstr (tree, ==, "");
+  g_assert_cmpuint (assert_archived_have_backups (f, ids), ==, 0);
+}
+
+/* The recovery key of @err: 14 groups of 4 characters of Crockford's base32. */
+static char *
+find_recovery_key (const char *err)
+{
+  g_autoptr (GRegex) regex = g_regex_new ("[0-9A-Z]{4}(-[0-9A-Z]{4}){13}", G_REGEX_DEFAULT,
+                                          G_REGEX_MATCH_DEFAULT, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+
+  if (!g_regex_match (regex, err, G_REGEX_MATCH_DEFAULT, &match))
+    return NULL;
+  return g_match_info_fetch (match, 0);
+}
+
+/* The first encrypted sweep creates the backup key and shows its recovery key once, on
+ * standard error; the next uses the same key and shows nothing. Each session archived has
+ * its .loombackup. */
+static void
+test_encrypt (Fixture      *f,
+              gconstpointer data)
+{
+  g_autoptr (GPtrArray) ids = eligible_ids (f);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autoptr (LoomBackupKey) written_down = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *recovery = NULL;
+  JsonObject      *object;
+  guint            n_archived, n_failed;
+
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL)
+    {
+      g_test_skip ("Needs the keyring of the test harness (tests/harness/loom-test-session)");
+      return;
+    }
+  before = loom_backup_key_find_id (NULL, &error);
+  g_assert_no_error (error);
+  if (before != NULL)
+    {
+      g_test_skip ("The harness's keyring holds a backup key already");
+      return;
+    }
+
+  run_loom (f, "sweep", "--older-than", "30", "--to", f->backups, "--encrypt", "--json");
+  g_test_message ("%s", f->err);
+  after = loom_backup_key_find_id (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (after);
+  g_assert_nonnull (strstr (f->err, after));
+  g_assert_nonnull (strstr (f->err, "Write down"));
+  recovery = find_recovery_key (f->err);
+  g_assert_nonnull (recovery);
+  written_down = loom_backup_key_new_from_recovery (recovery, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loom_backup_key_get_id (written_down), ==, after);
+  /* Standard output is the JSON alone. */
+  g_assert_null (strstr (f->out, recovery));
+
+  root = parse_out (f);
+  object = json_node_get_object (root);
+  n_archived = json_array_get_length (json_object_get_array_member (object, "archived"));
+  n_failed = json_array_get_length (json_object_get_array_member (object, "failed"));
+  g_assert_cmpuint (n_archived + n_failed, ==, ids->len);
+  g_assert_cmpint (f->status, ==, n_failed == 0 ? 0 : 1);
+  g_assert_cmpuint (assert_archived_have_backups (f, ids), ==, n_archived);
+  for (guint i = 0; i < n_archived; i++)
+    g_assert_true (g_str_has_suffix (
+      json_array_get_string_element (json_object_get_array_member (object, "packages"), i),
+      LOOM_BACKUP_SUFFIX));
+
+  /* The key exists now: it is used, and its recovery key not shown again. */
+  run_loom (f, "sweep", "--older-than", "30", "--to", f->backups, "--encrypt");
+  g_assert_null (find_recovery_key (f->err));
+  g_assert_null (strstr (f->err, "Write down"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -601,6 +716,8 @@ main (int    argc,
   ADD ("/cli/sweep/summary", test_sweep_summary);
   ADD ("/cli/sweep/full-half-way", test_full_half_way);
   ADD ("/cli/sweep/killed", test_killed);
+  ADD ("/cli/sweep/encrypt-no-keyring", test_encrypt_no_keyring);
+  ADD ("/cli/sweep/encrypt", test_encrypt);
 #undef ADD
 
   return g_test_run ();
