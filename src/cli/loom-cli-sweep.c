@@ -188,12 +188,21 @@ print_summary (const LoomSweepResult *result)
     }
 }
 
+/* What the terminal's line shows, so that it is drawn again only when that changes: the
+ * package's own steps come many times over for each sweep step. */
+typedef struct
+{
+  guint       index;
+  const char *step;
+} ProgressLine;
+
 /* One line on a terminal, rewritten at each step. */
 static void
 draw_progress (const LoomSweepProgress *progress,
                gpointer                 user_data)
 {
-  const char *step;
+  ProgressLine *line = user_data;
+  const char   *step;
 
   if (g_strcmp0 (progress->step, "verify") == 0)
     step = _ ("verifying");
@@ -201,6 +210,10 @@ draw_progress (const LoomSweepProgress *progress,
     step = _ ("archiving");
   else
     step = _ ("backing up");
+  if (line->step == step && line->index == progress->index)
+    return;
+  line->step = step;
+  line->index = progress->index;
   fprintf (stderr, "\r\033[K[%u/%u] %s: %s", progress->index + 1, progress->total, step,
            progress->title != NULL ? progress->title : progress->session_id);
   fflush (stderr);
@@ -245,6 +258,7 @@ loom_cli_sweep (LoomCli *cli,
   g_autofree char   *to = NULL;
   gboolean           encrypt = FALSE, dry_run = FALSE, json = FALSE;
   gboolean           show_progress;
+  ProgressLine       line = { G_MAXUINT, NULL };
   guint64            days = 0;
   LoomStore         *store;
   int                status;
@@ -318,7 +332,7 @@ loom_cli_sweep (LoomCli *cli,
 
   show_progress = isatty (STDERR_FILENO);
   result = loom_sweep_run (store, (const char *const *)ids->pdata, to, key,
-                           show_progress ? draw_progress : NULL, NULL, NULL, &error);
+                           show_progress ? draw_progress : NULL, &line, NULL, &error);
   if (show_progress)
     fputs ("\r\033[K", stderr);
   if (result == NULL)

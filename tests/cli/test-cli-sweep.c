@@ -397,6 +397,36 @@ test_sweep_summary (Fixture      *f,
   g_assert_cmpstr (f->err, ==, "");
 }
 
+/* On a terminal (script(1) gives it one), the sweep tells where it is on standard error. */
+static void
+test_progress_on_terminal (Fixture      *f,
+                           gconstpointer data)
+{
+  g_autofree char *script = g_find_program_in_path ("script");
+  g_autofree char *command = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+
+  if (script == NULL)
+    {
+      g_test_skip ("script(1), which gives a command a terminal, is not installed");
+      return;
+    }
+  command = g_strdup_printf ("'%s' --db '%s' sweep --older-than 30 --to '%s'",
+                             g_getenv ("LOOM_CLI"), f->db, f->backups);
+  g_spawn_sync (NULL, (char *[]){ script, (char *)"-qec", command, (char *)"/dev/null", NULL },
+                NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  g_assert_cmpint (WEXITSTATUS (wait_status), ==, 0);
+  g_assert_nonnull (strstr (out, "[1/"));
+  g_assert_nonnull (strstr (out, "backing up: "));
+  g_assert_nonnull (strstr (out, "verifying: "));
+  g_assert_nonnull (strstr (out, "archiving: "));
+  g_assert_nonnull (strstr (out, "Archived "));
+}
+
 /* A Claude Code session in @workspace that read big.txt, a text larger than the sweep's file
  * size limit: its backup copies it into artifacts/files/. */
 static void
@@ -714,6 +744,7 @@ main (int    argc,
   ADD ("/cli/sweep/dry-run", test_dry_run);
   ADD ("/cli/sweep/json", test_sweep_json);
   ADD ("/cli/sweep/summary", test_sweep_summary);
+  ADD ("/cli/sweep/progress-on-terminal", test_progress_on_terminal);
   ADD ("/cli/sweep/full-half-way", test_full_half_way);
   ADD ("/cli/sweep/killed", test_killed);
   ADD ("/cli/sweep/encrypt-no-keyring", test_encrypt_no_keyring);
