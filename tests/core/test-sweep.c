@@ -427,15 +427,70 @@ test_cancel (Fixture      *f,
 }
 
 static void
+cancel_in_backup (const LoomSweepProgress *progress,
+                  gpointer                 user_data)
+{
+  CancelAt *cancel = user_data;
+
+  if (progress->index == cancel->at_index && progress->export_step != NULL)
+    g_cancellable_cancel (cancel->cancellable);
+}
+
+/* Cancelled while the second session's package is being written: that package goes, the
+ * session stays as it was, the first one stays archived. */
+static void
+test_cancel_in_backup (Fixture      *f,
+                       gconstpointer data)
+{
+  g_autoptr (GPtrArray) eligible = find_eligible (f, 30, f->now);
+  g_auto (GStrv) ids = candidate_ids (eligible);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (LoomSweepResult) result = NULL;
+  g_autoptr (LoomSession) second = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tree = NULL;
+  g_autofree char *first_name = NULL;
+  CancelAt         cancel = { cancellable, 1 };
+
+  result = loom_sweep_run (f->base.store, (const char *const *)ids, f->backups, NULL,
+                           cancel_in_backup, &cancel, cancellable, &error);
+  g_assert_no_error (error);
+  g_assert_true (result->cancelled);
+  g_assert_cmpuint (result->archived->len, ==, 1);
+  g_assert_cmpuint (result->failed->len, ==, 0);
+  second = reload (f, ids[1]);
+  g_assert_false (loom_session_get_archived (second));
+  g_assert_null (loom_session_get_backup_path (second));
+
+  first_name = g_path_get_basename (g_ptr_array_index (result->packages, 0));
+  tree = loom_test_list_tree (f->backups, FALSE);
+  {
+    g_auto (GStrv) lines = g_strsplit (tree, "\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (*lines[i] != '\0')
+        g_assert_true (g_str_has_prefix (lines[i], first_name));
+  }
+}
+
+typedef struct
+{
+  LoomSweepResult *result;
+  gpointer         task; /* a weak pointer: the worker drops its reference after the callback */
+} AsyncSweep;
+
+static void
 sweep_done (GObject      *source,
             GAsyncResult *res,
             gpointer      user_data)
 {
-  LoomSweepResult **result = user_data;
+  AsyncSweep *state = user_data;
   g_autoptr (GError) error = NULL;
 
-  *result = loom_sweep_run_finish (LOOM_STORE (source), res, &error);
+  state->result = loom_sweep_run_finish (LOOM_STORE (source), res, &error);
   g_assert_no_error (error);
+  state->task = res;
+  g_object_add_weak_pointer (G_OBJECT (res), &state->task);
 }
 
 /* In a thread on a connection of its own; the caller's sees the archive after. */
@@ -445,16 +500,24 @@ test_async (Fixture      *f,
 {
   g_autoptr (GPtrArray) eligible = find_eligible (f, 30, f->now);
   g_auto (GStrv) ids = candidate_ids (eligible);
-  g_autoptr (LoomSweepResult) result = NULL;
   g_autoptr (GPtrArray) left = NULL;
+  AsyncSweep state = { NULL, NULL };
 
   loom_sweep_run_async (f->base.store, (const char *const *)ids, f->backups, NULL, NULL, NULL, NULL,
-                        sweep_done, &result);
-  while (result == NULL)
+                        sweep_done, &state);
+  while (state.result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (result->archived->len, ==, eligible->len);
+  g_assert_cmpuint (state.result->archived->len, ==, eligible->len);
   left = find_eligible (f, 30, f->now);
   g_assert_cmpuint (left->len, ==, 0);
+
+  /* The task, and the store it holds, go once the worker is done with it. */
+  while (g_atomic_pointer_get (&state.task) != NULL)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_thread_yield ();
+    }
+  loom_sweep_result_free (state.result);
 }
 
 /* A session's backups go with it when it is deleted for good. */
@@ -593,6 +656,7 @@ main (int   argc,
   ADD ("/sweep/failure-skipped", test_failure_skipped);
   ADD ("/sweep/bad-destination", test_bad_destination);
   ADD ("/sweep/cancel", test_cancel);
+  ADD ("/sweep/cancel-in-backup", test_cancel_in_backup);
   ADD ("/sweep/async", test_async);
   ADD ("/sweep/backups-deleted-with-session", test_backups_deleted_with_session);
   ADD ("/sweep/read-only-half-way", test_read_only_half_way);
