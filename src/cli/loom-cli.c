@@ -17,6 +17,7 @@ static const LoomCliCommand top_commands[] = {
   { "sessions", loom_cli_sessions, N_ ("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
   { "index", loom_cli_index, N_ ("Maintain the search index") },
+  { "backup-key", loom_cli_backup_key, N_ ("The key that encrypts backups, and its recovery key") },
   { NULL }
 };
 
@@ -25,7 +26,7 @@ static gboolean
 is_group (const char *command)
 {
   return g_str_equal (command, "sessions") || g_str_equal (command, "folders") ||
-         g_str_equal (command, "index");
+         g_str_equal (command, "index") || g_str_equal (command, "backup-key");
 }
 
 /* The program name shows in every usage line ("Usage: loom sessions list …"). GLib wants it

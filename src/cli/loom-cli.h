@@ -77,5 +77,8 @@ int loom_cli_search (LoomCli *cli,
 int loom_cli_index (LoomCli *cli,
                     int      argc,
                     char   **argv);
+int loom_cli_backup_key (LoomCli *cli,
+                         int      argc,
+                         char   **argv);
 
 G_END_DECLS

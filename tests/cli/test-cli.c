@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "loom-backup-key.h"
 #include "loom-core.h"
+#include "loom-error.h"
+#include "loom-keyring.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -872,6 +875,101 @@ test_import_package (Fixture      *f,
   g_assert_cmpint (loom_test_count_rows (other, "sessions"), ==, 1);
 }
 
+/* `loom backup-key`: against the real gnome-keyring of tests/harness/loom-test-session, which
+ * the test needs (tests/cli/meson.build runs it there as "cli-backup-key"). */
+static void
+test_backup_key (Fixture      *f,
+                 gconstpointer data)
+{
+  g_autoptr (LoomBackupKey) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *key_id = NULL;
+  g_autofree char *created_recovery = NULL;
+  g_auto (GStrv) ids = NULL;
+
+  /* Only in the run that has the keyring to itself, even when the whole suite runs inside a
+   * harness session. */
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL || g_getenv ("LOOM_TEST_CLI_KEYRING") == NULL)
+    {
+      g_test_skip ("needs the private keyring of tests/harness/loom-test-session");
+      return;
+    }
+  ids = loom_keyring_list_key_ids (NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; ids[i] != NULL; i++)
+    g_assert_true (loom_keyring_clear_secret (ids[i], NULL, NULL));
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "No backup key"));
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_false (json_object_get_boolean_member (object, "exists"));
+    g_assert_true (json_object_get_null_member (object, "key_id"));
+  }
+  /* No key: nothing to show, and a failure. */
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "holds no backup key"));
+  g_assert_cmpstr (f->out, ==, "");
+
+  /* Created: the recovery key alone on standard output, the advice on standard error. */
+  g_assert_cmpint (run_loom (f, "backup-key", "create"), ==, 0);
+  g_assert_nonnull (strstr (f->err, "Write it down"));
+  created_recovery = g_strdup (f->out);
+  read_back = loom_backup_key_new_from_recovery (created_recovery, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_true (json_object_get_boolean_member (object, "exists"));
+    key_id = g_strdup (json_object_get_string_member (object, "key_id"));
+  }
+  g_assert_cmpstr (key_id, ==, loom_backup_key_get_id (read_back));
+  g_assert_cmpint (run_loom (f, "backup-key", "status"), ==, 0);
+  g_assert_nonnull (strstr (f->out, key_id));
+
+  /* A second key is refused, and the first one kept. */
+  g_assert_cmpint (run_loom (f, "backup-key", "create"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "already holds backup key"));
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "key_id"), ==,
+                     key_id);
+  }
+
+  /* The recovery key shown again is the same, and reads back to the key's id. */
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery"), ==, 0);
+  g_assert_cmpstr (f->out, ==, created_recovery);
+  g_clear_pointer (&read_back, loom_backup_key_free);
+  read_back = loom_backup_key_new_from_recovery (f->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loom_backup_key_get_id (read_back), ==, key_id);
+
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+    g_autoptr (LoomBackupKey) from_json = NULL;
+
+    g_assert_cmpstr (json_object_get_string_member (object, "key_id"), ==, key_id);
+    from_json = loom_backup_key_new_from_recovery (
+      json_object_get_string_member (object, "recovery_key"), &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (loom_backup_key_get_id (from_json), ==, key_id);
+  }
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "extra"), ==, 2);
+  g_assert_cmpint (run_loom (f, "backup-key", "rotate"), ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -897,6 +995,7 @@ main (int    argc,
   ADD ("/cli/import/package", test_import_package);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
+  ADD ("/cli/backup-key", test_backup_key);
 #undef ADD
 
   return g_test_run ();
