@@ -182,6 +182,7 @@ assert_refused_everywhere (GBytes     *bytes,
   g_autofree char *tree = NULL;
   g_autofree char *absolute = g_build_filename (g_get_tmp_dir (), ESCAPE_NAME, NULL);
   g_auto (GStrv) entries = NULL;
+  guint n_fds = loom_test_count_fds ();
 
   g_assert_false (read_all (bytes, NULL, &error));
   g_assert_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT);
@@ -215,11 +216,12 @@ assert_refused_everywhere (GBytes     *bytes,
       g_test_message ("extract: %s", error->message);
       g_assert_nonnull (strstr (error->message, why));
 
-      /* Everything it made is inside the target. */
+      /* Everything it made is inside the target: nothing beside it in the sandbox. */
       tree = loom_test_list_tree (sandbox, FALSE);
       entries = g_strsplit (tree, "\n", -1);
       for (guint i = 0; entries[i] != NULL; i++)
         g_assert_true (g_str_has_prefix (entries[i], "target/"));
+      g_assert_cmpuint (loom_test_count_fds (), ==, n_fds);
       g_assert_false (g_file_test (absolute, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK));
     }
   loom_test_remove_tree (sandbox);
@@ -516,6 +518,53 @@ test_good (void)
   loom_test_remove_tree (target);
 }
 
+/* Links put in the target before the extract (by anyone who can write there) are not
+ * followed: neither a folder's nor a file's name that a link holds already. */
+static void
+test_links_in_target (void)
+{
+  g_autofree char         *sandbox = loom_test_make_tmpdir ();
+  g_autofree char         *target = g_build_filename (sandbox, "target", NULL);
+  g_autofree char         *outside = g_build_filename (sandbox, "outside", NULL);
+  g_autofree char         *folder_link = g_build_filename (target, "a", NULL);
+  g_autofree char         *file_link = g_build_filename (target, "f", NULL);
+  static const char *const containers[] = { "folder", "file" };
+
+  g_assert_no_errno (g_mkdir (target, 0700));
+  g_assert_no_errno (g_mkdir (outside, 0700));
+  g_assert_no_errno (symlink ("../outside", folder_link));
+  g_assert_no_errno (symlink ("../outside/f", file_link));
+  for (guint i = 0; i < G_N_ELEMENTS (containers); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GBytes) bytes = NULL;
+      g_autoptr (GInputStream) in = NULL;
+      g_autofree char *tree = NULL;
+      Builder          b;
+      int              fd;
+
+      builder_init (&b);
+      if (i == 0)
+        {
+          add_folder (&b, "a");
+          add_file (&b, "a/f", "out");
+        }
+      else
+        add_file (&b, "f", "out");
+      add_end (&b);
+      bytes = builder_finish (&b, LOOM_BACKUP_ARCHIVE_MAGIC);
+      in = g_memory_input_stream_new_from_bytes (bytes);
+      fd = open (target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      g_assert_false (loom_backup_archive_extract (in, "hostile", fd, NULL, &error));
+      close (fd);
+      g_test_message ("%s: %s", containers[i], error->message);
+      g_assert_error (error, LOOM_ERROR, LOOM_ERROR_IO);
+      tree = loom_test_list_tree (outside, FALSE);
+      g_assert_cmpstr (tree, ==, "");
+    }
+  loom_test_remove_tree (sandbox);
+}
+
 /* The error names the offset where the entry begins. */
 static void
 test_offset (void)
@@ -594,6 +643,7 @@ main (int   argc,
     }
   g_test_add_func ("/backup-archive/hostile/good", test_good);
   g_test_add_func ("/backup-archive/hostile/offset", test_offset);
+  g_test_add_func ("/backup-archive/hostile/links-in-target", test_links_in_target);
   g_test_add_func ("/backup-archive/hostile/too-many-entries", test_too_many_entries);
   return g_test_run ();
 }
