@@ -970,6 +970,81 @@ test_backup_key (Fixture      *f,
   g_assert_cmpint (run_loom (f, "backup-key", "rotate"), ==, 2);
 }
 
+/* `loom sessions export --encrypt` and `loom restore`: the key from the keyring (created when
+ * there is none), one .loombackup file a session that shows nothing of it, restored into another
+ * store; and with no keyring to reach, the export fails before anything is written. */
+static void
+test_export_encrypted (Fixture      *f,
+                       gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Encrypt me - 2026-11-29", "codex",
+                                                 "parcel", 4, 2, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "backups", NULL);
+  g_autofree char *other = g_build_filename (f->dir, "other.db", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *no_bus = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) dir = NULL;
+  gsize length = 0;
+
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL || g_getenv ("LOOM_TEST_CLI_KEYRING") == NULL)
+    {
+      g_test_skip ("needs the private keyring of tests/harness/loom-test-session");
+      return;
+    }
+  g_assert_no_errno (g_mkdir (dest, 0700));
+
+  /* Only full: a part of a session encrypted would be restored as if it were all of it. */
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt", "--mode", "redacted"), ==,
+    2);
+
+  /* No keyring on the bus: refused, and nothing written, not even a temporary file. */
+  no_bus = g_strdup (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/loom-test-bus", TRUE);
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt"), ==, 1);
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", no_bus, TRUE);
+  g_assert_nonnull (strstr (f->err, "keyring"));
+  dir = g_dir_open (dest, 0, &error);
+  g_assert_null (g_dir_read_name (dir));
+  g_clear_pointer (&dir, g_dir_close);
+
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt", "--json"),
+                   ==, 0);
+  expected = g_strdup_printf ("%s/%s.loombackup", dest, uuid);
+  g_assert_true (g_file_get_contents (expected, &bytes, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (bytes, "LOOMBKUP"));
+  /* Nothing of the session in the clear: not its title, not its words, not a file name. */
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "Encrypt me"));
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "parcel"));
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "conversation.md"));
+
+  /* Back, in another store, with the key in the keyring; a second time changes nothing. */
+  g_assert_cmpint (run_loom_at (f, other, "restore", dest, "--json", NULL), ==, 0);
+  {
+    g_autoptr (JsonNode) root = parse_out (f);
+    JsonObject *object = json_node_get_object (root);
+    JsonArray  *restored = json_object_get_array_member (object, "restored");
+
+    g_assert_cmpuint (json_array_get_length (restored), ==, 1);
+    g_assert_cmpstr (json_array_get_string_element (restored, 0), ==, uuid);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "failed")), ==,
+                      0);
+  }
+  g_assert_cmpint (run_loom_at (f, other, "restore", expected, "--json", NULL), ==, 0);
+  {
+    g_autoptr (JsonNode) root = parse_out (f);
+    JsonObject *object = json_node_get_object (root);
+
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "unchanged")),
+                      ==, 1);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "restored")), ==,
+                      0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -996,6 +1071,7 @@ main (int    argc,
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
   ADD ("/cli/backup-key", test_backup_key);
+  ADD ("/cli/backup-key/export-encrypted", test_export_encrypted);
 #undef ADD
 
   return g_test_run ();
