@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define _GNU_SOURCE /* memmem () */
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -17,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "loom-backup.h"
 #include "loom-core.h"
 #include "loom-error.h"
 #include "loom-package-import.h"
@@ -546,6 +548,85 @@ test_backups_deleted_with_session (Fixture      *f,
   g_assert_cmpint (loom_test_count_rows (f->base.db, "backups"), ==, 0);
 }
 
+/* Encrypted with a key: each backup is one <uuid>.loombackup, which shows neither the title
+ * nor a file name, and restores with the key alone into a fresh store, archived. */
+static void
+test_encrypted (Fixture      *f,
+                gconstpointer data)
+{
+  g_autoptr (GPtrArray) eligible = find_eligible (f, 30, f->now);
+  g_auto (GStrv) ids = candidate_ids (eligible);
+  g_autoptr (LoomBackupKey) key = loom_backup_key_generate ();
+  g_autoptr (LoomSweepResult) result = NULL;
+  g_autoptr (LoomRestoreResult) restored = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *db = NULL;
+  g_autoptr (LoomStore) fresh = NULL;
+  LoomRestoreOptions options = LOOM_RESTORE_OPTIONS_INIT;
+  const char *const  paths[] = { f->backups, NULL };
+
+  result = loom_sweep_run (f->base.store, (const char *const *)ids, f->backups, key, NULL, NULL,
+                           NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->failed->len, ==, 0);
+  g_assert_cmpuint (result->archived->len, ==, eligible->len);
+  for (guint i = 0; i < eligible->len; i++)
+    {
+      const LoomSweepCandidate *candidate = g_ptr_array_index (eligible, i);
+      const char               *package = g_ptr_array_index (result->packages, i);
+      g_autofree char          *name = g_path_get_basename (package);
+      g_autofree char *expected = g_strconcat (candidate->session_id, LOOM_BACKUP_SUFFIX, NULL);
+      g_autofree char *contents = NULL;
+      g_autoptr (LoomSession) session = reload (f, candidate->session_id);
+      gsize length = 0;
+
+      g_assert_cmpstr (name, ==, expected);
+      g_assert_cmpstr (loom_session_get_backup_path (session), ==, package);
+      g_assert_true (loom_session_get_archived (session));
+      g_assert_true (g_file_get_contents (package, &contents, &length, &error));
+      g_assert_no_error (error);
+      /* The title, and the package's file names, are not in the clear. */
+      g_assert_null (memmem (contents, length, "manifest.json", strlen ("manifest.json")));
+      g_assert_null (memmem (contents, length, candidate->title, strlen (candidate->title)));
+    }
+  /* Nothing in the clear beside them, not even a staging folder. */
+  {
+    g_autoptr (GDir) folder = g_dir_open (f->backups, 0, NULL);
+    const char *entry;
+    guint       n = 0;
+
+    while ((entry = g_dir_read_name (folder)) != NULL)
+      {
+        g_assert_true (g_str_has_suffix (entry, LOOM_BACKUP_SUFFIX));
+        n++;
+      }
+    g_assert_cmpuint (n, ==, eligible->len);
+  }
+
+  /* A new machine: the key, as its recovery key gives it, and the folder. */
+  fresh = loom_test_new_store (&dir, &db);
+  options.recovery_key = key;
+  restored = loom_restore (fresh, paths, &options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (restored->failed->len, ==, 0);
+  g_assert_cmpuint (restored->restored->len, ==, eligible->len);
+  for (guint i = 0; i < eligible->len; i++)
+    {
+      const LoomSweepCandidate *candidate = g_ptr_array_index (eligible, i);
+      g_autoptr (LoomSession)
+        session = loom_store_get_session (fresh, candidate->session_id, &error);
+
+      g_assert_no_error (error);
+      g_assert_true (loom_session_get_archived (session));
+      g_assert_cmpint (loom_session_get_message_count (session), ==,
+                       (gint64)candidate->message_count);
+    }
+  g_clear_pointer (&restored, loom_restore_result_free);
+  g_assert_finalize_object (g_steal_pointer (&fresh));
+  loom_test_remove_tree (dir);
+}
+
 /* How the folder is made read-only for real: without write permission, or for root (whom
  * permissions do not stop) the immutable flag, where the file system has one. */
 static gboolean
@@ -660,6 +741,7 @@ main (int   argc,
   ADD ("/sweep/async", test_async);
   ADD ("/sweep/backups-deleted-with-session", test_backups_deleted_with_session);
   ADD ("/sweep/read-only-half-way", test_read_only_half_way);
+  ADD ("/sweep/encrypted", test_encrypted);
 #undef ADD
 
   return g_test_run ();
