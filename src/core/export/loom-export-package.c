@@ -363,13 +363,31 @@ make_child_folder (LoomPackageWriter *self,
   return -1;
 }
 
+/* @session as archived now, when it is not: an archive sweep archives a session's sub-agents
+ * with it (loom_store_archive_with_backup ()), so their packages say so as the parent's does,
+ * and a restore brings the whole tree back as the store had it. */
+static LoomSession *
+archived_copy (LoomSession *session)
+{
+  g_autoptr (LoomSessionRecord) archived = NULL;
+
+  if (loom_session_get_archived (session))
+    return g_object_ref (session);
+  archived = loom_session_record_copy (loom_session_get_record (session));
+  archived->archived = TRUE;
+  archived->archived_at = g_get_real_time () / 1000;
+  return loom_session_new (archived);
+}
+
 /* Names a folder for each sub-agent of @session, adding the sessions to @child_sessions and
- * their links to @links: they are written after the parent's conversation, which links them. */
+ * their links to @links: they are written after the parent's conversation, which links them.
+ * With @as_archived, the sessions added say they are archived (LoomExportOptions). */
 static gboolean
 name_children (LoomPackageWriter *self,
                LoomStore         *store,
                LoomSession       *session,
                LoomExportFilter  *filter,
+               gboolean           as_archived,
                GPtrArray         *child_sessions,
                GHashTable        *links,
                GError           **error)
@@ -405,7 +423,7 @@ name_children (LoomPackageWriter *self,
       g_ptr_array_add (self->children, package_writer_new (fd));
       g_ptr_array_add (self->child_names, g_strdup (name));
       g_ptr_array_add (self->child_uuids, g_strdup (loom_session_get_uuid (child)));
-      g_ptr_array_add (child_sessions, g_object_ref (child));
+      g_ptr_array_add (child_sessions, as_archived ? archived_copy (child) : g_object_ref (child));
       g_hash_table_insert (links, g_strdup (loom_session_get_uuid (child)),
                            g_build_filename (SUBAGENTS_FOLDER, name, NULL));
     }
@@ -454,7 +472,7 @@ write_contents (LoomPackageWriter       *self,
    * cut, whatever a store says. A compact text shows each as one line instead. */
   if (options->detail >= LOOM_EXPORT_DETAIL_TOOLS && depth < LOOM_EXPORT_MAX_SUBAGENT_DEPTH &&
       options->mode != LOOM_EXPORT_MODE_COMPACT &&
-      !name_children (self, store, session, filter, children, links, error))
+      !name_children (self, store, session, filter, options->as_archived, children, links, error))
     return FALSE;
 
   /* The conversation as Markdown and, written in the same pass, as a page a browser opens. A
