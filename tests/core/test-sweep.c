@@ -176,8 +176,8 @@ assert_archived_have_backups (Fixture   *f,
       g_assert_nonnull (path);
       g_assert_cmpint (loom_session_get_backup_at (session), >, 0);
       g_assert_true (g_file_test (path, G_FILE_TEST_IS_DIR));
-      /* A sub-agent, archived with its session, is in its session's package, which says it
-       * is archived too. */
+      /* A sub-agent, archived with its session, is in its session's package, which records
+       * both as archived (LoomExportOptions.as_archived), as the store has them now. */
       assert_package_restores (path, loom_session_get_uuid (session), TRUE);
     }
 }

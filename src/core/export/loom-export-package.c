@@ -363,31 +363,13 @@ make_child_folder (LoomPackageWriter *self,
   return -1;
 }
 
-/* @session as archived now, when it is not: an archive sweep archives a session's sub-agents
- * with it (loom_store_archive_with_backup ()), so their packages say so as the parent's does,
- * and a restore brings the whole tree back as the store had it. */
-static LoomSession *
-archived_copy (LoomSession *session)
-{
-  g_autoptr (LoomSessionRecord) archived = NULL;
-
-  if (loom_session_get_archived (session))
-    return g_object_ref (session);
-  archived = loom_session_record_copy (loom_session_get_record (session));
-  archived->archived = TRUE;
-  archived->archived_at = g_get_real_time () / 1000;
-  return loom_session_new (archived);
-}
-
 /* Names a folder for each sub-agent of @session, adding the sessions to @child_sessions and
- * their links to @links: they are written after the parent's conversation, which links them.
- * With @as_archived, the sessions added say they are archived (LoomExportOptions). */
+ * their links to @links: they are written after the parent's conversation, which links them. */
 static gboolean
 name_children (LoomPackageWriter *self,
                LoomStore         *store,
                LoomSession       *session,
                LoomExportFilter  *filter,
-               gboolean           as_archived,
                GPtrArray         *child_sessions,
                GHashTable        *links,
                GError           **error)
@@ -423,7 +405,7 @@ name_children (LoomPackageWriter *self,
       g_ptr_array_add (self->children, package_writer_new (fd));
       g_ptr_array_add (self->child_names, g_strdup (name));
       g_ptr_array_add (self->child_uuids, g_strdup (loom_session_get_uuid (child)));
-      g_ptr_array_add (child_sessions, as_archived ? archived_copy (child) : g_object_ref (child));
+      g_ptr_array_add (child_sessions, g_object_ref (child));
       g_hash_table_insert (links, g_strdup (loom_session_get_uuid (child)),
                            g_build_filename (SUBAGENTS_FOLDER, name, NULL));
     }
@@ -446,16 +428,33 @@ loom_export_report (const LoomExportOptions *options,
     options->progress (&progress, options->progress_data);
 }
 
+/* @session as its package tells it: with LoomExportOptions.as_archived, archived since now, as
+ * the sweep that writes the package is about to make it and its sub-agents. */
+static LoomSession *
+session_as_told (LoomSession             *session,
+                 const LoomExportOptions *options)
+{
+  g_autoptr (LoomSessionRecord) archived = NULL;
+
+  if (!options->as_archived || loom_session_get_archived (session))
+    return g_object_ref (session);
+  archived = loom_session_record_copy (loom_session_get_record (session));
+  archived->archived = TRUE;
+  archived->archived_at = g_get_real_time () / 1000;
+  return loom_session_new (archived);
+}
+
 static gboolean
 write_contents (LoomPackageWriter       *self,
                 LoomStore               *store,
-                LoomSession             *session,
+                LoomSession             *stored,
                 const LoomExportOptions *options,
                 LoomExportFilter        *filter,
                 guint                    depth,
                 GCancellable            *cancellable,
                 GError                 **error)
 {
+  g_autoptr (LoomSession) session = session_as_told (stored, options);
   g_autoptr (GPtrArray) children = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (JsonNode) metadata = NULL;
@@ -472,7 +471,7 @@ write_contents (LoomPackageWriter       *self,
    * cut, whatever a store says. A compact text shows each as one line instead. */
   if (options->detail >= LOOM_EXPORT_DETAIL_TOOLS && depth < LOOM_EXPORT_MAX_SUBAGENT_DEPTH &&
       options->mode != LOOM_EXPORT_MODE_COMPACT &&
-      !name_children (self, store, session, filter, options->as_archived, children, links, error))
+      !name_children (self, store, session, filter, children, links, error))
     return FALSE;
 
   /* The conversation as Markdown and, written in the same pass, as a page a browser opens. A

@@ -103,9 +103,9 @@ typedef struct
   /* May be NULL. */
   LoomExportProgressFunc progress;
   gpointer               progress_data;
-  /* The package says the session, and each of its sub-agents', is archived, since the time of
-   * the export, whatever the store says now: an archive sweep's backup, written before the
-   * sessions are archived, brings them back archived when it is restored. */
+  /* The package says the session is archived, since the time of the export, whatever the
+   * store says now: an archive sweep's backup, written before the session is archived, brings
+   * it back archived when it is restored. */
   gboolean               as_archived;
 } LoomExportOptions;
 

@@ -88,9 +88,7 @@ loom_store_list_sweep_candidates (LoomStore *self,
                                   GError   **error)
 {
   g_autofree char *sql = NULL;
-  g_autoptr (GListStore) sessions = NULL;
   g_autoptr (sqlite3_stmt) stmt = NULL;
-  int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -104,21 +102,5 @@ loom_store_list_sweep_candidates (LoomStore *self,
     return NULL;
   sqlite3_bind_int64 (stmt, 1, cutoff);
 
-  sessions = g_list_store_new (LOOM_TYPE_SESSION);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      LoomSessionRecord record = { 0 };
-      g_autoptr (LoomSession) session = NULL;
-
-      loom_store_read_record (stmt, &record);
-      session = loom_session_new (&record);
-      loom_session_record_clear (&record);
-      g_list_store_append (sessions, session);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (self, error, "find the sessions to sweep");
-      return NULL;
-    }
-  return G_LIST_MODEL (g_steal_pointer (&sessions));
+  return loom_store_collect_sessions (self, stmt, "find the sessions to sweep", error);
 }
