@@ -1,4 +1,4 @@
-/* loom-store-backups.c — the backups an archive sweep wrote, and the sessions it may sweep.
+/* loom-store-backups.c — the backups a sweep or the keeper wrote, and the sessions they take.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -118,6 +118,150 @@ loom_store_list_sweep_candidates (LoomStore *self,
   if (rc != SQLITE_DONE)
     {
       loom_store_set_error (self, error, "find the sessions to sweep");
+      return NULL;
+    }
+  return G_LIST_MODEL (g_steal_pointer (&sessions));
+}
+
+/* One row per session of the tree, as loom_store_archive_with_backup () records them. */
+static gboolean
+insert_backup_rows (LoomStore  *self,
+                    gint64      rowid,
+                    const char *backup_path,
+                    const char *key_id,
+                    GError    **error)
+{
+  static const char record_sql[] = SESSION_TREE
+    "INSERT INTO backups (session_id, path, key_id, written_at)"
+    " SELECT id, ?2, ?3, ?4 FROM tree";
+  g_autoptr (LoomStoreBorrowed) record = NULL;
+  gboolean ok;
+
+  if (!(record = loom_store_cached (self, record_sql, error)))
+    return FALSE;
+  sqlite3_bind_int64 (record, 1, rowid);
+  sqlite3_bind_text (record, 2, backup_path, -1, SQLITE_TRANSIENT);
+  if (key_id != NULL)
+    sqlite3_bind_text (record, 3, key_id, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null (record, 3);
+  sqlite3_bind_int64 (record, 4, loom_time_now_ms ());
+  if (!(ok = sqlite3_step (record) == SQLITE_DONE))
+    loom_store_set_error (self, error, "record the session's backup");
+  return ok;
+}
+
+gboolean
+loom_store_record_backup (LoomStore  *self,
+                          const char *id,
+                          const char *backup_path,
+                          const char *key_id,
+                          GError    **error)
+{
+  gint64 rowid;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (backup_path != NULL && *backup_path != '\0', FALSE);
+
+  /* Resolved inside the transaction, as for the sweep: a delete in another process cannot
+   * come in between. */
+  if (!loom_store_begin (self, error))
+    return FALSE;
+  if (!(rowid = loom_store_resolve_session (self, id, error)) ||
+      !insert_backup_rows (self, rowid, backup_path, key_id, error))
+    {
+      loom_store_rollback (self);
+      return FALSE;
+    }
+  return loom_store_commit (self, error);
+}
+
+gboolean
+loom_store_move_backup (LoomStore  *self,
+                        const char *id,
+                        const char *from_path,
+                        const char *to_path,
+                        GError    **error)
+{
+  static const char move_sql[] = SESSION_TREE
+    "UPDATE backups SET path = ?3 WHERE path = ?2 AND session_id IN (SELECT id FROM tree)";
+  g_autoptr (LoomStoreBorrowed) move = NULL;
+  gint64 rowid;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (from_path != NULL && to_path != NULL && *to_path != '\0', FALSE);
+
+  if (!loom_store_begin (self, error))
+    return FALSE;
+  if (!(rowid = loom_store_resolve_session (self, id, error)) ||
+      !(move = loom_store_cached (self, move_sql, error)))
+    goto fail;
+  sqlite3_bind_int64 (move, 1, rowid);
+  sqlite3_bind_text (move, 2, from_path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text (move, 3, to_path, -1, SQLITE_TRANSIENT);
+  if (sqlite3_step (move) != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "rename the session's backup");
+      goto fail;
+    }
+  g_clear_pointer (&move, loom_store_borrowed_reset);
+  return loom_store_commit (self, error);
+
+fail:
+  g_clear_pointer (&move, loom_store_borrowed_reset);
+  loom_store_rollback (self);
+  return FALSE;
+}
+
+GListModel *
+loom_store_list_backups_due (LoomStore *self,
+                             gint64     quiet_cutoff,
+                             GError   **error)
+{
+  g_autofree char *sql = NULL;
+  g_autoptr (GListStore) sessions = NULL;
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  int rc;
+
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  /* A session's activity is its own and its sub-agents': they are in its package, and an
+   * agent that goes on working in a sub-agent changes what the backup must hold. UNION, not
+   * UNION ALL: a cycle of parents, which no agent writes but a damaged file might, ends. */
+  sql = g_strconcat ("WITH RECURSIVE tree (root, id) AS ("
+                     "  SELECT id, id FROM sessions"
+                     "   WHERE parent_session_id IS NULL AND trashed_at = 0"
+                     "  UNION SELECT tree.root, c.id FROM sessions c"
+                     "   JOIN tree ON c.parent_session_id = tree.id"
+                     "), activity (root, last) AS ("
+                     "  SELECT tree.root, max (t.updated_at) FROM tree"
+                     "   JOIN sessions t ON t.id = tree.id GROUP BY tree.root"
+                     ") ",
+                     loom_store_session_select,
+                     "  JOIN activity a ON a.root = s.id"
+                     " WHERE a.last < ?1 AND (b.id IS NULL OR b.written_at < a.last)"
+                     " ORDER BY a.last, s.id",
+                     NULL);
+  if (!(stmt = loom_store_prepare (self, sql, error)))
+    return NULL;
+  sqlite3_bind_int64 (stmt, 1, quiet_cutoff);
+
+  sessions = g_list_store_new (LOOM_TYPE_SESSION);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      LoomSessionRecord record = { 0 };
+      g_autoptr (LoomSession) session = NULL;
+
+      loom_store_read_record (stmt, &record);
+      session = loom_session_new (&record);
+      loom_session_record_clear (&record);
+      g_list_store_append (sessions, session);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "find the sessions due for a backup");
       return NULL;
     }
   return G_LIST_MODEL (g_steal_pointer (&sessions));
