@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -173,6 +174,28 @@ count_quiet (Fixture *f)
   return n;
 }
 
+/* The sessions that have a backup of their own: top-level ones not in the trash. */
+static guint
+count_top_level (Fixture *f)
+{
+  g_autoptr (GListModel) all = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomSessionQuery query = LOOM_SESSION_QUERY_INIT;
+  guint            n = 0;
+
+  query.collection = LOOM_COLLECTION_EVERYTHING;
+  all = loom_store_list_sessions (f->store, &query, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < g_list_model_get_n_items (all); i++)
+    {
+      g_autoptr (LoomSession) session = g_list_model_get_item (all, i);
+      const LoomSessionRecord *r = loom_session_get_record (session);
+
+      n += r->parent_uuid == NULL && r->trashed_at == 0;
+    }
+  return n;
+}
+
 static void
 test_usage (Fixture      *f,
             gconstpointer data)
@@ -319,6 +342,107 @@ test_encrypt (Fixture      *f,
     }
 }
 
+/* Starts `loom backup --quiet-minutes 0` and kills it with SIGKILL once @n_new more backups
+ * are recorded in the store (at once when 0), or lets it end if it ends first. Returns whether
+ * it was killed. */
+static gboolean
+backup_and_kill (Fixture *f,
+                 guint    n_new)
+{
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { g_getenv ("LOOM_CLI"), "--db", f->db, "backup", "--to", f->backups,
+                         "--quiet-minutes",     "0",    NULL };
+  gint64      n_before = loom_test_count_rows (f->db, "backups");
+  GPid        pid;
+  int         wait_status = 0;
+
+  g_spawn_async (NULL, (char **)argv, NULL,
+                 G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                   G_SPAWN_STDERR_TO_DEV_NULL,
+                 NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+
+  while (loom_test_count_rows (f->db, "backups") < n_before + n_new)
+    {
+      if (waitpid (pid, &wait_status, WNOHANG) == pid)
+        return FALSE;
+      g_usleep (200);
+    }
+  g_assert_no_errno (kill (pid, SIGKILL));
+  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
+  /* It may have finished just before the signal. */
+  return WIFSIGNALED (wait_status);
+}
+
+/* Every session of @ids has its recorded backup in the folder, and it verifies. */
+static void
+assert_backups_verify (Fixture   *f,
+                       GPtrArray *ids)
+{
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (LoomSession) session = NULL;
+      g_autoptr (GError) error = NULL;
+      const char *path;
+
+      session = loom_store_get_session (f->store, g_ptr_array_index (ids, i), &error);
+      g_assert_no_error (error);
+      path = loom_session_get_backup_path (session);
+      g_assert_nonnull (path);
+      g_assert_true (loom_package_verify (path, NULL, NULL, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* Killed at several moments while it replaces backups, `loom backup` leaves every session with
+ * its recorded backup in the folder, verifying: the new one goes in before the old one goes. */
+static void
+test_killed (Fixture      *f,
+             gconstpointer data)
+{
+  static const guint moments[] = { 0, 1, 3, 6, 10 };
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *sql = NULL;
+  guint            n_killed = 0;
+
+  /* Enough sessions for the run to be killed in the middle of them, each backed up once. */
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *title = g_strdup_printf ("Old session %02u - 2026-01-01", i);
+
+      g_ptr_array_add (
+        ids, loom_test_add_session (f->store, title, "codex", "ancient", 30, 10, 1000 + i));
+    }
+  g_assert_cmpint (run_loom (f, "backup", "--to", f->backups), ==, 0);
+  assert_backups_verify (f, ids);
+
+  /* Every one of them changed since (as an agent going on in each would make it). */
+  sql = g_strdup_printf ("UPDATE sessions SET updated_at = %" G_GINT64_FORMAT
+                         " WHERE title LIKE 'Old session %%'",
+                         loom_time_now_ms () + 1);
+  loom_test_exec_sql (f->db, sql);
+
+  for (guint m = 0; m < G_N_ELEMENTS (moments); m++)
+    {
+      n_killed += backup_and_kill (f, moments[m]);
+      g_test_message ("killed after %u new backups: %u entries in the folder", moments[m],
+                      count_entries (f->backups));
+      assert_backups_verify (f, ids);
+    }
+  g_assert_cmpuint (n_killed, >, 0);
+
+  /* The rest, to the end; then nothing is due. */
+  g_assert_cmpint (run_loom (f, "backup", "--to", f->backups, "--quiet-minutes", "0"), ==, 0);
+  assert_backups_verify (f, ids);
+  g_assert_cmpint (run_loom (f, "backup", "--to", f->backups, "--quiet-minutes", "0"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "up to date"));
+  /* A backup recorded before the kill replaced its previous one at the next run; what a kill
+   * can leave is the one it was writing, unrecorded: at most one entry per kill. */
+  g_test_message ("%u entries for %u sessions after %u kills", count_entries (f->backups),
+                  count_top_level (f), n_killed);
+  g_assert_cmpuint (count_entries (f->backups), <=, count_top_level (f) + n_killed);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -333,6 +457,7 @@ main (int    argc,
   ADD ("/cli/backup/usage", test_usage);
   ADD ("/cli/backup/json", test_json);
   ADD ("/cli/backup/quiet-minutes", test_quiet_minutes);
+  ADD ("/cli/backup/killed", test_killed);
   ADD ("/cli/backup/encrypt-no-keyring", test_encrypt_no_keyring);
   ADD ("/cli/backup/encrypt", test_encrypt);
 #undef ADD

@@ -5,8 +5,9 @@
  * that the test can make it change for real: a line appended, and imported again. The keeper
  * must back up exactly the quiet, live, top-level sessions; change nothing when run again;
  * back up a session that changed again and replace its previous backup (one backup per session
- * in the folder, and it verifies or restores), plain and encrypted; and keep the previous
- * backup of a session whose new one cannot be written or recorded.
+ * in the folder, and it verifies or restores), plain and encrypted; remove, at the next run,
+ * the previous backup a killed run recorded a successor for; and keep the previous backup of a
+ * session whose new one cannot be written or recorded.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -383,10 +384,24 @@ check_replaced (Fixture             *f,
   g_assert_cmpuint (third->replaced->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (third->replaced, 0), ==, before);
 
-  /* The new backup took the usual name the previous one freed, and the store says so. */
+  /* The new backup is beside where the previous one was, which is gone; the store names it. */
   after = backup_path_of (f, f->changing);
-  g_assert_cmpstr (after, ==, before);
+  g_assert_cmpstr (after, !=, before);
   g_assert_true (has_string (third->paths, after));
+  g_assert_false (g_file_test (before, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *parent = g_path_get_dirname (after);
+
+    g_assert_cmpstr (parent, ==, f->backups);
+  }
+  if (key != NULL)
+    {
+      g_autofree char *second_name = g_strconcat (f->changing, " (2)", LOOM_BACKUP_SUFFIX, NULL);
+
+      name = g_path_get_basename (after);
+      g_assert_cmpstr (name, ==, second_name);
+      g_clear_pointer (&name, g_free);
+    }
   g_assert_cmpuint (count_entries (f->backups), ==,
                     n_backups + third->backed_up->len - third->replaced->len);
 
@@ -552,6 +567,52 @@ test_unrecorded_keeps_previous (Fixture      *f,
                    loom_session_get_message_count (changing));
 }
 
+/* A run killed after it recorded a session's new backup, before it removed the previous one:
+ * the next run, with nothing due, removes the previous one, and only when the new one is there. */
+static void
+test_superseded_removed (Fixture      *f,
+                         gconstpointer data)
+{
+  g_autoptr (LoomKeeperResult) first = keep_up (f, NULL, f->now);
+  g_autoptr (LoomKeeperResult) gone = NULL;
+  g_autoptr (LoomKeeperResult) second = NULL;
+  g_autoptr (LoomBackupResult) written = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *before = backup_path_of (f, f->changing);
+  g_autofree char *hidden = g_build_filename (f->base.dir, "moved-away", NULL);
+  guint            n_entries = count_entries (f->backups);
+
+  /* What the killed run did: a verified backup written and recorded. */
+  g_assert_true (
+    loom_backup_session (f->base.store, f->changing, f->backups, NULL, &written, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (
+    loom_store_record_backup (f->base.store, f->changing, written->path, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_entries (f->backups), ==, n_entries + 1);
+
+  /* The new one gone from the folder (moved away by hand): the old one is all there is, and
+   * stays. */
+  g_assert_no_errno (g_rename (written->path, hidden));
+  gone = keep_up (f, NULL, f->now);
+  g_assert_cmpuint (gone->replaced->len, ==, 0);
+  g_assert_true (g_file_test (before, G_FILE_TEST_IS_DIR));
+  g_assert_no_errno (g_rename (hidden, written->path));
+
+  second = keep_up (f, NULL, f->now);
+  g_assert_cmpuint (second->backed_up->len, ==, 0);
+  g_assert_cmpuint (second->replaced->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (second->replaced, 0), ==, before);
+  g_assert_false (g_file_test (before, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_entries (f->backups), ==, n_entries);
+  {
+    g_autofree char *latest = backup_path_of (f, f->changing);
+
+    g_assert_cmpstr (latest, ==, written->path);
+    g_assert_cmpint (plain_backup_messages (latest, f->changing), >, 0);
+  }
+}
+
 /* A folder that is not a folder of its own is refused before anything is done. */
 static void
 test_bad_folder (Fixture      *f,
@@ -621,6 +682,7 @@ main (int   argc,
   ADD ("/backup-keeper/replaced/plain-by-encrypted", test_plain_replaced_by_encrypted);
   ADD ("/backup-keeper/unwritable-keeps-previous", test_unwritable_keeps_previous);
   ADD ("/backup-keeper/unrecorded-keeps-previous", test_unrecorded_keeps_previous);
+  ADD ("/backup-keeper/superseded-removed", test_superseded_removed);
   ADD ("/backup-keeper/bad-folder", test_bad_folder);
   ADD ("/backup-keeper/async", test_async);
 #undef ADD

@@ -5,8 +5,11 @@
  * new backup is written and read back first (loom_backup_session () verifies before it
  * returns), recorded as the session's latest, and only then is the previous one removed. A run
  * killed half-way leaves two backups of a session at worst, never none; the store names the
- * newer. The new one is then renamed to the usual name when removing the previous one freed it,
- * so that a folder kept for months does not fill with "(2)" names.
+ * newer, and the next run removes the older (remove_superseded ()). The new backup is not
+ * renamed afterwards: a rename and its record cannot be one step, and a run killed between the
+ * two would leave the store naming a backup that is not there. Written while the previous one
+ * holds the usual name, it takes the next free one, so a session's backups alternate between
+ * two names rather than fill the folder with "(2)", "(3)"….
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -124,80 +127,6 @@ previous_backup_name (int         dir_fd,
   return NULL;
 }
 
-/* The name a backup of @session has when nothing else holds it. */
-static char *
-usual_name (LoomSession *session,
-            gboolean     encrypted)
-{
-  if (encrypted)
-    return g_strconcat (loom_session_get_uuid (session), LOOM_BACKUP_SUFFIX, NULL);
-  return loom_export_package_name (loom_session_get_title (session),
-                                   loom_session_get_created_at (session));
-}
-
-/* Renames @from to @to in @dir_fd, never replacing anything: renameat2 (RENAME_NOREPLACE)
- * where there is one; else a hard link for a file, which fails on an existing name too, and for
- * a folder a look first, after which renameat () still refuses to replace a file or a folder
- * that is not empty (ENOTDIR, ENOTEMPTY): only an empty folder made in that instant could go,
- * and nothing would be lost with it. */
-static gboolean
-rename_no_replace (int         dir_fd,
-                   const char *from,
-                   const char *to,
-                   gboolean    is_file)
-{
-  struct stat st;
-
-#ifdef RENAME_NOREPLACE
-  if (renameat2 (dir_fd, from, dir_fd, to, RENAME_NOREPLACE) == 0)
-    return TRUE;
-  if (errno != EINVAL && errno != ENOSYS)
-    return FALSE;
-#endif
-  if (is_file)
-    {
-      if (linkat (dir_fd, from, dir_fd, to, 0) != 0)
-        return FALSE;
-      unlinkat (dir_fd, from, 0);
-      return TRUE;
-    }
-  if (fstatat (dir_fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
-    return FALSE;
-  return renameat (dir_fd, from, dir_fd, to) == 0;
-}
-
-/* Gives the new backup its usual name when that is free, and the store the new path. Where
- * that fails, the backup keeps the name it was written under, which is as good a backup. */
-static void
-take_usual_name (LoomStore        *store,
-                 int               dir_fd,
-                 const char       *backup_dir,
-                 LoomSession      *session,
-                 LoomBackupResult *backup)
-{
-  g_autofree char *name = g_path_get_basename (backup->path);
-  g_autofree char *usual = usual_name (session, backup->encrypted);
-  g_autofree char *usual_path = NULL;
-  g_autoptr (GError) error = NULL;
-
-  if (g_str_equal (name, usual) || !rename_no_replace (dir_fd, name, usual, backup->encrypted))
-    return;
-  usual_path = g_build_filename (backup_dir, usual, NULL);
-  if (!loom_store_move_backup (store, backup->session_id, backup->path, usual_path, &error))
-    {
-      /* The store still names the backup's first name: give it that back. */
-      g_debug ("Could not record the new name of “%s”: %s", backup->path, error->message);
-      if (!rename_no_replace (dir_fd, usual, name, backup->encrypted))
-        g_warning ("Could not rename “%s” back to “%s”: %s", usual_path, backup->path,
-                   g_strerror (errno));
-      return;
-    }
-  if (fsync (dir_fd) != 0)
-    g_debug ("Could not sync “%s”: %s", backup_dir, g_strerror (errno));
-  g_free (backup->path);
-  backup->path = g_steal_pointer (&usual_path);
-}
-
 /* Backs up one due session; the previous backup goes only after the new one is recorded. */
 static gboolean
 keep_one (LoomStore           *store,
@@ -243,13 +172,54 @@ keep_one (LoomStore           *store,
         {
           loom_backup_remove_tree (previous_path);
           g_ptr_array_add (result->replaced, g_strdup (previous_path));
-          take_usual_name (store, dir_fd, backup_dir, session, backup);
         }
     }
 
   g_ptr_array_add (result->backed_up, g_strdup (backup->session_id));
   g_ptr_array_add (result->paths, g_strdup (backup->path));
   return TRUE;
+}
+
+/* A run killed after it recorded a session's new backup, before it removed the previous one,
+ * leaves that one behind; the session is not due again until it changes, so each run looks for
+ * such backups, in this folder only, and removes them. Which backup is a session's latest is
+ * the store's to say: one that is nobody's latest any more is superseded by a verified one. */
+static void
+remove_superseded (LoomStore        *store,
+                   int               dir_fd,
+                   LoomKeeperResult *result)
+{
+  g_autoptr (GPtrArray) paths = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (!(paths = loom_store_list_superseded_backups (store, &error)))
+    {
+      g_debug ("Could not look for replaced backups: %s", error->message);
+      return;
+    }
+  for (guint i = 0; i < paths->len;)
+    {
+      const LoomSupersededBackup *first = g_ptr_array_index (paths, i);
+      g_autofree char            *name = previous_backup_name (dir_fd, first->path);
+      gboolean                    latest_there = TRUE;
+
+      /* Only when every session that has it recorded has its latest backup on disk: the store
+       * and the folder may disagree (a backup moved or deleted by hand), and then the old one
+       * may be the only backup of that session left. */
+      for (; i < paths->len; i++)
+        {
+          const LoomSupersededBackup *each = g_ptr_array_index (paths, i);
+          GStatBuf                    st;
+
+          if (!g_str_equal (each->path, first->path))
+            break;
+          latest_there = latest_there && g_lstat (each->latest_path, &st) == 0;
+        }
+      if (name == NULL || !latest_there)
+        continue;
+      loom_backup_remove_tree (first->path);
+      g_ptr_array_add (result->replaced, g_strdup (first->path));
+    }
 }
 
 LoomKeeperResult *
@@ -317,6 +287,8 @@ loom_backup_keep_up (LoomStore             *store,
         }
     }
 
+  if (!result->cancelled)
+    remove_superseded (store, dir_fd, result);
   close (dir_fd);
   return g_steal_pointer (&result);
 }

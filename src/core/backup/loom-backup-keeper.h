@@ -7,8 +7,10 @@
  * (loom-backup.h; as_archived when the session is archived), verified, recorded as its latest;
  * only then the session's previous backup removed, when it is in the same folder. So there is
  * always one verified backup of each session there, never none: a failure leaves the previous
- * one in place. The new backup then takes the usual name (<uuid>.loombackup, or the package's
- * own folder name) when the previous one held it, never replacing anything.
+ * one in place. A run killed after recording a new backup, before removing the previous one,
+ * leaves it for the next run to remove. A new backup is named as any backup is, never over
+ * anything: beside the previous one, the next free name, so a session's backups alternate
+ * between two names (<uuid>.loombackup and <uuid> (2).loombackup, or the package's).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */

@@ -177,42 +177,56 @@ loom_store_record_backup (LoomStore  *self,
   return loom_store_commit (self, error);
 }
 
-gboolean
-loom_store_move_backup (LoomStore  *self,
-                        const char *id,
-                        const char *from_path,
-                        const char *to_path,
-                        GError    **error)
+void
+loom_superseded_backup_free (LoomSupersededBackup *backup)
 {
-  static const char move_sql[] = SESSION_TREE
-    "UPDATE backups SET path = ?3 WHERE path = ?2 AND session_id IN (SELECT id FROM tree)";
-  g_autoptr (LoomStoreBorrowed) move = NULL;
-  gint64 rowid;
+  if (backup == NULL)
+    return;
+  g_free (backup->path);
+  g_free (backup->latest_path);
+  g_free (backup);
+}
 
-  g_return_val_if_fail (LOOM_IS_STORE (self), FALSE);
-  g_return_val_if_fail (id != NULL, FALSE);
-  g_return_val_if_fail (from_path != NULL && to_path != NULL && *to_path != '\0', FALSE);
+GPtrArray *
+loom_store_list_superseded_backups (LoomStore *self,
+                                    GError   **error)
+{
+  /* A path can be recorded again as a later latest (a backup written under a name its
+   * session's backups had before), so a row is superseded by its path, not by its id. */
+#define LATEST_OF(session) \
+  "(SELECT id FROM backups WHERE session_id = " session " ORDER BY written_at DESC, id DESC" \
+  " LIMIT 1)"
+  static const char sql[] =
+    "SELECT DISTINCT old.path, latest.path FROM backups old"
+    "  JOIN backups latest ON latest.id = " LATEST_OF (
+      "old.session_id") " WHERE old.path NOT IN (SELECT b.path FROM sessions s"
+                        "                          JOIN backups b ON b.id = " LATEST_OF (
+                          "s.id") ")"
+                                  " ORDER BY old.path";
+#undef LATEST_OF
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  g_autoptr (GPtrArray) paths = NULL;
+  int rc;
 
-  if (!loom_store_begin (self, error))
-    return FALSE;
-  if (!(rowid = loom_store_resolve_session (self, id, error)) ||
-      !(move = loom_store_cached (self, move_sql, error)))
-    goto fail;
-  sqlite3_bind_int64 (move, 1, rowid);
-  sqlite3_bind_text (move, 2, from_path, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text (move, 3, to_path, -1, SQLITE_TRANSIENT);
-  if (sqlite3_step (move) != SQLITE_DONE)
+  g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
+
+  if (!(stmt = loom_store_prepare (self, sql, error)))
+    return NULL;
+  paths = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_superseded_backup_free);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
     {
-      loom_store_set_error (self, error, "rename the session's backup");
-      goto fail;
-    }
-  g_clear_pointer (&move, loom_store_borrowed_reset);
-  return loom_store_commit (self, error);
+      LoomSupersededBackup *backup = g_new0 (LoomSupersededBackup, 1);
 
-fail:
-  g_clear_pointer (&move, loom_store_borrowed_reset);
-  loom_store_rollback (self);
-  return FALSE;
+      backup->path = g_strdup ((const char *)sqlite3_column_text (stmt, 0));
+      backup->latest_path = g_strdup ((const char *)sqlite3_column_text (stmt, 1));
+      g_ptr_array_add (paths, backup);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, "find the backups replaced since");
+      return NULL;
+    }
+  return g_steal_pointer (&paths);
 }
 
 GListModel *

@@ -39,13 +39,19 @@ gboolean loom_store_record_backup (LoomStore  *self,
                                    const char *key_id,
                                    GError    **error);
 
-/* Renames the recorded backup @from_path of the session @id and its sub-agents to @to_path:
- * the keeper gives a backup its usual name once the one that held that name is gone. */
-gboolean loom_store_move_backup (LoomStore  *self,
-                                 const char *id,
-                                 const char *from_path,
-                                 const char *to_path,
-                                 GError    **error);
+typedef struct
+{
+  char *path;        /* a recorded backup that is no session's latest any more */
+  char *latest_path; /* the latest backup of a session that has it recorded */
+} LoomSupersededBackup;
+
+void loom_superseded_backup_free (LoomSupersededBackup *backup);
+
+/* The recorded backups that are no session's latest any more (a run killed after it recorded a
+ * new backup, before it removed the one before), as an array of LoomSupersededBackup: one per
+ * such path and latest backup of a session that has it. */
+GPtrArray *loom_store_list_superseded_backups (LoomStore *self,
+                                               GError   **error);
 
 /* The sessions due for a backup: not in the trash, not a sub-agent's (they travel in their
  * parent's package), quiet (their last activity, and their sub-agents', before @quiet_cutoff,
