@@ -582,6 +582,25 @@ test_superseded_removed (Fixture      *f,
   g_autofree char *hidden = g_build_filename (f->base.dir, "moved-away", NULL);
   guint            n_entries = count_entries (f->backups);
 
+  /* A later backup elsewhere (a sweep onto another disk) leaves this folder's one alone. */
+  {
+    g_autofree char *elsewhere = g_build_filename (f->base.dir, "elsewhere", NULL);
+    g_autoptr (LoomBackupResult) other = NULL;
+    g_autoptr (LoomKeeperResult) after_other = NULL;
+
+    g_assert_no_errno (g_mkdir (elsewhere, 0700));
+    g_assert_true (
+      loom_backup_session (f->base.store, f->changing, elsewhere, NULL, &other, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_true (
+      loom_store_record_backup (f->base.store, f->changing, other->path, NULL, &error));
+    g_assert_no_error (error);
+    after_other = keep_up (f, NULL, f->now);
+    g_assert_cmpuint (after_other->replaced->len, ==, 0);
+    g_assert_cmpuint (after_other->backed_up->len, ==, 0);
+    g_assert_true (g_file_test (before, G_FILE_TEST_IS_DIR));
+  }
+
   /* What the killed run did: a verified backup written and recorded. */
   g_assert_true (
     loom_backup_session (f->base.store, f->changing, f->backups, NULL, &written, NULL, &error));

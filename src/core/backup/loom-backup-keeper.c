@@ -100,8 +100,8 @@ add_failure (LoomKeeperResult *result,
  * alone, whatever the store says: what is removed here is removed for good, and a path
  * recorded long ago may now name something the person put there. */
 static char *
-previous_backup_name (int         dir_fd,
-                      const char *path)
+backup_name_in_folder (int         dir_fd,
+                       const char *path)
 {
   g_autofree char *parent = g_path_get_dirname (path);
   g_autofree char *name = g_path_get_basename (path);
@@ -164,7 +164,7 @@ keep_one (LoomStore           *store,
 
   report (reporter, "replace", NULL);
   if (previous_path != NULL && g_strcmp0 (previous_path, backup->path) != 0 &&
-      (previous = previous_backup_name (dir_fd, previous_path)) != NULL)
+      (previous = backup_name_in_folder (dir_fd, previous_path)) != NULL)
     {
       g_autofree char *new_name = g_path_get_basename (backup->path);
 
@@ -200,20 +200,22 @@ remove_superseded (LoomStore        *store,
   for (guint i = 0; i < paths->len;)
     {
       const LoomSupersededBackup *first = g_ptr_array_index (paths, i);
-      g_autofree char            *name = previous_backup_name (dir_fd, first->path);
+      g_autofree char            *name = backup_name_in_folder (dir_fd, first->path);
       gboolean                    latest_there = TRUE;
 
-      /* Only when every session that has it recorded has its latest backup on disk: the store
-       * and the folder may disagree (a backup moved or deleted by hand), and then the old one
-       * may be the only backup of that session left. */
+      /* Only when every session that has it recorded has its latest backup in this folder, on
+       * disk: the store and the folder may disagree (a backup moved or deleted by hand), and
+       * then the old one may be the only backup of that session left; and a latest backup
+       * elsewhere (a sweep onto another disk) does not make this folder's one superfluous. */
       for (; i < paths->len; i++)
         {
           const LoomSupersededBackup *each = g_ptr_array_index (paths, i);
-          GStatBuf                    st;
+          g_autofree char            *latest = NULL;
 
           if (!g_str_equal (each->path, first->path))
             break;
-          latest_there = latest_there && g_lstat (each->latest_path, &st) == 0;
+          latest = backup_name_in_folder (dir_fd, each->latest_path);
+          latest_there = latest_there && latest != NULL;
         }
       if (name == NULL || !latest_there)
         continue;
