@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "loom-application.h"
+#include "loom-backup-keeper-service.h"
 #include "loom-core.h"
 #include "loom-error.h"
 #include "loom-preferences-window.h"
@@ -16,11 +17,13 @@ struct _LoomApplication
 {
   AdwApplication parent_instance;
 
-  GSettings          *settings;
-  LoomStore          *store;
-  GError             *store_error;
-  LoomSourceWatcher  *watcher;
-  LoomImportProblems *import_problems;
+  GSettings               *settings;
+  LoomStore               *store;
+  GError                  *store_error;
+  LoomSourceWatcher       *watcher;
+  LoomImportProblems      *import_problems;
+  /* Continuous backup ("keep-backups"): runs in its own threads, told of each import pass. */
+  LoomBackupKeeperService *keeper;
 
   /* The store is opened once per run, so its state is told once, not once per window. */
   guint told_store_state : 1;
@@ -188,6 +191,27 @@ on_imported_cb (LoomApplication       *self,
   loom_import_problems_add (self->import_problems, stats);
 }
 
+/* What stops continuous backup (a keyring error, the folder gone) is told once, in the window
+ * in front; without one it is only logged, by the service. */
+static void
+on_keeper_failed_cb (LoomApplication         *self,
+                     const char              *message,
+                     LoomBackupKeeperService *keeper)
+{
+  GtkWindow       *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+  g_autofree char *escaped = NULL;
+  g_autofree char *title = NULL;
+  AdwToast        *toast;
+
+  if (!LOOM_IS_WINDOW (window))
+    return;
+  /* A toast's title is markup; the message quotes titles and paths. */
+  escaped = g_markup_escape_text (message, -1);
+  title = g_strdup_printf (_ ("Backups not kept: %s"), escaped);
+  toast = adw_toast_new (title);
+  loom_window_add_toast (LOOM_WINDOW (window), toast);
+}
+
 static void
 loom_application_activate (GApplication *application)
 {
@@ -246,12 +270,25 @@ loom_application_startup (GApplication *application)
   g_settings_bind (self->settings, "extra-source-folders", self->watcher, "extra-folders",
                    G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "watch-sources", self->watcher, "watching", G_SETTINGS_BIND_GET);
+
+  /* After each import pass: a session it changed is backed up once it has been quiet long
+   * enough, which the service's own timer also catches. */
+  self->keeper = loom_backup_keeper_service_new (self->store, self->settings);
+  g_signal_connect_object (self->keeper, "failed", G_CALLBACK (on_keeper_failed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->watcher, "imported", G_CALLBACK (loom_backup_keeper_service_queue),
+                           self->keeper, G_CONNECT_SWAPPED);
 }
 
 static void
 loom_application_shutdown (GApplication *application)
 {
   LoomApplication *self = LOOM_APPLICATION (application);
+
+  /* A backup is cancelled between two files (it leaves nothing behind, and the previous backup
+   * stays) and awaited, like the import pass below. */
+  if (self->keeper != NULL)
+    loom_backup_keeper_service_stop (self->keeper);
 
   /* A pass is cancelled between two files (each file is one transaction, so nothing is left
    * half-imported) and its result awaited, so that no thread outlives the application. */
@@ -274,6 +311,7 @@ loom_application_dispose (GObject *object)
   if (self->settings != NULL)
     g_settings_unbind (adw_style_manager_get_default (), "color-scheme");
 
+  g_clear_object (&self->keeper);
   g_clear_object (&self->watcher);
   g_clear_object (&self->import_problems);
   g_clear_object (&self->store);

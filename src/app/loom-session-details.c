@@ -63,6 +63,7 @@ typedef enum
   FIELD_FOLDER,
   FIELD_PINNED,
   FIELD_ARCHIVED,
+  FIELD_BACKUP,
   FIELD_TRASHED,
   FIELD_TASK_OBJECTIVE,
   FIELD_TASK_STATUS,
@@ -109,6 +110,7 @@ static const struct
   [FIELD_FOLDER] = { N_ ("Folder"), GROUP_ORGANISATION, 0 },
   [FIELD_PINNED] = { N_ ("Pinned"), GROUP_ORGANISATION, 0 },
   [FIELD_ARCHIVED] = { N_ ("Archived"), GROUP_ORGANISATION, 0 },
+  [FIELD_BACKUP] = { N_ ("Last backup"), GROUP_ORGANISATION, 0 },
   [FIELD_TRASHED] = { N_ ("In the trash"), GROUP_ORGANISATION, 0 },
   [FIELD_TASK_OBJECTIVE] = { N_ ("Task objective"), GROUP_TASK, 0 },
   [FIELD_TASK_STATUS] = { N_ ("Task status"), GROUP_TASK, 0 },
@@ -599,6 +601,21 @@ fill (LoomSessionDetails *self)
   set_field (self, FIELD_FOLDER, r->folder_name != NULL ? r->folder_name : _ ("None"));
   set_field (self, FIELD_PINNED, yes_no (r->pinned));
   set_field (self, FIELD_ARCHIVED, yes_no (r->archived));
+  /* Written by a sweep or by continuous backup; the row is hidden for a session never backed
+   * up. */
+  if (r->backup_path != NULL)
+    {
+      g_autofree char *when = format_date (r->backup_at);
+
+      /* Translators: when a session's latest backup was written, then where it is. */
+      if (when != NULL)
+        set_field_take (self, FIELD_BACKUP,
+                        g_strdup_printf (_ ("%s, in %s"), when, r->backup_path));
+      else
+        set_field (self, FIELD_BACKUP, r->backup_path);
+    }
+  else
+    set_field (self, FIELD_BACKUP, NULL);
   if (r->trashed_at > 0)
     {
       g_autofree char *since = format_date (r->trashed_at);

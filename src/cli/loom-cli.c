@@ -18,6 +18,7 @@ static const LoomCliCommand top_commands[] = {
   { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
   { "restore", loom_cli_restore, N_ ("Restore sessions from backups") },
   { "sweep", loom_cli_sweep, N_ ("Archive old sessions after a verified backup of each") },
+  { "backup", loom_cli_backup, N_ ("Back up the sessions that changed, once they are quiet") },
   { "index", loom_cli_index, N_ ("Maintain the search index") },
   { "backup-key", loom_cli_backup_key, N_ ("The key that encrypts backups, and its recovery key") },
   { NULL }
