@@ -196,6 +196,8 @@ print_session_details (LoomSession *session)
   print_time_field (_ ("Trashed"), r->trashed_at);
   print_field (_ ("Folder"), r->folder_name);
   print_field (_ ("Pinned"), r->pinned ? _ ("yes") : NULL);
+  print_field (_ ("Backup"), r->backup_path);
+  print_time_field (_ ("Backed up"), r->backup_at);
   /* gettext cannot see through G_GINT64_FORMAT: the numbers are formatted apart. */
   n_messages = g_strdup_printf ("%" G_GINT64_FORMAT, r->message_count);
   n_events = g_strdup_printf ("%" G_GINT64_FORMAT, r->event_count);
@@ -224,6 +226,29 @@ print_session_details (LoomSession *session)
       of_output = g_strdup_printf (_ ("%s of the output"), reasoning);
       print_field (_ ("Reasoning tokens"), of_output);
     }
+}
+
+/* Where an archive sweep put the session's latest backup; null when none did. Not part of
+ * loom_session_to_json (): that is also a package's metadata.json, which has no business
+ * naming where the person keeps their backups. */
+static void
+add_backup_json (JsonObject  *object,
+                 LoomSession *session)
+{
+  const char      *path = loom_session_get_backup_path (session);
+  g_autofree char *written_at = NULL;
+  JsonObject      *backup;
+
+  if (path == NULL)
+    {
+      json_object_set_null_member (object, "backup");
+      return;
+    }
+  backup = json_object_new ();
+  json_object_set_string_member (backup, "path", path);
+  written_at = loom_time_to_iso (loom_session_get_backup_at (session));
+  json_object_set_string_member (backup, "written_at", written_at);
+  json_object_set_object_member (object, "backup", backup);
 }
 
 static int
@@ -271,6 +296,7 @@ sessions_show (LoomCli *cli,
           json_array_add_element (items, loom_timeline_item_to_json (item));
         }
       json_object_set_array_member (json_node_get_object (node), "timeline", items);
+      add_backup_json (json_node_get_object (node), session);
       loom_cli_print_json (node);
     }
   else

@@ -13,7 +13,7 @@
 #include "loom-error.h"
 #include "loom-keyring.h"
 
-#define KEY_SCHEMA_NAME       "org.intentloom.History.Key"
+#define KEY_SCHEMA_NAME       "org.intentloom.History.BackupKey"
 #define LOGIN_COLLECTION_PATH "/org/freedesktop/secrets/collection/login/"
 
 static gboolean

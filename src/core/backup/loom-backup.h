@@ -42,8 +42,8 @@ typedef struct
 
 typedef struct
 {
-  char    *session_id;  /* the session's uuid */
-  char    *path;        /* the package folder or the .loombackup file */
+  char    *session_id; /* the session's uuid */
+  char    *path;       /* the package folder or the .loombackup file */
   gboolean encrypted;
   char    *key_id;      /* encrypted: the backup key's id; else NULL */
   guint    n_files;     /* files of the package, verified */
@@ -91,10 +91,10 @@ typedef struct
 
 typedef struct
 {
-  char *path;
-  char *session_id; /* NULL when it failed before the session was known */
-  char *title;
-  GError *error;    /* failed only */
+  char   *path;
+  char   *session_id; /* NULL when it failed before the session was known */
+  char   *title;
+  GError *error; /* failed only */
 } LoomRestoreItem;
 
 typedef struct

@@ -24,7 +24,7 @@ typedef struct
   char   *title;
   gint64  last_active; /* Unix ms */
   guint64 message_count;
-  char   *model;       /* may be NULL */
+  char   *model; /* may be NULL */
 } LoomSweepCandidate;
 
 void loom_sweep_candidate_free (LoomSweepCandidate *candidate);
@@ -42,7 +42,7 @@ typedef struct
   const char *title;
   guint       index; /* 0-based, of total */
   guint       total;
-  const char *step;  /* "backup", "verify", "archive"; the package's own steps come as
+  const char *step; /* "backup", "verify", "archive"; the package's own steps come as
                       * "backup" with @export_step set */
   const char *export_step;
 } LoomSweepProgress;

@@ -41,12 +41,12 @@ LoomBackupKey *loom_backup_key_new_from_recovery (const char *recovery_text,
 LoomBackupKey *loom_backup_key_copy (const LoomBackupKey *key);
 void           loom_backup_key_free (LoomBackupKey *key);
 
-const char    *loom_backup_key_get_id (const LoomBackupKey *key);
+const char   *loom_backup_key_get_id (const LoomBackupKey *key);
 /* LOOM_BACKUP_KEY_SIZE bytes, valid as long as @key. */
-const guint8  *loom_backup_key_get_bytes (const LoomBackupKey *key);
+const guint8 *loom_backup_key_get_bytes (const LoomBackupKey *key);
 /* The recovery key, "XXXX-XXXX-…". Free it with loom_backup_key_free_text (), which wipes it. */
-char          *loom_backup_key_dup_recovery (const LoomBackupKey *key);
-void           loom_backup_key_free_text (char *text);
+char         *loom_backup_key_dup_recovery (const LoomBackupKey *key);
+void          loom_backup_key_free_text (char *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomBackupKey, loom_backup_key_free)
 

@@ -21,16 +21,19 @@
 
 G_BEGIN_DECLS
 
-#define LOOM_BACKUP_MAGIC         "LOOMBKUP"
-#define LOOM_BACKUP_VERSION       1
-#define LOOM_BACKUP_HEADER_SIZE   48
-#define LOOM_BACKUP_CHUNK_SIZE    65536
+#define LOOM_BACKUP_MAGIC       "LOOMBKUP"
+#define LOOM_BACKUP_VERSION     1
+#define LOOM_BACKUP_HEADER_SIZE 48
+#define LOOM_BACKUP_CHUNK_SIZE  65536
 
 /* What the header of a .loombackup says, read without the key. */
 typedef struct
 {
-  guint version;
-  char  key_id[LOOM_BACKUP_KEY_ID_CHARS + 1];
+  guint  version;
+  char   key_id[LOOM_BACKUP_KEY_ID_CHARS + 1];
+  /* The 48 bytes as read: the decrypting stream needs the secretstream header and authenticates
+   * the whole of it. */
+  guint8 bytes[LOOM_BACKUP_HEADER_SIZE];
 } LoomBackupHeader;
 
 /* Reads and checks the header at the start of @stream (magic, version). @name (a path) is for
@@ -53,9 +56,9 @@ GOutputStream *loom_backup_encrypt_stream_new (GOutputStream       *base,
  * read already into @header; @key must have its id. Reads fail (LOOM_ERROR_CORRUPT, naming
  * @name) at the first chunk that does not authenticate, and at the end when there was no
  * final chunk or data follows it. */
-GInputStream  *loom_backup_decrypt_stream_new (GInputStream           *base,
-                                               const LoomBackupHeader *header,
-                                               const LoomBackupKey    *key,
-                                               const char             *name);
+GInputStream *loom_backup_decrypt_stream_new (GInputStream           *base,
+                                              const LoomBackupHeader *header,
+                                              const LoomBackupKey    *key,
+                                              const char             *name);
 
 G_END_DECLS

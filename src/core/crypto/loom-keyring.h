@@ -8,7 +8,7 @@
 
 G_BEGIN_DECLS
 
-/* Every item carries the schema "org.intentloom.History.Key" and a string attribute "key-id",
+/* Every item carries the schema "org.intentloom.History.BackupKey" and a string attribute "key-id",
  * so `secret-tool lookup key-id ID` finds it too. Items go to the default collection, which is
  * the login keyring on a GNOME desktop.
  *
@@ -33,7 +33,9 @@ void     loom_keyring_store_secret_async (const char         *key_id,
 gboolean loom_keyring_store_secret_finish (GAsyncResult *result,
                                            GError      **error);
 
-/* Returns NULL without setting @error when the keyring holds no secret for @key_id. */
+/* Returns NULL without setting @error when the keyring holds no secret for @key_id. An item
+ * that is there but stays locked (the person did not unlock it, or no prompt could be shown) is
+ * a LOOM_ERROR_KEYRING error, never NULL. */
 char *loom_keyring_lookup_secret (const char   *key_id,
                                   GCancellable *cancellable,
                                   GError      **error);
@@ -43,6 +45,11 @@ void  loom_keyring_lookup_secret_async (const char         *key_id,
                                         gpointer            user_data);
 char *loom_keyring_lookup_secret_finish (GAsyncResult *result,
                                          GError      **error);
+
+/* The key ids of every item of the schema, newest first, each once; an empty array when there
+ * are none. Works on a locked collection too: it reads no secret. */
+char **loom_keyring_list_key_ids (GCancellable *cancellable,
+                                  GError      **error);
 
 /* Removes the secret of @key_id. Returns TRUE when none is left, whether there was one or not. */
 gboolean loom_keyring_clear_secret (const char   *key_id,

@@ -103,10 +103,14 @@ typedef struct
   /* May be NULL. */
   LoomExportProgressFunc progress;
   gpointer               progress_data;
+  /* The package says the session is archived, since the time of the export, whatever the
+   * store says now: an archive sweep's backup, written before the session is archived, brings
+   * it back archived when it is restored. */
+  gboolean               as_archived;
 } LoomExportOptions;
 
 #define LOOM_EXPORT_OPTIONS_INIT \
-  { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0, 0, NULL, NULL }
+  { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0, 0, NULL, NULL, FALSE }
 
 /* What one export wrote. */
 typedef struct

@@ -956,6 +956,48 @@ out:
   return ok;
 }
 
+/* Opens the package folder @dir itself, not through a link: a link named like a package is
+ * not one. */
+static int
+open_package_folder (const char *dir,
+                     GError    **error)
+{
+  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+  if (dir_fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, LOOM_ERROR, saved == ENOENT ? LOOM_ERROR_NOT_FOUND : LOOM_ERROR_IO,
+                   "Could not open the package “%s”: %s", dir,
+                   saved == ELOOP ? "it is a symbolic link" : g_strerror (saved));
+    }
+  return dir_fd;
+}
+
+gboolean
+loom_package_verify (const char   *dir,
+                     guint        *n_files,
+                     GCancellable *cancellable,
+                     GError      **error)
+{
+  Manifest m = { 0 };
+  gboolean ok;
+  int      dir_fd;
+
+  g_return_val_if_fail (dir != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if ((dir_fd = open_package_folder (dir, error)) < 0)
+    return FALSE;
+  ok = verify_package (dir_fd, TRUE, &m, cancellable, error);
+  if (ok && n_files != NULL)
+    *n_files = m.n_files;
+  manifest_clear (&m);
+  close_fd (&dir_fd);
+  return ok;
+}
+
 gboolean
 loom_import_package (LoomStore                *store,
                      const char               *dir,
@@ -972,18 +1014,8 @@ loom_import_package (LoomStore                *store,
   g_return_val_if_fail (dir != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* The package folder itself is not reached through a link either: a link named like a
-   * package is not one. */
-  dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (dir_fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, LOOM_ERROR, saved == ENOENT ? LOOM_ERROR_NOT_FOUND : LOOM_ERROR_IO,
-                   "Could not open the package “%s”: %s", dir,
-                   saved == ELOOP ? "it is a symbolic link" : g_strerror (saved));
-      return FALSE;
-    }
+  if ((dir_fd = open_package_folder (dir, error)) < 0)
+    return FALSE;
 
   /* One batch: the sessions and all their rows or nothing, indexed for search before it
    * commits. The parent's manifest lists its sub-agents' files too: verifying it verifies the

@@ -46,6 +46,15 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoomPackageImportResult, loom_package_import_resu
  * (whose version loom_import_package () then checks) rather than an agent's folder. */
 gboolean loom_package_looks_like_package (const char *path);
 
+/* Verifies the package folder @dir as loom_import_package () does, without importing it: every
+ * file its manifest lists (sub-agents' included) read back and compared with its size and
+ * SHA-256. Sets @n_files (may be NULL) to the files verified. LOOM_ERROR_CORRUPT naming the
+ * file that differs. Blocks. */
+gboolean loom_package_verify (const char   *dir,
+                              guint        *n_files,
+                              GCancellable *cancellable,
+                              GError      **error);
+
 /* Verifies the package folder @dir and imports its session into @store. Blocks. A package
  * that does not verify, a compact one and one without session.jsonl are refused
  * (LOOM_ERROR_CORRUPT, LOOM_ERROR_INVALID_ARGUMENT, LOOM_ERROR_NEWER_SCHEMA) and the store is

@@ -12,7 +12,8 @@
   X (uuid) X (title) X (source) X (source_path) X (source_session_id) X (project_path) \
   X (project_name) X (cwd) X (git_branch) X (git_commit) X (agent_version) X (agent_mode) \
   X (selected_agent_id) X (model) X (models_json) X (folder_name) X (session_type) \
-  X (fork_source_uuid) X (parent_uuid) X (task_objective) X (task_status) X (tools_used_json)
+  X (fork_source_uuid) X (parent_uuid) X (task_objective) X (task_status) X (tools_used_json) \
+  X (backup_path)
 /* clang-format on */
 
 LoomSessionRecord *

@@ -66,6 +66,11 @@ typedef struct
   gint64 n_tool_results;
   gint64 n_tool_errors;
   gint64 n_reasoning;
+
+  /* The latest backup an archive sweep wrote (loom-sweep.h): a package folder or a
+   * .loombackup file, and when; NULL and 0 when there is none. Read from the store only. */
+  char  *backup_path;
+  gint64 backup_at;
 } LoomSessionRecord;
 
 LoomSessionRecord *loom_session_record_new (void);

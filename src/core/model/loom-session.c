@@ -276,3 +276,17 @@ loom_session_get_trashed (LoomSession *self)
   g_return_val_if_fail (LOOM_IS_SESSION (self), FALSE);
   return self->record->trashed_at != 0;
 }
+
+const char *
+loom_session_get_backup_path (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), NULL);
+  return self->record->backup_path;
+}
+
+gint64
+loom_session_get_backup_at (LoomSession *self)
+{
+  g_return_val_if_fail (LOOM_IS_SESSION (self), 0);
+  return self->record->backup_at;
+}

@@ -35,6 +35,9 @@ const char *loom_session_get_folder_name (LoomSession *self);
 gboolean    loom_session_get_pinned (LoomSession *self);
 gboolean    loom_session_get_archived (LoomSession *self);
 gboolean    loom_session_get_trashed (LoomSession *self);
+/* The latest backup an archive sweep wrote of the session, or NULL; its time (Unix ms), or 0. */
+const char *loom_session_get_backup_path (LoomSession *self);
+gint64      loom_session_get_backup_at (LoomSession *self);
 
 /* The stable JSON form documented in the README (`loom sessions list --json`). */
 JsonNode *loom_session_to_json (LoomSession *self);

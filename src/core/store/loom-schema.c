@@ -706,6 +706,20 @@ static const char schema_v7[] =
   "   AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL));"
   "UPDATE import_cursors SET mtime = -1, prefix_hash = NULL;";
 
+/* Version 8: the backups an archive sweep wrote (loom-sweep.h), one row per backup, so that a
+ * session archived by a sweep tells where its backup is. The row goes with its session: a
+ * backup outlives the session it holds, but not the store's memory of it. key_id names the
+ * backup key of an encrypted one and is NULL for a plain package. */
+static const char schema_v8[] =
+  "CREATE TABLE backups ("
+  "  id INTEGER PRIMARY KEY,"
+  "  session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+  "  path TEXT NOT NULL,"
+  "  key_id TEXT,"
+  "  written_at INTEGER NOT NULL DEFAULT 0"
+  ");"
+  "CREATE INDEX backups_session ON backups (session_id, written_at);";
+
 const char loom_schema_index_defer_sql[] =
   "DELETE FROM index_deferred;"
   "DELETE FROM index_retitled;"
@@ -749,7 +763,7 @@ const char loom_schema_index_rebuild_sql[] =
 
 static const char *const migrations[] = {
   NULL, /* version 0: the empty database */
-  schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7,
+  schema_v1, schema_v2, schema_v3, schema_v4, schema_v5, schema_v6, schema_v7, schema_v8,
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == LOOM_STORE_SCHEMA_VERSION + 1)

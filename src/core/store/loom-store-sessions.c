@@ -21,12 +21,15 @@ const char loom_store_session_select[] =
   "       s.tools_used, s.tokens_input, s.tokens_output, s.tokens_cache_read,"
   "       s.tokens_cache_creation, s.n_user_messages, s.n_assistant_messages,"
   "       s.n_tool_calls, s.n_tool_results, s.n_tool_errors, s.n_reasoning,"
-  "       ifnull (s.tokens_reasoning, -1)"
+  "       ifnull (s.tokens_reasoning, -1), b.path, ifnull (b.written_at, 0)"
   "  FROM sessions s"
   "  LEFT JOIN projects p ON p.id = s.project_id"
   "  LEFT JOIN folders f ON f.id = s.folder_id"
   "  LEFT JOIN sessions fs ON fs.id = s.fork_source_session_id"
-  "  LEFT JOIN sessions ps ON ps.id = s.parent_session_id";
+  "  LEFT JOIN sessions ps ON ps.id = s.parent_session_id"
+  /* The latest backup only: one seek in backups_session per session, none without backups. */
+  "  LEFT JOIN backups b ON b.id = (SELECT id FROM backups WHERE session_id = s.id"
+  "                                  ORDER BY written_at DESC, id DESC LIMIT 1)";
 
 static char *
 column_strdup (sqlite3_stmt *stmt,
@@ -86,6 +89,8 @@ loom_store_read_record (sqlite3_stmt      *stmt,
   r->n_tool_errors = sqlite3_column_int64 (stmt, c++);
   r->n_reasoning = sqlite3_column_int64 (stmt, c++);
   r->tokens_reasoning = sqlite3_column_int64 (stmt, c++);
+  r->backup_path = column_strdup (stmt, c++);
+  r->backup_at = sqlite3_column_int64 (stmt, c++);
 }
 
 static LoomSession *

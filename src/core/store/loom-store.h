@@ -18,7 +18,7 @@
 
 G_BEGIN_DECLS
 
-#define LOOM_STORE_SCHEMA_VERSION 7
+#define LOOM_STORE_SCHEMA_VERSION 8
 
 #define LOOM_TYPE_STORE (loom_store_get_type ())
 
