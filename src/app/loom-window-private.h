@@ -112,6 +112,10 @@ char *loom_window_dup_folder_name (LoomWindow *self,
 void loom_window_export_class_init (GtkWidgetClass *widget_class);
 void loom_window_export_update (LoomWindow *self);
 
+/* loom-window-backup.c: win.archive-old-sessions (Ctrl+Alt+A) opens the sweep assistant,
+ * win.restore-backup asks for backups and restores them; the window reloads after either. */
+void loom_window_backup_class_init (GtkWidgetClass *widget_class);
+
 /* loom-window-import.c */
 void loom_window_import_class_init (GtkWidgetClass *widget_class);
 void loom_window_import_dispose (LoomWindow *self);

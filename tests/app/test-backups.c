@@ -1,0 +1,901 @@
+/* test-backups.c — archive sweeps, restores and the backup key, as a person goes through them.
+ *
+ * The real application on a store of the Claude Code and Codex fixtures, the harness's real
+ * gnome-keyring and real folders: the Backups preferences create a backup key in the keyring
+ * and show its recovery key; the sweep assistant (Ctrl+Alt+A) lists the old sessions, backs
+ * the approved ones up into a folder, encrypted, and archives them, one of them failing for a
+ * reason the summary gives; nothing eligible gives the empty state; a cancel stops the sweep.
+ * A restore into a fresh store brings every backup of a folder back, a second changes nothing,
+ * and backups of a key the keyring does not hold are opened with the recovery key typed in
+ * (a typo caught by its checksum first), which is then kept in the keyring. Screenshots of
+ * every page, light and dark, go to tests/app/screenshots/ in the build folder.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "loom-application.h"
+#include "loom-backup-key.h"
+#include "loom-backup.h"
+#include "loom-core.h"
+#include "loom-import.h"
+#include "loom-preferences-window.h"
+#include "loom-restore-window.h"
+#include "loom-session.h"
+#include "loom-store.h"
+#include "loom-sweep-assistant.h"
+#include "loom-test-utils.h"
+#include "loom-window.h"
+
+#include "loom-ui-test.h"
+
+#define WIDTH  560
+#define HEIGHT 620
+
+typedef struct _Fixture Fixture;
+typedef void (*TestBody) (Fixture *fixture);
+
+struct _Fixture
+{
+  char            *dir;
+  char            *db_path;
+  char            *dest; /* the backup folder: empty at the start */
+  LoomApplication *app;
+  LoomWindow      *window;
+  TestBody         body;
+};
+
+static char *
+fixture_path (const char *name)
+{
+  const char *srcdir = g_getenv ("LOOM_TEST_SRCDIR");
+
+  g_assert_nonnull (srcdir);
+  return g_build_filename (srcdir, "import", "fixtures", name, NULL);
+}
+
+static void
+prepare_store (const char *db_path)
+{
+  g_autofree char  *claude = fixture_path ("claude");
+  g_autofree char  *codex = fixture_path ("codex");
+  const char       *paths[] = { claude, codex, NULL };
+  LoomImportOptions options = { NULL, paths };
+  g_autoptr (LoomImportStats) stats = loom_import_stats_new ();
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+
+  store = loom_store_open (db_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (loom_import_run (store, &options, NULL, NULL, NULL, stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->sessions_new, >, 5);
+}
+
+static void
+fixture_set_up (Fixture      *fixture,
+                gconstpointer user_data)
+{
+  g_autoptr (GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("loom-test-backups-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->db_path = g_build_filename (fixture->dir, "history.db", NULL);
+  fixture->dest = g_build_filename (fixture->dir, "backups", NULL);
+  g_assert_cmpint (g_mkdir (fixture->dest, 0700), ==, 0);
+  g_setenv ("LOOM_DB", fixture->db_path, TRUE);
+  prepare_store (fixture->db_path);
+  loom_ui_test_prepare_settings (1280, 800);
+}
+
+static void
+fixture_tear_down (Fixture      *fixture,
+                   gconstpointer user_data)
+{
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+
+  if (fixture->window != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->window));
+  if (fixture->app != NULL)
+    g_assert_finalize_object (g_steal_pointer (&fixture->app));
+
+  g_settings_reset (settings, "backup-folder");
+  g_settings_reset (settings, "encrypt-backups");
+  g_settings_reset (settings, "archive-after-days");
+  loom_ui_test_reset_settings ();
+  g_unsetenv ("LOOM_DB");
+  loom_test_remove_tree (fixture->dir);
+  g_clear_pointer (&fixture->db_path, g_free);
+  g_clear_pointer (&fixture->dest, g_free);
+  g_clear_pointer (&fixture->dir, g_free);
+}
+
+static gboolean
+run_body_cb (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 2);
+  fixture->body (fixture);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fixture_run (Fixture *fixture,
+             TestBody body)
+{
+  fixture->app = loom_application_new (APP_ID, G_APPLICATION_NON_UNIQUE);
+  fixture->body = body;
+  loom_ui_test_run_app (fixture->app, &fixture->window, run_body_cb, fixture);
+}
+
+/* ——— Helpers ——— */
+
+static void
+save_screenshots (Fixture    *fixture,
+                  GtkWidget  *widget,
+                  const char *name)
+{
+  loom_ui_test_save_screenshots (fixture->app, widget, name);
+}
+
+typedef struct
+{
+  const char *heading;
+} DialogWait;
+
+static AdwMessageDialog *
+find_dialog (const char *heading)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)) &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)), heading) == 0)
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_is_open (gpointer data)
+{
+  return find_dialog (data) != NULL;
+}
+
+static AdwMessageDialog *
+wait_for_dialog (const char *heading)
+{
+  AdwMessageDialog *dialog;
+
+  g_assert_true (loom_ui_test_wait_until (dialog_is_open, (gpointer)heading));
+  dialog = find_dialog (heading);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+  return dialog;
+}
+
+/* Gives @response to @dialog, and waits until it is gone. */
+static void
+respond (AdwMessageDialog *dialog,
+         const char       *response)
+{
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
+  adw_message_dialog_response (dialog, response);
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
+}
+
+/* The monospace label of a recovery key dialog: the recovery key. */
+static const char *
+recovery_text (AdwMessageDialog *dialog)
+{
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (GTK_WIDGET (dialog), GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (gtk_widget_has_css_class (labels->pdata[i], "monospace"))
+      return gtk_label_get_text (labels->pdata[i]);
+  g_assert_not_reached ();
+}
+
+static AdwActionRow *
+find_row (GtkWidget  *root,
+          const char *title)
+{
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (root, ADW_TYPE_ACTION_ROW);
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (rows->pdata[i]), title) == 0)
+      return rows->pdata[i];
+  return NULL;
+}
+
+static gboolean
+shows_label_prefix (GtkWidget  *root,
+                    const char *prefix)
+{
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (g_str_has_prefix (gtk_label_get_text (labels->pdata[i]), prefix))
+      return TRUE;
+  return FALSE;
+}
+
+static guint
+count_entries (const char *dir,
+               const char *suffix)
+{
+  g_autoptr (GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint       n = 0;
+
+  g_assert_nonnull (handle);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    if (suffix == NULL || g_str_has_suffix (name, suffix))
+      n++;
+  return n;
+}
+
+/* ——— The preferences: a real key in the keyring, and its recovery key ——— */
+
+static gboolean
+key_not_busy (gpointer data)
+{
+  return !loom_preferences_window_get_backup_key_busy (data);
+}
+
+static void
+preferences_body (Fixture *fixture)
+{
+  GtkWindow        *prefs;
+  AdwActionRow     *key_row;
+  AdwActionRow     *folder_row;
+  AdwMessageDialog *dialog;
+  g_autofree char  *first = NULL;
+  g_autofree char  *keyring_id = NULL;
+  g_autoptr (LoomBackupKey) key = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "app.preferences",
+                                             NULL));
+  prefs = loom_ui_test_find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (prefs);
+  g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (prefs), 2);
+
+  /* Nothing yet: no key, no folder (never a silent default), encryption on. */
+  key_row = find_row (GTK_WIDGET (prefs), "Backup Key");
+  folder_row = find_row (GTK_WIDGET (prefs), "Backup _Folder");
+  g_assert_nonnull (key_row);
+  g_assert_nonnull (folder_row);
+  g_assert_null (loom_preferences_window_get_backup_key_id (LOOM_PREFERENCES_WINDOW (prefs)));
+  g_assert_cmpstr (adw_action_row_get_subtitle (key_row), ==, "No backup key yet");
+  g_assert_cmpstr (adw_action_row_get_subtitle (folder_row), ==, "Not chosen");
+  g_assert_true (g_settings_get_boolean (settings, "encrypt-backups"));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "C_reate Backup Key…"));
+  /* The Backups group is further down the page: its shot is of it scrolled into view. */
+  gtk_widget_grab_focus (GTK_WIDGET (key_row));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (prefs), 3);
+  save_screenshots (fixture, GTK_WIDGET (prefs), "backups-preferences-no-key");
+
+  /* Created: in the keyring, and its recovery key shown once, which is that key. */
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (prefs), "preferences.create-backup-key", NULL));
+  dialog = wait_for_dialog ("Your Recovery Key");
+  keyring_id = loom_backup_key_find_id (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (keyring_id);
+  first = g_strdup (recovery_text (dialog));
+  key = loom_backup_key_new_from_recovery (first, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loom_backup_key_get_id (key), ==, keyring_id);
+  g_assert_nonnull (loom_ui_test_find_visible_button_labelled (GTK_WIDGET (dialog), "_Copy"));
+  save_screenshots (fixture, GTK_WIDGET (dialog), "backups-recovery-key");
+  respond (dialog, "close");
+
+  g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
+  g_assert_cmpstr (loom_preferences_window_get_backup_key_id (LOOM_PREFERENCES_WINDOW (prefs)), ==,
+                   keyring_id);
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (key_row), keyring_id));
+  g_assert_nonnull (
+    loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "Show Recovery _Key…"));
+
+  /* A folder chosen is shown. */
+  g_settings_set_string (settings, "backup-folder", fixture->dest);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (prefs), 2);
+  g_assert_cmpstr (adw_action_row_get_subtitle (folder_row), ==, fixture->dest);
+  save_screenshots (fixture, GTK_WIDGET (prefs), "backups-preferences-key");
+
+  /* Shown again, after a confirmation: the same key. */
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (prefs), "preferences.show-recovery-key", NULL));
+  dialog = wait_for_dialog ("Show the Recovery Key?");
+  save_screenshots (fixture, GTK_WIDGET (dialog), "backups-recovery-confirm");
+  respond (dialog, "show");
+  dialog = wait_for_dialog ("Your Recovery Key");
+  g_assert_cmpstr (recovery_text (dialog), ==, first);
+  respond (dialog, "close");
+
+  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *)&prefs);
+  gtk_window_close (prefs);
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &prefs));
+}
+
+static void
+test_preferences (Fixture      *fixture,
+                  gconstpointer user_data)
+{
+  fixture_run (fixture, preferences_body);
+}
+
+/* ——— The sweep ——— */
+
+static LoomSweepAssistant *
+find_sweep (void)
+{
+  GtkWindow *window = loom_ui_test_find_toplevel (LOOM_TYPE_SWEEP_ASSISTANT);
+
+  return window != NULL ? LOOM_SWEEP_ASSISTANT (window) : NULL;
+}
+
+static gboolean
+sweep_is_open (gpointer data)
+{
+  return find_sweep () != NULL;
+}
+
+static LoomSweepAssistant *
+open_sweep (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant;
+
+  g_assert_true (loom_ui_test_press_key (GTK_WIDGET (fixture->window), GDK_KEY_a,
+                                         GDK_CONTROL_MASK | GDK_ALT_MASK));
+  g_assert_true (loom_ui_test_wait_until (sweep_is_open, NULL));
+  assistant = find_sweep ();
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (assistant)) ==
+                 GTK_WINDOW (fixture->window));
+  loom_ui_test_set_window_size (GTK_WIDGET (assistant), WIDTH, HEIGHT);
+  g_assert_cmpstr (loom_sweep_assistant_get_page (assistant), ==, "threshold");
+  return assistant;
+}
+
+static void
+close_sweep (LoomSweepAssistant *assistant)
+{
+  g_object_add_weak_pointer (G_OBJECT (assistant), (gpointer *)&assistant);
+  g_assert_true (loom_ui_test_press_key (GTK_WIDGET (assistant), GDK_KEY_Escape, 0));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &assistant));
+}
+
+static void
+activate (GtkWidget  *widget,
+          const char *action)
+{
+  g_assert_true (gtk_widget_activate_action (widget, action, NULL));
+  loom_ui_test_wait_for_frames (widget, 2);
+}
+
+static gboolean
+sweep_listed (gpointer data)
+{
+  return !loom_sweep_assistant_get_loading (data);
+}
+
+typedef struct
+{
+  LoomSweepAssistant *assistant;
+  const char         *page;
+} PageWait;
+
+static gboolean
+sweep_on_page (gpointer data)
+{
+  PageWait *wait = data;
+
+  return g_strcmp0 (loom_sweep_assistant_get_page (wait->assistant), wait->page) == 0;
+}
+
+static void
+wait_for_sweep_page (LoomSweepAssistant *assistant,
+                     const char         *page)
+{
+  PageWait wait = { assistant, page };
+
+  g_assert_true (loom_ui_test_wait_until (sweep_on_page, &wait));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (assistant), 2);
+}
+
+static gboolean
+shows_first_session (gpointer data)
+{
+  return shows_label_prefix (data, "Session 1 of ");
+}
+
+/* The uuids of the eligible sessions, as the store has them, oldest first. */
+static GPtrArray *
+eligible_ids (LoomWindow *window,
+              guint       days)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) found =
+    loom_sweep_find_eligible (loom_window_get_store (window), days, g_get_real_time () / 1000,
+                              &error);
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < found->len; i++)
+    g_ptr_array_add (ids, g_strdup (((LoomSweepCandidate *)found->pdata[i])->session_id));
+  return ids;
+}
+
+static LoomSession *
+get_session (LoomWindow *window,
+             const char *uuid)
+{
+  g_autoptr (GError) error = NULL;
+  LoomSession *session = loom_store_get_session (loom_window_get_store (window), uuid, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (session);
+  return session;
+}
+
+/* Every page, the sweep for real, encrypted: one session left out by the person, one failing
+ * (a file of its backup's name is in the way), the others archived with verified backups. */
+static void
+sweep_body (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant;
+  GtkWidget          *widget;
+  g_autoptr (GPtrArray) ids = eligible_ids (fixture->window, 30);
+  const char      *kept, *blocked;
+  g_autofree char *blocker = NULL;
+  guint            n_eligible;
+  AdwMessageDialog *recovery;
+  g_autoptr (GSettings) settings = g_settings_new (APP_ID);
+
+  g_assert_cmpuint (ids->len, >=, 4);
+  kept = ids->pdata[0];
+  blocked = ids->pdata[1];
+  blocker = g_strconcat (fixture->dest, "/", blocked, LOOM_BACKUP_SUFFIX, NULL);
+  g_assert_true (g_file_set_contents (blocker, "not a backup", -1, NULL));
+
+  assistant = open_sweep (fixture);
+  widget = GTK_WIDGET (assistant);
+
+  /* a. The age: the preference's. */
+  g_assert_cmpuint (loom_sweep_assistant_get_days (assistant), ==, 30);
+  save_screenshots (fixture, widget, "sweep-threshold");
+  g_assert_true (loom_ui_test_press_key (widget, GDK_KEY_Return, 0) ||
+                 gtk_widget_activate_action (widget, "assistant.next", NULL));
+  wait_for_sweep_page (assistant, "sessions");
+
+  /* b. The eligible sessions, every one ticked; none, then all, then all but one. */
+  g_assert_true (loom_ui_test_wait_until (sweep_listed, assistant));
+  loom_ui_test_wait_for_frames (widget, 2);
+  n_eligible = loom_sweep_assistant_get_n_eligible (assistant);
+  g_assert_cmpuint (n_eligible, ==, ids->len);
+  g_assert_cmpuint (loom_sweep_assistant_get_n_selected (assistant), ==, n_eligible);
+  activate (widget, "assistant.select-none");
+  g_assert_cmpuint (loom_sweep_assistant_get_n_selected (assistant), ==, 0);
+  g_assert_false (gtk_widget_is_sensitive (
+    loom_ui_test_find_visible_button_labelled (widget, "_Next")));
+  activate (widget, "assistant.select-all");
+  loom_sweep_assistant_set_selected (assistant, kept, FALSE);
+  loom_ui_test_wait_for_frames (widget, 2);
+  g_assert_cmpuint (loom_sweep_assistant_get_n_selected (assistant), ==, n_eligible - 1);
+  {
+    g_autofree char *total = g_strdup_printf ("%u sessions, %u selected", n_eligible,
+                                              n_eligible - 1);
+
+    g_assert_nonnull (loom_ui_test_find_visible_label (widget, total));
+  }
+  save_screenshots (fixture, widget, "sweep-sessions");
+  activate (widget, "assistant.next");
+  g_assert_cmpstr (loom_sweep_assistant_get_page (assistant), ==, "destination");
+
+  /* c. No folder was chosen before: none is offered, and Archive waits for one. */
+  g_assert_null (loom_sweep_assistant_get_destination (assistant));
+  g_assert_true (loom_sweep_assistant_get_encrypt (assistant));
+  g_assert_false (
+    gtk_widget_is_sensitive (loom_ui_test_find_visible_button_labelled (widget, "_Archive")));
+  save_screenshots (fixture, widget, "sweep-destination-none");
+  loom_sweep_assistant_set_destination (assistant, fixture->dest);
+  {
+    /* Remember This Folder, then Encrypt, in the page's order. */
+    g_autoptr (GPtrArray) switches = loom_ui_test_find_visible (widget, GTK_TYPE_SWITCH);
+
+    g_assert_cmpuint (switches->len, ==, 2);
+    g_assert_false (gtk_switch_get_active (switches->pdata[0]));
+    gtk_switch_set_active (switches->pdata[0], TRUE);
+  }
+  save_screenshots (fixture, widget, "sweep-destination");
+
+  /* d. The progress, held at the first verification. */
+  loom_sweep_assistant_hold_sweep (assistant, "verify");
+  activate (widget, "assistant.archive");
+  g_assert_true (loom_sweep_assistant_get_running (assistant));
+  /* A key made by this sweep shows its recovery key once. */
+  if (loom_ui_test_wait_until (shows_first_session, assistant) &&
+      (recovery = find_dialog ("Your Recovery Key")) != NULL)
+    respond (recovery, "close");
+  g_assert_true (loom_ui_test_wait_until (shows_first_session, assistant));
+  save_screenshots (fixture, widget, "sweep-progress");
+  loom_sweep_assistant_hold_sweep (assistant, NULL);
+
+  /* e. The summary. */
+  wait_for_sweep_page (assistant, "summary");
+  g_assert_false (loom_sweep_assistant_get_running (assistant));
+  {
+    g_autofree char *title = g_strdup_printf ("1 Session Could Not Be Archived");
+
+    g_assert_nonnull (loom_ui_test_find_visible_label (widget, title));
+  }
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Archived"));
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Backups Written"));
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Not Archived"));
+  g_assert_nonnull (loom_ui_test_find_visible_button_labelled (widget, "_Open Folder"));
+  save_screenshots (fixture, widget, "sweep-summary");
+
+  /* On disk: one encrypted backup per archived session, and the blocker untouched. */
+  g_assert_cmpuint (count_entries (fixture->dest, LOOM_BACKUP_SUFFIX), ==, n_eligible - 1);
+  {
+    g_autofree char *contents = NULL;
+
+    g_assert_true (g_file_get_contents (blocker, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, "not a backup");
+  }
+  /* In the store: archived with the backup's path; the unticked one and the failed one not. */
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (LoomSession) session = get_session (fixture->window, ids->pdata[i]);
+      gboolean swept = i >= 2;
+
+      g_assert_cmpint (loom_session_get_archived (session), ==, swept);
+      if (swept)
+        {
+          g_autofree char *expected =
+            g_strconcat (fixture->dest, "/", (char *)ids->pdata[i], LOOM_BACKUP_SUFFIX, NULL);
+
+          g_assert_cmpstr (loom_session_get_backup_path (session), ==, expected);
+          g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
+        }
+    }
+  {
+    g_autofree char *saved = g_settings_get_string (settings, "backup-folder");
+
+    g_assert_cmpstr (saved, ==, fixture->dest);
+  }
+  close_sweep (assistant);
+
+  /* The main list reloaded: what was archived left it; a second look finds only the two. */
+  {
+    g_autoptr (GPtrArray) left = eligible_ids (fixture->window, 30);
+
+    g_assert_cmpuint (left->len, ==, 2);
+  }
+}
+
+static void
+test_sweep (Fixture      *fixture,
+            gconstpointer user_data)
+{
+  fixture_run (fixture, sweep_body);
+}
+
+/* Nothing old enough: the empty state says so, and nothing can be archived. */
+static void
+sweep_empty_body (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant = open_sweep (fixture);
+  GtkWidget          *widget = GTK_WIDGET (assistant);
+
+  loom_sweep_assistant_set_days (assistant, 3650);
+  activate (widget, "assistant.next");
+  g_assert_true (loom_ui_test_wait_until (sweep_listed, assistant));
+  loom_ui_test_wait_for_frames (widget, 2);
+  g_assert_cmpuint (loom_sweep_assistant_get_n_eligible (assistant), ==, 0);
+  g_assert_nonnull (loom_ui_test_find_visible_label (
+    widget, "No sessions older than 3650 days. Nothing to archive."));
+  g_assert_false (
+    gtk_widget_is_sensitive (loom_ui_test_find_visible_button_labelled (widget, "_Next")));
+  save_screenshots (fixture, widget, "sweep-empty");
+  close_sweep (assistant);
+}
+
+static void
+test_sweep_empty (Fixture      *fixture,
+                  gconstpointer user_data)
+{
+  fixture_run (fixture, sweep_empty_body);
+}
+
+/* A cancel while the first backup is written: the sweep stops, the assistant says so, and no
+ * session is archived without its backup. */
+static void
+sweep_cancel_body (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant = open_sweep (fixture);
+  GtkWidget          *widget = GTK_WIDGET (assistant);
+  g_autoptr (GPtrArray) ids = eligible_ids (fixture->window, 30);
+  guint n_archived = 0;
+
+  activate (widget, "assistant.next");
+  g_assert_true (loom_ui_test_wait_until (sweep_listed, assistant));
+  activate (widget, "assistant.next");
+  loom_sweep_assistant_set_destination (assistant, fixture->dest);
+  loom_sweep_assistant_set_encrypt (assistant, FALSE);
+  loom_sweep_assistant_hold_sweep (assistant, "backup");
+  activate (widget, "assistant.archive");
+  g_assert_true (loom_ui_test_wait_until (shows_first_session, assistant));
+  activate (widget, "assistant.cancel");
+  wait_for_sweep_page (assistant, "summary");
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Sweep Cancelled"));
+  save_screenshots (fixture, widget, "sweep-cancelled");
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (LoomSession) session = get_session (fixture->window, ids->pdata[i]);
+
+      if (loom_session_get_archived (session))
+        {
+          n_archived++;
+          g_assert_nonnull (loom_session_get_backup_path (session));
+          g_assert_true (g_file_test (loom_session_get_backup_path (session), G_FILE_TEST_EXISTS));
+        }
+    }
+  g_assert_cmpuint (n_archived, <, ids->len);
+  close_sweep (assistant);
+}
+
+static void
+test_sweep_cancel (Fixture      *fixture,
+                   gconstpointer user_data)
+{
+  fixture_run (fixture, sweep_cancel_body);
+}
+
+/* ——— Restore ——— */
+
+/* Backups of every session of a second store made from the fixtures, in @dir: plain, or
+ * encrypted with @key. Returns how many. */
+static guint
+write_backups (Fixture             *fixture,
+               const char          *dir,
+               const LoomBackupKey *key)
+{
+  g_autofree char *other = g_build_filename (fixture->dir, key != NULL ? "b.db" : "a.db", NULL);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) found = NULL;
+  LoomBackupOptions options = LOOM_BACKUP_OPTIONS_INIT;
+
+  prepare_store (other);
+  store = loom_store_open (other, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  found = loom_sweep_find_eligible (store, 1, g_get_real_time () / 1000, &error);
+  g_assert_no_error (error);
+  options.key = key;
+  for (guint i = 0; i < found->len; i++)
+    {
+      g_autoptr (LoomBackupResult) result = NULL;
+
+      g_assert_true (loom_backup_session (store,
+                                          ((LoomSweepCandidate *)found->pdata[i])->session_id,
+                                          dir, &options, &result, NULL, &error));
+      g_assert_no_error (error);
+    }
+  return found->len;
+}
+
+typedef struct
+{
+  LoomRestoreWindow *window;
+  const char        *page;
+} RestoreWait;
+
+static gboolean
+restore_on_page (gpointer data)
+{
+  RestoreWait *wait = data;
+
+  return g_strcmp0 (loom_restore_window_get_page (wait->window), wait->page) == 0 &&
+         !loom_restore_window_get_running (wait->window);
+}
+
+static LoomRestoreWindow *
+restore (Fixture    *fixture,
+         const char *path)
+{
+  const char        *paths[] = { path, NULL };
+  LoomRestoreWindow *window;
+  RestoreWait        wait = { NULL, "summary" };
+
+  loom_window_restore_backups (fixture->window, paths);
+  window = LOOM_RESTORE_WINDOW (loom_ui_test_find_toplevel (LOOM_TYPE_RESTORE_WINDOW));
+  g_assert_nonnull (window);
+  loom_ui_test_set_window_size (GTK_WIDGET (window), WIDTH, HEIGHT);
+  wait.window = window;
+  if (!loom_restore_window_get_asking (window))
+    g_assert_true (loom_ui_test_wait_until (restore_on_page, &wait) ||
+                   loom_restore_window_get_asking (window));
+  return window;
+}
+
+static void
+close_restore (LoomRestoreWindow *window)
+{
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *)&window);
+  g_assert_true (loom_ui_test_press_key (GTK_WIDGET (window), GDK_KEY_Escape, 0));
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &window));
+}
+
+static gboolean
+restore_done (gpointer data)
+{
+  RestoreWait wait = { data, "summary" };
+
+  return restore_on_page (&wait);
+}
+
+/* A folder of plain packages into a fresh store; then again, which changes nothing. */
+static void
+restore_body (Fixture *fixture)
+{
+  g_autofree char   *dir = g_build_filename (fixture->dir, "plain", NULL);
+  guint              n = write_backups (fixture, dir, NULL);
+  LoomRestoreWindow *window;
+
+  g_assert_cmpuint (n, >, 3);
+  window = restore (fixture, dir);
+  g_assert_true (loom_ui_test_wait_until (restore_done, window));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (loom_restore_window_get_n_restored (window), ==, n);
+  g_assert_cmpuint (loom_restore_window_get_n_failed (window), ==, 0);
+  {
+    g_autofree char *title = g_strdup_printf ("%u Sessions Restored", n);
+
+    g_assert_nonnull (loom_ui_test_find_visible_label (GTK_WIDGET (window), title));
+  }
+  save_screenshots (fixture, GTK_WIDGET (window), "restore-summary");
+  close_restore (window);
+
+  window = restore (fixture, dir);
+  g_assert_true (loom_ui_test_wait_until (restore_done, window));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (loom_restore_window_get_n_restored (window), ==, 0);
+  g_assert_cmpuint (loom_restore_window_get_n_unchanged (window), ==, n);
+  g_assert_nonnull (
+    loom_ui_test_find_visible_label (GTK_WIDGET (window), "Everything Was Here Already"));
+  save_screenshots (fixture, GTK_WIDGET (window), "restore-unchanged");
+  close_restore (window);
+}
+
+/* The application opens a store of its own, empty: what a new computer has. */
+static void
+use_fresh_store (Fixture *fixture)
+{
+  g_free (fixture->db_path);
+  fixture->db_path = g_build_filename (fixture->dir, "fresh.db", NULL);
+  g_setenv ("LOOM_DB", fixture->db_path, TRUE);
+}
+
+static void
+test_restore (Fixture      *fixture,
+              gconstpointer user_data)
+{
+  use_fresh_store (fixture);
+  fixture_run (fixture, restore_body);
+}
+
+static gboolean
+restore_asking (gpointer data)
+{
+  return loom_restore_window_get_asking (data);
+}
+
+static GtkEntry *
+dialog_entry (AdwMessageDialog *dialog)
+{
+  g_autoptr (GPtrArray) entries = loom_ui_test_find_visible (GTK_WIDGET (dialog), GTK_TYPE_ENTRY);
+
+  g_assert_cmpuint (entries->len, ==, 1);
+  return entries->pdata[0];
+}
+
+/* Backups of a key that is not in the keyring: the recovery key is asked for; a typo is caught
+ * by its checksum before anything is tried; the right one restores them all, and is kept. */
+static void
+restore_recovery_body (Fixture *fixture)
+{
+  g_autofree char *dir = g_build_filename (fixture->dir, "encrypted", NULL);
+  g_autoptr (LoomBackupKey) key = loom_backup_key_generate ();
+  char             *text = loom_backup_key_dup_recovery (key);
+  g_autofree char  *typo = g_strdup (text);
+  guint             n = write_backups (fixture, dir, key);
+  LoomRestoreWindow *window;
+  AdwMessageDialog *dialog;
+  GtkEntry         *entry;
+  g_autoptr (LoomBackupKey) kept = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* One character changed to another of the alphabet. */
+  typo[0] = typo[0] == 'A' ? 'B' : 'A';
+
+  window = restore (fixture, dir);
+  g_assert_true (loom_ui_test_wait_until (restore_asking, window));
+  dialog = wait_for_dialog ("Recovery Key Needed");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), loom_backup_key_get_id (key)));
+  entry = dialog_entry (dialog);
+  gtk_editable_set_text (GTK_EDITABLE (entry), typo);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "use"));
+  {
+    g_autoptr (LoomBackupKey) wrong = loom_backup_key_new_from_recovery (typo, &error);
+
+    g_assert_null (wrong);
+    g_assert_nonnull (error);
+    g_assert_nonnull (loom_ui_test_find_visible_label (GTK_WIDGET (dialog), error->message));
+    g_clear_error (&error);
+  }
+  save_screenshots (fixture, GTK_WIDGET (dialog), "restore-recovery-typo");
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  loom_backup_key_free_text (text);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "use"));
+  save_screenshots (fixture, GTK_WIDGET (dialog), "restore-recovery");
+  respond (dialog, "use");
+
+  g_assert_true (loom_ui_test_wait_until (restore_done, window));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (loom_restore_window_get_n_restored (window), ==, n);
+  g_assert_cmpuint (loom_restore_window_get_n_failed (window), ==, 0);
+  save_screenshots (fixture, GTK_WIDGET (window), "restore-recovered");
+  close_restore (window);
+
+  /* Kept in the keyring: the next restore needs no recovery key. */
+  kept = loom_backup_key_load (loom_backup_key_get_id (key), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (kept);
+}
+
+static void
+test_restore_recovery (Fixture      *fixture,
+                       gconstpointer user_data)
+{
+  use_fresh_store (fixture);
+  fixture_run (fixture, restore_recovery_body);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  loom_core_init ();
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  ADD ("/backups/preferences", test_preferences);
+  ADD ("/backups/sweep", test_sweep);
+  ADD ("/backups/sweep-empty", test_sweep_empty);
+  ADD ("/backups/sweep-cancel", test_sweep_cancel);
+  ADD ("/backups/restore", test_restore);
+  ADD ("/backups/restore-recovery", test_restore_recovery);
+
+#undef ADD
+
+  return g_test_run ();
+}
