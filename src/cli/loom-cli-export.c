@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 
+#include "loom-backup.h"
 #include "loom-cli.h"
 #include "loom-export.h"
 
@@ -47,6 +48,112 @@ add_failure (JsonBuilder  *builder,
   json_builder_end_object (builder);
 }
 
+/* One package per session, as many at a time as there are processors; told in the order
+ * given. */
+static void
+export_plain (LoomStore               *store,
+              const char *const       *ids,
+              const char              *to,
+              const LoomExportOptions *options,
+              gboolean                 json,
+              JsonBuilder             *packages,
+              JsonBuilder             *failed,
+              guint                   *n_failed)
+{
+  LoomExportResult **results = NULL;
+  GError           **errors = NULL;
+  guint              n_ids = g_strv_length ((char **)ids);
+
+  loom_export_sessions (store, ids, to, options, 0, &results, &errors, NULL);
+  for (guint i = 0; i < n_ids; i++)
+    {
+      const LoomExportResult *result = results[i];
+
+      if (result == NULL)
+        {
+          (*n_failed)++;
+          add_failure (failed, ids[i], errors[i]);
+          if (!json)
+            loom_cli_fail (errors[i]);
+          continue;
+        }
+      add_package (packages, result);
+      if (!json)
+        printf (_ ("%.8s  %s  (%u files, %" G_GUINT64_FORMAT " bytes)\n"), result->session_id,
+                result->path, result->n_files, result->n_bytes);
+    }
+  loom_export_results_free (results, errors, n_ids);
+}
+
+/* Says once, on stderr, that a backup key was created and what its recovery key is. */
+void
+loom_cli_tell_new_backup_key (const LoomBackupKey *key)
+{
+  char *recovery = loom_backup_key_dup_recovery (key);
+
+  fprintf (stderr,
+           _ ("A backup key was created and stored in your login keyring (id %s).\n"
+              "Its recovery key restores your backups on another machine. Write it down and keep "
+              "it somewhere safe; `loom backup-key recovery` shows it again:\n\n    %s\n\n"),
+           loom_backup_key_get_id (key), recovery);
+  loom_backup_key_free_text (recovery);
+}
+
+/* The encrypted form: each session's whole package as one .loombackup file, one at a time
+ * (the key in hand first: a keyring that fails leaves nothing written). */
+static void
+export_encrypted (LoomStore         *store,
+                  const char *const *ids,
+                  const char        *to,
+                  gboolean           json,
+                  JsonBuilder       *packages,
+                  JsonBuilder       *failed,
+                  guint             *n_failed)
+{
+  LoomBackupOptions options = LOOM_BACKUP_OPTIONS_INIT;
+  g_autoptr (LoomBackupKey) key = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean created = FALSE;
+
+  if (!(key = loom_backup_key_load_or_create (&created, NULL, &error)))
+    {
+      for (guint i = 0; ids[i] != NULL; i++, (*n_failed)++)
+        add_failure (failed, ids[i], error);
+      if (!json)
+        loom_cli_fail (error);
+      return;
+    }
+  if (created)
+    loom_cli_tell_new_backup_key (key);
+
+  options.key = key;
+  for (guint i = 0; ids[i] != NULL; i++)
+    {
+      g_autoptr (LoomBackupResult) result = NULL;
+      LoomExportResult exported = { 0 };
+
+      if (!loom_backup_session (store, ids[i], to, &options, &result, NULL, &error))
+        {
+          (*n_failed)++;
+          add_failure (failed, ids[i], error);
+          if (!json)
+            loom_cli_fail (error);
+          g_clear_error (&error);
+          continue;
+        }
+      exported.session_id = result->session_id;
+      exported.path = result->path;
+      exported.n_files = result->n_files;
+      exported.n_bytes = result->n_bytes;
+      exported.n_artifacts = result->n_artifacts;
+      exported.n_subagents = result->n_subagents;
+      add_package (packages, &exported);
+      if (!json)
+        printf (_ ("%.8s  %s  (%u files encrypted with key %s)\n"), result->session_id,
+                result->path, result->n_files, result->key_id);
+    }
+}
+
 int
 loom_cli_sessions_export (LoomCli *cli,
                           int      argc,
@@ -61,9 +168,8 @@ loom_cli_sessions_export (LoomCli *cli,
   g_autofree char  *budget = NULL;
   LoomExportOptions options = LOOM_EXPORT_OPTIONS_INIT;
   g_autoptr (GPtrArray) ids = g_ptr_array_new ();
-  LoomExportResult **results = NULL;
-  GError           **errors = NULL;
   gboolean           json = FALSE;
+  gboolean           encrypt = FALSE;
   guint              n_failed = 0;
   LoomStore         *store;
   int                status;
@@ -78,6 +184,10 @@ loom_cli_sessions_export (LoomCli *cli,
       N_ ("MODE") },
     { "budget", 'b', 0, G_OPTION_ARG_STRING, &budget,
       N_ ("With --mode compact: the most tokens of its text (default 32000)"), N_ ("TOKENS") },
+    { "encrypt", 'e', 0, G_OPTION_ARG_NONE, &encrypt,
+      N_ ("Write each whole package as one encrypted file, <session id>.loombackup, with the "
+          "backup key in the login keyring (created on first use)"),
+      NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { NULL }
   };
@@ -117,36 +227,27 @@ loom_cli_sessions_export (LoomCli *cli,
       options.budget = (guint)tokens;
     }
 
+  /* A backup is whole: a part of a session encrypted would be restored as if it were all. */
+  if (encrypt &&
+      (options.detail != LOOM_EXPORT_DETAIL_FULL || options.mode != LOOM_EXPORT_MODE_FULL))
+    return loom_cli_usage_error (context,
+                                 _ ("--encrypt writes the whole session: leave --detail and --mode "
+                                    "at full"));
+
   if (!(store = loom_cli_get_store (cli)))
     return LOOM_EXIT_FAILED;
 
-  /* One package per session, as many at a time as there are processors; told in the order
-   * given. */
   for (int i = 1; i < argc; i++)
     g_ptr_array_add (ids, argv[i]);
   g_ptr_array_add (ids, NULL);
-  loom_export_sessions (store, (const char *const *)ids->pdata, to, &options, 0, &results, &errors,
-                        NULL);
   json_builder_begin_array (packages);
   json_builder_begin_array (failed);
-  for (int i = 1; i < argc; i++)
-    {
-      const LoomExportResult *result = results[i - 1];
-
-      if (result == NULL)
-        {
-          n_failed++;
-          add_failure (failed, argv[i], errors[i - 1]);
-          if (!json)
-            loom_cli_fail (errors[i - 1]);
-          continue;
-        }
-      add_package (packages, result);
-      if (!json)
-        printf (_ ("%.8s  %s  (%u files, %" G_GUINT64_FORMAT " bytes)\n"), result->session_id,
-                result->path, result->n_files, result->n_bytes);
-    }
-  loom_export_results_free (results, errors, (guint)argc - 1);
+  if (encrypt)
+    export_encrypted (store, (const char *const *)ids->pdata, to, json, packages, failed,
+                      &n_failed);
+  else
+    export_plain (store, (const char *const *)ids->pdata, to, &options, json, packages, failed,
+                  &n_failed);
   json_builder_end_array (packages);
   json_builder_end_array (failed);
 

@@ -16,7 +16,9 @@ static const LoomCliCommand top_commands[] = {
   { "search", loom_cli_search, N_ ("Search all history") },
   { "sessions", loom_cli_sessions, N_ ("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
+  { "restore", loom_cli_restore, N_ ("Restore sessions from backups") },
   { "index", loom_cli_index, N_ ("Maintain the search index") },
+  { "backup-key", loom_cli_backup_key, N_ ("The key that encrypts backups, and its recovery key") },
   { NULL }
 };
 
@@ -25,7 +27,7 @@ static gboolean
 is_group (const char *command)
 {
   return g_str_equal (command, "sessions") || g_str_equal (command, "folders") ||
-         g_str_equal (command, "index");
+         g_str_equal (command, "index") || g_str_equal (command, "backup-key");
 }
 
 /* The program name shows in every usage line ("Usage: loom sessions list …"). GLib wants it

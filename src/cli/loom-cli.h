@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "loom-backup-key.h"
 #include "loom-store.h"
 
 G_BEGIN_DECLS
@@ -74,8 +75,18 @@ int loom_cli_import (LoomCli *cli,
 int loom_cli_search (LoomCli *cli,
                      int      argc,
                      char   **argv);
+int loom_cli_restore (LoomCli *cli,
+                      int      argc,
+                      char   **argv);
+
+/* Says once, on stderr, that a backup key was created, with its recovery key. */
+void loom_cli_tell_new_backup_key (const LoomBackupKey *key);
+
 int loom_cli_index (LoomCli *cli,
                     int      argc,
                     char   **argv);
+int loom_cli_backup_key (LoomCli *cli,
+                         int      argc,
+                         char   **argv);
 
 G_END_DECLS

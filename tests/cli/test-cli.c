@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "loom-backup-key.h"
 #include "loom-core.h"
+#include "loom-error.h"
+#include "loom-keyring.h"
 #include "loom-store.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
@@ -872,6 +875,176 @@ test_import_package (Fixture      *f,
   g_assert_cmpint (loom_test_count_rows (other, "sessions"), ==, 1);
 }
 
+/* `loom backup-key`: against the real gnome-keyring of tests/harness/loom-test-session, which
+ * the test needs (tests/cli/meson.build runs it there as "cli-backup-key"). */
+static void
+test_backup_key (Fixture      *f,
+                 gconstpointer data)
+{
+  g_autoptr (LoomBackupKey) read_back = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *key_id = NULL;
+  g_autofree char *created_recovery = NULL;
+  g_auto (GStrv) ids = NULL;
+
+  /* Only in the run that has the keyring to itself, even when the whole suite runs inside a
+   * harness session. */
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL || g_getenv ("LOOM_TEST_CLI_KEYRING") == NULL)
+    {
+      g_test_skip ("needs the private keyring of tests/harness/loom-test-session");
+      return;
+    }
+  ids = loom_keyring_list_key_ids (NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; ids[i] != NULL; i++)
+    g_assert_true (loom_keyring_clear_secret (ids[i], NULL, NULL));
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status"), ==, 0);
+  g_assert_nonnull (strstr (f->out, "No backup key"));
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_false (json_object_get_boolean_member (object, "exists"));
+    g_assert_true (json_object_get_null_member (object, "key_id"));
+  }
+  /* No key: nothing to show, and a failure. */
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "holds no backup key"));
+  g_assert_cmpstr (f->out, ==, "");
+
+  /* Created: the recovery key alone on standard output, the advice on standard error. */
+  g_assert_cmpint (run_loom (f, "backup-key", "create"), ==, 0);
+  g_assert_nonnull (strstr (f->err, "Write it down"));
+  created_recovery = g_strdup (f->out);
+  read_back = loom_backup_key_new_from_recovery (created_recovery, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_true (json_object_get_boolean_member (object, "exists"));
+    key_id = g_strdup (json_object_get_string_member (object, "key_id"));
+  }
+  g_assert_cmpstr (key_id, ==, loom_backup_key_get_id (read_back));
+  g_assert_cmpint (run_loom (f, "backup-key", "status"), ==, 0);
+  g_assert_nonnull (strstr (f->out, key_id));
+
+  /* A second key is refused, and the first one kept. */
+  g_assert_cmpint (run_loom (f, "backup-key", "create"), ==, 1);
+  g_assert_nonnull (strstr (f->err, "already holds backup key"));
+  g_assert_cmpstr (f->out, ==, "");
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (node), "key_id"), ==,
+                     key_id);
+  }
+
+  /* The recovery key shown again is the same, and reads back to the key's id. */
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery"), ==, 0);
+  g_assert_cmpstr (f->out, ==, created_recovery);
+  g_clear_pointer (&read_back, loom_backup_key_free);
+  read_back = loom_backup_key_new_from_recovery (f->out, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loom_backup_key_get_id (read_back), ==, key_id);
+
+  g_assert_cmpint (run_loom (f, "backup-key", "recovery", "--json"), ==, 0);
+  {
+    g_autoptr (JsonNode) node = parse_out (f);
+    JsonObject *object = json_node_get_object (node);
+    g_autoptr (LoomBackupKey) from_json = NULL;
+
+    g_assert_cmpstr (json_object_get_string_member (object, "key_id"), ==, key_id);
+    from_json = loom_backup_key_new_from_recovery (
+      json_object_get_string_member (object, "recovery_key"), &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (loom_backup_key_get_id (from_json), ==, key_id);
+  }
+
+  g_assert_cmpint (run_loom (f, "backup-key", "status", "extra"), ==, 2);
+  g_assert_cmpint (run_loom (f, "backup-key", "rotate"), ==, 2);
+}
+
+/* `loom sessions export --encrypt` and `loom restore`: the key from the keyring (created when
+ * there is none), one .loombackup file a session that shows nothing of it, restored into another
+ * store; and with no keyring to reach, the export fails before anything is written. */
+static void
+test_export_encrypted (Fixture      *f,
+                       gconstpointer data)
+{
+  g_autofree char *uuid = loom_test_add_session (f->store, "Encrypt me - 2026-11-29", "codex",
+                                                 "parcel", 4, 2, 1000);
+  g_autofree char *dest = g_build_filename (f->dir, "backups", NULL);
+  g_autofree char *other = g_build_filename (f->dir, "other.db", NULL);
+  g_autofree char *expected = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *no_bus = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) dir = NULL;
+  gsize length = 0;
+
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL || g_getenv ("LOOM_TEST_CLI_KEYRING") == NULL)
+    {
+      g_test_skip ("needs the private keyring of tests/harness/loom-test-session");
+      return;
+    }
+  g_assert_no_errno (g_mkdir (dest, 0700));
+
+  /* Only full: a part of a session encrypted would be restored as if it were all of it. */
+  g_assert_cmpint (
+    run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt", "--mode", "redacted"), ==,
+    2);
+
+  /* No keyring on the bus: refused, and nothing written, not even a temporary file. */
+  no_bus = g_strdup (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/loom-test-bus", TRUE);
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt"), ==, 1);
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", no_bus, TRUE);
+  g_assert_nonnull (strstr (f->err, "keyring"));
+  dir = g_dir_open (dest, 0, &error);
+  g_assert_null (g_dir_read_name (dir));
+  g_clear_pointer (&dir, g_dir_close);
+
+  g_assert_cmpint (run_loom (f, "sessions", "export", uuid, "--to", dest, "--encrypt", "--json"),
+                   ==, 0);
+  expected = g_strdup_printf ("%s/%s.loombackup", dest, uuid);
+  g_assert_true (g_file_get_contents (expected, &bytes, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (bytes, "LOOMBKUP"));
+  /* Nothing of the session in the clear: not its title, not its words, not a file name. */
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "Encrypt me"));
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "parcel"));
+  g_assert_null (g_strstr_len (bytes, (gssize)length, "conversation.md"));
+
+  /* Back, in another store, with the key in the keyring; a second time changes nothing. */
+  g_assert_cmpint (run_loom_at (f, other, "restore", dest, "--json", NULL), ==, 0);
+  {
+    g_autoptr (JsonNode) root = parse_out (f);
+    JsonObject *object = json_node_get_object (root);
+    JsonArray  *restored = json_object_get_array_member (object, "restored");
+
+    g_assert_cmpuint (json_array_get_length (restored), ==, 1);
+    g_assert_cmpstr (json_array_get_string_element (restored, 0), ==, uuid);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "failed")), ==,
+                      0);
+  }
+  g_assert_cmpint (run_loom_at (f, other, "restore", expected, "--json", NULL), ==, 0);
+  {
+    g_autoptr (JsonNode) root = parse_out (f);
+    JsonObject *object = json_node_get_object (root);
+
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "unchanged")),
+                      ==, 1);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "restored")), ==,
+                      0);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -897,6 +1070,8 @@ main (int    argc,
   ADD ("/cli/import/package", test_import_package);
   ADD ("/cli/store/env", test_env_store);
   ADD ("/cli/store/newer-refused", test_newer_store_refused);
+  ADD ("/cli/backup-key", test_backup_key);
+  ADD ("/cli/backup-key/export-encrypted", test_export_encrypted);
 #undef ADD
 
   return g_test_run ();

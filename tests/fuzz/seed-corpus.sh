@@ -41,6 +41,12 @@ case $target in
     # The fixtures' prompts and replies are inside JSON: the seeds are the fixtures' own
     # Markdown notes, and tests/fuzz/seeds/markdown/.
     find_args=(-type f -name '*.md') ;;
+  backup-archive)
+    # Containers, not fixtures: tests/fuzz/seeds/backup-archive/ holds the container of a real
+    # package (the Codex fixture "List the largest files in this repo", exported at detail
+    # "messages" and written by loom_backup_archive_write ()) and small hand-made ones that
+    # verify; seeds/backup-archive.dict names the format's tokens.
+    find_args=() ;;
   *)
     find_args=() ;;
 esac

@@ -49,8 +49,8 @@ loom_backup_decrypt_stream_open_chunk (LoomBackupDecryptStream *self,
   gsize              n_extra = 0;
   guint8             extra;
 
-  if (!g_input_stream_read_all (self->base, self->sealed, LOOM_BACKUP_SEALED_CHUNK_SIZE,
-                                &n_read, cancellable, error))
+  if (!g_input_stream_read_all (self->base, self->sealed, LOOM_BACKUP_SEALED_CHUNK_SIZE, &n_read,
+                                cancellable, error))
     return FALSE;
 
   if (n_read < crypto_secretstream_xchacha20poly1305_ABYTES)
@@ -62,13 +62,14 @@ loom_backup_decrypt_stream_open_chunk (LoomBackupDecryptStream *self,
 
   if (crypto_secretstream_xchacha20poly1305_pull (
         self->state, self->plaintext, &n_plaintext, &tag, self->sealed, n_read,
-        self->opened_first ? NULL : self->header, self->opened_first ? 0 : sizeof self->header) !=
-      0)
+        self->opened_first ? NULL : self->header,
+        self->opened_first ? 0 : sizeof self->header) != 0)
     {
       if (n_read < LOOM_BACKUP_SEALED_CHUNK_SIZE)
         loom_backup_set_corrupt (error, self->name, self->offset,
                                  "the chunk there does not authenticate: it was changed, moved, "
-                                 "cut short, or the file was encrypted with another key");
+                                 "cut short or followed by other data, or the file was "
+                                 "encrypted with another key");
       else
         loom_backup_set_corrupt (error, self->name, self->offset,
                                  "the chunk there does not authenticate: it was changed or moved, "
@@ -218,11 +219,11 @@ loom_backup_decrypt_stream_new (GInputStream           *base,
    * the ids tell the person which key the file wants. */
   if (!g_str_equal (header->key_id, loom_backup_key_get_id (key)))
     g_set_error (&self->failure, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                 "“%s” was encrypted with backup key “%s”, not with key “%s”", name,
-                 header->key_id, loom_backup_key_get_id (key));
-  else if (crypto_secretstream_xchacha20poly1305_init_pull (
-             self->state, self->header + LOOM_BACKUP_NONCE_OFFSET,
-             loom_backup_key_get_bytes (key)) != 0)
+                 "“%s” was encrypted with backup key “%s”, not with key “%s”", name, header->key_id,
+                 loom_backup_key_get_id (key));
+  else if (crypto_secretstream_xchacha20poly1305_init_pull (self->state,
+                                                            self->header + LOOM_BACKUP_NONCE_OFFSET,
+                                                            loom_backup_key_get_bytes (key)) != 0)
     loom_backup_set_corrupt (&self->failure, name, LOOM_BACKUP_NONCE_OFFSET,
                              "the header of the encryption is not valid");
 

@@ -116,7 +116,7 @@ loom_backup_encrypt_stream_close (GOutputStream *stream,
    * sealing it would make a partial backup look whole. */
   if (!self->disposing)
     ok = loom_backup_encrypt_stream_seal (self, crypto_secretstream_xchacha20poly1305_TAG_FINAL,
-                                        cancellable, &local_error);
+                                          cancellable, &local_error);
   /* Nothing may be written after the final chunk. */
   self->broken = TRUE;
 
@@ -199,9 +199,8 @@ loom_backup_encrypt_stream_new (GOutputStream       *base,
   self->sealed = g_malloc (LOOM_BACKUP_SEALED_CHUNK_SIZE);
 
   loom_backup_header_fill (self->header, loom_backup_key_get_id (key));
-  crypto_secretstream_xchacha20poly1305_init_push (self->state,
-                                                   self->header + LOOM_BACKUP_NONCE_OFFSET,
-                                                   loom_backup_key_get_bytes (key));
+  crypto_secretstream_xchacha20poly1305_init_push (
+    self->state, self->header + LOOM_BACKUP_NONCE_OFFSET, loom_backup_key_get_bytes (key));
 
   if (!g_output_stream_write_all (base, self->header, sizeof self->header, NULL, cancellable,
                                   error))

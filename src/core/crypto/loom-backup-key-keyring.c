@@ -42,8 +42,8 @@ loom_backup_key_decode (const char *key_id,
   size_t         size = 0;
 
   bytes = sodium_malloc (LOOM_BACKUP_KEY_SIZE);
-  if (sodium_base642bin (bytes, LOOM_BACKUP_KEY_SIZE, encoded, strlen (encoded), NULL, &size,
-                         NULL, KEY_BASE64_VARIANT) != 0 ||
+  if (sodium_base642bin (bytes, LOOM_BACKUP_KEY_SIZE, encoded, strlen (encoded), NULL, &size, NULL,
+                         KEY_BASE64_VARIANT) != 0 ||
       size != LOOM_BACKUP_KEY_SIZE)
     {
       g_set_error (error, LOOM_ERROR, LOOM_ERROR_KEYRING,
@@ -129,10 +129,9 @@ loom_backup_key_store (const LoomBackupKey *key,
                        GError             **error)
 {
   g_autofree char *label = NULL;
-  size_t           encoded_size = sodium_base64_ENCODED_LEN (LOOM_BACKUP_KEY_SIZE,
-                                                             KEY_BASE64_VARIANT);
-  char            *encoded;
-  gboolean         ok;
+  size_t   encoded_size = sodium_base64_ENCODED_LEN (LOOM_BACKUP_KEY_SIZE, KEY_BASE64_VARIANT);
+  char    *encoded;
+  gboolean ok;
 
   g_return_val_if_fail (key != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
@@ -144,8 +143,7 @@ loom_backup_key_store (const LoomBackupKey *key,
   sodium_bin2base64 (encoded, encoded_size, loom_backup_key_get_bytes (key), LOOM_BACKUP_KEY_SIZE,
                      KEY_BASE64_VARIANT);
   label = g_strdup_printf ("Intentloom History backup key %s", loom_backup_key_get_id (key));
-  ok = loom_keyring_store_secret (loom_backup_key_get_id (key), label, encoded, cancellable,
-                                  error);
+  ok = loom_keyring_store_secret (loom_backup_key_get_id (key), label, encoded, cancellable, error);
   sodium_free (encoded);
 
   return ok;

@@ -22,10 +22,10 @@ struct _LoomBackupKey
 #define ID_CONTEXT       "org.intentloom.History.BackupKey.id"
 #define CHECKSUM_CONTEXT "org.intentloom.History.BackupKey.recovery-checksum"
 
-#define CHECKSUM_SIZE   3
-#define RECOVERY_BYTES  (LOOM_BACKUP_KEY_SIZE + CHECKSUM_SIZE) /* 35 bytes, 280 bits */
-#define RECOVERY_CHARS  56                                     /* 280 / 5 */
-#define RECOVERY_GROUP  4
+#define CHECKSUM_SIZE  3
+#define RECOVERY_BYTES (LOOM_BACKUP_KEY_SIZE + CHECKSUM_SIZE) /* 35 bytes, 280 bits */
+#define RECOVERY_CHARS 56                                     /* 280 / 5 */
+#define RECOVERY_GROUP 4
 
 /* Crockford's base32: digits and letters without I, L, O and U, which a person misreads. */
 static const char crockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -217,10 +217,12 @@ loom_backup_key_new_from_recovery (const char *recovery_text,
       if (value < 0)
         {
           /* The character itself is not said: it is a piece of the key. Its place is. */
-          g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                       "The recovery key has a character that cannot be in one (character %" G_GSIZE_FORMAT "): "
-                       "it is made of digits and the letters A to Z except U",
-                       (gsize)(p - recovery_text) + 1);
+          g_set_error (
+            error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+            "The recovery key has a character that cannot be in one (character %" G_GSIZE_FORMAT
+            "): "
+            "it is made of digits and the letters A to Z except U",
+            (gsize)(p - recovery_text) + 1);
           goto out;
         }
 
@@ -238,10 +240,11 @@ loom_backup_key_new_from_recovery (const char *recovery_text,
 
   if (n_chars != RECOVERY_CHARS)
     {
-      g_set_error (error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
-                   "A recovery key has %d characters (14 groups of 4), this one has %" G_GSIZE_FORMAT ": "
-                   "check that none is missing or doubled",
-                   RECOVERY_CHARS, n_chars);
+      g_set_error (
+        error, LOOM_ERROR, LOOM_ERROR_INVALID_ARGUMENT,
+        "A recovery key has %d characters (14 groups of 4), this one has %" G_GSIZE_FORMAT ": "
+        "check that none is missing or doubled",
+        RECOVERY_CHARS, n_chars);
       goto out;
     }
   g_assert (n_bytes == RECOVERY_BYTES && bits == 0);

@@ -20,7 +20,8 @@ G_BEGIN_DECLS
   (LOOM_BACKUP_CHUNK_SIZE + crypto_secretstream_xchacha20poly1305_ABYTES)
 
 G_STATIC_ASSERT (LOOM_BACKUP_NONCE_OFFSET + crypto_secretstream_xchacha20poly1305_HEADERBYTES ==
-                 LOOM_BACKUP_HEADER_SIZE);
+                 LOOM_BACKUP_HEADER_SIZE)
+;
 
 /* Fills @header with everything but the secretstream header, for @key_id. */
 void loom_backup_header_fill (guint8     *header,
@@ -31,6 +32,7 @@ void loom_backup_set_corrupt (GError    **error,
                               const char *name,
                               guint64     offset,
                               const char *format,
-                              ...) G_GNUC_PRINTF (4, 5);
+                              ...) G_GNUC_PRINTF (4,
+                                                  5);
 
 G_END_DECLS

@@ -39,9 +39,8 @@ loom_backup_set_corrupt (GError    **error,
   problem = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT, "“%s” is damaged at byte %" G_GUINT64_FORMAT
-               ": %s",
-               name, offset, problem);
+  g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+               "“%s” is damaged at byte %" G_GUINT64_FORMAT ": %s", name, offset, problem);
 }
 
 gboolean
@@ -66,8 +65,8 @@ loom_backup_read_header (GInputStream     *stream,
   if (!g_input_stream_read_all (stream, bytes, sizeof bytes, &n_read, cancellable, error))
     return FALSE;
 
-  if (n_read < LOOM_BACKUP_MAGIC_SIZE || memcmp (bytes, LOOM_BACKUP_MAGIC,
-                                                  LOOM_BACKUP_MAGIC_SIZE) != 0)
+  if (n_read < LOOM_BACKUP_MAGIC_SIZE ||
+      memcmp (bytes, LOOM_BACKUP_MAGIC, LOOM_BACKUP_MAGIC_SIZE) != 0)
     {
       loom_backup_set_corrupt (error, name, 0,
                                "it does not start with “%s”: it is not an encrypted backup of "

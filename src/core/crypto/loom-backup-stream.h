@@ -31,8 +31,8 @@ typedef struct
 {
   guint  version;
   char   key_id[LOOM_BACKUP_KEY_ID_CHARS + 1];
-  /* The 48 bytes as read: the decrypting stream needs the secretstream header and authenticates
-   * the whole of it. */
+  /* The 48 bytes as read: the decrypting stream needs the secretstream header in them and
+   * authenticates the whole of them. */
   guint8 bytes[LOOM_BACKUP_HEADER_SIZE];
 } LoomBackupHeader;
 
@@ -53,7 +53,8 @@ GOutputStream *loom_backup_encrypt_stream_new (GOutputStream       *base,
                                                GError             **error);
 
 /* An input stream of the plaintext of @base, whose header loom_backup_read_header () has
- * read already into @header; @key must have its id. Reads fail (LOOM_ERROR_CORRUPT, naming
+ * read already into @header; @key must have its id (with another key, every read fails with
+ * LOOM_ERROR_INVALID_ARGUMENT naming @name and both ids). Reads fail (LOOM_ERROR_CORRUPT, naming
  * @name) at the first chunk that does not authenticate, and at the end when there was no
  * final chunk or data follows it. */
 GInputStream *loom_backup_decrypt_stream_new (GInputStream           *base,

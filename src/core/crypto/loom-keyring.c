@@ -70,8 +70,7 @@ loom_keyring_describe (const GError *error)
                             error->message);
 
   if (g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT))
-    return g_strdup_printf ("the keyring item went away meanwhile (%s); try again",
-                            error->message);
+    return g_strdup_printf ("the keyring item went away meanwhile (%s); try again", error->message);
 
   return g_strdup (error->message);
 }
@@ -102,8 +101,7 @@ loom_keyring_wrap_error (LoomKeyringOperation operation,
 
     case LOOM_KEYRING_LOOKUP:
       wrapped = g_error_new (LOOM_ERROR, LOOM_ERROR_KEYRING,
-                             "Could not read key “%s” from the login keyring: %s", key_id,
-                             problem);
+                             "Could not read key “%s” from the login keyring: %s", key_id, problem);
       break;
 
     case LOOM_KEYRING_CLEAR:
@@ -239,8 +237,8 @@ loom_keyring_lookup_secret (const char   *key_id,
                             GError      **error)
 {
   g_autoptr (GError) local_error = NULL;
-  GList *items;
-  char  *found = NULL;
+  GList   *items;
+  char    *found = NULL;
   gboolean locked = FALSE;
 
   g_return_val_if_fail (key_id != NULL && *key_id != '\0', NULL);
@@ -279,10 +277,10 @@ loom_keyring_lookup_secret (const char   *key_id,
    * were none. */
   if (found == NULL && locked)
     {
-      g_propagate_error (error, loom_keyring_wrap_error (
-                                  LOOM_KEYRING_LOOKUP, key_id,
-                                  g_error_new_literal (SECRET_ERROR, SECRET_ERROR_IS_LOCKED,
-                                                       "locked")));
+      g_propagate_error (error,
+                         loom_keyring_wrap_error (
+                           LOOM_KEYRING_LOOKUP, key_id,
+                           g_error_new_literal (SECRET_ERROR, SECRET_ERROR_IS_LOCKED, "locked")));
       return NULL;
     }
 
@@ -379,8 +377,8 @@ loom_keyring_list_key_ids (GCancellable *cancellable,
   items = loom_keyring_search (NULL, SECRET_SEARCH_NONE, cancellable, &local_error);
   if (local_error != NULL)
     {
-      g_propagate_error (error, loom_keyring_wrap_error (LOOM_KEYRING_LIST, "",
-                                                         g_steal_pointer (&local_error)));
+      g_propagate_error (
+        error, loom_keyring_wrap_error (LOOM_KEYRING_LIST, "", g_steal_pointer (&local_error)));
       return NULL;
     }
 
