@@ -17,6 +17,7 @@ static const LoomCliCommand top_commands[] = {
   { "sessions", loom_cli_sessions, N_ ("List, show and organise sessions") },
   { "folders", loom_cli_folders, N_ ("Create, rename, reorder and delete folders") },
   { "restore", loom_cli_restore, N_ ("Restore sessions from backups") },
+  { "sweep", loom_cli_sweep, N_ ("Archive old sessions after a verified backup of each") },
   { "index", loom_cli_index, N_ ("Maintain the search index") },
   { "backup-key", loom_cli_backup_key, N_ ("The key that encrypts backups, and its recovery key") },
   { NULL }

@@ -82,6 +82,9 @@ int loom_cli_restore (LoomCli *cli,
 /* Says once, on stderr, that a backup key was created, with its recovery key. */
 void loom_cli_tell_new_backup_key (const LoomBackupKey *key);
 
+int loom_cli_sweep (LoomCli *cli,
+                    int      argc,
+                    char   **argv);
 int loom_cli_index (LoomCli *cli,
                     int      argc,
                     char   **argv);

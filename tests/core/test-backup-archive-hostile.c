@@ -565,6 +565,84 @@ test_links_in_target (void)
   loom_test_remove_tree (sandbox);
 }
 
+static void
+assert_verify_refused (GByteArray *bytes,
+                       const char *why)
+{
+  g_autoptr (GBytes) container = g_byte_array_free_to_bytes (bytes);
+  g_autoptr (GInputStream) in = g_memory_input_stream_new_from_bytes (container);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (loom_backup_archive_verify (in, "hostile", NULL, NULL, &error));
+  g_assert_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT);
+  g_test_message ("verify: %s", error->message);
+  g_assert_nonnull (strstr (error->message, why));
+}
+
+/* A container with @manifest as its first file and nothing else. */
+static GByteArray *
+with_manifest (const char *manifest)
+{
+  GByteArray *bytes = g_byte_array_new ();
+
+  g_byte_array_append (bytes, (const guint8 *)LOOM_BACKUP_ARCHIVE_MAGIC, 8);
+  put_header (bytes, 2, "manifest.json", strlen ("manifest.json"));
+  put_size (bytes, strlen (manifest));
+  g_byte_array_append (bytes, (const guint8 *)manifest, (guint)strlen (manifest));
+  put_header (bytes, 0, "", 0);
+  return bytes;
+}
+
+/* What verify asks of the manifest beyond what the reader asks of the container. */
+static void
+test_verify_manifest (void)
+{
+  GByteArray *bytes;
+
+  /* Not first. */
+  bytes = g_byte_array_new ();
+  g_byte_array_append (bytes, (const guint8 *)LOOM_BACKUP_ARCHIVE_MAGIC, 8);
+  put_header (bytes, 1, "a", 1);
+  put_header (bytes, 0, "", 0);
+  assert_verify_refused (bytes, "does not begin with “manifest.json”");
+
+  /* None at all. */
+  bytes = g_byte_array_new ();
+  g_byte_array_append (bytes, (const guint8 *)LOOM_BACKUP_ARCHIVE_MAGIC, 8);
+  put_header (bytes, 0, "", 0);
+  assert_verify_refused (bytes, "holds no package");
+
+  /* Larger than any: refused from its size, before a byte of it is read or allocated. */
+  bytes = g_byte_array_new ();
+  g_byte_array_append (bytes, (const guint8 *)LOOM_BACKUP_ARCHIVE_MAGIC, 8);
+  put_header (bytes, 2, "manifest.json", strlen ("manifest.json"));
+  put_size (bytes, 64 * 1024 * 1024 + 1);
+  assert_verify_refused (bytes, "larger than any package’s manifest");
+
+  assert_verify_refused (with_manifest ("{\"format_version\":1,"), "it is not a manifest");
+  assert_verify_refused (with_manifest ("[]"), "it is not a manifest");
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"\xff\"}]}"),
+                         "not UTF-8");
+  assert_verify_refused (with_manifest ("{\"files\":[]}"), "it is not a manifest");
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"../x\","
+                                        "\"size\":0,\"sha256\":\"" ZEROS "\"}]}"),
+                         "a path outside the package, “../x”");
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"x\","
+                                        "\"size\":-1,\"sha256\":\"" ZEROS "\"}]}"),
+                         "“x”");
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"x\","
+                                        "\"size\":0,\"sha256\":\"abc\"}]}"),
+                         "“x”");
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"x\","
+                                        "\"size\":0,\"sha256\":\"" ZEROS "\"},{\"path\":\"x\","
+                                        "\"size\":0,\"sha256\":\"" ZEROS "\"}]}"),
+                         "a file twice, “x”");
+  /* Listed, not there. */
+  assert_verify_refused (with_manifest ("{\"format_version\":1,\"files\":[{\"path\":\"x\","
+                                        "\"size\":0,\"sha256\":\"" ZEROS "\"}]}"),
+                         "lacks “x”");
+}
+
 /* The error names the offset where the entry begins. */
 static void
 test_offset (void)
@@ -644,6 +722,7 @@ main (int   argc,
   g_test_add_func ("/backup-archive/hostile/good", test_good);
   g_test_add_func ("/backup-archive/hostile/offset", test_offset);
   g_test_add_func ("/backup-archive/hostile/links-in-target", test_links_in_target);
+  g_test_add_func ("/backup-archive/hostile/verify-manifest", test_verify_manifest);
   g_test_add_func ("/backup-archive/hostile/too-many-entries", test_too_many_entries);
   return g_test_run ();
 }

@@ -406,11 +406,49 @@ assert_write_refused (const char *package,
   g_assert_nonnull (strstr (error->message, named));
 }
 
+/* Cancelled, each of them stops with G_IO_ERROR_CANCELLED and closes what it opened. */
+static void
+test_cancelled (Fixture      *f,
+                gconstpointer data)
+{
+  g_autofree char *package = export_one (f);
+  g_autoptr (GBytes) bytes = write_container_ok (package);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+  g_autoptr (GInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *target = g_build_filename (f->work, "cancelled", NULL);
+  guint            n_fds = loom_test_count_fds ();
+  int              fd;
+
+  g_cancellable_cancel (cancellable);
+  fd = open (package, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_false (loom_backup_archive_write (fd, out, NULL, NULL, cancellable, &error));
+  close (fd);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  g_assert_false (loom_backup_archive_verify (in, "test", NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_clear_object (&in);
+
+  g_assert_no_errno (g_mkdir (target, 0700));
+  in = g_memory_input_stream_new_from_bytes (bytes);
+  fd = open (target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  g_assert_false (loom_backup_archive_extract (in, "test", fd, cancellable, &error));
+  close (fd);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (loom_test_count_fds (), ==, n_fds);
+}
+
 static void
 test_writer_refuses (Fixture      *f,
                      gconstpointer data)
 {
   g_autofree char *package = export_one (f);
+  guint            n_fds = loom_test_count_fds ();
   g_autofree char *link = g_build_filename (package, "artifacts", "elsewhere", NULL);
   g_autofree char *fifo = g_build_filename (package, "artifacts", "fifo", NULL);
   g_autofree char *manifest = g_build_filename (package, "manifest.json", NULL);
@@ -434,6 +472,7 @@ test_writer_refuses (Fixture      *f,
   g_assert_no_errno (g_rename (moved, manifest));
 
   g_bytes_unref (write_container_ok (package));
+  g_assert_cmpuint (loom_test_count_fds (), ==, n_fds);
 }
 
 static void
@@ -539,6 +578,7 @@ main (int   argc,
   ADD ("/backup-archive/subagents", test_subagents);
   ADD ("/backup-archive/artifacts", test_artifacts);
   ADD ("/backup-archive/writer-refuses", test_writer_refuses);
+  ADD ("/backup-archive/cancelled", test_cancelled);
   ADD ("/backup-archive/verify-refuses", test_verify_refuses);
 #undef ADD
 

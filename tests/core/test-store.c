@@ -252,6 +252,8 @@ test_upgrade_from_v6 (void)
     g_assert_no_error (error);
     g_assert_cmpint (loom_store_get_schema_version (check), ==, LOOM_STORE_SCHEMA_VERSION);
   }
+  /* Version 8: no sweep has written a backup yet. */
+  g_assert_cmpint (loom_test_count_rows (path, "backups"), ==, 0);
 
   /* Upgraded: Gemini's input without its cached part (fixtures/gemini/README.md: atlas
    * 29730 − 18000, its sub-agent 7100 − 2900, legacy 30056 − 19000), the others as they were;

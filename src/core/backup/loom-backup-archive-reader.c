@@ -280,6 +280,13 @@ loom_backup_archive_reader_next (LoomBackupArchiveReader *self,
     }
   if (self->ended)
     return FALSE;
+  /* Streams need not look at it (a GMemoryInputStream does not): once an entry, and below,
+   * once a read. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      self->failed = TRUE;
+      return FALSE;
+    }
 
   if (!self->started)
     {
@@ -365,6 +372,11 @@ loom_backup_archive_reader_read (LoomBackupArchiveReader *self,
     }
   if (self->kind != LOOM_BACKUP_ENTRY_FILE || self->remaining == 0 || count == 0)
     return 0;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      self->failed = TRUE;
+      return -1;
+    }
   count = (gsize)MIN ((guint64)MIN (count, (gsize)G_MAXSSIZE), self->remaining);
   n = g_input_stream_read (self->stream, buffer, count, cancellable, error);
   if (n < 0)

@@ -80,6 +80,12 @@ parse_manifest (LoomBackupArchiveReader *reader,
   const char     *name = loom_backup_archive_reader_get_name (reader);
   const LoomJson *root, *files;
 
+  /* The parser copies bytes above 0x7f as they are: its callers validate. */
+  if (!g_utf8_validate ((const char *)text->data, (gssize)text->len, NULL))
+    {
+      loom_backup_archive_set_corrupt (error, name, MANIFEST, offset, "it is not UTF-8");
+      return NULL;
+    }
   root = loom_json_doc_parse (doc, (const char *)text->data, text->len, &parse_error);
   if (root == NULL || !loom_json_is_object (root) ||
       loom_json_member_int (root, "format_version", 0) < 1 ||
@@ -96,17 +102,24 @@ parse_manifest (LoomBackupArchiveReader *reader,
       const char     *path = loom_json_member_string (file, "path");
       const char     *sha256 = loom_json_member_string (file, "sha256");
       gint64          size = loom_json_member_int (file, "size", -1);
+      const char     *why = NULL;
       Listed         *entry;
 
-      if (path == NULL || loom_backup_archive_path_problem (path, strlen (path)) != NULL ||
-          g_str_equal (path, MANIFEST) || !is_sha256_hex (sha256) ||
-          loom_json_type (loom_json_member (file, "size")) != LOOM_JSON_INT || size < 0 ||
-          g_hash_table_contains (listed, path))
+      /* Strings from the parser are UTF-8 without a NUL: a path can be named. */
+      if (path == NULL)
+        why = "a file without a path";
+      else if (loom_backup_archive_path_problem (path, strlen (path)) != NULL ||
+               g_str_equal (path, MANIFEST))
+        why = "a path outside the package";
+      else if (!is_sha256_hex (sha256) ||
+               loom_json_type (loom_json_member (file, "size")) != LOOM_JSON_INT || size < 0)
+        why = "a file without a size and a SHA-256";
+      else if (g_hash_table_contains (listed, path))
+        why = "a file twice";
+      if (why != NULL)
         {
-          loom_backup_archive_set_corrupt (
-            error, name, MANIFEST, offset,
-            "it lists “%s” twice, outside the package, or without a size and a SHA-256",
-            path != NULL && g_utf8_validate (path, -1, NULL) ? path : "(none)");
+          loom_backup_archive_set_corrupt (error, name, MANIFEST, offset, "it lists %s, “%s”", why,
+                                           path != NULL ? path : "");
           return NULL;
         }
       entry = g_new0 (Listed, 1);
@@ -164,6 +177,7 @@ loom_backup_archive_verify (GInputStream *stream,
   LoomBackupEntryKind kind;
   const char         *path;
   guint64             size;
+  const char         *missing = NULL;
   guint               n = 0;
   GError             *local = NULL;
 
@@ -214,16 +228,18 @@ loom_backup_archive_verify (GInputStream *stream,
       return FALSE;
     }
 
+  /* The first missing path in byte order, so that the same backup gives the same message. */
   g_hash_table_iter_init (&iter, listed);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      if (!((Listed *)value)->seen)
-        {
-          g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
-                       "The backup “%s” lacks “%s”, which its manifest lists", name,
-                       (const char *)key);
-          return FALSE;
-        }
+      if (!((Listed *)value)->seen && (missing == NULL || strcmp (key, missing) < 0))
+        missing = key;
+    }
+  if (missing != NULL)
+    {
+      g_set_error (error, LOOM_ERROR, LOOM_ERROR_CORRUPT,
+                   "The backup “%s” lacks “%s”, which its manifest lists", name, missing);
+      return FALSE;
     }
   if (n_files != NULL)
     *n_files = n;

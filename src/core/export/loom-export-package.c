@@ -428,16 +428,33 @@ loom_export_report (const LoomExportOptions *options,
     options->progress (&progress, options->progress_data);
 }
 
+/* @session as its package tells it: with LoomExportOptions.as_archived, archived since now, as
+ * the sweep that writes the package is about to make it and its sub-agents. */
+static LoomSession *
+session_as_told (LoomSession             *session,
+                 const LoomExportOptions *options)
+{
+  g_autoptr (LoomSessionRecord) archived = NULL;
+
+  if (!options->as_archived || loom_session_get_archived (session))
+    return g_object_ref (session);
+  archived = loom_session_record_copy (loom_session_get_record (session));
+  archived->archived = TRUE;
+  archived->archived_at = g_get_real_time () / 1000;
+  return loom_session_new (archived);
+}
+
 static gboolean
 write_contents (LoomPackageWriter       *self,
                 LoomStore               *store,
-                LoomSession             *session,
+                LoomSession             *stored,
                 const LoomExportOptions *options,
                 LoomExportFilter        *filter,
                 guint                    depth,
                 GCancellable            *cancellable,
                 GError                 **error)
 {
+  g_autoptr (LoomSession) session = session_as_told (stored, options);
   g_autoptr (GPtrArray) children = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (GHashTable) links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autoptr (JsonNode) metadata = NULL;

@@ -338,16 +338,6 @@ loom_export_session (LoomStore               *store,
     return FALSE;
   if (!(session = loom_store_get_session (store, session_id, error)))
     return FALSE;
-  if (options->as_archived && !loom_session_get_archived (session))
-    {
-      g_autoptr (LoomSessionRecord) archived = NULL;
-
-      archived = loom_session_record_copy (loom_session_get_record (session));
-      archived->archived = TRUE;
-      archived->archived_at = g_get_real_time () / 1000;
-      g_object_unref (session);
-      session = loom_session_new (archived);
-    }
 
   p.filter = loom_export_filter_new (options->mode);
   /* The folder's name shows the title as the package does: a secret pasted as the first prompt

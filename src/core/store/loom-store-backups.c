@@ -7,6 +7,13 @@
 #include "loom-store-private.h"
 #include "loom-time.h"
 
+/* The session and its sub-agents' sessions, at every depth: they are in its package. */
+#define SESSION_TREE \
+  "WITH RECURSIVE tree (id) AS (" \
+  "  SELECT ?1" \
+  "  UNION SELECT s.id FROM sessions s JOIN tree ON s.parent_session_id = tree.id" \
+  ") "
+
 gboolean
 loom_store_archive_with_backup (LoomStore  *self,
                                 const char *id,
@@ -14,10 +21,16 @@ loom_store_archive_with_backup (LoomStore  *self,
                                 const char *key_id,
                                 GError    **error)
 {
-  static const char archive_sql[] =
-    "UPDATE sessions SET archived = 1, archived_at = ?2 WHERE id = ?1";
-  static const char record_sql[] =
-    "INSERT INTO backups (session_id, path, key_id, written_at) VALUES (?1, ?2, ?3, ?4)";
+  /* The sub-agents go with their session: they were backed up in its package (their own
+   * folders in subagents/), and a sweep never takes them on their own, so left behind they
+   * would stay among the active sessions for good. Each gets the package's path as its
+   * backup, so that every session a sweep archived tells where its backup is. */
+  static const char archive_sql[] = SESSION_TREE
+    "UPDATE sessions SET archived = 1, archived_at = ?2"
+    " WHERE id IN (SELECT id FROM tree) AND archived = 0";
+  static const char record_sql[] = SESSION_TREE
+    "INSERT INTO backups (session_id, path, key_id, written_at)"
+    " SELECT id, ?2, ?3, ?4 FROM tree";
   g_autoptr (LoomStoreBorrowed) archive = NULL;
   g_autoptr (LoomStoreBorrowed) record = NULL;
   gint64 rowid;
@@ -75,9 +88,7 @@ loom_store_list_sweep_candidates (LoomStore *self,
                                   GError   **error)
 {
   g_autofree char *sql = NULL;
-  g_autoptr (GListStore) sessions = NULL;
   g_autoptr (sqlite3_stmt) stmt = NULL;
-  int rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -91,21 +102,5 @@ loom_store_list_sweep_candidates (LoomStore *self,
     return NULL;
   sqlite3_bind_int64 (stmt, 1, cutoff);
 
-  sessions = g_list_store_new (LOOM_TYPE_SESSION);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      LoomSessionRecord record = { 0 };
-      g_autoptr (LoomSession) session = NULL;
-
-      loom_store_read_record (stmt, &record);
-      session = loom_session_new (&record);
-      loom_session_record_clear (&record);
-      g_list_store_append (sessions, session);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (self, error, "find the sessions to sweep");
-      return NULL;
-    }
-  return G_LIST_MODEL (g_steal_pointer (&sessions));
+  return loom_store_collect_sessions (self, stmt, "find the sessions to sweep", error);
 }

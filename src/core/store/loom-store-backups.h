@@ -11,9 +11,10 @@
 
 G_BEGIN_DECLS
 
-/* Archives the session @id and records its backup at @backup_path (encrypted with the key
- * @key_id, or plain when NULL) in one transaction: a session is never archived by a sweep
- * without the backup that allowed it, nor a backup recorded for a session left unarchived. */
+/* Archives the session @id, with its sub-agents' sessions (in its package), and records its
+ * backup at @backup_path (encrypted with the key @key_id, or plain when NULL) for each of them,
+ * in one transaction: a session is never archived by a sweep without the backup that allowed
+ * it, nor a backup recorded for a session left unarchived. */
 gboolean loom_store_archive_with_backup (LoomStore  *self,
                                          const char *id,
                                          const char *backup_path,

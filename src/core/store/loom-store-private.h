@@ -127,6 +127,12 @@ void loom_store_bind_session_query (sqlite3_stmt           *stmt,
 extern const char loom_store_session_select[];
 void              loom_store_read_record (sqlite3_stmt      *stmt,
                                           LoomSessionRecord *record);
+/* Steps @stmt, a loom_store_session_select, to its end: a GListModel of LoomSession in its
+ * order, or NULL with an error saying what could not be done (@what: "list the sessions"). */
+GListModel       *loom_store_collect_sessions (LoomStore    *self,
+                                               sqlite3_stmt *stmt,
+                                               const char   *what,
+                                               GError      **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, sqlite3_finalize)
 

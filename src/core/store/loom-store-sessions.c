@@ -105,6 +105,29 @@ session_from_row (sqlite3_stmt *stmt)
   return session;
 }
 
+GListModel *
+loom_store_collect_sessions (LoomStore    *self,
+                             sqlite3_stmt *stmt,
+                             const char   *what,
+                             GError      **error)
+{
+  g_autoptr (GListStore) sessions = g_list_store_new (LOOM_TYPE_SESSION);
+  int rc;
+
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      g_autoptr (LoomSession) session = session_from_row (stmt);
+
+      g_list_store_append (sessions, session);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      loom_store_set_error (self, error, what);
+      return NULL;
+    }
+  return G_LIST_MODEL (g_steal_pointer (&sessions));
+}
+
 void
 loom_store_append_session_filter (GString                *sql,
                                   const LoomSessionQuery *query,

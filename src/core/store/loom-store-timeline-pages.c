@@ -351,9 +351,7 @@ loom_store_list_child_sessions (LoomStore  *self,
 {
   g_autofree char *sql = NULL;
   g_autoptr (LoomStoreBorrowed) stmt = NULL;
-  g_autoptr (GListStore) children = NULL;
   gint64 rowid;
-  int    rc;
 
   g_return_val_if_fail (LOOM_IS_STORE (self), NULL);
 
@@ -366,23 +364,7 @@ loom_store_list_child_sessions (LoomStore  *self,
     return NULL;
   sqlite3_bind_int64 (stmt, 1, rowid);
 
-  children = g_list_store_new (LOOM_TYPE_SESSION);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    {
-      LoomSessionRecord record = { 0 };
-      g_autoptr (LoomSession) session = NULL;
-
-      loom_store_read_record (stmt, &record);
-      session = loom_session_new (&record);
-      loom_session_record_clear (&record);
-      g_list_store_append (children, session);
-    }
-  if (rc != SQLITE_DONE)
-    {
-      loom_store_set_error (self, error, "list the sub-agent sessions");
-      return NULL;
-    }
-  return G_LIST_MODEL (g_steal_pointer (&children));
+  return loom_store_collect_sessions (self, stmt, "list the sub-agent sessions", error);
 }
 
 /* Sub-agents */
