@@ -87,13 +87,13 @@ run_key_call (GTask        *task,
 }
 
 static void
-start (KeyCall             call,
-       const char         *key_id,
+start (KeyCall              call,
+       const char          *key_id,
        const LoomBackupKey *key,
-       gpointer            source_tag,
-       GCancellable       *cancellable,
-       GAsyncReadyCallback callback,
-       gpointer            user_data)
+       gpointer             source_tag,
+       GCancellable        *cancellable,
+       GAsyncReadyCallback  callback,
+       gpointer             user_data)
 {
   g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   KeyTask *data = g_new0 (KeyTask, 1);
@@ -143,8 +143,7 @@ loom_backup_key_load_async (const char         *key_id,
                             GAsyncReadyCallback callback,
                             gpointer            user_data)
 {
-  start (KEY_CALL_LOAD, key_id, NULL, loom_backup_key_load_async, cancellable, callback,
-         user_data);
+  start (KEY_CALL_LOAD, key_id, NULL, loom_backup_key_load_async, cancellable, callback, user_data);
 }
 
 void
@@ -181,8 +180,7 @@ loom_backup_key_store_async (const LoomBackupKey *key,
 {
   g_return_if_fail (key != NULL);
 
-  start (KEY_CALL_STORE, NULL, key, loom_backup_key_store_async, cancellable, callback,
-         user_data);
+  start (KEY_CALL_STORE, NULL, key, loom_backup_key_store_async, cancellable, callback, user_data);
 }
 
 gboolean

@@ -17,11 +17,11 @@
 G_BEGIN_DECLS
 
 /* The id of the key in the keyring; NULL without an error when there is none. */
-void           loom_backup_key_find_id_async (GCancellable       *cancellable,
-                                              GAsyncReadyCallback callback,
-                                              gpointer            user_data);
-char          *loom_backup_key_find_id_finish (GAsyncResult *result,
-                                               GError      **error);
+void  loom_backup_key_find_id_async (GCancellable       *cancellable,
+                                     GAsyncReadyCallback callback,
+                                     gpointer            user_data);
+char *loom_backup_key_find_id_finish (GAsyncResult *result,
+                                      GError      **error);
 
 /* A new key, stored in the keyring. */
 void           loom_backup_key_create_async (GCancellable       *cancellable,
@@ -43,11 +43,11 @@ LoomBackupKey *loom_backup_key_task_finish (GAsyncResult *result,
                                             GError      **error);
 
 /* Keeps @key (read from a recovery key) in the keyring; copied, the caller keeps its own. */
-void           loom_backup_key_store_async (const LoomBackupKey *key,
-                                            GCancellable        *cancellable,
-                                            GAsyncReadyCallback  callback,
-                                            gpointer             user_data);
-gboolean       loom_backup_key_store_finish (GAsyncResult *result,
-                                             GError      **error);
+void     loom_backup_key_store_async (const LoomBackupKey *key,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data);
+gboolean loom_backup_key_store_finish (GAsyncResult *result,
+                                       GError      **error);
 
 G_END_DECLS

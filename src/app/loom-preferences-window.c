@@ -264,7 +264,6 @@ clear_export_folder_action (GtkWidget  *widget,
   g_settings_set_string (self->settings, "export-folder", "");
 }
 
-
 /* ——— Backups: the folder sweeps write to, and the backup key ——— */
 
 static void

@@ -12,11 +12,32 @@
 
 static void
 on_copy_clicked (GtkButton *button,
-                 GtkLabel  *label)
+                 gpointer   user_data)
 {
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)),
-                          gtk_label_get_text (label));
+                          g_object_get_data (G_OBJECT (button), "loom-recovery-key"));
   gtk_button_set_label (button, _ ("Copied"));
+}
+
+/* Five groups a line: a line break never falls inside a group, nor leaves a hyphen at the end
+ * of a line for a person to copy down as part of the key. */
+static char *
+layout_in_lines (const char *text)
+{
+  char   **groups = g_strsplit (text, "-", -1);
+  GString *lines = g_string_new (NULL);
+
+  for (guint i = 0; groups[i] != NULL; i++)
+    {
+      if (i > 0)
+        g_string_append_c (lines, i % 5 == 0 ? '\n' : '-');
+      g_string_append (lines, groups[i]);
+    }
+  /* The groups are the key too: wiped. */
+  for (guint i = 0; groups[i] != NULL; i++)
+    loom_backup_key_free_text (groups[i]);
+  g_free (groups);
+  return g_string_free (lines, FALSE);
 }
 
 AdwMessageDialog *
@@ -28,6 +49,7 @@ loom_recovery_key_dialog_show (GtkWindow           *parent,
   GtkWidget *label;
   GtkWidget *copy;
   char      *text;
+  char      *shown;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (key != NULL, NULL);
@@ -39,14 +61,12 @@ loom_recovery_key_dialog_show (GtkWindow           *parent,
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   text = loom_backup_key_dup_recovery (key);
-  label = gtk_label_new (text);
+  shown = layout_in_lines (text);
+  label = gtk_label_new (shown);
   /* The label keeps its own copy; ours is wiped. */
-  loom_backup_key_free_text (text);
+  loom_backup_key_free_text (shown);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_CHAR);
   gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_CENTER);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
   gtk_widget_add_css_class (label, "monospace");
   gtk_widget_add_css_class (label, "title-4");
   gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -58,7 +78,10 @@ loom_recovery_key_dialog_show (GtkWindow           *parent,
   gtk_widget_add_css_class (copy, "pill");
   gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _ ("Copy the recovery key"), -1);
-  g_signal_connect (copy, "clicked", G_CALLBACK (on_copy_clicked), label);
+  /* Copied as one line, the form the restore reads; wiped with the button. */
+  g_object_set_data_full (G_OBJECT (copy), "loom-recovery-key", text,
+                          (GDestroyNotify)loom_backup_key_free_text);
+  g_signal_connect (copy, "clicked", G_CALLBACK (on_copy_clicked), NULL);
   gtk_box_append (GTK_BOX (box), copy);
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
 

@@ -154,8 +154,11 @@ add_item_row (GtkListBox            *list,
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* The backup's own name, which the end of a long path would lose; the path in full in the
+   * tooltip. */
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
-                               failed && item->error != NULL ? item->error->message : item->path);
+                               failed && item->error != NULL ? item->error->message : name);
+  gtk_widget_set_tooltip_text (row, item->path);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), failed ? 0 : 1);
   if (failed)
     {
@@ -163,9 +166,6 @@ add_item_row (GtkListBox            *list,
 
       gtk_widget_add_css_class (icon, "error");
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-      /* The title is the session's when it was known: the file is named below the reason. */
-      if (item->title != NULL && item->title[0] != '\0')
-        gtk_widget_set_tooltip_text (row, item->path);
     }
   gtk_list_box_append (list, row);
 }
@@ -274,8 +274,7 @@ on_key_kept (GObject      *object,
       g_autofree char *message = g_strdup_printf (
         _ ("The recovery key opened the backups, but could not be kept in the keyring: %s"),
         error->message);
-      GtkWidget *dialog =
-        adw_message_dialog_new (GTK_WINDOW (self), _ ("Key Not Kept"), message);
+      GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _ ("Key Not Kept"), message);
 
       adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _ ("_Close"));
       gtk_window_present (GTK_WINDOW (dialog));

@@ -30,9 +30,9 @@ struct _LoomSweepAssistant
   char      *destination;
 
   /* The eligible sessions of the last look, and the age they were looked for at. */
-  GPtrArray    *candidates;   /* LoomSweepCandidate */
-  GPtrArray    *checks;       /* GtkCheckButton, one per candidate, the same order */
-  guint         listed_days;  /* 0: not looked for yet */
+  GPtrArray    *candidates;  /* LoomSweepCandidate */
+  GPtrArray    *checks;      /* GtkCheckButton, one per candidate, the same order */
+  guint         listed_days; /* 0: not looked for yet */
   GCancellable *list_cancellable;
   guint         n_selected;
 
@@ -51,28 +51,28 @@ struct _LoomSweepAssistant
   guint                 disposed : 1;
   guint                 close_when_stopped : 1;
 
-  GtkButton      *archive_button;
-  GtkButton      *back_button;
-  GtkButton      *cancel_button;
-  GtkWidget      *close_button;
-  GtkSpinButton  *days_spin;
-  AdwStatusPage  *empty_page;
-  GtkSwitch      *encrypt_switch;
-  AdwActionRow   *folder_row;
-  AdwStatusPage  *list_error_page;
-  GtkSpinner     *loading_spinner;
-  GtkWidget      *next_button;
-  GtkWidget      *open_folder_button;
-  GtkProgressBar *progress_bar;
-  AdwStatusPage  *progress_page;
-  GtkSwitch      *remember_switch;
-  AdwStatusPage  *result_page;
+  GtkButton           *archive_button;
+  GtkButton           *back_button;
+  GtkButton           *cancel_button;
+  GtkWidget           *close_button;
+  GtkSpinButton       *days_spin;
+  AdwStatusPage       *empty_page;
+  GtkSwitch           *encrypt_switch;
+  AdwActionRow        *folder_row;
+  AdwStatusPage       *list_error_page;
+  GtkSpinner          *loading_spinner;
+  GtkWidget           *next_button;
+  GtkWidget           *open_folder_button;
+  GtkProgressBar      *progress_bar;
+  AdwStatusPage       *progress_page;
+  GtkSwitch           *remember_switch;
+  AdwStatusPage       *result_page;
   AdwPreferencesGroup *sessions_group;
-  GtkStack       *sessions_stack;
-  GtkStack       *stack;
-  GtkLabel       *step_label;
-  GtkWidget      *summary_box;
-  AdwWindowTitle *window_title;
+  GtkStack            *sessions_stack;
+  GtkStack            *stack;
+  GtkLabel            *step_label;
+  GtkWidget           *summary_box;
+  AdwWindowTitle      *window_title;
 };
 
 G_DEFINE_FINAL_TYPE (LoomSweepAssistant, loom_sweep_assistant, ADW_TYPE_WINDOW)
@@ -245,9 +245,9 @@ update_total (LoomSweepAssistant *self)
   g_autofree char *text = NULL;
 
   /* Translators: the eligible sessions of the sweep, and how many are ticked. */
-  text = g_strdup_printf (ngettext ("%'u session, %'u selected", "%'u sessions, %'u selected",
-                                    self->candidates->len),
-                          self->candidates->len, self->n_selected);
+  text = g_strdup_printf (
+    ngettext ("%'u session, %'u selected", "%'u sessions, %'u selected", self->candidates->len),
+    self->candidates->len, self->n_selected);
   adw_preferences_group_set_description (self->sessions_group, text);
   update_buttons (self);
 }
@@ -309,12 +309,11 @@ candidate_row_new (LoomSweepAssistant       *self,
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 1);
   gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
   gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
-  gtk_accessible_update_relation (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_RELATION_LABELLED_BY,
-                                  row, NULL, -1);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_RELATION_LABELLED_BY, row,
+                                  NULL, -1);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
-  g_object_set_data_full (G_OBJECT (check), "loom-uuid", g_strdup (candidate->session_id),
-                          g_free);
+  g_object_set_data_full (G_OBJECT (check), "loom-uuid", g_strdup (candidate->session_id), g_free);
   g_signal_connect (check, "toggled", G_CALLBACK (on_check_toggled), self);
   g_ptr_array_add (self->checks, check);
   return row;
@@ -538,19 +537,19 @@ show_summary (LoomSweepAssistant *self)
     {
       icon = "process-stop-symbolic";
       title = g_strdup (_ ("Sweep Cancelled"));
-      description = g_strdup (n_archived == 0 ? _ ("No session was archived")
-                                              : ngettext ("The session archived before the "
-                                                          "cancel stays archived, with its backup",
-                                                          "The sessions archived before the "
-                                                          "cancel stay archived, with their backups",
-                                                          n_archived));
+      description = g_strdup (n_archived == 0
+                                ? _ ("No session was archived")
+                                : ngettext ("The session archived before the "
+                                            "cancel stays archived, with its backup",
+                                            "The sessions archived before the "
+                                            "cancel stay archived, with their backups",
+                                            n_archived));
     }
   else if (n_failed == 0)
     {
       icon = "emblem-ok-symbolic";
-      title = g_strdup_printf (ngettext ("%'u Session Archived", "%'u Sessions Archived",
-                                         n_archived),
-                               n_archived);
+      title = g_strdup_printf (
+        ngettext ("%'u Session Archived", "%'u Sessions Archived", n_archived), n_archived);
       description = g_strdup (_ ("Each was backed up and its backup verified first"));
     }
   else
@@ -560,13 +559,30 @@ show_summary (LoomSweepAssistant *self)
                                          "%'u Sessions Could Not Be Archived", n_failed),
                                n_failed);
       description = g_strdup_printf (
-        ngettext ("%'u archived; those that failed stay where they were",
-                  "%'u archived; those that failed stay where they were", n_archived),
+        ngettext ("%'u archived; the one that failed stays where it was, not archived",
+                  "%'u archived; those that failed stay where they were, not archived", n_failed),
         n_archived);
     }
   adw_status_page_set_icon_name (self->result_page, icon);
   adw_status_page_set_title (self->result_page, title);
   adw_status_page_set_description (self->result_page, description);
+
+  /* What failed first: it is what the person has to act on. */
+  if (n_failed > 0)
+    {
+      GtkListBox *failures = add_summary_list (self, _ ("Not Archived"));
+
+      for (guint i = 0; i < n_failed; i++)
+        {
+          const LoomSweepFailure *failure = g_ptr_array_index (result->failed, i);
+
+          add_row (failures,
+                   failure->title != NULL && failure->title[0] != '\0' ? failure->title
+                                                                       : failure->session_id,
+                   failure->error != NULL ? failure->error->message : NULL, "dialog-error-symbolic",
+                   "error");
+        }
+    }
 
   if (n_archived > 0)
     {
@@ -600,22 +616,6 @@ show_summary (LoomSweepAssistant *self)
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
       }
     }
-  if (n_failed > 0)
-    {
-      GtkListBox *failures = add_summary_list (self, _ ("Not Archived"));
-
-      for (guint i = 0; i < n_failed; i++)
-        {
-          const LoomSweepFailure *failure = g_ptr_array_index (result->failed, i);
-
-          add_row (failures,
-                   failure->title != NULL && failure->title[0] != '\0' ? failure->title
-                                                                       : failure->session_id,
-                   failure->error != NULL ? failure->error->message : NULL,
-                   "dialog-error-symbolic", "error");
-        }
-    }
-
   gtk_widget_set_visible (self->open_folder_button, n_archived > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "assistant.open-folder", n_archived > 0);
   show_page (self, PAGE_SUMMARY);
@@ -693,8 +693,8 @@ run_sweep (LoomSweepAssistant *self)
     }
   adw_status_page_set_title (self->progress_page, _ ("Archiving…"));
   loom_sweep_run_async (self->store, (const char *const *)self->swept_ids, self->destination,
-                        self->key, loom_backup_relay_sweep_progress, self->relay,
-                        self->cancellable, on_swept, g_object_ref (self));
+                        self->key, loom_backup_relay_sweep_progress, self->relay, self->cancellable,
+                        on_swept, g_object_ref (self));
 }
 
 static void
@@ -718,10 +718,10 @@ on_key_ready (GObject      *object,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         self->cancelled = TRUE;
       else
-        self->error_message =
-          g_strdup_printf (_ ("The backups were to be encrypted, and the backup key could not be "
-                              "had: %s"),
-                           error->message);
+        self->error_message = g_strdup_printf (
+          _ ("The backups were to be encrypted, and the backup key could not be "
+             "had: %s"),
+          error->message);
       sweep_stopped (self);
       return;
     }
@@ -1113,8 +1113,7 @@ loom_sweep_assistant_class_init (LoomSweepAssistantClass *klass)
   gtk_widget_class_install_action (widget_class, "assistant.archive", NULL, archive_action);
   gtk_widget_class_install_action (widget_class, "assistant.cancel", NULL, cancel_action);
   gtk_widget_class_install_action (widget_class, "assistant.select-all", NULL, select_all_action);
-  gtk_widget_class_install_action (widget_class, "assistant.select-none", NULL,
-                                   select_none_action);
+  gtk_widget_class_install_action (widget_class, "assistant.select-none", NULL, select_none_action);
   gtk_widget_class_install_action (widget_class, "assistant.choose-folder", NULL,
                                    choose_folder_action);
   gtk_widget_class_install_action (widget_class, "assistant.open-folder", NULL, open_folder_action);
@@ -1151,7 +1150,8 @@ loom_sweep_assistant_new (GtkWindow *parent,
   self->settings = g_object_ref (settings);
 
   loom_sweep_assistant_set_days (self, g_settings_get_uint (settings, "archive-after-days"));
-  gtk_switch_set_active (self->encrypt_switch, g_settings_get_boolean (settings, "encrypt-backups"));
+  gtk_switch_set_active (self->encrypt_switch,
+                         g_settings_get_boolean (settings, "encrypt-backups"));
 
   /* The backup folder of the preferences while it still is one; never a default otherwise. */
   saved = g_settings_get_string (settings, "backup-folder");

@@ -122,8 +122,7 @@ loom_window_backup_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.archive-old-sessions", NULL,
                                    archive_old_sessions_action);
-  gtk_widget_class_install_action (widget_class, "win.restore-backup", NULL,
-                                   restore_backup_action);
+  gtk_widget_class_install_action (widget_class, "win.restore-backup", NULL, restore_backup_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_ALT_MASK,
                                        "win.archive-old-sessions", NULL);
 }

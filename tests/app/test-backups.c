@@ -28,6 +28,7 @@
 #include "loom-session.h"
 #include "loom-store.h"
 #include "loom-sweep-assistant.h"
+#include "loom-sweep.h"
 #include "loom-test-utils.h"
 #include "loom-window.h"
 
@@ -181,25 +182,39 @@ wait_for_dialog (const char *heading)
   return dialog;
 }
 
-/* Gives @response to @dialog, and waits until it is gone. */
-static void
-respond (AdwMessageDialog *dialog,
-         const char       *response)
+static gboolean
+dialog_is_gone (gpointer data)
 {
-  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *)&dialog);
-  adw_message_dialog_response (dialog, response);
-  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &dialog));
+  GtkWidget **dialog = data;
+
+  return *dialog == NULL || !gtk_widget_get_visible (*dialog);
 }
 
-/* The monospace label of a recovery key dialog: the recovery key. */
-static const char *
+/* Clicks the button of @dialog labelled @label, as a person does, and waits until the dialog
+ * is off the screen. */
+static void
+respond (AdwMessageDialog *dialog,
+         const char       *label)
+{
+  g_autoptr (GtkWidget) held = g_object_ref (GTK_WIDGET (dialog));
+  GtkWidget *button = loom_ui_test_find_visible_button_labelled (GTK_WIDGET (dialog), label);
+
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  g_assert_true (loom_ui_test_wait_until (dialog_is_gone, &held));
+}
+
+/* The monospace label of a recovery key dialog: the recovery key, as written down (its line
+ * breaks between groups read as the hyphens they stand for). */
+static char *
 recovery_text (AdwMessageDialog *dialog)
 {
   g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (GTK_WIDGET (dialog), GTK_TYPE_LABEL);
 
   for (guint i = 0; i < labels->len; i++)
     if (gtk_widget_has_css_class (labels->pdata[i], "monospace"))
-      return gtk_label_get_text (labels->pdata[i]);
+      return g_strdelimit (g_strdup (gtk_label_get_text (labels->pdata[i])), "\n", '-');
   g_assert_not_reached ();
 }
 
@@ -263,8 +278,8 @@ preferences_body (Fixture *fixture)
   g_autoptr (GError) error = NULL;
   g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "app.preferences",
-                                             NULL));
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->window), "app.preferences", NULL));
   prefs = loom_ui_test_find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
   g_assert_nonnull (prefs);
   g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
@@ -293,13 +308,13 @@ preferences_body (Fixture *fixture)
   keyring_id = loom_backup_key_find_id (NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (keyring_id);
-  first = g_strdup (recovery_text (dialog));
+  first = recovery_text (dialog);
   key = loom_backup_key_new_from_recovery (first, &error);
   g_assert_no_error (error);
   g_assert_cmpstr (loom_backup_key_get_id (key), ==, keyring_id);
   g_assert_nonnull (loom_ui_test_find_visible_button_labelled (GTK_WIDGET (dialog), "_Copy"));
   save_screenshots (fixture, GTK_WIDGET (dialog), "backups-recovery-key");
-  respond (dialog, "close");
+  respond (dialog, "I Have Written It _Down");
 
   g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
   g_assert_cmpstr (loom_preferences_window_get_backup_key_id (LOOM_PREFERENCES_WINDOW (prefs)), ==,
@@ -319,10 +334,14 @@ preferences_body (Fixture *fixture)
     gtk_widget_activate_action (GTK_WIDGET (prefs), "preferences.show-recovery-key", NULL));
   dialog = wait_for_dialog ("Show the Recovery Key?");
   save_screenshots (fixture, GTK_WIDGET (dialog), "backups-recovery-confirm");
-  respond (dialog, "show");
+  respond (dialog, "_Show");
   dialog = wait_for_dialog ("Your Recovery Key");
-  g_assert_cmpstr (recovery_text (dialog), ==, first);
-  respond (dialog, "close");
+  {
+    g_autofree char *again = recovery_text (dialog);
+
+    g_assert_cmpstr (again, ==, first);
+  }
+  respond (dialog, "I Have Written It _Down");
 
   g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *)&prefs);
   gtk_window_close (prefs);
@@ -426,9 +445,8 @@ eligible_ids (LoomWindow *window,
               guint       days)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) found =
-    loom_sweep_find_eligible (loom_window_get_store (window), days, g_get_real_time () / 1000,
-                              &error);
+  g_autoptr (GPtrArray) found = loom_sweep_find_eligible (loom_window_get_store (window), days,
+                                                          g_get_real_time () / 1000, &error);
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
 
   g_assert_no_error (error);
@@ -449,6 +467,9 @@ get_session (LoomWindow *window,
   return session;
 }
 
+/* The names a backup may take: its own and 98 more (loom-backup-files.c). */
+#define N_BLOCKERS 99
+
 /* Every page, the sweep for real, encrypted: one session left out by the person, one failing
  * (a file of its backup's name is in the way), the others archived with verified backups. */
 static void
@@ -457,17 +478,26 @@ sweep_body (Fixture *fixture)
   LoomSweepAssistant *assistant;
   GtkWidget          *widget;
   g_autoptr (GPtrArray) ids = eligible_ids (fixture->window, 30);
-  const char      *kept, *blocked;
-  g_autofree char *blocker = NULL;
-  guint            n_eligible;
+  const char       *kept, *blocked;
+  g_autofree char  *blocker = NULL;
+  guint             n_eligible;
   AdwMessageDialog *recovery;
   g_autoptr (GSettings) settings = g_settings_new (APP_ID);
 
   g_assert_cmpuint (ids->len, >=, 4);
   kept = ids->pdata[0];
   blocked = ids->pdata[1];
+  /* A backup never replaces a file: it takes the next free name, "<id> (2).loombackup" and
+   * on; with every one of them taken, that session's backup fails. */
   blocker = g_strconcat (fixture->dest, "/", blocked, LOOM_BACKUP_SUFFIX, NULL);
-  g_assert_true (g_file_set_contents (blocker, "not a backup", -1, NULL));
+  for (guint n = 1; n <= N_BLOCKERS; n++)
+    {
+      g_autofree char *name = n == 1 ? g_strdup (blocker)
+                                     : g_strdup_printf ("%s/%s (%u)%s", fixture->dest, blocked, n,
+                                                        LOOM_BACKUP_SUFFIX);
+
+      g_assert_true (g_file_set_contents (name, "not a backup", -1, NULL));
+    }
 
   assistant = open_sweep (fixture);
   widget = GTK_WIDGET (assistant);
@@ -487,8 +517,8 @@ sweep_body (Fixture *fixture)
   g_assert_cmpuint (loom_sweep_assistant_get_n_selected (assistant), ==, n_eligible);
   activate (widget, "assistant.select-none");
   g_assert_cmpuint (loom_sweep_assistant_get_n_selected (assistant), ==, 0);
-  g_assert_false (gtk_widget_is_sensitive (
-    loom_ui_test_find_visible_button_labelled (widget, "_Next")));
+  g_assert_false (
+    gtk_widget_is_sensitive (loom_ui_test_find_visible_button_labelled (widget, "_Next")));
   activate (widget, "assistant.select-all");
   loom_sweep_assistant_set_selected (assistant, kept, FALSE);
   loom_ui_test_wait_for_frames (widget, 2);
@@ -520,14 +550,14 @@ sweep_body (Fixture *fixture)
   }
   save_screenshots (fixture, widget, "sweep-destination");
 
-  /* d. The progress, held at the first verification. */
-  loom_sweep_assistant_hold_sweep (assistant, "verify");
+  /* d. The progress, held at the first report. */
+  loom_sweep_assistant_hold_sweep (assistant, "backup");
   activate (widget, "assistant.archive");
   g_assert_true (loom_sweep_assistant_get_running (assistant));
   /* A key made by this sweep shows its recovery key once. */
   if (loom_ui_test_wait_until (shows_first_session, assistant) &&
       (recovery = find_dialog ("Your Recovery Key")) != NULL)
-    respond (recovery, "close");
+    respond (recovery, "I Have Written It _Down");
   g_assert_true (loom_ui_test_wait_until (shows_first_session, assistant));
   save_screenshots (fixture, widget, "sweep-progress");
   loom_sweep_assistant_hold_sweep (assistant, NULL);
@@ -535,6 +565,7 @@ sweep_body (Fixture *fixture)
   /* e. The summary. */
   wait_for_sweep_page (assistant, "summary");
   g_assert_false (loom_sweep_assistant_get_running (assistant));
+  save_screenshots (fixture, widget, "sweep-summary");
   {
     g_autofree char *title = g_strdup_printf ("1 Session Could Not Be Archived");
 
@@ -544,10 +575,10 @@ sweep_body (Fixture *fixture)
   g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Backups Written"));
   g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Not Archived"));
   g_assert_nonnull (loom_ui_test_find_visible_button_labelled (widget, "_Open Folder"));
-  save_screenshots (fixture, widget, "sweep-summary");
 
-  /* On disk: one encrypted backup per archived session, and the blocker untouched. */
-  g_assert_cmpuint (count_entries (fixture->dest, LOOM_BACKUP_SUFFIX), ==, n_eligible - 1);
+  /* On disk: one encrypted backup per archived session, and the blockers untouched. */
+  g_assert_cmpuint (count_entries (fixture->dest, LOOM_BACKUP_SUFFIX), ==,
+                    N_BLOCKERS + n_eligible - 2);
   {
     g_autofree char *contents = NULL;
 
@@ -563,8 +594,8 @@ sweep_body (Fixture *fixture)
       g_assert_cmpint (loom_session_get_archived (session), ==, swept);
       if (swept)
         {
-          g_autofree char *expected =
-            g_strconcat (fixture->dest, "/", (char *)ids->pdata[i], LOOM_BACKUP_SUFFIX, NULL);
+          g_autofree char *expected = g_strconcat (fixture->dest, "/", (char *)ids->pdata[i],
+                                                   LOOM_BACKUP_SUFFIX, NULL);
 
           g_assert_cmpstr (loom_session_get_backup_path (session), ==, expected);
           g_assert_true (g_file_test (expected, G_FILE_TEST_IS_REGULAR));
@@ -691,8 +722,8 @@ write_backups (Fixture             *fixture,
       g_autoptr (LoomBackupResult) result = NULL;
 
       g_assert_true (loom_backup_session (store,
-                                          ((LoomSweepCandidate *)found->pdata[i])->session_id,
-                                          dir, &options, &result, NULL, &error));
+                                          ((LoomSweepCandidate *)found->pdata[i])->session_id, dir,
+                                          &options, &result, NULL, &error));
       g_assert_no_error (error);
     }
   return found->len;
@@ -820,12 +851,12 @@ restore_recovery_body (Fixture *fixture)
 {
   g_autofree char *dir = g_build_filename (fixture->dir, "encrypted", NULL);
   g_autoptr (LoomBackupKey) key = loom_backup_key_generate ();
-  char             *text = loom_backup_key_dup_recovery (key);
-  g_autofree char  *typo = g_strdup (text);
-  guint             n = write_backups (fixture, dir, key);
+  char              *text = loom_backup_key_dup_recovery (key);
+  g_autofree char   *typo = g_strdup (text);
+  guint              n = write_backups (fixture, dir, key);
   LoomRestoreWindow *window;
-  AdwMessageDialog *dialog;
-  GtkEntry         *entry;
+  AdwMessageDialog  *dialog;
+  GtkEntry          *entry;
   g_autoptr (LoomBackupKey) kept = NULL;
   g_autoptr (GError) error = NULL;
 
@@ -854,7 +885,7 @@ restore_recovery_body (Fixture *fixture)
   loom_ui_test_wait_for_frames (GTK_WIDGET (dialog), 2);
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "use"));
   save_screenshots (fixture, GTK_WIDGET (dialog), "restore-recovery");
-  respond (dialog, "use");
+  respond (dialog, "_Restore");
 
   g_assert_true (loom_ui_test_wait_until (restore_done, window));
   loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
@@ -885,8 +916,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
-#define ADD(path, func) \
-  g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+#define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
   ADD ("/backups/preferences", test_preferences);
   ADD ("/backups/sweep", test_sweep);
