@@ -25,6 +25,7 @@
 #include "loom-import.h"
 #include "loom-preferences-window.h"
 #include "loom-restore-window.h"
+#include "loom-session-details.h"
 #include "loom-session.h"
 #include "loom-store.h"
 #include "loom-sweep-assistant.h"
@@ -607,6 +608,44 @@ sweep_body (Fixture *fixture)
     g_assert_cmpstr (saved, ==, fixture->dest);
   }
   close_sweep (assistant);
+
+  /* The details of a swept session say where its backup is; those of the unticked one do
+   * not. */
+  {
+    g_autoptr (GtkWidget) details_window = g_object_ref_sink (adw_window_new ());
+    LoomSessionDetails *details = LOOM_SESSION_DETAILS (loom_session_details_new ());
+    g_autoptr (LoomSession) swept = get_session (fixture->window, ids->pdata[2]);
+    g_autoptr (LoomSession) unticked = get_session (fixture->window, kept);
+
+    gtk_window_set_default_size (GTK_WINDOW (details_window), 400, 900);
+    adw_window_set_content (ADW_WINDOW (details_window), GTK_WIDGET (details));
+    gtk_window_present (GTK_WINDOW (details_window));
+    loom_session_details_set_session (details, loom_window_get_store (fixture->window), swept);
+    loom_ui_test_wait_for_frames (details_window, 3);
+    g_assert_cmpstr (loom_session_details_get_value (details, "Backup"), ==,
+                     loom_session_get_backup_path (swept));
+    g_assert_nonnull (loom_ui_test_find_visible_button (details_window, "folder-open-symbolic"));
+    {
+      /* The row is in the Organisation group, below the fold: scrolled to for its shot. */
+      GtkWidget     *value = loom_ui_test_find_visible_label (details_window,
+                                                              loom_session_get_backup_path (swept));
+      GtkWidget     *scrolled = gtk_widget_get_ancestor (value, GTK_TYPE_SCROLLED_WINDOW);
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (
+        GTK_SCROLLED_WINDOW (scrolled));
+      graphene_point_t point;
+
+      g_assert_true (gtk_widget_compute_point (
+        value, gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scrolled)),
+        &GRAPHENE_POINT_INIT (0, 0), &point));
+      gtk_adjustment_set_value (adjustment, point.y - 300);
+      loom_ui_test_wait_for_frames (details_window, 3);
+    }
+    save_screenshots (fixture, details_window, "sweep-session-details");
+    loom_session_details_set_session (details, loom_window_get_store (fixture->window), unticked);
+    loom_ui_test_wait_for_frames (details_window, 3);
+    g_assert_null (loom_session_details_get_value (details, "Backup"));
+    gtk_window_destroy (GTK_WINDOW (details_window));
+  }
 
   /* The main list reloaded: what was archived left it; a second look finds only the two. */
   {
