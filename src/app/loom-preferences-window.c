@@ -40,6 +40,7 @@ struct _LoomPreferencesWindow
   GPtrArray            *extra_folder_rows; /* the rows added to extra_folders_group */
   GtkFileChooserNative *folder_chooser;
   GtkSwitch            *redact_secrets_switch;
+  GtkWidget            *retry_key_button;
   GtkSwitch            *show_reasoning_switch;
   GtkWidget            *show_recovery_button;
   GtkSwitch            *watch_sources_switch;
@@ -320,6 +321,9 @@ show_key_status (LoomPreferencesWindow *self,
   gboolean known = error == NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->backup_key_error_icon), !known);
+  gtk_widget_set_visible (self->retry_key_button, !known);
+  /* An error is shown whole: its end says what to do. */
+  adw_action_row_set_subtitle_lines (self->backup_key_row, known ? 3 : 0);
   if (!known)
     {
       g_autofree char *escaped = g_markup_escape_text (error->message, -1);
@@ -390,6 +394,17 @@ loom_preferences_window_get_backup_key_busy (LoomPreferencesWindow *self)
   g_return_val_if_fail (LOOM_IS_PREFERENCES_WINDOW (self), FALSE);
 
   return self->key_busy > 0;
+}
+
+static void
+refresh_backup_key_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
+{
+  LoomPreferencesWindow *self = LOOM_PREFERENCES_WINDOW (widget);
+
+  if (self->key_busy == 0)
+    loom_preferences_window_refresh_backup_key (self);
 }
 
 /* A key just created, or loaded after the person confirmed: its recovery key is shown. */
@@ -608,6 +623,7 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
   BIND_CHILD (export_folder_row);
   BIND_CHILD (extra_folders_group);
   BIND_CHILD (redact_secrets_switch);
+  BIND_CHILD (retry_key_button);
   BIND_CHILD (show_reasoning_switch);
   BIND_CHILD (show_recovery_button);
   BIND_CHILD (watch_sources_switch);
@@ -623,6 +639,8 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
                                    clear_export_folder_action);
   gtk_widget_class_install_action (widget_class, "preferences.choose-backup-folder", NULL,
                                    choose_backup_folder_action);
+  gtk_widget_class_install_action (widget_class, "preferences.refresh-backup-key", NULL,
+                                   refresh_backup_key_action);
   gtk_widget_class_install_action (widget_class, "preferences.create-backup-key", NULL,
                                    create_backup_key_action);
   gtk_widget_class_install_action (widget_class, "preferences.show-recovery-key", NULL,

@@ -947,15 +947,165 @@ test_restore_recovery (Fixture      *fixture,
   fixture_run (fixture, restore_recovery_body);
 }
 
+/* ——— Without a keyring service ——— */
+
+/* The preferences say the keyring could not be asked, and why, rather than "No backup key
+ * yet", which would offer to make a key where it cannot be kept. */
+static void
+no_keyring_preferences_body (Fixture *fixture)
+{
+  GtkWindow    *prefs;
+  AdwActionRow *key_row;
+
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->window), "app.preferences", NULL));
+  prefs = loom_ui_test_find_toplevel (LOOM_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (prefs);
+  g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (prefs), 2);
+  key_row = find_row (GTK_WIDGET (prefs), "Backup Key");
+  g_test_message ("backup key row: %s", adw_action_row_get_subtitle (key_row));
+  g_assert_null (loom_preferences_window_get_backup_key_id (LOOM_PREFERENCES_WINDOW (prefs)));
+  /* The core's message, which says what to do. */
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (key_row), "keyring"));
+  g_assert_null (
+    loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "C_reate Backup Key…"));
+  g_assert_null (
+    loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "Show Recovery _Key…"));
+  /* Asked again, the same answer. */
+  g_assert_nonnull (loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "_Try Again"));
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (prefs), "preferences.refresh-backup-key", NULL));
+  g_assert_true (loom_ui_test_wait_until (key_not_busy, prefs));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (key_row), "keyring"));
+  gtk_widget_grab_focus (GTK_WIDGET (key_row));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (prefs), 3);
+  save_screenshots (fixture, GTK_WIDGET (prefs), "backups-preferences-no-keyring");
+
+  g_object_add_weak_pointer (G_OBJECT (prefs), (gpointer *)&prefs);
+  gtk_window_close (prefs);
+  g_assert_true (loom_ui_test_wait_until (loom_ui_test_is_null, &prefs));
+}
+
+static void
+test_no_keyring_preferences (Fixture      *fixture,
+                             gconstpointer user_data)
+{
+  fixture_run (fixture, no_keyring_preferences_body);
+}
+
+/* An encrypted sweep fails closed: it says why, writes nothing and archives nothing. */
+static void
+no_keyring_sweep_body (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant = open_sweep (fixture);
+  GtkWidget          *widget = GTK_WIDGET (assistant);
+  g_autoptr (GPtrArray) ids = eligible_ids (fixture->window, 30);
+
+  activate (widget, "assistant.next");
+  g_assert_true (loom_ui_test_wait_until (sweep_listed, assistant));
+  activate (widget, "assistant.next");
+  loom_sweep_assistant_set_destination (assistant, fixture->dest);
+  g_assert_true (loom_sweep_assistant_get_encrypt (assistant));
+  activate (widget, "assistant.archive");
+  wait_for_sweep_page (assistant, "summary");
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "Nothing Was Archived"));
+  save_screenshots (fixture, widget, "sweep-no-keyring");
+
+  g_assert_cmpuint (count_entries (fixture->dest, NULL), ==, 0);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (LoomSession) session = get_session (fixture->window, ids->pdata[i]);
+
+      g_assert_false (loom_session_get_archived (session));
+    }
+  close_sweep (assistant);
+}
+
+static void
+test_no_keyring_sweep (Fixture      *fixture,
+                       gconstpointer user_data)
+{
+  fixture_run (fixture, no_keyring_sweep_body);
+}
+
+/* A session bus of our own on which nothing runs and nothing can be started (its
+ * configuration names no folder of services): no keyring daemon can answer, nor be started by
+ * activation. Returns the daemon; *@address is where it listens. */
+static GSubprocess *
+start_empty_bus (const char *dir,
+                 char      **address)
+{
+  g_autofree char *config_path = g_build_filename (dir, "empty-bus.conf", NULL);
+  g_autofree char *config = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDataInputStream) lines = NULL;
+  GSubprocess *daemon;
+
+  config = g_strdup_printf (
+    "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+    " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+    "<busconfig>\n"
+    "  <type>session</type>\n"
+    "  <listen>unix:tmpdir=%s</listen>\n"
+    "  <policy context=\"default\">\n"
+    "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
+    "    <allow eavesdrop=\"true\"/>\n"
+    "    <allow own=\"*\"/>\n"
+    "  </policy>\n"
+    "</busconfig>\n",
+    dir);
+  g_assert_true (g_file_set_contents (config_path, config, -1, &error));
+  daemon = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "dbus-daemon", "--config-file",
+                             config_path, "--nofork", "--nopidfile", "--print-address=1", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (daemon));
+  *address = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (*address);
+  return daemon;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autoptr (GSubprocess) empty_bus = NULL;
+  g_autofree char *bus_dir = NULL;
+  int              status;
+
+  /* Run again by the backups-no-keyring test: on a bus of its own, before anything connects
+   * to the harness's, for the fail-closed cases. */
+  if (g_getenv ("LOOM_TEST_EMPTY_BUS") != NULL)
+    {
+      g_autofree char *address = NULL;
+
+      /* Directly in /tmp: the harness's TMPDIR makes a socket path longer than a socket
+       * address may be. */
+      bus_dir = g_mkdtemp (g_strdup ("/tmp/loom-bus-XXXXXX"));
+      g_assert_nonnull (bus_dir);
+      empty_bus = start_empty_bus (bus_dir, &address);
+      g_setenv ("DBUS_SESSION_BUS_ADDRESS", address, TRUE);
+      /* Nor is the accessibility bus on it. */
+      g_setenv ("GTK_A11Y", "none", TRUE);
+    }
+
   loom_core_init ();
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
 
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+
+  if (empty_bus != NULL)
+    {
+      ADD ("/backups/no-keyring/preferences", test_no_keyring_preferences);
+      ADD ("/backups/no-keyring/sweep", test_no_keyring_sweep);
+      status = g_test_run ();
+      g_subprocess_force_exit (empty_bus);
+      g_subprocess_wait (empty_bus, NULL, NULL);
+      loom_test_remove_tree (bus_dir);
+      return status;
+    }
 
   ADD ("/backups/preferences", test_preferences);
   ADD ("/backups/sweep", test_sweep);
