@@ -34,6 +34,7 @@ struct _LoomRestoreWindow
   guint            asked : 1; /* the recovery key was asked for once already */
   guint            cancelled : 1;
   guint            disposed : 1;
+  guint            start_id;
 
   AdwWindowTitle *window_title;
   GtkWidget      *cancel_button;
@@ -412,6 +413,8 @@ cancel_action (GtkWidget  *widget,
       self->cancelled = TRUE;
       adw_status_page_set_title (self->progress_page, _ ("Cancelling…"));
       g_cancellable_cancel (self->cancellable);
+      if (self->relay != NULL)
+        loom_backup_relay_hold (self->relay, NULL);
       return;
     }
   gtk_window_close (GTK_WINDOW (self));
@@ -434,6 +437,7 @@ loom_restore_window_dispose (GObject *object)
   LoomRestoreWindow *self = LOOM_RESTORE_WINDOW (object);
 
   self->disposed = TRUE;
+  g_clear_handle_id (&self->start_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   if (self->relay != NULL)
     loom_backup_relay_stop (self->relay);
@@ -592,6 +596,16 @@ loom_restore_window_init (LoomRestoreWindow *self)
   adw_window_set_content (ADW_WINDOW (self), box);
 }
 
+static gboolean
+start_cb (gpointer data)
+{
+  LoomRestoreWindow *self = data;
+
+  self->start_id = 0;
+  start_restore (self, self->paths);
+  return G_SOURCE_REMOVE;
+}
+
 LoomRestoreWindow *
 loom_restore_window_new (GtkWindow         *parent,
                          LoomStore         *store,
@@ -606,8 +620,21 @@ loom_restore_window_new (GtkWindow         *parent,
   self = g_object_new (LOOM_TYPE_RESTORE_WINDOW, "transient-for", parent, NULL);
   self->store = g_object_ref (store);
   self->paths = g_strdupv ((GStrv)paths);
-  start_restore (self, self->paths);
+  /* From the main loop, once the caller has the window: a test may hold it first. */
+  self->relay = loom_backup_relay_new (G_OBJECT (self), on_restore_progress);
+  self->start_id = g_idle_add (start_cb, self);
+  set_running (self, TRUE);
   return self;
+}
+
+void
+loom_restore_window_hold (LoomRestoreWindow *self,
+                          gboolean           hold)
+{
+  g_return_if_fail (LOOM_IS_RESTORE_WINDOW (self));
+
+  if (self->relay != NULL)
+    loom_backup_relay_hold (self->relay, hold ? "" : NULL);
 }
 
 const char *

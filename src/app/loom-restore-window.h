@@ -29,6 +29,11 @@ LoomRestoreWindow *loom_restore_window_new (GtkWindow         *parent,
                                             LoomStore         *store,
                                             const char *const *paths);
 
+/* For tests: the restore waits at each report of its progress, once it is shown, until this
+ * is called with FALSE (or the restore is cancelled). Call it before the main loop runs again
+ * after _new (), which starts the restore from an idle. */
+void        loom_restore_window_hold (LoomRestoreWindow *self,
+                                      gboolean           hold);
 /* "progress" or "summary". */
 const char *loom_restore_window_get_page (LoomRestoreWindow *self);
 gboolean    loom_restore_window_get_running (LoomRestoreWindow *self);

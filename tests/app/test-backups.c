@@ -137,12 +137,23 @@ fixture_run (Fixture *fixture,
 
 /* ——— Helpers ——— */
 
+#define NARROW_WIDTH 360
+
+/* @name-light/-dark; the assistant windows also at their narrowest, @name-narrow-…. */
 static void
 save_screenshots (Fixture    *fixture,
                   GtkWidget  *widget,
                   const char *name)
 {
   loom_ui_test_save_screenshots (fixture->app, widget, name);
+  if (LOOM_IS_SWEEP_ASSISTANT (widget) || LOOM_IS_RESTORE_WINDOW (widget))
+    {
+      g_autofree char *narrow = g_strconcat (name, "-narrow", NULL);
+
+      loom_ui_test_set_window_size (widget, NARROW_WIDTH, HEIGHT);
+      loom_ui_test_save_screenshots (fixture->app, widget, narrow);
+      loom_ui_test_set_window_size (widget, WIDTH, HEIGHT);
+    }
 }
 
 typedef struct
@@ -783,9 +794,18 @@ restore_on_page (gpointer data)
          !loom_restore_window_get_running (wait->window);
 }
 
+static gboolean
+shows_first_backup (gpointer data)
+{
+  return shows_label_prefix (data, "Backup 1 of ");
+}
+
+/* Restores @path as choosing it after Restore from Backup… does; @fixture's screenshots of
+ * the progress, held at the first backup, when @progress_shot is not NULL. */
 static LoomRestoreWindow *
-restore (Fixture    *fixture,
-         const char *path)
+restore_shot (Fixture    *fixture,
+              const char *path,
+              const char *progress_shot)
 {
   const char        *paths[] = { path, NULL };
   LoomRestoreWindow *window;
@@ -794,12 +814,29 @@ restore (Fixture    *fixture,
   loom_window_restore_backups (fixture->window, paths);
   window = LOOM_RESTORE_WINDOW (loom_ui_test_find_toplevel (LOOM_TYPE_RESTORE_WINDOW));
   g_assert_nonnull (window);
+  if (progress_shot != NULL)
+    {
+      loom_restore_window_hold (window, TRUE);
+      loom_ui_test_set_window_size (GTK_WIDGET (window), WIDTH, HEIGHT);
+      g_assert_true (loom_ui_test_wait_until (shows_first_backup, window));
+      g_assert_cmpstr (loom_restore_window_get_page (window), ==, "progress");
+      g_assert_true (loom_restore_window_get_running (window));
+      save_screenshots (fixture, GTK_WIDGET (window), progress_shot);
+      loom_restore_window_hold (window, FALSE);
+    }
   loom_ui_test_set_window_size (GTK_WIDGET (window), WIDTH, HEIGHT);
   wait.window = window;
   if (!loom_restore_window_get_asking (window))
     g_assert_true (loom_ui_test_wait_until (restore_on_page, &wait) ||
                    loom_restore_window_get_asking (window));
   return window;
+}
+
+static LoomRestoreWindow *
+restore (Fixture    *fixture,
+         const char *path)
+{
+  return restore_shot (fixture, path, NULL);
 }
 
 static void
@@ -827,7 +864,7 @@ restore_body (Fixture *fixture)
   LoomRestoreWindow *window;
 
   g_assert_cmpuint (n, >, 3);
-  window = restore (fixture, dir);
+  window = restore_shot (fixture, dir, "restore-progress");
   g_assert_true (loom_ui_test_wait_until (restore_done, window));
   loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
   g_assert_cmpuint (loom_restore_window_get_n_restored (window), ==, n);
