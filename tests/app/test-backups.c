@@ -451,6 +451,43 @@ shows_first_session (gpointer data)
   return shows_label_prefix (data, "Session 1 of ");
 }
 
+/* Whether the main window's session list shows @uuid. */
+static gboolean
+list_shows (LoomWindow *window,
+            const char *uuid)
+{
+  g_autoptr (GPtrArray) lists = loom_ui_test_find_visible (GTK_WIDGET (window), GTK_TYPE_LIST_VIEW);
+
+  for (guint i = 0; i < lists->len; i++)
+    {
+      GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (lists->pdata[i]));
+
+      for (guint j = 0; model != NULL && j < g_list_model_get_n_items (model); j++)
+        {
+          g_autoptr (GObject) item = g_list_model_get_item (model, j);
+
+          if (LOOM_IS_SESSION (item) &&
+              g_strcmp0 (loom_session_get_uuid (LOOM_SESSION (item)), uuid) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  LoomWindow *window;
+  const char *uuid;
+} ListWait;
+
+static gboolean
+list_left (gpointer data)
+{
+  ListWait *wait = data;
+
+  return !list_shows (wait->window, wait->uuid);
+}
+
 /* The uuids of the eligible sessions, as the store has them, oldest first. */
 static GPtrArray *
 eligible_ids (LoomWindow *window,
@@ -510,6 +547,10 @@ sweep_body (Fixture *fixture)
 
       g_assert_true (g_file_set_contents (name, "not a backup", -1, NULL));
     }
+
+  /* In the main list, before. */
+  for (guint i = 0; i < ids->len; i++)
+    g_assert_true (list_shows (fixture->window, ids->pdata[i]));
 
   assistant = open_sweep (fixture);
   widget = GTK_WIDGET (assistant);
@@ -658,7 +699,17 @@ sweep_body (Fixture *fixture)
     gtk_window_destroy (GTK_WINDOW (details_window));
   }
 
-  /* The main list reloaded: what was archived left it; a second look finds only the two. */
+  /* The main list reloaded: what was archived left it, the two others stay; a second look
+   * finds only those two. */
+  for (guint i = 0; i < ids->len; i++)
+    {
+      ListWait wait = { fixture->window, ids->pdata[i] };
+
+      if (i >= 2)
+        g_assert_true (loom_ui_test_wait_until (list_left, &wait));
+      else
+        g_assert_true (list_shows (fixture->window, ids->pdata[i]));
+    }
   {
     g_autoptr (GPtrArray) left = eligible_ids (fixture->window, 30);
 
