@@ -193,7 +193,8 @@ loom_cli_restore (LoomCli *cli,
       N_ ("Open backups whose key is not in the keyring with the recovery key in this file"),
       N_ ("FILE") },
     { "keep-key", 0, 0, G_OPTION_ARG_NONE, &keep_key,
-      N_ ("Keep the recovery key's backup key in the login keyring, for the backups to come"),
+      N_ ("Keep the backup key of the recovery key given or typed in the login keyring, for "
+          "the backups to come"),
       NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_ ("Print JSON"), NULL },
     { NULL }
@@ -209,8 +210,6 @@ loom_cli_restore (LoomCli *cli,
     return status;
   if (argc < 2)
     return loom_cli_usage_error (context, _ ("give at least one backup or folder of backups"));
-  if (keep_key && recovery_file == NULL)
-    return loom_cli_usage_error (context, _ ("--keep-key needs --recovery-key-file"));
   if (recovery_file != NULL && !(recovery_key = read_recovery_file (recovery_file, &error)))
     return loom_cli_fail (error);
   if (!(store = loom_cli_get_store (cli)))
@@ -228,7 +227,10 @@ loom_cli_restore (LoomCli *cli,
         loom_cli_fail (error);
       g_clear_error (&error);
     }
-  if (keep_key && !loom_backup_key_store (recovery_key, NULL, &error))
+  /* The key given or typed is kept only when it opened something: a mistyped one is refused by
+   * its checksum, and another machine's key that opened nothing is not this history's. */
+  if (keep_key && recovery_key != NULL && result->restored->len + result->unchanged->len > 0 &&
+      error == NULL && !loom_backup_key_store (recovery_key, NULL, &error))
     loom_cli_fail (error);
 
   if (json)

@@ -91,6 +91,7 @@ $snapshot_script
 "\$LOOM" import --quiet "$fixtures/claude" "$fixtures/codex" > /dev/null
 ${lines[0]} > "$work/sweep.out" 2> "$work/sweep.err"
 ${lines[1]}
+"\$LOOM" backup-key status --json > "$work/old-key.json"
 snapshot "$work/old"
 SCRIPT
 }
@@ -103,6 +104,7 @@ export LOOM="$loom"
 $snapshot_script
 test -z "\$("\$LOOM" sessions list --all --json | python3 -c 'import json,sys; print(json.load(sys.stdin) or "")')"
 ${lines[2]} > "$work/restore.out"
+"\$LOOM" backup-key status --json > "$work/new-key.json"
 snapshot "$work/new"
 "\$LOOM" restore "$backups" --recovery-key-file "$keyfile" --json > "$work/again.json"
 SCRIPT
@@ -155,6 +157,16 @@ sys.exit(0 if not r["restored"] and not r["failed"] and r["unchanged"] else 1)' 
   ok "restoring again changes nothing"
 else
   not_ok "restoring again changes nothing" "$work/again.json"
+fi
+
+if python3 -c '
+import json, sys
+old, new = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if old["exists"] and new["exists"] and old["key_id"] == new["key_id"] else 1)' \
+  "$work/old-key.json" "$work/new-key.json"; then
+  ok "the new machine keeps the same backup key for the backups to come"
+else
+  not_ok "the new machine keeps the same backup key for the backups to come" "$work/new-key.json"
 fi
 
 printf '1..%d\n' "$n"
