@@ -4,7 +4,7 @@
  * loom-window-import.c shows the background imports and runs the imports the user asks for
  * (a folder, the sample history), loom-window-actions.c holds the session actions and
  * loom-window-folder-actions.c the folder actions, loom-window-export.c the way to the export
- * assistant. Every store write goes through
+ * assistant, loom-window-backup.c the ways to the archive sweep and the restore. Every store write goes through
  * loom-store-async.h, so that the UI thread never waits for the store's write lock.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later

@@ -4,10 +4,14 @@
  * gnome-keyring and real folders: the Backups preferences create a backup key in the keyring
  * and show its recovery key; the sweep assistant (Ctrl+Alt+A) lists the old sessions, backs
  * the approved ones up into a folder, encrypted, and archives them, one of them failing for a
- * reason the summary gives; nothing eligible gives the empty state; a cancel stops the sweep.
+ * reason the summary gives; nothing eligible gives the empty state; a cancel, or Escape, stops
+ * the sweep with no session archived without its backup; the swept sessions leave the main
+ * list, and their details say where their backups are.
  * A restore into a fresh store brings every backup of a folder back, a second changes nothing,
  * and backups of a key the keyring does not hold are opened with the recovery key typed in
- * (a typo caught by its checksum first), which is then kept in the keyring. Screenshots of
+ * (a typo caught by its checksum first), which is then kept in the keyring. Run again on a
+ * session bus with no keyring service (LOOM_TEST_EMPTY_BUS), the preferences say why there is
+ * no key and an encrypted sweep fails closed. Screenshots of
  * every page, light and dark, go to tests/app/screenshots/ in the build folder.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -796,6 +800,47 @@ test_sweep_cancel (Fixture      *fixture,
   fixture_run (fixture, sweep_cancel_body);
 }
 
+/* Escape while a backup is being written: the sweep is cancelled, the window goes once the
+ * core has stopped, and every session archived has its backup. */
+static void
+sweep_escape_body (Fixture *fixture)
+{
+  LoomSweepAssistant *assistant = open_sweep (fixture);
+  GtkWidget          *widget = GTK_WIDGET (assistant);
+  g_autoptr (GPtrArray) ids = eligible_ids (fixture->window, 30);
+  guint n_archived = 0;
+
+  activate (widget, "assistant.next");
+  g_assert_true (loom_ui_test_wait_until (sweep_listed, assistant));
+  activate (widget, "assistant.next");
+  loom_sweep_assistant_set_destination (assistant, fixture->dest);
+  loom_sweep_assistant_set_encrypt (assistant, FALSE);
+  loom_sweep_assistant_hold_sweep (assistant, "backup");
+  activate (widget, "assistant.archive");
+  g_assert_true (loom_ui_test_wait_until (shows_first_session, assistant));
+  g_assert_true (loom_sweep_assistant_get_running (assistant));
+  close_sweep (assistant);
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (LoomSession) session = get_session (fixture->window, ids->pdata[i]);
+
+      if (loom_session_get_archived (session))
+        {
+          n_archived++;
+          g_assert_true (g_file_test (loom_session_get_backup_path (session), G_FILE_TEST_EXISTS));
+        }
+    }
+  g_assert_cmpuint (n_archived, <, ids->len);
+}
+
+static void
+test_sweep_escape (Fixture      *fixture,
+                   gconstpointer user_data)
+{
+  fixture_run (fixture, sweep_escape_body);
+}
+
 /* ——— Restore ——— */
 
 /* Backups of every session of a second store made from the fixtures, in @dir: plain, or
@@ -1199,6 +1244,7 @@ main (int   argc,
   ADD ("/backups/sweep", test_sweep);
   ADD ("/backups/sweep-empty", test_sweep_empty);
   ADD ("/backups/sweep-cancel", test_sweep_cancel);
+  ADD ("/backups/sweep-escape", test_sweep_escape);
   ADD ("/backups/restore", test_restore);
   ADD ("/backups/restore-recovery", test_restore_recovery);
 
