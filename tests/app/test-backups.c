@@ -6,13 +6,13 @@
  * the approved ones up into a folder, encrypted, and archives them, one of them failing for a
  * reason the summary gives; nothing eligible gives the empty state; a cancel, or Escape, stops
  * the sweep with no session archived without its backup; the swept sessions leave the main
- * list, and their details say where their backups are.
- * A restore into a fresh store brings every backup of a folder back, a second changes nothing,
- * and backups of a key the keyring does not hold are opened with the recovery key typed in
- * (a typo caught by its checksum first), which is then kept in the keyring. Run again on a
- * session bus with no keyring service (LOOM_TEST_EMPTY_BUS), the preferences say why there is
- * no key and an encrypted sweep fails closed. Screenshots of
- * every page, light and dark, go to tests/app/screenshots/ in the build folder.
+ * list, and their details say where their backups are. A restore into a fresh store brings
+ * every backup of a folder back, a second changes nothing, and backups of a key the keyring
+ * does not hold are opened with the recovery key typed in (a typo caught by its checksum
+ * first), which is then kept in the keyring. Run again on a session bus with no keyring
+ * service (LOOM_TEST_EMPTY_BUS), the preferences say why there is no key and an encrypted
+ * sweep fails closed. Screenshots of every page, light and dark, go to tests/app/screenshots/
+ * in the build folder.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
