@@ -844,11 +844,12 @@ test_sweep_escape (Fixture      *fixture,
 /* ——— Restore ——— */
 
 /* Backups of every session of a second store made from the fixtures, in @dir: plain, or
- * encrypted with @key. Returns how many. */
+ * encrypted with @key. Returns how many; @ids (may be NULL) gets their sessions' uuids. */
 static guint
 write_backups (Fixture             *fixture,
                const char          *dir,
-               const LoomBackupKey *key)
+               const LoomBackupKey *key,
+               GPtrArray           *ids)
 {
   g_autofree char *other = g_build_filename (fixture->dir, key != NULL ? "b.db" : "a.db", NULL);
   g_autoptr (LoomStore) store = NULL;
@@ -955,8 +956,9 @@ restore_done (gpointer data)
 static void
 restore_body (Fixture *fixture)
 {
-  g_autofree char   *dir = g_build_filename (fixture->dir, "plain", NULL);
-  guint              n = write_backups (fixture, dir, NULL);
+  g_autofree char *dir = g_build_filename (fixture->dir, "plain", NULL);
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  guint              n = write_backups (fixture, dir, NULL, ids);
   LoomRestoreWindow *window;
 
   g_assert_cmpuint (n, >, 3);
@@ -972,6 +974,14 @@ restore_body (Fixture *fixture)
   }
   save_screenshots (fixture, GTK_WIDGET (window), "restore-summary");
   close_restore (window);
+
+  /* The main window, empty before, lists what came back. */
+  for (guint i = 0; i < ids->len; i++)
+    {
+      ListWait wait = { fixture->window, ids->pdata[i] };
+
+      g_assert_false (list_left (&wait));
+    }
 
   window = restore (fixture, dir);
   g_assert_true (loom_ui_test_wait_until (restore_done, window));
@@ -1025,7 +1035,7 @@ restore_recovery_body (Fixture *fixture)
   g_autoptr (LoomBackupKey) key = loom_backup_key_generate ();
   char              *text = loom_backup_key_dup_recovery (key);
   g_autofree char   *typo = g_strdup (text);
-  guint              n = write_backups (fixture, dir, key);
+  guint              n = write_backups (fixture, dir, key, NULL);
   LoomRestoreWindow *window;
   AdwMessageDialog  *dialog;
   GtkEntry          *entry;
