@@ -166,6 +166,7 @@ loom_backup_write_encrypted (LoomStore               *store,
     goto out;
 
   export_options.as_archived = options->as_archived;
+  export_options.transient = TRUE;
   export_options.progress = options->progress;
   export_options.progress_data = options->progress_data;
   if (!loom_export_session (store, session_id, staging, &export_options, &exported, cancellable,

@@ -153,19 +153,77 @@ find_key (const char               *key_id,
   return NULL;
 }
 
+/* What find_key () said of each key id, for the length of one restore: a folder of a thousand
+ * backups made with one key asks the keyring once, not a thousand times over D-Bus. */
+typedef struct
+{
+  const LoomRestoreOptions *options;
+  GHashTable               *keys;   /* key id → LoomBackupKey */
+  GHashTable               *errors; /* key id → GError */
+} KeyCache;
+
+static void
+key_cache_init (KeyCache                 *cache,
+                const LoomRestoreOptions *options)
+{
+  cache->options = options;
+  cache->keys = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify)loom_backup_key_free);
+  cache->errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify)g_error_free);
+}
+
+static void
+key_cache_clear (KeyCache *cache)
+{
+  g_hash_table_unref (cache->keys);
+  g_hash_table_unref (cache->errors);
+}
+
+/* The key of @key_id, which the cache keeps; NULL and the error find_key () gave. */
+static const LoomBackupKey *
+key_cache_get (KeyCache     *cache,
+               const char   *key_id,
+               GCancellable *cancellable,
+               GError      **error)
+{
+  const LoomBackupKey *key = g_hash_table_lookup (cache->keys, key_id);
+  const GError        *known = g_hash_table_lookup (cache->errors, key_id);
+  g_autoptr (GError) local_error = NULL;
+  LoomBackupKey *found;
+
+  if (key != NULL)
+    return key;
+  if (known != NULL)
+    {
+      g_propagate_error (error, g_error_copy (known));
+      return NULL;
+    }
+  if (!(found = find_key (key_id, cache->options, cancellable, &local_error)))
+    {
+      /* A cancelled lookup says nothing of the key. */
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_hash_table_insert (cache->errors, g_strdup (key_id), g_error_copy (local_error));
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  g_hash_table_insert (cache->keys, g_strdup (key_id), found);
+  return found;
+}
+
 /* Decrypts the .loombackup at @path into a new staging folder, whose path it returns, with the
  * package inside it at "package". */
 static char *
-decrypt_to_staging (LoomStore                *store,
-                    const char               *path,
-                    const LoomRestoreOptions *options,
-                    GPtrArray                *missing_key_ids,
-                    GCancellable             *cancellable,
-                    GError                  **error)
+decrypt_to_staging (LoomStore    *store,
+                    const char   *path,
+                    KeyCache     *keys,
+                    GPtrArray    *missing_key_ids,
+                    GCancellable *cancellable,
+                    GError      **error)
 {
   g_autoptr (GInputStream) file = NULL;
   g_autoptr (GInputStream) plain = NULL;
-  g_autoptr (LoomBackupKey) key = NULL;
+  const LoomBackupKey *key;
   g_autoptr (GError) key_error = NULL;
   g_autofree char *staging = NULL;
   LoomBackupHeader header;
@@ -181,7 +239,7 @@ decrypt_to_staging (LoomStore                *store,
   file = g_unix_input_stream_new (fd, TRUE);
   if (!loom_backup_read_header (file, path, &header, cancellable, error))
     return NULL;
-  if (!(key = find_key (header.key_id, options, cancellable, &key_error)))
+  if (!(key = key_cache_get (keys, header.key_id, cancellable, &key_error)))
     {
       if (g_error_matches (key_error, LOOM_ERROR, LOOM_ERROR_NOT_FOUND) &&
           !g_ptr_array_find_with_equal_func (missing_key_ids, header.key_id, g_str_equal, NULL))
@@ -218,11 +276,11 @@ decrypt_to_staging (LoomStore                *store,
 }
 
 static void
-restore_one (LoomStore                *store,
-             const char               *path,
-             const LoomRestoreOptions *options,
-             LoomRestoreResult        *result,
-             GCancellable             *cancellable)
+restore_one (LoomStore         *store,
+             const char        *path,
+             KeyCache          *keys,
+             LoomRestoreResult *result,
+             GCancellable      *cancellable)
 {
   g_autoptr (LoomPackageImportResult) imported = NULL;
   g_autofree char *staging = NULL;
@@ -234,8 +292,8 @@ restore_one (LoomStore                *store,
   item->path = g_strdup (path);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     package = g_strdup (path);
-  else if ((staging = decrypt_to_staging (store, path, options, result->missing_key_ids,
-                                          cancellable, &error)))
+  else if ((staging = decrypt_to_staging (store, path, keys, result->missing_key_ids, cancellable,
+                                          &error)))
     package = g_build_filename (staging, "package", NULL);
 
   ok = package != NULL && loom_import_package (store, package, &imported, cancellable, &error);
@@ -266,6 +324,7 @@ loom_restore (LoomStore                *store,
   static const LoomRestoreOptions defaults = LOOM_RESTORE_OPTIONS_INIT;
   g_autoptr (GPtrArray) backups = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (LoomRestoreResult) result = restore_result_new ();
+  KeyCache keys;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (paths != NULL, NULL);
@@ -277,16 +336,21 @@ loom_restore (LoomStore                *store,
     if (!collect (paths[i], backups, error))
       return NULL;
 
+  key_cache_init (&keys, options);
   for (guint i = 0; i < backups->len; i++)
     {
       LoomRestoreProgress progress = { backups->pdata[i], i, backups->len };
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
+        {
+          key_cache_clear (&keys);
+          return NULL;
+        }
       if (options->progress != NULL)
         options->progress (&progress, options->progress_data);
-      restore_one (store, backups->pdata[i], options, result, cancellable);
+      restore_one (store, backups->pdata[i], &keys, result, cancellable);
     }
+  key_cache_clear (&keys);
   return g_steal_pointer (&result);
 }
 

@@ -244,13 +244,14 @@ rename_no_replace (int         dir_fd,
 static char *
 publish (Package    *p,
          const char *name,
+         gboolean    durable,
          GError    **error)
 {
   /* The rename must not reach the disk before the package's files and folders. One syncfs of
    * the destination's filesystem makes all of them durable at once, where an fsync of each file
    * and folder waits for the disk as many times: a package of a few hundred small files was
    * written ten times slower so. It reports a failed write-back of any of them (Linux 5.8). */
-  if (syncfs (p->temp_fd) != 0)
+  if (durable && syncfs (p->temp_fd) != 0)
     {
       set_errno_error (error, errno, "write", p->temp_name);
       return NULL;
@@ -264,7 +265,7 @@ publish (Package    *p,
         {
           g_clear_pointer (&p->temp_name, g_free);
           /* The rename itself is made durable with the destination's entry. */
-          if (fsync (p->dest_fd) != 0)
+          if (durable && fsync (p->dest_fd) != 0)
             g_debug ("Could not sync “%s”: %s", p->dest_path, g_strerror (errno));
           return g_steal_pointer (&final);
         }
@@ -358,7 +359,7 @@ loom_export_session (LoomStore               *store,
     goto out;
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
-      !(final = publish (&p, name, error)))
+      !(final = publish (&p, name, !options->transient, error)))
     goto out;
 
   if (result != NULL)

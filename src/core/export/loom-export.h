@@ -107,10 +107,13 @@ typedef struct
    * store says now: an archive sweep's backup, written before the session is archived, brings
    * it back archived when it is restored. */
   gboolean               as_archived;
+  /* A package staged to be read once and removed (an encrypted backup's plaintext): it is not
+   * made durable before it is named, which would wait for the disk for nothing. */
+  gboolean               transient;
 } LoomExportOptions;
 
 #define LOOM_EXPORT_OPTIONS_INIT \
-  { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0, 0, NULL, NULL, FALSE }
+  { LOOM_EXPORT_DETAIL_FULL, LOOM_EXPORT_MODE_FULL, 0, 0, 0, NULL, NULL, FALSE, FALSE }
 
 /* What one export wrote. */
 typedef struct
