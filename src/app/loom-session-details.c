@@ -63,8 +63,9 @@ typedef enum
   FIELD_FOLDER,
   FIELD_PINNED,
   FIELD_ARCHIVED,
-  FIELD_BACKUP,
   FIELD_TRASHED,
+  FIELD_BACKUP,
+  FIELD_BACKUP_AT,
   FIELD_TASK_OBJECTIVE,
   FIELD_TASK_STATUS,
   FIELD_PARENT,
@@ -84,6 +85,7 @@ typedef enum
   FLAG_COPY = 1 << 0, /* a copy button */
   FLAG_OPEN = 1 << 1, /* an "Open" button for a related session */
   FLAG_MONO = 1 << 2, /* ids and hashes read best in monospace */
+  FLAG_SHOW = 1 << 3, /* a "Show in Files" button for a path */
 } FieldFlags;
 
 static const struct
@@ -110,8 +112,9 @@ static const struct
   [FIELD_FOLDER] = { N_ ("Folder"), GROUP_ORGANISATION, 0 },
   [FIELD_PINNED] = { N_ ("Pinned"), GROUP_ORGANISATION, 0 },
   [FIELD_ARCHIVED] = { N_ ("Archived"), GROUP_ORGANISATION, 0 },
-  [FIELD_BACKUP] = { N_ ("Last backup"), GROUP_ORGANISATION, 0 },
   [FIELD_TRASHED] = { N_ ("In the trash"), GROUP_ORGANISATION, 0 },
+  [FIELD_BACKUP] = { N_ ("Backup"), GROUP_ORGANISATION, FLAG_COPY | FLAG_SHOW },
+  [FIELD_BACKUP_AT] = { N_ ("Last backup"), GROUP_ORGANISATION, 0 },
   [FIELD_TASK_OBJECTIVE] = { N_ ("Task objective"), GROUP_TASK, 0 },
   [FIELD_TASK_STATUS] = { N_ ("Task status"), GROUP_TASK, 0 },
   [FIELD_PARENT] = { N_ ("Parent session"), GROUP_TASK, FLAG_OPEN },
@@ -233,6 +236,20 @@ property_row_new (LoomSessionDetails *self,
       gtk_actionable_set_action_name (GTK_ACTIONABLE (copy), "details.copy");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (copy), "i", (gint32)field);
       gtk_box_append (GTK_BOX (box), copy);
+    }
+  if (fields[field].flags & FLAG_SHOW)
+    {
+      GtkWidget *show = gtk_button_new_from_icon_name ("folder-open-symbolic");
+
+      gtk_widget_set_valign (show, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (show, _ ("Show in Files"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (show), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _ ("Show the backup in Files"), -1);
+      gtk_widget_add_css_class (show, "flat");
+      gtk_widget_add_css_class (show, "circular");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (show), "details.show-file");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (show), "i", (gint32)field);
+      gtk_box_append (GTK_BOX (box), show);
     }
   if (fields[field].flags & FLAG_OPEN)
     {
@@ -601,21 +618,15 @@ fill (LoomSessionDetails *self)
   set_field (self, FIELD_FOLDER, r->folder_name != NULL ? r->folder_name : _ ("None"));
   set_field (self, FIELD_PINNED, yes_no (r->pinned));
   set_field (self, FIELD_ARCHIVED, yes_no (r->archived));
-  /* Written by a sweep or by continuous backup; the row is hidden for a session never backed
-   * up. */
-  if (r->backup_path != NULL)
-    {
-      g_autofree char *when = format_date (r->backup_at);
-
-      /* Translators: when a session's latest backup was written, then where it is. */
-      if (when != NULL)
-        set_field_take (self, FIELD_BACKUP,
-                        g_strdup_printf (_ ("%s, in %s"), when, r->backup_path));
-      else
-        set_field (self, FIELD_BACKUP, r->backup_path);
-    }
-  else
-    set_field (self, FIELD_BACKUP, NULL);
+  /* Where the archive sweep put the session: what a person looks for once the agent has
+   * deleted its own transcript. */
+  set_field (self, FIELD_BACKUP, loom_session_get_backup_path (session));
+  if (loom_session_get_backup_path (session) != NULL &&
+      !g_file_test (loom_session_get_backup_path (session), G_FILE_TEST_EXISTS))
+    set_note (self, FIELD_BACKUP, _ ("Not found: the backup was moved or its disk is not here"));
+  /* Written by a sweep or by continuous backup; hidden for a session never backed up. */
+  set_field_take (self, FIELD_BACKUP_AT,
+                  r->backup_path != NULL ? format_date (r->backup_at) : NULL);
   if (r->trashed_at > 0)
     {
       g_autofree char *since = format_date (r->trashed_at);
@@ -722,6 +733,31 @@ copy_action (GtkWidget  *widget,
                           gtk_label_get_text (self->values[field]));
 }
 
+/* The backup's folder opened, or the folder that holds a .loombackup file. */
+static void
+show_file_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  LoomSessionDetails *self = LOOM_SESSION_DETAILS (widget);
+  gint32              field = g_variant_get_int32 (parameter);
+  const char         *path;
+  g_autofree char    *folder = NULL;
+  g_autoptr (GFile) file = NULL;
+  g_autofree char *uri = NULL;
+  GtkRoot         *root = gtk_widget_get_root (widget);
+
+  g_return_if_fail (field >= 0 && field < N_FIELDS);
+
+  path = gtk_label_get_text (self->values[field]);
+  if (*path == '\0')
+    return;
+  folder = g_file_test (path, G_FILE_TEST_IS_DIR) ? g_strdup (path) : g_path_get_dirname (path);
+  file = g_file_new_for_path (folder);
+  uri = g_file_get_uri (file);
+  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+}
+
 static void
 open_session_action (GtkWidget  *widget,
                      const char *action_name,
@@ -812,6 +848,7 @@ loom_session_details_class_init (LoomSessionDetailsClass *klass)
 
   gtk_widget_class_install_action (widget_class, "details.copy", "i", copy_action);
   gtk_widget_class_install_action (widget_class, "details.open-session", "s", open_session_action);
+  gtk_widget_class_install_action (widget_class, "details.show-file", "i", show_file_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }

@@ -1126,6 +1126,7 @@ loom_window_actions_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.empty-trash", NULL, empty_trash_action);
   loom_window_folder_actions_class_init (widget_class);
   loom_window_export_class_init (widget_class);
+  loom_window_backup_class_init (widget_class);
 }
 
 static guint

@@ -4,7 +4,7 @@
  * loom-window-import.c shows the background imports and runs the imports the user asks for
  * (a folder, the sample history), loom-window-actions.c holds the session actions and
  * loom-window-folder-actions.c the folder actions, loom-window-export.c the way to the export
- * assistant. Every store write goes through
+ * assistant, loom-window-backup.c the ways to the archive sweep and the restore. Every store write goes through
  * loom-store-async.h, so that the UI thread never waits for the store's write lock.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -111,6 +111,10 @@ char *loom_window_dup_folder_name (LoomWindow *self,
  * selected sessions; the update enables it while there are some. */
 void loom_window_export_class_init (GtkWidgetClass *widget_class);
 void loom_window_export_update (LoomWindow *self);
+
+/* loom-window-backup.c: win.archive-old-sessions (Ctrl+Alt+A) opens the sweep assistant,
+ * win.restore-backup asks for backups and restores them; the window reloads after either. */
+void loom_window_backup_class_init (GtkWidgetClass *widget_class);
 
 /* loom-window-import.c */
 void loom_window_import_class_init (GtkWidgetClass *widget_class);

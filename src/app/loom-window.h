@@ -20,6 +20,10 @@ LoomStore   *loom_window_get_store (LoomWindow *self);
 /* Reads the counts, the folders, the shown collection and the shown session again from the
  * store, keeping the selection. Call it after changing the store. */
 void         loom_window_reload (LoomWindow *self);
+/* Restores @paths (backups, or folders of them) in a restore window, as choosing them after
+ * "Restore from Backup…" does (loom-window-backup.c). */
+void         loom_window_restore_backups (LoomWindow        *self,
+                                          const char *const *paths);
 /* The sessions selected in the list (LoomSession), in list order; an empty array when none.
  * Transfer full. */
 GPtrArray   *loom_window_get_selected_sessions (LoomWindow *self);
