@@ -34,6 +34,7 @@ struct _LoomPreferencesWindow
   AdwComboRow          *color_scheme_row;
   GtkWidget            *create_key_button;
   GtkSwitch            *encrypt_backups_switch;
+  GtkSwitch            *keep_backups_switch;
   AdwActionRow         *export_folder_row;
   GtkFileChooserNative *export_folder_chooser;
   AdwPreferencesGroup  *extra_folders_group;
@@ -512,6 +513,9 @@ loom_preferences_window_constructed (GObject *object)
 
   g_settings_bind (self->settings, "encrypt-backups", self->encrypt_backups_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
+  /* Continuous backup (loom-backup-keeper-service.h) follows the key, into the folder above. */
+  g_settings_bind (self->settings, "keep-backups", self->keep_backups_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
   g_signal_connect_object (self->settings, "changed::backup-folder",
                            G_CALLBACK (update_backup_folder), self, G_CONNECT_SWAPPED);
   update_backup_folder (self);
@@ -620,6 +624,7 @@ loom_preferences_window_class_init (LoomPreferencesWindowClass *klass)
   BIND_CHILD (color_scheme_row);
   BIND_CHILD (create_key_button);
   BIND_CHILD (encrypt_backups_switch);
+  BIND_CHILD (keep_backups_switch);
   BIND_CHILD (export_folder_row);
   BIND_CHILD (extra_folders_group);
   BIND_CHILD (redact_secrets_switch);

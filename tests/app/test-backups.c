@@ -111,6 +111,7 @@ fixture_tear_down (Fixture      *fixture,
 
   g_settings_reset (settings, "backup-folder");
   g_settings_reset (settings, "encrypt-backups");
+  g_settings_reset (settings, "keep-backups");
   g_settings_reset (settings, "archive-after-days");
   loom_ui_test_reset_settings ();
   g_unsetenv ("LOOM_DB");
@@ -310,6 +311,19 @@ preferences_body (Fixture *fixture)
   g_assert_cmpstr (adw_action_row_get_subtitle (key_row), ==, "No backup key yet");
   g_assert_cmpstr (adw_action_row_get_subtitle (folder_row), ==, "Not chosen");
   g_assert_true (g_settings_get_boolean (settings, "encrypt-backups"));
+  /* Continuous backup is off until the person turns it on; its switch is the setting. */
+  {
+    AdwActionRow *keep_row = find_row (GTK_WIDGET (prefs), "_Keep Backups Up to Date");
+    GtkWidget    *keep_switch;
+
+    g_assert_nonnull (keep_row);
+    g_assert_false (g_settings_get_boolean (settings, "keep-backups"));
+    keep_switch = adw_action_row_get_activatable_widget (keep_row);
+    gtk_switch_set_active (GTK_SWITCH (keep_switch), TRUE);
+    g_assert_true (g_settings_get_boolean (settings, "keep-backups"));
+    gtk_switch_set_active (GTK_SWITCH (keep_switch), FALSE);
+    g_assert_false (g_settings_get_boolean (settings, "keep-backups"));
+  }
   g_assert_nonnull (
     loom_ui_test_find_visible_button_labelled (GTK_WIDGET (prefs), "C_reate Backup Key…"));
   /* The Backups group is further down the page: its shot is of it scrolled into view. */
