@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "loom-backup-files.h"
 #include "loom-backup.h"
 #include "loom-core.h"
 #include "loom-error.h"
@@ -83,9 +84,7 @@ count_entries (const char *path)
 static char *
 staging_path (Fixture *f)
 {
-  g_autofree char *store_dir = g_path_get_dirname (f->base.db);
-
-  return g_build_filename (store_dir, "staging", NULL);
+  return loom_backup_staging_folder (f->base.store, NULL);
 }
 
 static void

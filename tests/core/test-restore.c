@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "loom-backup-files.h"
 #include "loom-backup-stream.h"
 #include "loom-backup.h"
 #include "loom-core.h"
@@ -54,8 +55,7 @@ static void
 fixture_tear_down (Fixture      *f,
                    gconstpointer data)
 {
-  g_autofree char *store_dir = g_path_get_dirname (f->db_b);
-  g_autofree char *staging_b = g_build_filename (store_dir, "staging", NULL);
+  g_autofree char *staging_b = loom_backup_staging_folder (f->store_b, NULL);
   g_autoptr (GDir) staging = g_dir_open (staging_b, 0, NULL);
 
   /* Whatever happened, no decrypted package stays behind. */

@@ -9,15 +9,20 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "loom-backup-files.h"
 #include "loom-error.h"
 
-#define STAGING_FOLDER     "staging"
-#define STALE_STAGING_SECS (60 * 60)
-#define MAX_SUFFIX         99
+#define STAGING_FOLDER         "staging"
+#define STAGING_NAME           "intentloom-history-staging"
+/* Room for a package at its caps (200 MB of artifacts) several times over. */
+#define STAGING_MIN_FREE_BYTES (G_GUINT64_CONSTANT (1) << 30)
+#define STALE_STAGING_SECS     (60 * 60)
+#define MAX_SUFFIX             99
 
 static gboolean
 set_errno_error (GError    **error,
@@ -94,23 +99,88 @@ remove_stale_stagings (const char *staging)
     }
 }
 
+/* Whether @path is a folder on a filesystem in memory with room for a large package. */
+static gboolean
+is_roomy_tmpfs (const char *path)
+{
+  struct statfs fs;
+
+  return path != NULL && statfs (path, &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+         (guint64)fs.f_bavail * (guint64)fs.f_bsize >= STAGING_MIN_FREE_BYTES;
+}
+
+/* Our folder @name in @parent, made 0700 when missing; one that is not a folder of ours alone
+ * (a link, another user's, open to others) is not used. */
+static char *
+own_folder (const char *parent,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (parent, name, NULL);
+  struct stat      st;
+
+  if (mkdir (path, 0700) != 0 && errno != EEXIST)
+    return NULL;
+  if (lstat (path, &st) != 0 || !S_ISDIR (st.st_mode) || st.st_uid != getuid () ||
+      (st.st_mode & 0077) != 0)
+    return NULL;
+  return g_steal_pointer (&path);
+}
+
 char *
-loom_backup_make_staging (LoomStore *store,
-                          GError   **error)
+loom_backup_staging_folder (LoomStore *store,
+                            GError   **error)
 {
   g_autofree char *store_dir = NULL;
-  g_autofree char *staging = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *per_user = NULL;
+  g_autofree char *base = NULL;
+  const char      *runtime = g_getenv ("XDG_RUNTIME_DIR");
+  char            *staging = NULL;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
 
+  /* In memory when there is room: the package is never on a disk, and creating and removing
+   * thousands of files on a disk filesystem (ext4 scans past the inodes just freed) took half
+   * the time of an encrypted sweep or restore. The runtime folder is the person's own; /dev/shm
+   * is everyone's, so our folder in it is named by user and checked to be ours alone. */
+  if (is_roomy_tmpfs (runtime))
+    base = own_folder (runtime, STAGING_NAME);
+  if (base == NULL && is_roomy_tmpfs ("/dev/shm"))
+    {
+      per_user = g_strdup_printf ("%s-%u", STAGING_NAME, (guint)getuid ());
+      base = own_folder ("/dev/shm", per_user);
+    }
+  /* One folder a store, so that the stagings of two stores (two profiles, tests) stay apart. */
+  if (base != NULL)
+    {
+      g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256,
+                                                               loom_store_get_path (store), -1);
+
+      digest[16] = '\0';
+      if ((staging = own_folder (base, digest)))
+        return staging;
+    }
+
+  /* Else beside the store, which holds the same text in the clear already. */
   store_dir = g_path_get_dirname (loom_store_get_path (store));
   staging = g_build_filename (store_dir, STAGING_FOLDER, NULL);
   if (g_mkdir (staging, 0700) != 0 && errno != EEXIST)
     {
       set_errno_error (error, errno, "create the staging folder", staging);
+      g_free (staging);
       return NULL;
     }
+  return staging;
+}
+
+char *
+loom_backup_make_staging (LoomStore *store,
+                          GError   **error)
+{
+  g_autofree char *staging = NULL;
+  g_autofree char *path = NULL;
+
+  if (!(staging = loom_backup_staging_folder (store, error)))
+    return NULL;
   remove_stale_stagings (staging);
 
   path = g_build_filename (staging, "backup-XXXXXX", NULL);

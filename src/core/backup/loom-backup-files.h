@@ -11,10 +11,15 @@
 
 G_BEGIN_DECLS
 
-/* A new, empty folder of ours (mode 0700) in the staging folder beside @store's file, for a
- * package that is being encrypted or a backup that is being restored. Its path is returned;
- * remove it with loom_backup_remove_tree (). Stagings left by a process that was killed are
- * removed first when they are more than an hour old. */
+/* The folder where packages are staged: in memory (a folder of ours in $XDG_RUNTIME_DIR, else in
+ * /dev/shm) when a tmpfs there has room, else "staging" beside @store's file. */
+char *loom_backup_staging_folder (LoomStore *store,
+                                  GError   **error);
+
+/* A new, empty folder of ours (mode 0700) in the staging folder, for a package that is being
+ * encrypted or a backup that is being restored. Its path is returned; remove it with
+ * loom_backup_remove_tree (). Stagings left by a process that was killed are removed first
+ * when they are more than an hour old. */
 char *loom_backup_make_staging (LoomStore *store,
                                 GError   **error);
 
