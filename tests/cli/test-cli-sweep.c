@@ -19,6 +19,7 @@
 #include "loom-core.h"
 #include "loom-package-import.h"
 #include "loom-store.h"
+#include "loom-keyring.h"
 #include "loom-test-utils.h"
 #include "loom-time.h"
 
@@ -689,6 +690,45 @@ test_encrypt_no_keyring (Fixture      *f,
   g_assert_cmpuint (assert_archived_have_backups (f, ids), ==, 0);
 }
 
+/* A locked keyring the person does not unlock (no prompt can come here): the encrypted sweep
+ * stops with an error that says so, before anything is written or archived, and no second key
+ * is made in place of the locked one. */
+static void
+test_encrypt_locked_keyring (Fixture      *f,
+                             gconstpointer data)
+{
+  g_autoptr (GPtrArray) ids = eligible_ids (f);
+  g_autoptr (LoomBackupKey) key = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) listed = NULL;
+  g_autofree char *tree = NULL;
+  gboolean         created = FALSE;
+
+  if (g_getenv ("LOOM_TEST_SESSION") == NULL)
+    {
+      g_test_skip ("Needs the keyring of the test harness (tests/harness/loom-test-session)");
+      return;
+    }
+  key = loom_backup_key_load_or_create (&created, NULL, &error);
+  g_assert_no_error (error);
+  loom_test_lock_login_keyring ();
+
+  g_assert_cmpint (run_loom (f, "sweep", "--older-than", "30", "--to", f->backups, "--encrypt"), ==,
+                   1);
+  g_test_message ("%s", f->err);
+  g_assert_nonnull (strstr (f->err, "locked"));
+  g_assert_null (strstr (f->err, "recovery key"));
+  tree = loom_test_list_tree (f->backups, FALSE);
+  g_assert_cmpstr (tree, ==, "");
+  g_assert_cmpuint (assert_archived_have_backups (f, ids), ==, 0);
+
+  loom_test_unlock_login_keyring ();
+  listed = loom_keyring_list_key_ids (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (listed), ==, 1);
+  g_assert_cmpstr (listed[0], ==, loom_backup_key_get_id (key));
+}
+
 /* The recovery key of @err: 14 groups of 4 characters of Crockford's base32. */
 static char *
 find_recovery_key (const char *err)
@@ -789,6 +829,7 @@ main (int    argc,
   ADD ("/cli/sweep/killed", test_killed);
   ADD ("/cli/sweep/encrypt-no-keyring", test_encrypt_no_keyring);
   ADD ("/cli/sweep/encrypt", test_encrypt);
+  ADD ("/cli/sweep/encrypt-locked-keyring", test_encrypt_locked_keyring);
   ADD_ENCRYPTED ("/cli/sweep/encrypt-full-half-way", test_full_half_way);
   ADD_ENCRYPTED ("/cli/sweep/encrypt-killed", test_killed);
 #undef ADD

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <glib/gstdio.h>
+#include <libsecret/secret.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -534,4 +535,66 @@ loom_test_export_ok (LoomStore               *store,
   g_assert_no_error (error);
   g_assert_nonnull (result);
   return result;
+}
+
+/* ——— The harness's login keyring ——— */
+
+static SecretCollection *
+login_collection (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (SecretService) service = secret_service_get_sync (SECRET_SERVICE_NONE, NULL, &error);
+  SecretCollection *collection;
+
+  g_assert_no_error (error);
+  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
+                                                 SECRET_COLLECTION_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (collection);
+  return collection;
+}
+
+void
+loom_test_lock_login_keyring (void)
+{
+  g_autoptr (SecretCollection) collection = login_collection ();
+  g_autoptr (GError) error = NULL;
+  GList *objects = g_list_append (NULL, collection);
+
+  g_assert_cmpint (secret_service_lock_sync (NULL, objects, NULL, NULL, &error), ==, 1);
+  g_assert_no_error (error);
+  g_list_free (objects);
+}
+
+void
+loom_test_unlock_login_keyring (void)
+{
+  g_autoptr (SecretCollection) collection = login_collection ();
+  g_autoptr (GDBusConnection) bus = NULL;
+  g_autoptr (GVariant) session_reply = NULL;
+  g_autoptr (GVariant) reply = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *password = g_getenv ("LOOM_TEST_KEYRING_PASSWORD");
+  const char *session = NULL;
+
+  g_assert_nonnull (password);
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+
+  session_reply = g_dbus_connection_call_sync (
+    bus, "org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service",
+    "OpenSession", g_variant_new ("(sv)", "plain", g_variant_new_string ("")), NULL,
+    G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (session_reply, "(v&o)", NULL, &session);
+
+  reply = g_dbus_connection_call_sync (
+    bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
+    "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface", "UnlockWithMasterPassword",
+    g_variant_new ("(o(o@ay@ays))", g_dbus_proxy_get_object_path (G_DBUS_PROXY (collection)),
+                   session, g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, "", 0, 1),
+                   g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, password, strlen (password), 1),
+                   "text/plain"),
+    NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
 }

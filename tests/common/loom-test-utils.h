@@ -124,4 +124,11 @@ LoomExportResult *loom_test_export_ok (LoomStore               *store,
 /* How many descriptors the process holds: code that stops early must close what it opened. */
 guint loom_test_count_fds (void);
 
+/* Locks the login collection of the harness's keyring (tests/harness/loom-test-session), and
+ * unlocks it again with its password (LOOM_TEST_KEYRING_PASSWORD), through gnome-keyring's own
+ * interface for that: a prompt, which secret_service_unlock_sync () asks for, cannot come in the
+ * harness. */
+void loom_test_lock_login_keyring (void);
+void loom_test_unlock_login_keyring (void);
+
 G_END_DECLS

@@ -521,68 +521,6 @@ test_keyring_deleted (void)
   g_assert_nonnull (strstr (error->message, "loom backup-key create"));
 }
 
-static SecretCollection *
-login_collection (void)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (SecretService) service = secret_service_get_sync (SECRET_SERVICE_NONE, NULL, &error);
-  SecretCollection *collection;
-
-  g_assert_no_error (error);
-  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
-                                                 SECRET_COLLECTION_NONE, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (collection);
-  return collection;
-}
-
-static void
-lock_login (void)
-{
-  g_autoptr (SecretCollection) collection = login_collection ();
-  g_autoptr (GError) error = NULL;
-  GList *objects = g_list_append (NULL, collection);
-
-  g_assert_cmpint (secret_service_lock_sync (NULL, objects, NULL, NULL, &error), ==, 1);
-  g_assert_no_error (error);
-  g_list_free (objects);
-}
-
-/* Unlocks the login collection with its password, through gnome-keyring's own interface for
- * that: a prompt, which secret_service_unlock_sync () asks for, cannot come in the harness. */
-static void
-unlock_login (void)
-{
-  g_autoptr (SecretCollection) collection = login_collection ();
-  g_autoptr (GDBusConnection) bus = NULL;
-  g_autoptr (GVariant) session_reply = NULL;
-  g_autoptr (GVariant) reply = NULL;
-  g_autoptr (GError) error = NULL;
-  const char *password = g_getenv ("LOOM_TEST_KEYRING_PASSWORD");
-  const char *session = NULL;
-
-  g_assert_nonnull (password);
-  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
-  g_assert_no_error (error);
-
-  session_reply = g_dbus_connection_call_sync (
-    bus, "org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service",
-    "OpenSession", g_variant_new ("(sv)", "plain", g_variant_new_string ("")), NULL,
-    G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (session_reply, "(v&o)", NULL, &session);
-
-  reply = g_dbus_connection_call_sync (
-    bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
-    "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface", "UnlockWithMasterPassword",
-    g_variant_new ("(o(o@ay@ays))", g_dbus_proxy_get_object_path (G_DBUS_PROXY (collection)),
-                   session, g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, "", 0, 1),
-                   g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, password, strlen (password), 1),
-                   "text/plain"),
-    NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  g_assert_no_error (error);
-}
-
 static void
 assert_locked_error (const GError *error)
 {
@@ -608,7 +546,7 @@ test_keyring_locked (void)
 
   created = loom_backup_key_create (NULL, &error);
   g_assert_no_error (error);
-  lock_login ();
+  loom_test_lock_login_keyring ();
 
   /* The key is named, since naming it reads no secret, but it is not read; nothing waits for
    * a prompt that no one can answer. */
@@ -637,9 +575,9 @@ test_keyring_locked (void)
   g_clear_error (&error);
 
   /* With no key in it, a locked keyring refuses a new one. */
-  unlock_login ();
+  loom_test_unlock_login_keyring ();
   clear_backup_keys ();
-  lock_login ();
+  loom_test_lock_login_keyring ();
   loaded = loom_backup_key_load_or_create (&was_created, NULL, &error);
   assert_locked_error (error);
   g_assert_false (was_created);
@@ -649,7 +587,7 @@ test_keyring_locked (void)
   g_clear_error (&error);
 
   /* Unlocked, it works again. */
-  unlock_login ();
+  loom_test_unlock_login_keyring ();
   {
     g_auto (GStrv) ids = loom_keyring_list_key_ids (NULL, &error);
 
