@@ -5,15 +5,24 @@
  * session is being written and a cancel stops at once. The core reports progress from its
  * worker thread; a relay (loom-export-relay.h) brings it to the main thread.
  *
+ * Encrypted (full detail and full mode only: an encrypted export is a whole backup), each
+ * session is the core's backup instead (loom_backup_session_async()), one <uuid>.loombackup
+ * file with the backup key, which is had from the keyring first, off the main thread
+ * (loom-backup-key-task.h). Without it nothing is written: the export fails closed.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
+#include "loom-backup-key-task.h"
+#include "loom-backup.h"
 #include "loom-export-assistant.h"
 #include "loom-export-relay.h"
+#include "loom-recovery-key-dialog.h"
 
 struct _LoomExportAssistant
 {
@@ -29,16 +38,20 @@ struct _LoomExportAssistant
   LoomExportOptions     options;
   GCancellable         *cancellable;
   LoomExportRelay      *relay;
-  char                 *hold_step;    /* tests: where the export waits */
-  guint                 next_session; /* the index of the session being written */
-  GPtrArray            *results;      /* LoomExportResult, of the packages written */
-  GPtrArray            *failures;     /* char *: a title, then its error message, … */
-  char                 *shown_path;   /* what Open Folder opens and Copy Path copies */
+  char                 *hold_step;     /* tests: where the export waits */
+  guint                 next_session;  /* the index of the session being written */
+  GPtrArray            *results;       /* LoomExportResult, of the packages written */
+  GPtrArray            *failures;      /* char *: a title, then its error message, … */
+  GPtrArray            *backups;       /* LoomBackupResult, of the encrypted files written */
+  LoomBackupKey        *key;           /* encrypting: the backup key, once had */
+  char                 *error_message; /* what stopped the export before any session */
+  char                 *shown_path;    /* what Open Folder opens and Copy Path copies */
   GtkFileChooserNative *chooser;
   guint                 running : 1;
   guint                 disposed : 1;
   guint                 cancelled : 1;
   guint                 close_when_stopped : 1;
+  guint                 encrypting : 1;
 
   GtkProgressBar *artifact_bar;
   GtkWidget      *artifact_box;
@@ -47,6 +60,8 @@ struct _LoomExportAssistant
   GtkSpinButton  *budget_spin;
   GtkButton      *cancel_button;
   GtkWidget      *close_button;
+  AdwActionRow   *encrypt_row;
+  GtkSwitch      *encrypt_switch;
   GtkListBox     *counts_list;
   GtkCheckButton *detail_full_check;
   GtkCheckButton *detail_messages_check;
@@ -153,7 +168,8 @@ update_buttons (LoomExportAssistant *self)
   gboolean has_path = self->shown_path != NULL;
 
   /* After a failure or a cancel, Back offers the choices again. */
-  gboolean retry = index == PAGE_RESULT && (self->cancelled || self->failures->len > 0);
+  gboolean retry = index == PAGE_RESULT &&
+                   (self->cancelled || self->failures->len > 0 || self->error_message != NULL);
 
   gtk_widget_set_visible (GTK_WIDGET (self->back_button), (choosing && index > 0) || retry);
   /* Cancel where the choices begin, and while the export runs; the later pages have the back
@@ -209,6 +225,29 @@ update_folder_row (LoomExportAssistant *self)
     }
 }
 
+/* An encrypted export is a whole backup, which a restore brings back as it was: the other
+ * details and modes leave things out, so they untick the switch, and the row says why. */
+static void
+update_encrypt_row (LoomExportAssistant *self)
+{
+  gboolean whole;
+
+  /* The checks toggle as the template lets go of them. */
+  if (self->disposed || self->encrypt_switch == NULL || self->mode_full_check == NULL ||
+      self->detail_full_check == NULL)
+    return;
+  whole = loom_export_assistant_get_detail (self) == LOOM_EXPORT_DETAIL_FULL &&
+          loom_export_assistant_get_mode (self) == LOOM_EXPORT_MODE_FULL;
+  if (!whole)
+    gtk_switch_set_active (self->encrypt_switch, FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->encrypt_row), whole);
+  adw_action_row_set_subtitle (
+    self->encrypt_row,
+    whole ? _ ("One file per session that only your backup key or its recovery key opens")
+          : _ ("Only a whole backup is encrypted: choose Full here and Full on the Detail Level "
+               "page"));
+}
+
 /* ——— Progress and result ——— */
 
 /* The steps of a package in the order the core takes them (loom-export.h), for the share of
@@ -234,12 +273,15 @@ show_progress (LoomExportAssistant *self,
   if (uuid != NULL && g_strcmp0 (session_id, uuid) == 0 && step != NULL)
     {
       guint  n = g_strv_length (self->uuids);
-      double share = 0.0;
+      double share = -1.0;
 
+      /* An encrypted backup's own steps (encrypt, verify) come after the package's: the bar
+       * stays where the manifest left it. */
       for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
         if (g_str_equal (step, steps[i]))
           share = (i + (copying ? (double)n_done / n_total : 0.0)) / G_N_ELEMENTS (steps);
-      gtk_progress_bar_set_fraction (self->progress_bar, (self->next_session + share) / n);
+      if (share >= 0.0)
+        gtk_progress_bar_set_fraction (self->progress_bar, (self->next_session + share) / n);
     }
 
   gtk_widget_set_visible (self->artifact_box, copying);
@@ -321,18 +363,56 @@ clear_list (GtkListBox *list)
     gtk_list_box_remove (list, child);
 }
 
+/* The encrypted files' own sizes, which are what lies in the destination; the core reports
+ * their plaintext's. */
+static guint64
+backups_size (LoomExportAssistant *self)
+{
+  guint64 n_bytes = 0;
+
+  for (guint i = 0; i < self->backups->len; i++)
+    {
+      const LoomBackupResult *backup = g_ptr_array_index (self->backups, i);
+      GStatBuf                st;
+
+      if (g_stat (backup->path, &st) == 0)
+        n_bytes += st.st_size;
+    }
+  return n_bytes;
+}
+
+/* The keyring failed before anything was written: the one thing to say. */
+static void
+show_stopped_result (LoomExportAssistant *self)
+{
+  g_autofree char *escaped = g_markup_escape_text (self->error_message, -1);
+
+  g_clear_pointer (&self->shown_path, g_free);
+  adw_status_page_set_icon_name (self->result_page, "dialog-error-symbolic");
+  adw_status_page_set_title (self->result_page, _ ("Nothing Was Exported"));
+  adw_status_page_set_description (self->result_page, escaped);
+  gtk_widget_set_visible (GTK_WIDGET (self->path_label), FALSE);
+  clear_list (self->counts_list);
+  gtk_widget_set_visible (GTK_WIDGET (self->counts_list), FALSE);
+  clear_list (self->failures_list);
+  gtk_widget_set_visible (GTK_WIDGET (self->failures_list), FALSE);
+  gtk_widget_set_visible (self->result_buttons, FALSE);
+  show_page (self, PAGE_RESULT);
+}
+
 static void
 show_result (LoomExportAssistant *self)
 {
-  guint            n_written = self->results->len;
+  guint            n_written = self->results->len + self->backups->len;
   guint            n_failed = self->failures->len / 2;
+  const char      *key_id = self->key != NULL ? loom_backup_key_get_id (self->key) : NULL;
   guint            n_files = 0, n_redactions = 0, n_subagents = 0;
   guint            n_artifacts = 0, n_missing = 0;
   guint64          n_bytes = 0;
   g_autofree char *size = NULL;
   g_autofree char *files = NULL;
 
-  for (guint i = 0; i < n_written; i++)
+  for (guint i = 0; i < self->results->len; i++)
     {
       const LoomExportResult *result = g_ptr_array_index (self->results, i);
 
@@ -343,11 +423,29 @@ show_result (LoomExportAssistant *self)
       n_artifacts += result->n_artifacts;
       n_missing += result->n_artifacts_missing;
     }
+  for (guint i = 0; i < self->backups->len; i++)
+    {
+      const LoomBackupResult *backup = g_ptr_array_index (self->backups, i);
 
-  /* One package: its folder. Several: the destination that holds them. */
+      n_files += backup->n_files;
+      n_subagents += backup->n_subagents;
+      n_artifacts += backup->n_artifacts;
+    }
+  if (self->backups->len > 0)
+    n_bytes = backups_size (self);
+
+  if (self->error_message != NULL)
+    {
+      show_stopped_result (self);
+      return;
+    }
+
+  /* One package: its folder (or its encrypted file). Several: the destination. */
   g_clear_pointer (&self->shown_path, g_free);
   if (n_written == 1)
-    self->shown_path = g_strdup (((LoomExportResult *)g_ptr_array_index (self->results, 0))->path);
+    self->shown_path = g_strdup (
+      self->results->len > 0 ? ((LoomExportResult *)g_ptr_array_index (self->results, 0))->path
+                             : ((LoomBackupResult *)g_ptr_array_index (self->backups, 0))->path);
   else if (n_written > 1)
     self->shown_path = g_strdup (self->destination);
 
@@ -369,7 +467,22 @@ show_result (LoomExportAssistant *self)
       g_autofree char *description = NULL;
 
       /* One package: its name, which the path below may cut. */
-      if (n_written == 1)
+      if (self->backups->len > 0)
+        {
+          g_autofree char *name = g_path_get_basename (n_written == 1 ? self->shown_path
+                                                                      : self->destination);
+          g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+          /* Translators: "Encrypted with the backup key 3f2a…, in “Backups”"; the id is the one
+           * the preferences and `loom backup-key status` show. */
+          description = n_written == 1
+                          ? g_strdup_printf (_ ("%s, encrypted with the backup key %s"), escaped,
+                                             key_id)
+                          : g_strdup_printf (_ ("Each in an encrypted file in “%s”, with the "
+                                                "backup key %s"),
+                                             escaped, key_id);
+        }
+      else if (n_written == 1)
         {
           g_autofree char *name = g_path_get_basename (self->shown_path);
 
@@ -416,10 +529,22 @@ show_result (LoomExportAssistant *self)
 
       files = g_strdup_printf ("%'u", n_files);
       size = g_format_size (n_bytes);
-      if (n_written > 1)
-        add_count_row (self, _ ("Packages"), packages);
-      add_count_row (self, _ ("Files"), files);
-      add_count_row (self, _ ("Total Size"), size);
+      if (self->backups->len > 0)
+        {
+          /* What is on disk first: the encrypted files, their key, their size; then what they
+           * hold. */
+          add_count_row (self, _ ("Encrypted Files"), packages);
+          add_count_row (self, _ ("Backup Key"), key_id);
+          add_count_row (self, _ ("Total Size"), size);
+          add_count_row (self, _ ("Files Inside"), files);
+        }
+      else
+        {
+          if (n_written > 1)
+            add_count_row (self, _ ("Packages"), packages);
+          add_count_row (self, _ ("Files"), files);
+          add_count_row (self, _ ("Total Size"), size);
+        }
       if (n_redactions > 0)
         add_count_row (self, _ ("Secrets Redacted"), redactions);
       if (n_subagents > 0)
@@ -481,27 +606,18 @@ export_stopped (LoomExportAssistant *self)
   show_result (self);
 }
 
+/* One session is through, written (@error NULL) or not; the next one follows. */
 static void
-on_exported_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+session_finished (LoomExportAssistant *self,
+                  const GError        *error)
 {
-  /* The export's own reference: the assistant outlives a close asked while it ran. */
-  g_autoptr (LoomExportAssistant) self = user_data;
-  g_autoptr (LoomExportResult) written = NULL;
-  g_autoptr (GError) error = NULL;
-
-  written = loom_export_session_finish (LOOM_STORE (object), result, &error);
-  if (written != NULL)
-    {
-      g_ptr_array_add (self->results, g_steal_pointer (&written));
-    }
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* A session written is in results or backups already. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       /* The core removed the partial package; the ones before it stay. */
       self->cancelled = TRUE;
     }
-  else
+  else if (error != NULL)
     {
       g_ptr_array_add (self->failures, g_strdup (self->titles[self->next_session]));
       g_ptr_array_add (self->failures, g_strdup (error->message));
@@ -519,6 +635,37 @@ on_exported_cb (GObject      *object,
 }
 
 static void
+on_exported_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  /* The export's own reference: the assistant outlives a close asked while it ran. */
+  g_autoptr (LoomExportAssistant) self = user_data;
+  g_autoptr (LoomExportResult) written = NULL;
+  g_autoptr (GError) error = NULL;
+
+  written = loom_export_session_finish (LOOM_STORE (object), result, &error);
+  if (written != NULL)
+    g_ptr_array_add (self->results, g_steal_pointer (&written));
+  session_finished (self, error);
+}
+
+static void
+on_backed_up_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr (LoomExportAssistant) self = user_data;
+  g_autoptr (LoomBackupResult) written = NULL;
+  g_autoptr (GError) error = NULL;
+
+  written = loom_backup_session_finish (LOOM_STORE (object), result, &error);
+  if (written != NULL)
+    g_ptr_array_add (self->backups, g_steal_pointer (&written));
+  session_finished (self, error);
+}
+
+static void
 export_next (LoomExportAssistant *self)
 {
   if (self->cancelled || g_cancellable_is_cancelled (self->cancellable) ||
@@ -531,9 +678,56 @@ export_next (LoomExportAssistant *self)
     }
 
   show_session_progress (self);
+  if (self->encrypting)
+    {
+      LoomBackupOptions options = LOOM_BACKUP_OPTIONS_INIT;
+
+      /* The relay was attached to the export options; a backup reports the same progress. */
+      options.key = self->key;
+      options.progress = self->options.progress;
+      options.progress_data = self->options.progress_data;
+      loom_backup_session_async (self->store, self->uuids[self->next_session], self->destination,
+                                 &options, self->cancellable, on_backed_up_cb, g_object_ref (self));
+      return;
+    }
   loom_export_session_async (self->store, self->uuids[self->next_session], self->destination,
                              &self->options, self->cancellable, on_exported_cb,
                              g_object_ref (self));
+}
+
+static void
+on_key_ready_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr (LoomExportAssistant) self = user_data;
+  g_autoptr (GError) error = NULL;
+  gboolean created = FALSE;
+
+  self->key = loom_backup_key_task_finish (result, &created, &error);
+  if (self->disposed)
+    {
+      loom_export_relay_stop (self->relay);
+      set_running (self, FALSE);
+      return;
+    }
+  if (self->key == NULL)
+    {
+      /* Fails closed: without the key nothing is written, not even in the clear. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        self->cancelled = TRUE;
+      else
+        self->error_message = g_strdup_printf (
+          _ ("The sessions were to be encrypted, and the backup key could not be had: %s"),
+          error->message);
+      export_stopped (self);
+      return;
+    }
+  /* Made by this export: the one time its recovery key is shown unasked. */
+  if (created)
+    loom_recovery_key_dialog_show (GTK_WINDOW (self), self->key);
+  adw_status_page_set_title (self->progress_page, _ ("Exporting…"));
+  export_next (self);
 }
 
 /* The destination the person chose is remembered when they asked for it, and forgotten when
@@ -604,10 +798,26 @@ start_export (LoomExportAssistant *self)
   self->next_session = 0;
   g_ptr_array_set_size (self->results, 0);
   g_ptr_array_set_size (self->failures, 0);
+  g_ptr_array_set_size (self->backups, 0);
+  g_clear_pointer (&self->error_message, g_free);
+  g_clear_pointer (&self->key, loom_backup_key_free);
+  self->encrypting = gtk_switch_get_active (self->encrypt_switch);
 
-  adw_status_page_set_title (self->progress_page, _ ("Exporting…"));
   set_running (self, TRUE);
   show_page (self, PAGE_PROGRESS);
+  if (self->encrypting)
+    {
+      /* The key first: a keyring that fails stops the export before anything is written. */
+      adw_status_page_set_title (self->progress_page, _ ("Preparing…"));
+      adw_status_page_set_description (self->progress_page,
+                                       _ ("Getting the backup key from the keyring"));
+      gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+      gtk_widget_set_visible (self->artifact_box, FALSE);
+      loom_backup_key_load_or_create_async (self->cancellable, on_key_ready_cb,
+                                            g_object_ref (self));
+      return;
+    }
+  adw_status_page_set_title (self->progress_page, _ ("Exporting…"));
   export_next (self);
 }
 
@@ -739,6 +949,14 @@ open_folder_action (GtkWidget  *widget,
     return;
 
   folder = g_file_new_for_path (self->shown_path);
+  /* One encrypted backup is a file: its folder is what to open. */
+  if (!g_file_test (self->shown_path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr (GFile) parent = g_file_get_parent (folder);
+
+      if (parent != NULL)
+        g_set_object (&folder, parent);
+    }
   uri = g_file_get_uri (folder);
   gtk_show_uri (GTK_WINDOW (self), uri, GDK_CURRENT_TIME);
 }
@@ -830,6 +1048,9 @@ loom_export_assistant_finalize (GObject *object)
   g_clear_pointer (&self->hold_step, g_free);
   g_clear_pointer (&self->results, g_ptr_array_unref);
   g_clear_pointer (&self->failures, g_ptr_array_unref);
+  g_clear_pointer (&self->backups, g_ptr_array_unref);
+  g_clear_pointer (&self->key, loom_backup_key_free);
+  g_clear_pointer (&self->error_message, g_free);
 
   G_OBJECT_CLASS (loom_export_assistant_parent_class)->finalize (object);
 }
@@ -895,6 +1116,8 @@ loom_export_assistant_class_init (LoomExportAssistantClass *klass)
   BIND_CHILD (detail_full_check);
   BIND_CHILD (detail_messages_check);
   BIND_CHILD (detail_tools_check);
+  BIND_CHILD (encrypt_row);
+  BIND_CHILD (encrypt_switch);
   BIND_CHILD (export_button);
   BIND_CHILD (failures_list);
   BIND_CHILD (folder_row);
@@ -933,7 +1156,20 @@ loom_export_assistant_init (LoomExportAssistant *self)
 {
   self->results = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_export_result_free);
   self->failures = g_ptr_array_new_with_free_func (g_free);
+  self->backups = g_ptr_array_new_with_free_func ((GDestroyNotify)loom_backup_result_free);
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  {
+    GtkCheckButton *choices[] = {
+      self->detail_full_check, self->detail_messages_check, self->detail_tools_check,
+      self->mode_full_check,   self->mode_redacted_check,   self->mode_compact_check,
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
+      g_signal_connect_object (choices[i], "toggled", G_CALLBACK (update_encrypt_row), self,
+                               G_CONNECT_SWAPPED);
+  }
+  update_encrypt_row (self);
   update_folder_row (self);
   on_page_changed_cb (self);
 }
@@ -1101,4 +1337,33 @@ loom_export_assistant_hold_export (LoomExportAssistant *self,
   self->hold_step = g_strdup (step);
   if (self->relay != NULL)
     loom_export_relay_hold (self->relay, step);
+}
+
+gboolean
+loom_export_assistant_get_encrypt (LoomExportAssistant *self)
+{
+  g_return_val_if_fail (LOOM_IS_EXPORT_ASSISTANT (self), FALSE);
+
+  return gtk_switch_get_active (self->encrypt_switch);
+}
+
+gboolean
+loom_export_assistant_get_can_encrypt (LoomExportAssistant *self)
+{
+  g_return_val_if_fail (LOOM_IS_EXPORT_ASSISTANT (self), FALSE);
+
+  return gtk_widget_get_sensitive (GTK_WIDGET (self->encrypt_row));
+}
+
+void
+loom_export_assistant_set_encrypt (LoomExportAssistant *self,
+                                   gboolean             encrypt)
+{
+  g_return_if_fail (LOOM_IS_EXPORT_ASSISTANT (self));
+  g_return_if_fail (!self->running);
+
+  /* As the switch does: only where the choices make a whole backup. */
+  if (encrypt && !loom_export_assistant_get_can_encrypt (self))
+    return;
+  gtk_switch_set_active (self->encrypt_switch, encrypt);
 }

@@ -47,6 +47,12 @@ const char      *loom_export_assistant_get_destination (LoomExportAssistant *sel
 void             loom_export_assistant_set_destination (LoomExportAssistant *self,
                                                         const char          *path);
 /* Whether an export is under way. */
+/* Encrypt with the backup key: possible with detail full and mode full only, which
+ * get_can_encrypt () tells; set_encrypt (TRUE) does nothing otherwise. */
+gboolean         loom_export_assistant_get_encrypt (LoomExportAssistant *self);
+gboolean         loom_export_assistant_get_can_encrypt (LoomExportAssistant *self);
+void             loom_export_assistant_set_encrypt (LoomExportAssistant *self,
+                                                    gboolean             encrypt);
 gboolean         loom_export_assistant_get_running (LoomExportAssistant *self);
 /* For tests: the exports started from now on wait at their first report of @step
  * (loom_export_relay_hold ()) until this is called with NULL, or the export is cancelled. */

@@ -1,6 +1,7 @@
 /* loom-window-backup.c — the window's way to the archive sweep and to the restore:
  * win.archive-old-sessions (Ctrl+Alt+A: Ctrl+Shift+A is the lists' Unselect All) and
- * win.restore-backup, both in the main menu.
+ * win.restore-backup (folders: a folder of backups, or package folders) and
+ * win.restore-backup-files (.loombackup files: the one on a USB stick), all in the main menu.
  *
  * Both run in windows of their own (loom-sweep-assistant.h, loom-restore-window.h), which say
  * when they changed the store; the window then reads its list again: archived sessions leave
@@ -72,30 +73,55 @@ on_backups_chosen (LoomWindow           *self,
   g_object_set_data (G_OBJECT (self), "loom-backup-chooser", NULL);
 }
 
+/* A chooser of several folders, or of several .loombackup files, whose choice goes to the
+ * restore window. Native, so that in a sandbox the portal grants access to what is chosen. */
 static void
-restore_backup_action (GtkWidget  *widget,
-                       const char *action_name,
-                       GVariant   *parameter)
+choose_backups (LoomWindow *self,
+                gboolean    files)
 {
-  LoomWindow           *self = LOOM_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
   if (loom_window_get_store (self) == NULL ||
       g_object_get_data (G_OBJECT (self), "loom-backup-chooser") != NULL)
     return;
 
-  /* A folder of backups, or the package folders themselves: both are folders. Native, so
-   * that in a sandbox the portal grants access to what is chosen. */
-  chooser = gtk_file_chooser_native_new (_ ("Restore from Backup"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Restore"),
-                                         _ ("_Cancel"));
+  chooser = gtk_file_chooser_native_new (
+    files ? _ ("Restore from Backup Files") : _ ("Restore from Backup"), GTK_WINDOW (self),
+    files ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _ ("_Restore"),
+    _ ("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (files)
+    {
+      g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+      gtk_file_filter_set_name (filter, _ ("Encrypted Backups"));
+      gtk_file_filter_add_suffix (filter, "loombackup");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_backups_chosen), self,
                            G_CONNECT_SWAPPED);
   /* The window holds the chooser while it is open. */
   g_object_set_data_full (G_OBJECT (self), "loom-backup-chooser", chooser, g_object_unref);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* A folder of backups, or the package folders themselves: both are folders. */
+static void
+restore_backup_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  choose_backups (LOOM_WINDOW (widget), FALSE);
+}
+
+/* One encrypted backup, or a few, picked as files: a folder chooser cannot pick them. */
+static void
+restore_backup_files_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *parameter)
+{
+  choose_backups (LOOM_WINDOW (widget), TRUE);
 }
 
 void
@@ -123,6 +149,8 @@ loom_window_backup_class_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.archive-old-sessions", NULL,
                                    archive_old_sessions_action);
   gtk_widget_class_install_action (widget_class, "win.restore-backup", NULL, restore_backup_action);
+  gtk_widget_class_install_action (widget_class, "win.restore-backup-files", NULL,
+                                   restore_backup_files_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_a, GDK_CONTROL_MASK | GDK_ALT_MASK,
                                        "win.archive-old-sessions", NULL);
 }

@@ -1104,6 +1104,82 @@ test_restore_recovery (Fixture      *fixture,
   fixture_run (fixture, restore_recovery_body);
 }
 
+static gboolean
+file_chooser_is_open (gpointer data)
+{
+  return loom_ui_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL;
+}
+
+/* One .loombackup file, as picked after Restore from Backup Files…: the chooser is asked for
+ * files (several, .loombackup), and the file alone restores its session with the keyring's
+ * key. The native chooser falls back to GTK's own dialog here (no portal on the bus), whose
+ * choices are looked at, then cancelled; a file cannot be picked in it headless, so the
+ * restore is started as its answer would: through loom_window_restore_backups (). */
+static void
+restore_file_body (Fixture *fixture)
+{
+  g_autofree char *dir = g_build_filename (fixture->dir, "usb-stick", NULL);
+  g_autoptr (LoomBackupKey) key = NULL;
+  g_autofree char *uuid = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char   *name = NULL;
+  g_autofree char   *path = NULL;
+  LoomRestoreWindow *window;
+  GtkWindow         *chooser;
+  gboolean           created = FALSE;
+  guint              n;
+
+  key = loom_backup_key_load_or_create (&created, NULL, &error);
+  g_assert_no_error (error);
+  n = write_backups (fixture, dir, key, NULL);
+  g_assert_cmpuint (n, >, 1);
+
+  g_assert_true (
+    gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.restore-backup-files", NULL));
+  g_assert_true (loom_ui_test_wait_until (file_chooser_is_open, NULL));
+  chooser = loom_ui_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_cmpint (gtk_file_chooser_get_action (GTK_FILE_CHOOSER (chooser)), ==,
+                   GTK_FILE_CHOOSER_ACTION_OPEN);
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (chooser)));
+  g_assert_cmpstr (
+    gtk_file_filter_get_name (gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser))), ==,
+    "Encrypted Backups");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  loom_ui_test_wait_for_frames (GTK_WIDGET (fixture->window), 2);
+  g_assert_null (loom_ui_test_find_toplevel (LOOM_TYPE_RESTORE_WINDOW));
+
+  {
+    g_autoptr (GDir) handle = g_dir_open (dir, 0, &error);
+
+    g_assert_no_error (error);
+    name = g_strdup (g_dir_read_name (handle));
+  }
+  g_assert_true (g_str_has_suffix (name, LOOM_BACKUP_SUFFIX));
+  uuid = g_strndup (name, strlen (name) - strlen (LOOM_BACKUP_SUFFIX));
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  window = restore (fixture, path);
+  g_assert_true (loom_ui_test_wait_until (restore_done, window));
+  loom_ui_test_wait_for_frames (GTK_WIDGET (window), 2);
+  g_assert_cmpuint (loom_restore_window_get_n_restored (window), ==, 1);
+  g_assert_cmpuint (loom_restore_window_get_n_failed (window), ==, 0);
+  save_screenshots (fixture, GTK_WIDGET (window), "restore-one-file");
+  close_restore (window);
+  {
+    ListWait wait = { fixture->window, uuid };
+
+    g_assert_false (list_left (&wait));
+  }
+}
+
+static void
+test_restore_file (Fixture      *fixture,
+                   gconstpointer user_data)
+{
+  use_fresh_store (fixture);
+  fixture_run (fixture, restore_file_body);
+}
+
 /* ——— Without a keyring service ——— */
 
 /* The preferences say the keyring could not be asked, and why, rather than "No backup key
@@ -1271,6 +1347,7 @@ main (int   argc,
   ADD ("/backups/sweep-escape", test_sweep_escape);
   ADD ("/backups/restore", test_restore);
   ADD ("/backups/restore-recovery", test_restore_recovery);
+  ADD ("/backups/restore-file", test_restore_file);
 
 #undef ADD
 

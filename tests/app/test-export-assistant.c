@@ -7,7 +7,9 @@
  * The packages are then looked for on disk, and the result page's counts compared with them.
  * Cancelling, closing while an export runs, the default mode following the Redact Secrets
  * preference and the remembered folder are tested too. Screenshots of every page, light and
- * dark, narrow and wide, go to tests/app/screenshots/ in the build folder.
+ * dark, narrow and wide, go to tests/app/screenshots/ in the build folder. Encrypted, the
+ * export writes one .loombackup per session with the backup key of the harness's real keyring,
+ * which a fresh store restores.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +20,8 @@
 #include <string.h>
 
 #include "loom-application.h"
+#include "loom-backup-key.h"
+#include "loom-backup.h"
 #include "loom-core.h"
 #include "loom-export-assistant.h"
 #include "loom-import.h"
@@ -693,6 +697,18 @@ test_default_mode (Fixture      *fixture,
   fixture_run (fixture, default_mode_body);
 }
 
+/* The destination page's one switch: the mode page has Encrypt's. */
+static GtkWidget *
+find_remember_switch (LoomExportAssistant *assistant)
+{
+  g_autoptr (GPtrArray)
+    switches = loom_ui_test_find_visible (GTK_WIDGET (assistant), GTK_TYPE_SWITCH);
+
+  g_assert_cmpstr (loom_export_assistant_get_page (assistant), ==, "destination");
+  g_assert_cmpuint (switches->len, ==, 1);
+  return switches->pdata[0];
+}
+
 /* "Remember this folder" writes the setting; the next assistant offers that folder. */
 static void
 remember_body (Fixture *fixture)
@@ -706,7 +722,7 @@ remember_body (Fixture *fixture)
   assistant = open_assistant (fixture);
   activate (assistant, "assistant.next");
   activate (assistant, "assistant.next");
-  remember = loom_ui_test_find_any (GTK_WIDGET (assistant), GTK_TYPE_SWITCH);
+  remember = find_remember_switch (assistant);
   g_assert_nonnull (remember);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (remember)));
   loom_export_assistant_set_destination (assistant, fixture->dest);
@@ -721,7 +737,7 @@ remember_body (Fixture *fixture)
   g_assert_cmpstr (loom_export_assistant_get_destination (assistant), ==, fixture->dest);
   activate (assistant, "assistant.next");
   activate (assistant, "assistant.next");
-  remember = loom_ui_test_find_any (GTK_WIDGET (assistant), GTK_TYPE_SWITCH);
+  remember = find_remember_switch (assistant);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (remember)));
   save_page_screenshots (fixture, assistant, "export-destination-remembered");
   close_assistant (assistant);
@@ -1006,6 +1022,225 @@ test_entry_points (Fixture      *fixture,
   fixture_run (fixture, entry_points_body);
 }
 
+/* ——— Encrypted ——— */
+
+static gboolean
+shows_label_containing (GtkWidget  *root,
+                        const char *text)
+{
+  g_autoptr (GPtrArray) labels = loom_ui_test_find_visible (root, GTK_TYPE_LABEL);
+
+  for (guint i = 0; i < labels->len; i++)
+    if (strstr (gtk_label_get_text (labels->pdata[i]), text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static AdwMessageDialog *
+find_recovery_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)) &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)),
+                     "Your Recovery Key") == 0)
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+recovery_dialog_is_open (gpointer data)
+{
+  return find_recovery_dialog () != NULL;
+}
+
+static gboolean
+recovery_dialog_is_closed (gpointer data)
+{
+  return find_recovery_dialog () == NULL;
+}
+
+/* The encrypt row is there on the mode page, insensitive and off but for Full and Full. */
+static void
+assert_encrypt_offered (LoomExportAssistant *assistant,
+                        gboolean             offered)
+{
+  GtkWidget *widget = GTK_WIDGET (assistant);
+  g_autoptr (GPtrArray) rows = loom_ui_test_find_visible (widget, ADW_TYPE_ACTION_ROW);
+  AdwActionRow *row = NULL;
+
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (rows->pdata[i]), "_Encrypt with My Backup Key") ==
+        0)
+      row = rows->pdata[i];
+  g_assert_nonnull (row);
+  g_assert_cmpint (gtk_widget_is_sensitive (GTK_WIDGET (row)), ==, offered);
+  g_assert_cmpint (loom_export_assistant_get_can_encrypt (assistant), ==, offered);
+  if (!offered)
+    {
+      /* The row says why, and the switch cannot be turned on. */
+      g_assert_nonnull (strstr (adw_action_row_get_subtitle (row), "Full"));
+      g_assert_false (loom_export_assistant_get_encrypt (assistant));
+      loom_export_assistant_set_encrypt (assistant, TRUE);
+      g_assert_false (loom_export_assistant_get_encrypt (assistant));
+    }
+}
+
+/* Two sessions encrypted with the keyring's backup key: one <uuid>.loombackup each, nothing in
+ * the clear, and a fresh store restores them as they were. Other modes and details cannot be
+ * encrypted, and untick the switch. */
+static void
+encrypted_body (Fixture *fixture)
+{
+  LoomExportAssistant *assistant;
+  GtkWidget           *widget;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) handle = NULL;
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (LoomStore) fresh = NULL;
+  g_autoptr (LoomRestoreResult) restored = NULL;
+  g_autofree char *fresh_path = g_build_filename (fixture->dir, "fresh.db", NULL);
+  g_autofree char *key_before = NULL;
+  g_autofree char *key_id = NULL;
+  const char      *name;
+
+  /* Whether this export makes the key, so that its recovery key must be shown once. */
+  key_before = loom_backup_key_find_id (NULL, &error);
+  g_assert_no_error (error);
+
+  select_sessions (fixture, 2);
+  assistant = open_assistant (fixture);
+  widget = GTK_WIDGET (assistant);
+  activate (assistant, "assistant.next");
+  g_assert_cmpstr (loom_export_assistant_get_page (assistant), ==, "mode");
+
+  /* Redacted by default (the preference), which is not a whole backup. */
+  g_assert_cmpint (loom_export_assistant_get_mode (assistant), ==, LOOM_EXPORT_MODE_REDACTED);
+  assert_encrypt_offered (assistant, FALSE);
+  save_page_screenshots (fixture, assistant, "export-mode-encrypt-unavailable");
+  loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_COMPACT);
+  assert_encrypt_offered (assistant, FALSE);
+  loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_FULL);
+  loom_ui_test_wait_for_frames (widget, 2);
+  assert_encrypt_offered (assistant, TRUE);
+  loom_export_assistant_set_encrypt (assistant, TRUE);
+  g_assert_true (loom_export_assistant_get_encrypt (assistant));
+  loom_ui_test_wait_for_frames (widget, 2);
+  save_page_screenshots (fixture, assistant, "export-mode-encrypt");
+
+  /* Another mode, or another detail, unticks it. */
+  loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_REDACTED);
+  g_assert_false (loom_export_assistant_get_encrypt (assistant));
+  loom_export_assistant_set_mode (assistant, LOOM_EXPORT_MODE_FULL);
+  loom_export_assistant_set_encrypt (assistant, TRUE);
+  loom_export_assistant_set_detail (assistant, LOOM_EXPORT_DETAIL_TOOLS);
+  g_assert_false (loom_export_assistant_get_encrypt (assistant));
+  g_assert_false (loom_export_assistant_get_can_encrypt (assistant));
+  loom_export_assistant_set_detail (assistant, LOOM_EXPORT_DETAIL_FULL);
+  loom_export_assistant_set_encrypt (assistant, TRUE);
+  g_assert_true (loom_export_assistant_get_encrypt (assistant));
+
+  activate (assistant, "assistant.next");
+  loom_export_assistant_set_destination (assistant, fixture->dest);
+  loom_ui_test_set_window_size (widget, WIDE_WIDTH, HEIGHT);
+  activate (assistant, "assistant.export");
+
+  /* A key made by this export shows its recovery key once. */
+  if (key_before == NULL)
+    {
+      GtkWidget *button;
+
+      g_assert_true (loom_ui_test_wait_until (recovery_dialog_is_open, NULL));
+      button = loom_ui_test_find_visible_button_labelled (GTK_WIDGET (find_recovery_dialog ()),
+                                                          "I Have Written It _Down");
+      g_assert_nonnull (button);
+      g_signal_emit_by_name (button, "clicked");
+      g_assert_true (loom_ui_test_wait_until (recovery_dialog_is_closed, NULL));
+    }
+  wait_for_page (assistant, "result");
+  g_assert_false (loom_export_assistant_get_running (assistant));
+  g_assert_null (find_recovery_dialog ());
+
+  key_id = loom_backup_key_find_id (NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (key_id);
+  if (key_before != NULL)
+    g_assert_cmpstr (key_id, ==, key_before);
+
+  /* On disk: two files named for their sessions, which show neither title nor text. */
+  store = loom_store_open (fixture->db_path, &error);
+  g_assert_no_error (error);
+  handle = g_dir_open (fixture->dest, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (fixture->dest, name, NULL);
+      g_autofree char *uuid = NULL;
+      g_autofree char *contents = NULL;
+      g_autoptr (LoomSession) session = NULL;
+      gsize length = 0;
+
+      g_test_message ("encrypted: %s", name);
+      g_assert_true (g_str_has_suffix (name, LOOM_BACKUP_SUFFIX));
+      g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+      uuid = g_strndup (name, strlen (name) - strlen (LOOM_BACKUP_SUFFIX));
+      g_assert_true (g_uuid_string_is_valid (uuid));
+      session = loom_store_get_session (store, uuid, &error);
+      g_assert_no_error (error);
+      g_assert_nonnull (session);
+      g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+      g_assert_no_error (error);
+      g_assert_true (length > 8 && memcmp (contents, "LOOMBKUP", 8) == 0);
+      g_assert_null (g_strstr_len (contents, length, loom_session_get_title (session)));
+      g_assert_null (g_strstr_len (contents, length, "manifest.json"));
+      g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  g_assert_cmpuint (paths->len, ==, 2);
+
+  /* The result page says they are encrypted, and with which key. */
+  g_assert_nonnull (loom_ui_test_find_visible_label (widget, "2 Sessions Exported"));
+  g_assert_true (shows_label_containing (widget, key_id));
+  g_assert_true (shows_row (widget, "Encrypted Files", "2"));
+  g_assert_true (shows_row (widget, "Backup Key", key_id));
+  save_page_screenshots (fixture, assistant, "export-result-encrypted");
+
+  /* A fresh store restores both, with the keyring's key, as they were. */
+  g_ptr_array_add (paths, NULL);
+  fresh = loom_store_open (fresh_path, &error);
+  g_assert_no_error (error);
+  restored = loom_restore (fresh, (const char *const *)paths->pdata, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (restored->failed->len, ==, 0);
+  g_assert_cmpuint (restored->restored->len, ==, 2);
+  for (guint i = 0; i < restored->restored->len; i++)
+    {
+      LoomRestoreItem *item = g_ptr_array_index (restored->restored, i);
+      g_autoptr (LoomSession) original = loom_store_get_session (store, item->session_id, &error);
+      g_autoptr (LoomSession) copy = NULL;
+
+      g_assert_no_error (error);
+      copy = loom_store_get_session (fresh, item->session_id, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (loom_session_get_title (copy), ==, loom_session_get_title (original));
+      g_assert_cmpint (loom_session_get_message_count (copy), ==,
+                       loom_session_get_message_count (original));
+    }
+  close_assistant (assistant);
+}
+
+static void
+test_encrypted (Fixture      *fixture,
+                gconstpointer user_data)
+{
+  fixture_run (fixture, encrypted_body);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1031,6 +1266,7 @@ main (int   argc,
   ADD ("remember-folder", test_remember_folder);
   ADD ("compact", test_compact);
   ADD ("failed", test_failed);
+  ADD ("encrypted", test_encrypted);
   g_test_add ("/app/export-assistant/artifacts", Fixture, GINT_TO_POINTER (TRUE), fixture_set_up,
               test_artifacts, fixture_tear_down);
 

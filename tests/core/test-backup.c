@@ -178,6 +178,64 @@ test_backup_unknown_session (Fixture      *f,
   g_assert_cmpuint (count_entries (f->backups), ==, 0);
 }
 
+static void
+on_backed_up (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+/* The async form writes the encrypted backup in a thread of its own with a copy of the key:
+ * the caller frees its key at once, and the file still opens with that key. */
+static void
+test_encrypted_backup_async (Fixture      *f,
+                             gconstpointer data)
+{
+  LoomBackupOptions options = LOOM_BACKUP_OPTIONS_INIT;
+  g_autoptr (LoomBackupKey) key = loom_backup_key_generate ();
+  LoomBackupKey *callers = loom_backup_key_copy (key);
+  g_autoptr (GAsyncResult) async_result = NULL;
+  g_autoptr (LoomBackupResult) result = NULL;
+  g_autoptr (LoomRestoreResult) restored = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char   *name = g_strconcat (f->uuid, LOOM_BACKUP_SUFFIX, NULL);
+  g_autofree char   *expected = g_build_filename (f->backups, name, NULL);
+  g_autofree char   *contents = NULL;
+  const char        *paths[] = { expected, NULL };
+  LoomRestoreOptions restore_options = LOOM_RESTORE_OPTIONS_INIT;
+  gsize              length = 0;
+
+  options.key = callers;
+  loom_backup_session_async (f->base.store, f->uuid, f->backups, &options, NULL, on_backed_up,
+                             &async_result);
+  loom_backup_key_free (callers);
+  while (async_result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  result = loom_backup_session_finish (f->base.store, async_result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (result);
+  g_assert_true (result->encrypted);
+  g_assert_cmpstr (result->key_id, ==, loom_backup_key_get_id (key));
+  g_assert_cmpstr (result->path, ==, expected);
+  g_assert_cmpuint (count_entries (f->backups), ==, 1);
+
+  /* One file, its title nowhere in the clear. */
+  g_assert_true (g_file_get_contents (expected, &contents, &length, &error));
+  g_assert_no_error (error);
+  g_assert_true (length > 8 && memcmp (contents, "LOOMBKUP", 8) == 0);
+  g_assert_null (g_strstr_len (contents, length, "Old work on the parser"));
+
+  /* Restorable into an empty store with the key alone. */
+  restore_options.recovery_key = key;
+  restored = loom_restore (f->store_b, paths, &restore_options, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (restored->restored->len, ==, 1);
+  g_assert_cmpuint (restored->failed->len, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -190,6 +248,7 @@ main (int   argc,
   ADD ("/backup/plain/not-archived", test_plain_backup_not_archived);
   ADD ("/backup/folder-refused", test_backup_folder_refused);
   ADD ("/backup/unknown-session", test_backup_unknown_session);
+  ADD ("/backup/encrypted-async", test_encrypted_backup_async);
 #undef ADD
 
   return g_test_run ();

@@ -108,3 +108,88 @@ loom_backup_session (LoomStore               *store,
                                         error);
   return write_plain (store, session_id, backup_dir, options, result, cancellable, error);
 }
+
+/* ——— Async ——— */
+
+typedef struct
+{
+  char             *db_path;
+  char             *session_id;
+  char             *backup_dir;
+  LoomBackupKey    *key; /* the thread's own copy: the caller may free its key meanwhile */
+  LoomBackupOptions options;
+} BackupRequest;
+
+static void
+backup_request_free (BackupRequest *request)
+{
+  g_free (request->db_path);
+  g_free (request->session_id);
+  g_free (request->backup_dir);
+  g_clear_pointer (&request->key, loom_backup_key_free);
+  g_free (request);
+}
+
+static void
+backup_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  BackupRequest *request = task_data;
+  g_autoptr (LoomStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  LoomBackupResult *result = NULL;
+
+  /* A LoomStore is used by one thread at a time: the caller's stays with the window. */
+  if (!(store = loom_store_open (request->db_path, &error)) ||
+      !loom_backup_session (store, request->session_id, request->backup_dir, &request->options,
+                            &result, cancellable, &error))
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify)loom_backup_result_free);
+}
+
+void
+loom_backup_session_async (LoomStore               *store,
+                           const char              *session_id,
+                           const char              *backup_dir,
+                           const LoomBackupOptions *options,
+                           GCancellable            *cancellable,
+                           GAsyncReadyCallback      callback,
+                           gpointer                 user_data)
+{
+  static const LoomBackupOptions defaults = LOOM_BACKUP_OPTIONS_INIT;
+  g_autoptr (GTask) task = NULL;
+  BackupRequest *request;
+
+  g_return_if_fail (LOOM_IS_STORE (store));
+  g_return_if_fail (session_id != NULL);
+  g_return_if_fail (backup_dir != NULL);
+
+  request = g_new0 (BackupRequest, 1);
+  request->db_path = g_strdup (loom_store_get_path (store));
+  request->session_id = g_strdup (session_id);
+  request->backup_dir = g_strdup (backup_dir);
+  request->options = options != NULL ? *options : defaults;
+  if (request->options.key != NULL)
+    request->key = loom_backup_key_copy (request->options.key);
+  request->options.key = request->key;
+
+  task = g_task_new (store, cancellable, callback, user_data);
+  g_task_set_source_tag (task, loom_backup_session_async);
+  g_task_set_task_data (task, request, (GDestroyNotify)backup_request_free);
+  g_task_run_in_thread (task, backup_thread);
+}
+
+LoomBackupResult *
+loom_backup_session_finish (LoomStore    *store,
+                            GAsyncResult *result,
+                            GError      **error)
+{
+  g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, store), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == loom_backup_session_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

@@ -66,6 +66,20 @@ gboolean loom_backup_session (LoomStore               *store,
                               GCancellable            *cancellable,
                               GError                 **error);
 
+/* The same in a GTask thread on a connection of its own to @store's file, so that a window
+ * never waits on it. @options' key is copied for the thread; its progress is called from that
+ * thread. */
+void              loom_backup_session_async (LoomStore               *store,
+                                             const char              *session_id,
+                                             const char              *backup_dir,
+                                             const LoomBackupOptions *options,
+                                             GCancellable            *cancellable,
+                                             GAsyncReadyCallback      callback,
+                                             gpointer                 user_data);
+LoomBackupResult *loom_backup_session_finish (LoomStore    *store,
+                                              GAsyncResult *result,
+                                              GError      **error);
+
 /* ——— Restore ——— */
 
 /* Where a restore is, for a progress bar. Valid during the call only. */
