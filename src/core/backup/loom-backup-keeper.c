@@ -24,19 +24,11 @@
 
 #include "loom-backup-files.h"
 #include "loom-backup-keeper.h"
+#include "loom-backup-private.h"
 #include "loom-backup.h"
 #include "loom-error.h"
 #include "loom-export.h"
 #include "loom-store-backups.h"
-
-static void
-keeper_failure_free (LoomKeeperFailure *failure)
-{
-  g_free (failure->session_id);
-  g_free (failure->title);
-  g_clear_error (&failure->error);
-  g_free (failure);
-}
 
 void
 loom_keeper_result_free (LoomKeeperResult *result)
@@ -48,51 +40,6 @@ loom_keeper_result_free (LoomKeeperResult *result)
   g_ptr_array_unref (result->replaced);
   g_ptr_array_unref (result->failed);
   g_free (result);
-}
-
-typedef struct
-{
-  LoomKeeperProgressFunc func;
-  gpointer               data;
-  LoomKeeperProgress     progress;
-} Reporter;
-
-static void
-report (Reporter   *reporter,
-        const char *step,
-        const char *export_step)
-{
-  if (reporter->func == NULL)
-    return;
-  reporter->progress.step = step;
-  reporter->progress.export_step = export_step;
-  reporter->func (&reporter->progress, reporter->data);
-}
-
-static void
-relay_export_progress (const LoomExportProgress *progress,
-                       gpointer                  user_data)
-{
-  Reporter *reporter = user_data;
-
-  if (g_strcmp0 (progress->step, "verify") == 0)
-    report (reporter, "verify", NULL);
-  else
-    report (reporter, "backup", progress->step);
-}
-
-static void
-add_failure (LoomKeeperResult *result,
-             const char       *session_id,
-             const char       *title,
-             GError           *error)
-{
-  LoomKeeperFailure *failure = g_new0 (LoomKeeperFailure, 1);
-
-  failure->session_id = g_strdup (session_id);
-  failure->title = g_strdup (title);
-  failure->error = error;
-  g_ptr_array_add (result->failed, failure);
 }
 
 /* The name of @path when it is an entry of the folder @dir_fd and looks like a backup there:
@@ -129,15 +76,15 @@ backup_name_in_folder (int         dir_fd,
 
 /* Backs up one due session; the previous backup goes only after the new one is recorded. */
 static gboolean
-keep_one (LoomStore           *store,
-          int                  dir_fd,
-          const char          *backup_dir,
-          const LoomBackupKey *key,
-          LoomSession         *session,
-          Reporter            *reporter,
-          LoomKeeperResult    *result,
-          GCancellable        *cancellable,
-          GError             **error)
+keep_one (LoomStore             *store,
+          int                    dir_fd,
+          const char            *backup_dir,
+          const LoomBackupKey   *key,
+          LoomSession           *session,
+          LoomBackupRunReporter *reporter,
+          LoomKeeperResult      *result,
+          GCancellable          *cancellable,
+          GError               **error)
 {
   LoomBackupOptions options = LOOM_BACKUP_OPTIONS_INIT;
   g_autoptr (LoomBackupResult) backup = NULL;
@@ -148,7 +95,7 @@ keep_one (LoomStore           *store,
   /* The package says what the store says now, so that a restore brings the session back as it
    * is: archived only when it is. */
   options.as_archived = loom_session_get_archived (session);
-  options.progress = relay_export_progress;
+  options.progress = loom_backup_run_relay_export;
   options.progress_data = reporter;
   if (!loom_backup_session (store, loom_session_get_uuid (session), backup_dir, &options, &backup,
                             cancellable, error))
@@ -162,7 +109,7 @@ keep_one (LoomStore           *store,
       return FALSE;
     }
 
-  report (reporter, "replace", NULL);
+  loom_backup_run_report (reporter, "replace", NULL);
   if (previous_path != NULL && g_strcmp0 (previous_path, backup->path) != 0 &&
       (previous = backup_name_in_folder (dir_fd, previous_path)) != NULL)
     {
@@ -237,9 +184,9 @@ loom_backup_keep_up (LoomStore             *store,
 {
   g_autoptr (LoomKeeperResult) result = NULL;
   g_autoptr (GListModel) due = NULL;
-  Reporter reporter = { progress, progress_data, { 0 } };
-  guint    total;
-  int      dir_fd;
+  LoomBackupRunReporter reporter = { progress, progress_data, { 0 } };
+  guint                 total;
+  int                   dir_fd;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (backup_dir != NULL, NULL);
@@ -257,7 +204,7 @@ loom_backup_keep_up (LoomStore             *store,
   result->backed_up = g_ptr_array_new_with_free_func (g_free);
   result->paths = g_ptr_array_new_with_free_func (g_free);
   result->replaced = g_ptr_array_new_with_free_func (g_free);
-  result->failed = g_ptr_array_new_with_free_func ((GDestroyNotify)keeper_failure_free);
+  result->failed = loom_backup_run_failures_new ();
 
   total = g_list_model_get_n_items (due);
   for (guint i = 0; i < total; i++)
@@ -274,7 +221,7 @@ loom_backup_keep_up (LoomStore             *store,
         }
 
       reporter.progress = (LoomKeeperProgress){ uuid, title, i, total, NULL, NULL };
-      report (&reporter, "backup", NULL);
+      loom_backup_run_report (&reporter, "backup", NULL);
       if (!keep_one (store, dir_fd, backup_dir, key, session, &reporter, result, cancellable,
                      &session_error))
         {
@@ -285,7 +232,7 @@ loom_backup_keep_up (LoomStore             *store,
               result->cancelled = TRUE;
               break;
             }
-          add_failure (result, uuid, title, session_error);
+          loom_backup_run_add_failure (result->failed, uuid, title, session_error);
         }
     }
 

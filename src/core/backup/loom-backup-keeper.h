@@ -20,31 +20,17 @@
 
 #include "loom-backup-key.h"
 #include "loom-store.h"
+#include "loom-sweep.h"
 
 G_BEGIN_DECLS
 
 #define LOOM_BACKUP_KEEPER_QUIET_MS (10 * 60 * (gint64)1000)
 
-typedef struct
-{
-  const char *session_id;
-  const char *title;
-  guint       index; /* 0-based, of total */
-  guint       total;
-  const char *step; /* "backup", "verify", "replace"; the package's own steps come as "backup"
-                      * with @export_step set */
-  const char *export_step;
-} LoomKeeperProgress;
-
-typedef void (*LoomKeeperProgressFunc) (const LoomKeeperProgress *progress,
-                                        gpointer                  user_data);
-
-typedef struct
-{
-  char   *session_id;
-  char   *title;
-  GError *error;
-} LoomKeeperFailure;
+/* A run's progress and its failures are the sweep's (loom-sweep.h): the same steps, one session
+ * after another, with "replace" after "backup" and "verify" when a previous backup is removed. */
+typedef LoomSweepProgress     LoomKeeperProgress;
+typedef LoomSweepProgressFunc LoomKeeperProgressFunc;
+typedef LoomSweepFailure      LoomKeeperFailure;
 
 typedef struct
 {

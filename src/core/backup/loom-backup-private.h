@@ -5,6 +5,7 @@
 #pragma once
 
 #include "loom-backup.h"
+#include "loom-sweep.h"
 
 G_BEGIN_DECLS
 
@@ -32,5 +33,28 @@ gboolean loom_backup_verify_encrypted (int                  dir_fd,
                                        guint               *n_files,
                                        GCancellable        *cancellable,
                                        GError             **error);
+
+/* ——— A run of backups over many sessions: the sweep's and continuous backup's ——— */
+
+typedef struct
+{
+  LoomSweepProgressFunc func; /* may be NULL */
+  gpointer              data;
+  LoomSweepProgress     progress; /* the session being backed up: set by the run */
+} LoomBackupRunReporter;
+
+void       loom_backup_run_report (LoomBackupRunReporter *reporter,
+                                   const char            *step,
+                                   const char            *export_step);
+/* A LoomExportProgressFunc whose data is a LoomBackupRunReporter: the package's steps as
+ * "backup" with their export_step, its reading back as "verify". */
+void       loom_backup_run_relay_export (const LoomExportProgress *progress,
+                                         gpointer                  reporter);
+/* An array of LoomSweepFailure, and one added to it, taking @error. */
+GPtrArray *loom_backup_run_failures_new (void);
+void       loom_backup_run_add_failure (GPtrArray  *failed,
+                                        const char *session_id,
+                                        const char *title,
+                                        GError     *error);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 
+#include "loom-backup-private.h"
 #include "loom-backup.h"
 #include "loom-error.h"
 #include "loom-store-backups.h"
@@ -28,15 +29,6 @@ loom_sweep_candidate_free (LoomSweepCandidate *candidate)
   g_free (candidate->title);
   g_free (candidate->model);
   g_free (candidate);
-}
-
-static void
-sweep_failure_free (LoomSweepFailure *failure)
-{
-  g_free (failure->session_id);
-  g_free (failure->title);
-  g_clear_error (&failure->error);
-  g_free (failure);
 }
 
 void
@@ -82,52 +74,6 @@ loom_sweep_find_eligible (LoomStore *store,
 }
 
 /* Where the sweep is, handed to each report of the package's own steps. */
-typedef struct
-{
-  LoomSweepProgressFunc func;
-  gpointer              data;
-  LoomSweepProgress     progress;
-} Reporter;
-
-static void
-report (Reporter   *reporter,
-        const char *step,
-        const char *export_step)
-{
-  if (reporter->func == NULL)
-    return;
-  reporter->progress.step = step;
-  reporter->progress.export_step = export_step;
-  reporter->func (&reporter->progress, reporter->data);
-}
-
-static void
-relay_export_progress (const LoomExportProgress *progress,
-                       gpointer                  user_data)
-{
-  Reporter *reporter = user_data;
-
-  /* The backup's reading back of its package comes as its step "verify". */
-  if (g_strcmp0 (progress->step, "verify") == 0)
-    report (reporter, "verify", NULL);
-  else
-    report (reporter, "backup", progress->step);
-}
-
-static void
-add_failure (LoomSweepResult *result,
-             const char      *session_id,
-             const char      *title,
-             GError          *error)
-{
-  LoomSweepFailure *failure = g_new0 (LoomSweepFailure, 1);
-
-  failure->session_id = g_strdup (session_id);
-  failure->title = g_strdup (title);
-  failure->error = error;
-  g_ptr_array_add (result->failed, failure);
-}
-
 /* The folder must be there already, and be a folder of its own: a link could be turned to
  * somewhere else between the check and the writes, which loom_backup_session () refuses
  * anyway, once per session. */
@@ -166,8 +112,8 @@ loom_sweep_run (LoomStore            *store,
                 GError              **error)
 {
   g_autoptr (LoomSweepResult) result = NULL;
-  Reporter reporter = { progress, progress_data, { 0 } };
-  guint    total;
+  LoomBackupRunReporter reporter = { progress, progress_data, { 0 } };
+  guint                 total;
 
   g_return_val_if_fail (LOOM_IS_STORE (store), NULL);
   g_return_val_if_fail (session_ids != NULL, NULL);
@@ -180,7 +126,7 @@ loom_sweep_run (LoomStore            *store,
   result->archived = g_ptr_array_new_with_free_func (g_free);
   result->titles = g_ptr_array_new_with_free_func (g_free);
   result->packages = g_ptr_array_new_with_free_func (g_free);
-  result->failed = g_ptr_array_new_with_free_func ((GDestroyNotify)sweep_failure_free);
+  result->failed = loom_backup_run_failures_new ();
 
   total = g_strv_length ((char **)session_ids);
   for (guint i = 0; i < total; i++)
@@ -203,17 +149,17 @@ loom_sweep_run (LoomStore            *store,
 
       if (!(session = loom_store_get_session (store, session_ids[i], &session_error)))
         {
-          add_failure (result, session_ids[i], NULL, session_error);
+          loom_backup_run_add_failure (result->failed, session_ids[i], NULL, session_error);
           continue;
         }
       uuid = loom_session_get_uuid (session);
       title = loom_session_get_title (session);
 
       reporter.progress = (LoomSweepProgress){ uuid, title, i, total, NULL, NULL };
-      report (&reporter, "backup", NULL);
+      loom_backup_run_report (&reporter, "backup", NULL);
       options.key = key;
       options.as_archived = TRUE;
-      options.progress = relay_export_progress;
+      options.progress = loom_backup_run_relay_export;
       options.progress_data = &reporter;
       if (!loom_backup_session (store, uuid, backup_dir, &options, &backup, cancellable,
                                 &session_error))
@@ -225,17 +171,17 @@ loom_sweep_run (LoomStore            *store,
               result->cancelled = TRUE;
               break;
             }
-          add_failure (result, uuid, title, session_error);
+          loom_backup_run_add_failure (result->failed, uuid, title, session_error);
           continue;
         }
 
-      report (&reporter, "archive", NULL);
+      loom_backup_run_report (&reporter, "archive", NULL);
       if (!loom_store_archive_with_backup (store, uuid, backup->path, backup->key_id,
                                            &session_error))
         {
           /* The backup stays: it verified, and holds the session as it was. The session stays
            * unarchived, as the sweep promises for one it could not finish. */
-          add_failure (result, uuid, title, session_error);
+          loom_backup_run_add_failure (result->failed, uuid, title, session_error);
           continue;
         }
 
